@@ -1,0 +1,237 @@
+"""Two-class toy data sets in the plane: moons, circles, blobs, XOR, spiral, painted points.
+
+scikit-learn's generators where they exist (moons, circles, blobs), so figures
+match what learners see elsewhere; XOR and spiral are a few lines of numpy.
+Labels are 0/1 everywhere; losses that want ±1 (hinge, MSE) convert inside.
+The train/test split is stratified and seeded, so the same seed always gives
+the same points on every machine.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+DATASETS = ("moons", "circles", "blobs", "xor", "spiral")
+MAX_SAMPLES = 100_000
+
+
+@dataclass
+class Dataset:
+    """Train and test points (rows of X, two features) with 0/1 labels.
+
+    ``mean`` and ``scale`` are the standardisation applied (zeros and ones if
+    none), so a caller can map painted or plotted coordinates back.
+    """
+
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    name: str = "custom"
+    mean: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    scale: np.ndarray = field(default_factory=lambda: np.ones(2))
+
+    @property
+    def X(self) -> np.ndarray:
+        """Every point, train first."""
+        return np.vstack([self.X_train, self.X_test])
+
+    @property
+    def y(self) -> np.ndarray:
+        return np.concatenate([self.y_train, self.y_test])
+
+    def bounds(self, margin: float = 0.25) -> tuple[float, float, float, float]:
+        """(xmin, xmax, ymin, ymax) around every point, widened by ``margin`` of the span."""
+        X = self.X
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        pad = np.maximum(hi - lo, 1e-3) * margin
+        return float(lo[0] - pad[0]), float(hi[0] + pad[0]), float(lo[1] - pad[1]), float(hi[1] + pad[1])
+
+    def to_dict(self) -> dict:
+        """JSON-ready lists (sessions store the exact points trained on)."""
+        return {
+            "name": self.name,
+            "X_train": self.X_train.tolist(),
+            "y_train": self.y_train.astype(int).tolist(),
+            "X_test": self.X_test.tolist(),
+            "y_test": self.y_test.astype(int).tolist(),
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Dataset:
+        """Inverse of ``to_dict``; raises ValueError on anything malformed."""
+        if not isinstance(d, dict):
+            raise ValueError("data must be an object")
+        expected = {"name", "X_train", "y_train", "X_test", "y_test", "mean", "scale"}
+        if set(d) != expected:
+            raise ValueError(f"data must have exactly the keys {sorted(expected)}")
+        if not isinstance(d["name"], str):
+            raise ValueError("data.name must be a string")
+        arrays = {}
+        for part in ("train", "test"):
+            X, y = d[f"X_{part}"], d[f"y_{part}"]
+            if not isinstance(X, list) or not isinstance(y, list) or len(X) != len(y):
+                raise ValueError(f"data.X_{part} and data.y_{part} must be lists of the same length")
+            rows = []
+            for row in X:
+                if not (isinstance(row, list) and len(row) == 2 and all(_is_finite_number(v) for v in row)):
+                    raise ValueError(f"every point in data.X_{part} must be two finite numbers")
+                rows.append([float(v) for v in row])
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v in (0, 1) for v in y):
+                raise ValueError(f"every label in data.y_{part} must be 0 or 1")
+            arrays[f"X_{part}"] = np.array(rows, dtype=float).reshape(-1, 2)
+            arrays[f"y_{part}"] = np.array(y, dtype=int)
+        for key in ("mean", "scale"):
+            v = d[key]
+            if not (isinstance(v, list) and len(v) == 2 and all(_is_finite_number(x) for x in v)):
+                raise ValueError(f"data.{key} must be two finite numbers")
+        if len(arrays["X_train"]) < 1:
+            raise ValueError("data needs at least one training point")
+        return cls(name=d["name"], mean=np.array(d["mean"], float), scale=np.array(d["scale"], float), **arrays)
+
+
+def _is_finite_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _num(v) -> float | None:
+    """``v`` as a float if it is a real number (numpy scalars included), else None."""
+    if isinstance(v, bool | str | bytes):
+        return None
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def _generate(name: str, samples: int, noise: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    # scikit-learn takes an int seed; derive it from our generator so one seed drives everything.
+    sk_seed = int(rng.integers(0, 2**31 - 1))
+    if name == "moons":
+        from sklearn.datasets import make_moons
+
+        return make_moons(n_samples=samples, noise=noise, random_state=sk_seed)
+    if name == "circles":
+        from sklearn.datasets import make_circles
+
+        return make_circles(n_samples=samples, noise=noise, factor=0.5, random_state=sk_seed)
+    if name == "blobs":
+        from sklearn.datasets import make_blobs
+
+        # Fixed centres so "noise" means the same thing as elsewhere: 0 → tight, 0.3 → overlapping.
+        return make_blobs(
+            n_samples=samples, centers=[[-1.0, -1.0], [1.0, 1.0]], cluster_std=0.2 + 4.0 * noise, random_state=sk_seed
+        )
+    if name == "xor":
+        X = rng.uniform(-1.0, 1.0, size=(samples, 2))
+        y = (X[:, 0] * X[:, 1] < 0).astype(int)
+        return X + rng.normal(0.0, noise, size=X.shape), y
+    if name == "spiral":
+        y = np.arange(samples) % 2
+        t = np.sqrt(rng.uniform(0.02, 1.0, size=samples))  # sqrt: even density along the arm
+        angle = t * 3.0 * math.pi + y * math.pi
+        X = np.column_stack([t * np.cos(angle), t * np.sin(angle)])
+        return X + rng.normal(0.0, noise, size=X.shape), y
+    raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(DATASETS)}")
+
+
+def _check_common(test_fraction: float) -> float:
+    if not _is_finite_number(test_fraction) or not 0.0 <= test_fraction < 1.0:
+        raise ValueError(f"test fraction must be at least 0 and below 1, got {test_fraction!r}")
+    return float(test_fraction)
+
+
+def _split(
+    X: np.ndarray, y: np.ndarray, test_fraction: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Stratified split: each class gives the same fraction to the test set; at least one point stays in train."""
+    test_idx = []
+    for label in (0, 1):
+        idx = np.flatnonzero(y == label)
+        rng.shuffle(idx)
+        test_idx.extend(idx[: round(len(idx) * test_fraction)].tolist())
+    mask = np.zeros(len(y), dtype=bool)
+    mask[test_idx] = True
+    if mask.all():
+        mask[test_idx[0]] = False
+    train = rng.permutation(np.flatnonzero(~mask))
+    test = rng.permutation(np.flatnonzero(mask))
+    return X[train], y[train], X[test], y[test]
+
+
+def _finish(X, y, test_fraction, rng, standardize, name) -> Dataset:
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y, dtype=int)
+    X_train, y_train, X_test, y_test = _split(X, y, test_fraction, rng)
+    mean, scale = np.zeros(2), np.ones(2)
+    if standardize:
+        # Statistics of the training points only: the test set must not leak into training.
+        mean = X_train.mean(axis=0)
+        std = X_train.std(axis=0)
+        scale = np.where(std > 1e-12, std, 1.0)
+        X_train = (X_train - mean) / scale
+        X_test = (X_test - mean) / scale
+    return Dataset(X_train, y_train, X_test, y_test, name=name, mean=mean, scale=scale)
+
+
+def make_dataset(
+    name: str = "moons",
+    samples: int = 200,
+    noise: float = 0.1,
+    seed: int = 0,
+    test_fraction: float = 0.25,
+    standardize: bool = False,
+) -> Dataset:
+    """A named two-class data set, split into train and test, reproducible from ``seed``."""
+    if name not in DATASETS:
+        raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(DATASETS)}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 4 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be a whole number from 4 to {MAX_SAMPLES}, got {samples!r}")
+    if not _is_finite_number(noise) or not 0.0 <= noise <= 10.0:
+        raise ValueError(f"noise must be between 0 and 10, got {noise!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    test_fraction = _check_common(test_fraction)
+    rng = np.random.default_rng(seed)
+    X, y = _generate(name, samples, float(noise), rng)
+    return _finish(X, y, test_fraction, rng, standardize, name)
+
+
+def dataset_from_points(
+    points, labels=None, test_fraction: float = 0.0, seed: int = 0, standardize: bool = False
+) -> Dataset:
+    """A data set from given points, e.g. painted by the user.
+
+    ``points`` is a sequence of (x, y) with ``labels`` 0/1 alongside, or of
+    (x, y, label) triples with ``labels=None``.  Coordinates are kept as given
+    unless ``standardize``.
+    """
+    test_fraction = _check_common(test_fraction)
+    pts = list(points)
+    if labels is None:
+        if not all(isinstance(p, list | tuple) and len(p) == 3 for p in pts):
+            raise ValueError("without labels, every point must be (x, y, label)")
+        labels = [p[2] for p in pts]
+        pts = [p[:2] for p in pts]
+    labels = list(labels)
+    if len(pts) != len(labels):
+        raise ValueError(f"{len(pts)} points but {len(labels)} labels")
+    if len(pts) < 1:
+        raise ValueError("paint at least one point")
+    for p in pts:
+        if not (
+            isinstance(p, list | tuple | np.ndarray) and len(p) == 2 and all(_is_finite_number(_num(v)) for v in p)
+        ):
+            raise ValueError(f"every point must be two finite numbers, got {p!r}")
+    clean = []
+    for v in labels:
+        if isinstance(v, bool) or _num(v) not in (0.0, 1.0):
+            raise ValueError(f"labels must be 0 or 1, got {v!r}")
+        clean.append(int(v))
+    rng = np.random.default_rng(seed)
+    return _finish(np.array(pts, dtype=float), np.array(clean), test_fraction, rng, standardize, "points")

@@ -1,0 +1,435 @@
+"""Training: one config object in, one step at a time out.
+
+``Trainer`` owns the model, data, optimiser and history and advances one
+update per ``step()``, so a GUI can play, pause, single-step and reset, and a
+CLI can loop.  The scalar engine computes the gradient of each (mini)batch;
+the metrics of the whole train and test sets come from the vectorised numpy
+forward pass (same weights, ~100× cheaper), so every step reports smooth,
+comparable train and test curves.
+
+Non-finite numbers never pass silently: if the loss, a gradient or a
+parameter stops being finite, the step is rolled back to the last good
+weights, ``stopped_reason`` says what happened and when, and ``step()``
+raises ``TrainingStopped`` until the settings change or ``reset()``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autograd_core.data import DATASETS, MAX_SAMPLES, Dataset, dataset_from_points, make_dataset
+from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
+from autograd_core.nn import ACTIVATIONS, INITIALISATIONS, MLP
+from autograd_core.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
+from autograd_core.tensor import Tensor
+
+MAX_LAYERS = 8
+MAX_WIDTH = 256
+MAX_STEPS = 1_000_000
+
+
+class TrainingStopped(RuntimeError):
+    """``step()`` was called after training finished or stopped; ``str()`` says why."""
+
+
+@dataclass
+class TrainingConfig:
+    """Everything that defines a training run; JSON-able with ``to_dict``/``from_dict``.
+
+    ``layers`` are the hidden layer widths (the model is ``MLP(2, layers + [1])``
+    with a linear output: a logit).  ``batch_size`` 0 means full batch.
+    ``points`` (a list of ``[x, y, label]``), when given, replaces the named
+    data set (painted data).  ``momentum`` is used by the "momentum" optimiser.
+    """
+
+    dataset: str = "moons"
+    samples: int = 200
+    noise: float = 0.1
+    test_fraction: float = 0.25
+    data_seed: int = 0
+    standardize: bool = False
+    points: list[list[float]] | None = None
+    layers: list[int] = field(default_factory=lambda: [16, 16])
+    activation: str = "relu"
+    init: str = "he"
+    loss: str = "bce"
+    optimizer: str = "adam"
+    lr: float = 0.05
+    schedule: str = "constant"
+    batch_size: int = 0
+    l1: float = 0.0
+    l2: float = 0.0
+    steps: int = 200
+    seed: int = 0
+    momentum: float = 0.9
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TrainingConfig:
+        """Build and validate; missing fields take defaults, unknown fields or wrong types raise ValueError."""
+        if not isinstance(d, dict):
+            raise ValueError("the config must be an object")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(d) - names)
+        if unknown:
+            raise ValueError(f"unknown config field(s): {', '.join(unknown)}")
+        config = cls(**copy.deepcopy(d))
+        config.validate()
+        return config
+
+    def validate(self) -> TrainingConfig:
+        """Check every field's type and range; raise ValueError naming the first bad one."""
+        _choice("dataset", self.dataset, DATASETS)
+        _integer("samples", self.samples, 4, MAX_SAMPLES)
+        _number("noise", self.noise, 0.0, 10.0)
+        _number("test_fraction", self.test_fraction, 0.0, 0.95)
+        if self.test_fraction >= 0.95:
+            raise ValueError("test_fraction must be below 0.95")
+        _integer("data_seed", self.data_seed, 0, 2**32 - 1)
+        if not isinstance(self.standardize, bool):
+            raise ValueError(f"standardize must be true or false, got {self.standardize!r}")
+        if self.points is not None:
+            if not isinstance(self.points, list) or not self.points:
+                raise ValueError("points must be a non-empty list of [x, y, label]")
+            for p in self.points:
+                if not (
+                    isinstance(p, list | tuple)
+                    and len(p) == 3
+                    and all(_is_number(v) and math.isfinite(v) for v in p[:2])
+                    and p[2] in (0, 1)
+                    and not isinstance(p[2], bool | float)
+                ):
+                    raise ValueError(f"every point must be [x, y, label] with finite x, y and label 0 or 1, got {p!r}")
+        if not isinstance(self.layers, list) or len(self.layers) > MAX_LAYERS:
+            raise ValueError(f"layers must be a list of at most {MAX_LAYERS} hidden layer widths")
+        for width in self.layers:
+            _integer("every layer width", width, 1, MAX_WIDTH)
+        _choice("activation", self.activation, ACTIVATIONS)
+        _choice("init", self.init, INITIALISATIONS)
+        _choice("loss", self.loss, LOSSES)
+        _choice("optimizer", self.optimizer, OPTIMIZERS)
+        _number("lr", self.lr, 0.0, 1e6)
+        if self.lr <= 0.0:
+            raise ValueError(f"lr must be positive, got {self.lr!r}")
+        _choice("schedule", self.schedule, SCHEDULES)
+        _integer("batch_size", self.batch_size, 0, MAX_SAMPLES)
+        _number("l1", self.l1, 0.0, 1e3)
+        _number("l2", self.l2, 0.0, 1e3)
+        _integer("steps", self.steps, 1, MAX_STEPS)
+        _integer("seed", self.seed, 0, 2**32 - 1)
+        _number("momentum", self.momentum, 0.0, 0.999999)
+        return self
+
+    def make_data(self) -> Dataset:
+        if self.points is not None:
+            return dataset_from_points(self.points, None, self.test_fraction, self.data_seed, self.standardize)
+        return make_dataset(
+            self.dataset, self.samples, self.noise, self.data_seed, self.test_fraction, self.standardize
+        )
+
+    def make_model(self) -> MLP:
+        return MLP(2, [*self.layers, 1], activation=self.activation, init=self.init, seed=self.seed)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _choice(name: str, value, choices) -> None:
+    if value not in choices or not isinstance(value, str):
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+
+
+def _integer(name: str, value, lo: int, hi: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {value!r}")
+
+
+def _number(name: str, value, lo: float, hi: float) -> None:
+    if not _is_number(value) or not math.isfinite(value) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be a number from {lo:g} to {hi:g}, got {value!r}")
+
+
+@dataclass
+class StepMetrics:
+    """What one step did.  ``step`` counts updates done (1 after the first).
+
+    Train and test loss/accuracy are over the whole sets after the update
+    (data loss only, so train and test are comparable); ``batch_loss`` is the
+    objective the step minimised (batch data loss + L1/L2 penalty) before it.
+    Test values are None when there is no test set.
+    """
+
+    step: int
+    epoch: float
+    train_loss: float
+    train_acc: float
+    test_loss: float | None
+    test_acc: float | None
+    lr: float
+    batch_loss: float = math.nan
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        # JSON has no nan/inf: store them as None.
+        return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> StepMetrics:
+        if not isinstance(d, dict):
+            raise ValueError("a history entry must be an object")
+        names = [f.name for f in dataclasses.fields(cls)]
+        if set(d) != set(names):
+            raise ValueError(f"a history entry must have exactly the keys {', '.join(names)}")
+        _integer("history step", d["step"], 0, 10**12)
+        for key in names[1:]:
+            v = d[key]
+            if v is None and key in ("test_loss", "test_acc", "batch_loss"):
+                continue
+            if not _is_number(v):
+                raise ValueError(f"history {key} must be a number, got {v!r}")
+        values = dict(d)
+        if values["batch_loss"] is None:
+            values["batch_loss"] = math.nan
+        for key in names[1:]:
+            if values[key] is not None:
+                values[key] = float(values[key])
+        return cls(**values)
+
+
+SETTINGS_WITHOUT_RESET = ("lr", "schedule", "l1", "l2", "batch_size", "optimizer", "momentum", "steps", "loss")
+
+
+class Trainer:
+    """Trains ``config.make_model()`` on ``config.make_data()`` one step at a time.
+
+    Deterministic: the same config (and data) gives the same weights and
+    history on every run.  Set ``data`` to train on a given Dataset instead
+    of the config's.
+    """
+
+    def __init__(self, config: TrainingConfig | None = None, data: Dataset | None = None):
+        self.config = copy.deepcopy(config or TrainingConfig()).validate()
+        self.data = data if data is not None else self.config.make_data()
+        self._check_data(self.data)
+        self.reset()
+
+    # ---- life cycle
+
+    def reset(self, config: TrainingConfig | None = None) -> None:
+        """Fresh weights, optimiser and history from the seed; keeps the current data.
+
+        With a new ``config`` it rebuilds everything, data included.
+        """
+        if config is not None:
+            config = copy.deepcopy(config).validate()
+            self.data = config.make_data()
+            self.config = config
+        self.model = self.config.make_model()
+        self.params = self.model.parameters()
+        self.param_names = [
+            f"{n.name}.{p.label}" for layer in self.model.layers for n in layer.neurons for p in n.parameters()
+        ]
+        self.optimizer = make_optimizer(self.config.optimizer, self.params, self.config.lr, self.config.momentum)
+        self.history: list[StepMetrics] = []
+        self.step_count = 0
+        self.stopped_reason: str | None = None
+        self._restart_batches()
+
+    def set_data(self, dataset: Dataset) -> None:
+        """Go on training the same model on other data (e.g. points the user painted)."""
+        self._check_data(dataset)
+        self.data = dataset
+        self._restart_batches()
+
+    def update_settings(self, **fields) -> None:
+        """Change settings between steps without losing the weights.
+
+        Allowed: ``SETTINGS_WITHOUT_RESET``.  A new optimiser starts with empty
+        state.  After a non-finite stop, changing a setting (say a smaller lr)
+        lets training go on from the last good weights.
+        """
+        bad = sorted(set(fields) - set(SETTINGS_WITHOUT_RESET))
+        if bad:
+            raise ValueError(
+                f"{', '.join(bad)} cannot change during training (it changes the model or data); "
+                "use reset(config) instead"
+            )
+        new = dataclasses.replace(self.config, **fields).validate()
+        old = self.config
+        self.config = new
+        if new.optimizer != old.optimizer or (new.optimizer == "momentum" and new.momentum != old.momentum):
+            if new.optimizer == old.optimizer == "momentum":
+                self.optimizer.momentum = new.momentum
+            else:
+                self.optimizer = make_optimizer(new.optimizer, self.params, new.lr, new.momentum)
+        if new.batch_size != old.batch_size:
+            self._restart_batches()
+        if fields:
+            self.stopped_reason = None
+
+    @property
+    def finished(self) -> bool:
+        """True when all ``config.steps`` are done or training stopped on a non-finite value."""
+        return self.stopped_reason is not None or self.step_count >= self.config.steps
+
+    # ---- one step
+
+    def step(self) -> StepMetrics:
+        """One optimiser update on the next (mini)batch; returns its metrics and appends them to ``history``.
+
+        Raises TrainingStopped if training is finished.  If this step makes
+        anything non-finite, the weights stay as they were, ``stopped_reason``
+        is set, and the returned metrics (not added to history) show the bad loss.
+        """
+        if self.stopped_reason is not None:
+            raise TrainingStopped(self.stopped_reason)
+        config = self.config
+        if self.step_count >= config.steps:
+            raise TrainingStopped(f"Training finished: all {config.steps} steps are done (raise steps to go on).")
+        k = self.step_count
+        lr = learning_rate(config.schedule, config.lr, k, config.steps)
+        inputs, labels = self._next_batch()
+
+        scores = [self.model(x) for x in inputs]
+        loss = data_loss(config.loss, scores, labels)
+        penalty = regularization(self.params, config.l1, config.l2)
+        if penalty is not None:
+            loss = loss + penalty
+
+        problem = None
+        if not math.isfinite(loss.data):
+            problem = f"the loss became {loss.data}"
+        else:
+            self.model.zero_grad()
+            loss.backward()
+            problem = self._non_finite("gradient", [p.grad for p in self.params])
+            if problem is None:
+                saved_weights = [p.data for p in self.params]
+                saved_state = copy.deepcopy(self.optimizer.state_dict())
+                self.optimizer.step(lr)
+                problem = self._non_finite("parameter", [p.data for p in self.params])
+                if problem is not None:  # roll back to the last good weights
+                    for p, v in zip(self.params, saved_weights):
+                        p.data = v
+                    self.optimizer.load_state_dict(saved_state)
+
+        self.step_count += 1
+        metrics = self._metrics(lr, loss.data)
+        if problem is not None:
+            self.step_count -= 1
+            metrics.step = self.step_count + 1
+            self.stopped_reason = (
+                f"Training stopped at step {self.step_count + 1}: {problem} "
+                f"(learning rate {lr:g} too large?); the weights are those of step {self.step_count}."
+            )
+            return metrics
+        self.history.append(metrics)
+        return metrics
+
+    def run(self, steps: int | None = None, callback=None) -> list[StepMetrics]:
+        """Step until finished (or ``steps`` more steps); ``callback(metrics)`` after each."""
+        done = []
+        while not self.finished and (steps is None or len(done) < steps):
+            m = self.step()
+            done.append(m)
+            if callback is not None:
+                callback(m)
+        return done
+
+    # ---- evaluation (vectorised numpy forward, the model's current weights)
+
+    def scores(self, X: np.ndarray) -> np.ndarray:
+        """Raw scores (logits) of the rows of X."""
+        return self.model.forward_array(np.asarray(X, dtype=float).reshape(-1, 2))
+
+    def evaluate(self) -> StepMetrics:
+        """Metrics of the current weights without training (e.g. before the first step)."""
+        lr = learning_rate(self.config.schedule, self.config.lr, self.step_count, self.config.steps)
+        return self._metrics(lr, math.nan)
+
+    def history_columns(self) -> dict[str, list]:
+        """The history as one list per metric (handy for plotting)."""
+        names = [f.name for f in dataclasses.fields(StepMetrics)]
+        return {name: [getattr(m, name) for m in self.history] for name in names}
+
+    # ---- internals
+
+    def _metrics(self, lr: float, batch_loss: float) -> StepMetrics:
+        data, loss = self.data, self.config.loss
+        weights = self.model.weight_arrays()
+        s_train = self.model.forward_array(data.X_train, weights)
+        test_loss = test_acc = None
+        if len(data.y_test):
+            s_test = self.model.forward_array(data.X_test, weights)
+            test_loss, test_acc = loss_array(loss, s_test, data.y_test), accuracy(s_test, data.y_test)
+        batch = self._batch_size()
+        return StepMetrics(
+            step=self.step_count,
+            epoch=self.step_count * batch / len(data.y_train),
+            train_loss=loss_array(loss, s_train, data.y_train),
+            train_acc=accuracy(s_train, data.y_train),
+            test_loss=test_loss,
+            test_acc=test_acc,
+            lr=lr,
+            batch_loss=batch_loss,
+        )
+
+    def penalty(self) -> float:
+        """The current L1 + L2 penalty of the weights."""
+        return penalty_array(self.model.state_dict(), self.config.l1, self.config.l2)
+
+    def _non_finite(self, what: str, values: list[float]) -> str | None:
+        if all(map(math.isfinite, values)):
+            return None
+        for name, v in zip(self.param_names, values):
+            if not math.isfinite(v):
+                return f"the {what} of {name} became {v}"
+        return None
+
+    def _check_data(self, data: Dataset) -> None:
+        if not isinstance(data, Dataset):
+            raise ValueError("data must be a Dataset")
+        if data.X_train.ndim != 2 or data.X_train.shape[1] != 2 or len(data.y_train) < 1:
+            raise ValueError("data needs at least one training point with two features")
+        if len(data.X_train) != len(data.y_train) or len(data.X_test) != len(data.y_test):
+            raise ValueError("data has a different number of points and labels")
+
+    def _batch_size(self) -> int:
+        n = len(self.data.y_train)
+        b = self.config.batch_size
+        return n if b <= 0 or b >= n else b
+
+    def _restart_batches(self) -> None:
+        """Input leaves for every training point (made once) and a fresh seeded batch order."""
+        self._inputs = [
+            [Tensor(a, label="x0", kind="input"), Tensor(b, label="x1", kind="input")]
+            for a, b in self.data.X_train.tolist()
+        ]
+        self._labels = [int(v) for v in self.data.y_train]
+        self._rng = random.Random(self.config.seed + 1)
+        self._order: list[int] = []
+        self._position = 0
+
+    def _next_batch(self) -> tuple[list[list[Tensor]], list[int]]:
+        n, b = len(self._labels), self._batch_size()
+        if b == n:
+            return self._inputs, self._labels
+        if self._position + b > len(self._order):
+            # A new epoch: reshuffle; leftover points of the previous epoch are not dropped, they go first.
+            rest = self._order[self._position :]
+            order = list(range(n))
+            self._rng.shuffle(order)
+            self._order = rest + order
+            self._position = 0
+        idx = self._order[self._position : self._position + b]
+        self._position += b
+        return [self._inputs[i] for i in idx], [self._labels[i] for i in idx]
