@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import operator
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -184,7 +185,7 @@ class Tensor:
         return out
 
     @staticmethod
-    def _result_many(value: float, op: str, parents: list[Tensor], locals_: list[float]) -> Tensor:
+    def _result_many(value: float, op: str, parents: list[Tensor], locals_: array) -> Tensor:
         out = Tensor.__new__(Tensor)
         out.data = value
         out.grad = 0.0
@@ -302,7 +303,7 @@ class Tensor:
         total = math.fsum(p.data for p in parents) if parents else 0.0
         if not parents:
             return Tensor(0.0, kind="constant")
-        return Tensor._result_many(total, "sum", parents, [1.0] * len(parents))
+        return Tensor._result_many(total, "sum", parents, array("d", [1.0]) * len(parents))
 
     @staticmethod
     def weighted_sum(weights: Sequence[Tensor], inputs: Sequence[Tensor | float], bias: Tensor) -> Tensor:
@@ -314,7 +315,10 @@ class Tensor:
         wdata = [w.data for w in weights]
         xdata = [x.data for x in xs]
         value = sum(map(operator.mul, wdata, xdata), bias.data)
-        return Tensor._result_many(value, "Σwx+b", [*weights, *xs, bias], [*xdata, *wdata, 1.0])
+        locals_ = array("d", xdata)  # a float array is not tracked by the garbage collector
+        locals_.extend(wdata)
+        locals_.append(1.0)
+        return Tensor._result_many(value, "Σwx+b", [*weights, *xs, bias], locals_)
 
     # ---- backward
 
