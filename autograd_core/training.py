@@ -409,27 +409,35 @@ class Trainer:
         return n if b <= 0 or b >= n else b
 
     def _restart_batches(self) -> None:
-        """Input leaves for every training point (made once) and a fresh seeded batch order."""
+        """Input leaves for every training point (made once) and the batch stream back at its start."""
         self._inputs = [
             [Tensor(a, label="x0", kind="input"), Tensor(b, label="x1", kind="input")]
             for a, b in self.data.X_train.tolist()
         ]
         self._labels = [int(v) for v in self.data.y_train]
-        self._rng = random.Random(self.config.seed + 1)
-        self._order: list[int] = []
-        self._position = 0
+        self.sample_position = 0
+        self._order_epoch, self._order = -1, []
+
+    def _epoch_order(self, epoch: int) -> list[int]:
+        """Epoch ``epoch``'s shuffle of the training points: a pure function of (seed, epoch).
+
+        So the batch stream is fixed by the seed and one number, ``sample_position``
+        (samples drawn so far), which sessions save to resume exactly.
+        """
+        if epoch != self._order_epoch:
+            order = list(range(len(self._labels)))
+            random.Random(f"batches:{self.config.seed}:{epoch}").shuffle(order)
+            self._order_epoch, self._order = epoch, order
+        return self._order
 
     def _next_batch(self) -> tuple[list[list[Tensor]], list[int]]:
         n, b = len(self._labels), self._batch_size()
         if b == n:
             return self._inputs, self._labels
-        if self._position + b > len(self._order):
-            # A new epoch: reshuffle; leftover points of the previous epoch are not dropped, they go first.
-            rest = self._order[self._position :]
-            order = list(range(n))
-            self._rng.shuffle(order)
-            self._order = rest + order
-            self._position = 0
-        idx = self._order[self._position : self._position + b]
-        self._position += b
+        idx: list[int] = []
+        while len(idx) < b:  # a batch may run over the end of an epoch into the next one
+            epoch, j = divmod(self.sample_position, n)
+            take = min(b - len(idx), n - j)
+            idx.extend(self._epoch_order(epoch)[j : j + take])
+            self.sample_position += take
         return [self._inputs[i] for i in idx], [self._labels[i] for i in idx]

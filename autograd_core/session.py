@@ -1,0 +1,251 @@
+"""Save and load a training session (config, weights, history, optimiser state, data) as versioned JSON.
+
+Writes are atomic: the JSON goes to a temporary file in the same directory,
+is flushed to disk, then ``os.replace``-d over the target, so a crash or a
+full disk never leaves a half-written file and never loses the old one.
+
+Loading trusts nothing: every field's type and range is checked before
+anything is built, and every problem (unreadable, truncated, malformed,
+wrong type, newer version, weights that do not fit the model) raises one
+error type, ``SessionError``, with a sentence that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+
+from autograd_core.data import Dataset
+from autograd_core.optim import make_optimizer
+from autograd_core.tensor import Tensor
+from autograd_core.training import StepMetrics, Trainer, TrainingConfig
+
+FORMAT = "autograd-playground-session"
+VERSION = 1
+MAX_BYTES = 64 * 1024 * 1024
+FIELDS = {
+    "format",
+    "version",
+    "config",
+    "weights",
+    "step",
+    "sample_position",
+    "history",
+    "optimizer_state",
+    "data",
+    "stopped_reason",
+    "extra",
+}
+
+
+class SessionError(Exception):
+    """A session file could not be saved or loaded; ``str()`` says why."""
+
+
+@dataclass
+class SessionData:
+    """A loaded session.  ``config`` is None for a session saved without a trainer."""
+
+    config: TrainingConfig | None
+    weights: list[float] | None
+    history: list[StepMetrics] = field(default_factory=list)
+    optimizer_state: dict | None = None
+    extra: dict = field(default_factory=dict)
+    data: Dataset | None = None
+    step: int = 0
+    sample_position: int = 0
+    stopped_reason: str | None = None
+
+
+def session_dict(trainer: Trainer | None = None, extra: dict | None = None) -> dict:
+    """The JSON document for a trainer (or none) plus free-form GUI state in ``extra``."""
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": None,
+        "weights": None,
+        "step": 0,
+        "sample_position": 0,
+        "history": [],
+        "optimizer_state": None,
+        "data": None,
+        "stopped_reason": None,
+        "extra": dict(extra or {}),
+    }
+    if trainer is not None:
+        doc.update(
+            config=trainer.config.to_dict(),
+            weights=trainer.model.state_dict(),
+            step=trainer.step_count,
+            sample_position=trainer.sample_position,
+            history=[m.to_dict() for m in trainer.history],
+            optimizer_state=trainer.optimizer.state_dict(),
+            data=trainer.data.to_dict(),
+            stopped_reason=trainer.stopped_reason,
+        )
+    return doc
+
+
+def save_session(path: str | os.PathLike, trainer: Trainer | None = None, extra: dict | None = None) -> None:
+    """Write the session atomically; raises SessionError (and leaves any old file intact) on failure."""
+    try:
+        text = json.dumps(session_dict(trainer, extra), allow_nan=False, indent=1, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise SessionError(f"cannot save the session: {exc}") from exc
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise SessionError(f"cannot save the session to {path}: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise SessionError(f"cannot save the session to {path}: {exc.strerror or exc}") from exc
+        raise
+
+
+def load_session(path: str | os.PathLike) -> SessionData:
+    """Read and fully validate a session file; raises SessionError for anything wrong."""
+    path = os.fspath(path)
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            raise SessionError(f"{path} is too large to be a session file")
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionError(f"{path} is not a session file (not UTF-8 text)") from exc
+    if not text.strip():
+        raise SessionError(f"{path} is empty")
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise SessionError(
+            f"{path} is not valid JSON (truncated or damaged?): {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from exc
+    except ValueError as exc:
+        raise SessionError(f"{path} is not valid JSON: {exc}") from exc
+    try:
+        return parse_session(doc)
+    except SessionError as exc:
+        raise SessionError(f"{path}: {exc}") from exc
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not allowed in a session file")
+
+
+def parse_session(doc) -> SessionData:
+    """Validate a decoded JSON document and turn it into SessionData (SessionError if bad)."""
+    if not isinstance(doc, dict):
+        raise SessionError("not a session file (the top level is not an object)")
+    if doc.get("format") != FORMAT:
+        raise SessionError("not an Autograd Playground session file (missing or wrong 'format')")
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise SessionError(f"the session version must be a whole number ≥ 1, got {version!r}")
+    if version > VERSION:
+        raise SessionError(
+            f"the session was saved by a newer version of the app (format {version}); this one reads format {VERSION}"
+        )
+    missing = sorted(FIELDS - set(doc))
+    if missing:
+        raise SessionError(f"the session lacks the field(s) {', '.join(missing)}")
+    unknown = sorted(set(doc) - FIELDS)
+    if unknown:
+        raise SessionError(f"the session has unknown field(s) {', '.join(unknown)}")
+
+    extra = doc["extra"]
+    if not isinstance(extra, dict):
+        raise SessionError("'extra' must be an object")
+    stopped = doc["stopped_reason"]
+    if stopped is not None and not isinstance(stopped, str):
+        raise SessionError("'stopped_reason' must be text or null")
+    step = doc["step"]
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        raise SessionError(f"'step' must be a whole number ≥ 0, got {step!r}")
+
+    position = doc["sample_position"]
+    if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+        raise SessionError(f"'sample_position' must be a whole number ≥ 0, got {position!r}")
+
+    if doc["config"] is None:
+        if any(doc[k] not in (None, []) for k in ("weights", "history", "optimizer_state", "data")):
+            raise SessionError("a session without a config cannot hold weights, history, optimizer state or data")
+        return SessionData(None, None, [], None, extra)
+
+    try:
+        config = TrainingConfig.from_dict(doc["config"])
+    except (ValueError, TypeError) as exc:
+        raise SessionError(f"bad config: {exc}") from exc
+
+    weights = doc["weights"]
+    sizes = [2, *config.layers, 1]
+    count = sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
+    if not isinstance(weights, list) or not all(_finite(v) for v in weights):
+        raise SessionError("'weights' must be a list of finite numbers")
+    if len(weights) != count:
+        raise SessionError(f"'weights' has {len(weights)} numbers but the model {sizes} has {count} parameters")
+
+    history = doc["history"]
+    if not isinstance(history, list):
+        raise SessionError("'history' must be a list")
+    try:
+        metrics = [StepMetrics.from_dict(m) for m in history]
+    except (ValueError, TypeError) as exc:
+        raise SessionError(f"bad history: {exc}") from exc
+
+    state = doc["optimizer_state"]
+    if state is not None:
+        try:
+            make_optimizer(config.optimizer, [Tensor(0.0) for _ in range(count)], config.lr).load_state_dict(state)
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise SessionError(f"bad optimizer state: {exc}") from exc
+
+    data = None
+    if doc["data"] is not None:
+        try:
+            data = Dataset.from_dict(doc["data"])
+        except (ValueError, TypeError) as exc:
+            raise SessionError(f"bad data: {exc}") from exc
+
+    return SessionData(config, [float(v) for v in weights], metrics, state, extra, data, step, position, stopped)
+
+
+def _finite(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def trainer_from_session(data: SessionData) -> Trainer:
+    """A Trainer in the saved state: same config, data, weights, optimiser state, history and step."""
+    if data.config is None:
+        raise SessionError("this session holds no trained model")
+    try:
+        trainer = Trainer(data.config, data=data.data)
+        trainer.model.load_state_dict(data.weights)
+        if data.optimizer_state is not None:
+            trainer.optimizer.load_state_dict(data.optimizer_state)
+    except ValueError as exc:
+        raise SessionError(f"the session does not fit together: {exc}") from exc
+    trainer.history = list(data.history)
+    trainer.step_count = data.step
+    trainer.sample_position = data.sample_position
+    trainer.stopped_reason = data.stopped_reason
+    return trainer
