@@ -1,0 +1,220 @@
+"""Looking inside a trained network: the library behind the app's linked views.
+
+- ``sample_graph``: one data point's whole scalar computation graph (forward
+  through the model, then its loss, then ``backward()``), grouped by neuron, so
+  a learner sees the exact chain of numbers that classified the point and how
+  its loss pushes every weight.
+- ``dead_units``: ReLU units that output zero for every training point.
+- ``layer_gradient_norms``: how much gradient reaches each layer.
+- ``loss_slice``: the loss as one weight varies, its tangent (slope = the
+  weight's gradient) and where the next SGD step lands.
+
+Everything works on a *copy* of the model's weights, so it is safe to call
+while another thread trains the model and never disturbs its gradients.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from autograd_core.losses import data_loss, loss_array, penalty_array, regularization
+from autograd_core.nn import MLP
+from autograd_core.tensor import Tensor
+
+
+def clone_model(model: MLP, weights: list[float] | None = None) -> MLP:
+    """A new MLP of the same shape with ``weights`` (default: the model's current ones)."""
+    twin = MLP(model.nin, model.nouts, model.activation, model.output_activation, model.init, seed=0)
+    twin.load_state_dict(list(weights) if weights is not None else model.state_dict())
+    return twin
+
+
+def parameter_index(model: MLP, layer: int, neuron: int, source: int | None) -> int:
+    """Position in ``model.parameters()`` of the weight from input/unit ``source`` into
+    ``neuron`` of ``layer`` (0-based), or of that neuron's bias when ``source`` is None."""
+    index = 0
+    for li, lay in enumerate(model.layers):
+        for ni, unit in enumerate(lay.neurons):
+            if li == layer and ni == neuron:
+                nin = len(unit.w)
+                if source is None:
+                    return index + nin
+                if not 0 <= source < nin:
+                    raise IndexError(f"neuron {neuron} of layer {layer} has {nin} inputs, not {source + 1}")
+                return index + source
+            index += len(unit.w) + 1
+    raise IndexError(f"no neuron {neuron} in layer {layer}")
+
+
+def parameter_name(model: MLP, index: int) -> str:
+    """A readable name such as ``L1.n3.w0`` (weight) or ``L2.n0.b`` (bias)."""
+    params = model.parameters()
+    if not 0 <= index < len(params):
+        raise IndexError(f"the model has {len(params)} parameters, not {index + 1}")
+    p = params[index]
+    return f"{p.group}.{p.label}"
+
+
+# ---------------------------------------------------------------- one sample
+
+
+@dataclass
+class SampleGraph:
+    """One point's forward pass and loss, after ``backward()``."""
+
+    loss: Tensor  # the root: this point's loss
+    score: Tensor  # the model's raw output (logit) for the point
+    inputs: list[Tensor]  # the two input leaves, labelled x0 and x1
+    model: MLP  # the copy whose parameters are leaves of this graph
+    label: int
+
+    @property
+    def probability(self) -> float:
+        """σ(score): the model's probability of class 1 for this point."""
+        z = self.score.data
+        return 0.5 * (1.0 + math.tanh(0.5 * z))
+
+    def parameter_grads(self) -> list[float]:
+        return [p.grad for p in self.model.parameters()]
+
+
+def sample_graph(
+    model: MLP,
+    point: tuple[float, float],
+    label: int,
+    loss: str = "bce",
+    weights: list[float] | None = None,
+    fused: bool = False,
+) -> SampleGraph:
+    """Build and backpropagate one sample's loss on a copy of ``model``.
+
+    ``fused=False`` (default) builds every multiply and add as its own node,
+    the full scalar picture; each node carries its neuron's name as ``group``
+    (``L1.n0`` …) and the loss nodes the group ``loss``.
+    """
+    twin = clone_model(model, weights)
+    x = [Tensor(float(point[0]), label="x0", kind="input"), Tensor(float(point[1]), label="x1", kind="input")]
+    score = twin(x, fused=fused)
+    score.label = "score"
+    root = data_loss(loss, [score], [int(label)])
+    root.label = "loss"
+    _tag_loss_nodes(root, score)
+    root.backward()
+    return SampleGraph(loss=root, score=score, inputs=x, model=twin, label=int(label))
+
+
+def _tag_loss_nodes(root: Tensor, score: Tensor) -> None:
+    """Put the nodes between the score and the loss (and their constants) in group ``loss``."""
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if node is score or node in seen:
+            continue
+        seen.add(node)
+        node.group = "loss"
+        stack.extend(node.parents)
+
+
+# ---------------------------------------------------------------- diagnostics
+
+
+def dead_units(model: MLP, X: np.ndarray, weights: list[float] | None = None) -> list[tuple[int, int]]:
+    """(layer, neuron) of every hidden ReLU unit whose output is 0 for all rows of X.
+
+    Such a unit passes no gradient to its weights for any of these points, so
+    gradient descent can never revive it.
+    """
+    if model.activation != "relu" or len(X) == 0:
+        return []
+    twin = clone_model(model, weights) if weights is not None else model
+    _, hidden = twin.forward_array(np.asarray(X, dtype=float), return_hidden=True)
+    dead = []
+    for li, activations in enumerate(hidden[:-1]):  # the output layer is linear
+        for ni in np.flatnonzero(np.all(activations <= 0.0, axis=0)):
+            dead.append((li, int(ni)))
+    return dead
+
+
+def layer_gradient_norms(model: MLP) -> list[float]:
+    """‖∂loss/∂θ‖₂ over each layer's weights and biases, from the gradients now stored."""
+    return [math.sqrt(math.fsum(p.grad * p.grad for p in layer.parameters())) for layer in model.layers]
+
+
+# ---------------------------------------------------------------- loss slice
+
+
+@dataclass
+class LossSlice:
+    """The training loss along one weight, with the tangent and the next SGD step."""
+
+    name: str
+    values: np.ndarray  # weight values along the slice
+    losses: np.ndarray  # training loss (data loss + penalty) at each value
+    weight: float  # current value
+    loss: float  # loss at the current value
+    gradient: float  # ∂loss/∂weight at the current value (the tangent's slope)
+    lr: float
+    next_weight: float  # weight − lr · gradient
+    next_loss: float  # loss after that step (other weights fixed)
+
+    def tangent(self, w: np.ndarray) -> np.ndarray:
+        """The tangent line at the current weight."""
+        return self.loss + self.gradient * (np.asarray(w) - self.weight)
+
+
+def full_batch_loss(model: MLP, X: np.ndarray, y: np.ndarray, loss: str, l1: float = 0.0, l2: float = 0.0) -> Tensor:
+    """The full-batch training loss as a Tensor graph (for exact gradients)."""
+    inputs = [[Tensor(a), Tensor(b)] for a, b in np.asarray(X, dtype=float).tolist()]
+    scores = [model(x) for x in inputs]
+    total = data_loss(loss, scores, [int(v) for v in y])
+    penalty = regularization(model.parameters(), l1, l2)
+    return total if penalty is None else total + penalty
+
+
+def loss_slice(
+    model: MLP,
+    X: np.ndarray,
+    y: np.ndarray,
+    index: int,
+    loss: str = "bce",
+    lr: float = 0.1,
+    l1: float = 0.0,
+    l2: float = 0.0,
+    span: float | None = None,
+    points: int = 61,
+    weights: list[float] | None = None,
+) -> LossSlice:
+    """The training loss as parameter ``index`` varies around its current value.
+
+    The curve is evaluated with the vectorised forward pass; the gradient comes
+    from the scalar engine (a full-batch backward on a copy), so the tangent
+    drawn with it is exactly the slope the optimiser sees.  ``span`` is the
+    half-width of the slice (default: enough to show the next SGD step).
+    """
+    twin = clone_model(model, weights)
+    params = twin.parameters()
+    name = parameter_name(twin, index)
+    X = np.asarray(X, dtype=float)
+    w0 = params[index].data
+
+    root = full_batch_loss(twin, X, y, loss, l1, l2)
+    root.backward()
+    gradient = params[index].grad
+    next_weight = w0 - lr * gradient
+    if span is None:
+        span = max(1.0, 1.5 * abs(next_weight - w0)) if math.isfinite(next_weight) else 1.0
+    values = np.linspace(w0 - span, w0 + span, points)
+    state = twin.state_dict()
+
+    def loss_at(w: float) -> float:
+        state[index] = w
+        twin.load_state_dict(state)
+        return loss_array(loss, twin.forward_array(X), y) + penalty_array(state, l1, l2)
+
+    losses = np.array([loss_at(w) for w in values])
+    next_loss = loss_at(next_weight) if math.isfinite(next_weight) else math.nan
+    current = loss_at(w0)
+    return LossSlice(name, values, losses, w0, current, gradient, lr, next_weight, next_loss)
