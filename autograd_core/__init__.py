@@ -1,6 +1,7 @@
 """Autograd Playground's engine and library: usable on its own, never imports Qt."""
 
 from autograd_core.data import Dataset, dataset_from_points, make_dataset
+from autograd_core.expression import ExpressionError, compile_expression
 from autograd_core.nn import MLP
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
 from autograd_core.tensor import (
@@ -13,11 +14,13 @@ from autograd_core.tensor import (
     non_finite_nodes,
     topological_order,
 )
+from autograd_core.trace import backward_steps, grads_after
 from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
 
 __all__ = [
     "MLP",
     "Dataset",
+    "ExpressionError",
     "GradcheckResult",
     "NonFinite",
     "SessionError",
@@ -26,14 +29,28 @@ __all__ = [
     "Trainer",
     "TrainingConfig",
     "TrainingStopped",
+    "backward_steps",
+    "compile_expression",
     "dataset_from_points",
     "gradcheck",
+    "grads_after",
     "is_grad_enabled",
+    "layout",
     "load_session",
     "make_dataset",
     "no_grad",
     "non_finite_nodes",
     "save_session",
+    "to_networkx",
     "topological_order",
     "trainer_from_session",
 ]
+
+
+def __getattr__(name: str):
+    """``to_networkx`` and ``layout`` load networkx on first use (keeps ``import autograd_core`` quick)."""
+    if name in ("to_networkx", "layout"):
+        from autograd_core import graph
+
+        return getattr(graph, name)
+    raise AttributeError(f"module 'autograd_core' has no attribute {name!r}")
