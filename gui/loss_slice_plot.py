@@ -1,0 +1,95 @@
+"""A one-weight slice of the loss surface: the curve, its tangent and the next SGD step.
+
+The numbers come from ``autograd_core.inspection.loss_slice``; this widget only
+draws them.  The tangent's slope is the weight's gradient, so a learner sees
+why gradient descent moves the weight the way it does, and by how much.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from autograd_core.inspection import LossSlice
+
+CURVE_PEN = {"color": "#37474f", "width": 2.5}
+TANGENT_PEN = {"color": "#c2185b", "width": 2, "style": Qt.PenStyle.DashLine}
+NOW_COLOR = "#c2185b"
+NEXT_COLOR = "#2e7d32"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}" if math.isfinite(x) else str(x)
+
+
+class LossSlicePlot(QWidget):
+    """Shows one ``LossSlice``; empty with a hint until a weight is picked."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.current: LossSlice | None = None
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        item = self.plot.getPlotItem()
+        item.setLabel("left", "training loss")
+        item.showGrid(x=True, y=True, alpha=0.25)
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        for axis in ("bottom", "left"):
+            item.getAxis(axis).setPen("#5f6368")
+            item.getAxis(axis).setTextPen("#202124")
+        self.curve = self.plot.plot(pen=pg.mkPen(**CURVE_PEN), name="loss")
+        self.tangent = self.plot.plot(pen=pg.mkPen(**TANGENT_PEN), name="tangent")
+        self.now_point = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(NOW_COLOR), pen=pg.mkPen("w", width=1.5))
+        self.next_point = pg.ScatterPlotItem(
+            size=12, symbol="t1", brush=pg.mkBrush(NEXT_COLOR), pen=pg.mkPen("w", width=1.5)
+        )
+        self.step_arrow = pg.PlotDataItem(pen=pg.mkPen(NEXT_COLOR, width=2))
+        for extra in (self.step_arrow, self.now_point, self.next_point):
+            self.plot.addItem(extra)
+        self.caption = QLabel("Click a weight (an edge) in the network diagram to see the loss along it.")
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setToolTip(
+            "The training loss as one weight varies (all others fixed). The dashed tangent's slope is the "
+            "weight's gradient; the green triangle is where the next SGD step (w − lr·gradient) lands."
+        )
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
+
+    def show_slice(self, sl: LossSlice) -> None:
+        self.current = sl
+        finite = np.isfinite(sl.losses)
+        self.curve.setData(sl.values[finite], sl.losses[finite])
+        # Draw the tangent over the middle half of the slice so it reads as a local line.
+        half = (sl.values[-1] - sl.values[0]) / 4
+        xs = np.array([sl.weight - half, sl.weight + half])
+        self.tangent.setData(xs, sl.tangent(xs))
+        self.now_point.setData([sl.weight], [sl.loss])
+        if math.isfinite(sl.next_weight) and math.isfinite(sl.next_loss):
+            self.next_point.setData([sl.next_weight], [sl.next_loss])
+            self.step_arrow.setData([sl.weight, sl.next_weight], [sl.loss, sl.loss])
+        else:
+            self.next_point.setData([], [])
+            self.step_arrow.setData([], [])
+        self.plot.getPlotItem().setLabel("bottom", f"value of {sl.name}")
+        self.plot.getPlotItem().setTitle(f"Loss along {sl.name}", color="#202124", size="11pt")
+        direction = "down" if sl.gradient > 0 else "up" if sl.gradient < 0 else "nowhere"
+        self.caption.setText(
+            f"{sl.name} = {_fmt(sl.weight)}, loss = {_fmt(sl.loss)}.  Slope of the tangent = ∂loss/∂{sl.name} "
+            f"= {_fmt(sl.gradient)}, so SGD moves the weight {direction}: "
+            f"{_fmt(sl.weight)} − {_fmt(sl.lr)} × {_fmt(sl.gradient)} = {_fmt(sl.next_weight)} "
+            f"(loss there: {_fmt(sl.next_loss)})."
+        )
+
+    def clear(self) -> None:
+        self.current = None
+        for item in (self.curve, self.tangent, self.now_point, self.next_point, self.step_arrow):
+            item.setData([], [])
+        self.caption.setText("Click a weight (an edge) in the network diagram to see the loss along it.")
