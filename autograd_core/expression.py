@@ -64,6 +64,8 @@ MAX_NODES = 100_000
 # allows inside ast.parse; they are parsed on a thread with a large stack.
 _DEEP_PARSE_LENGTH = 1_000
 _DEEP_PARSE_STACK = 64 * 1024 * 1024
+# The parser's pseudo file name (CPython tries to open it to quote a syntax error's line; it never exists).
+_FILENAME = "<expression>"
 
 _BINARY_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 _REFUSED_OPERATORS = {
@@ -336,14 +338,14 @@ def _parse(source: str) -> ast.Module:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SyntaxWarnings are noise here
         if len(source) <= _DEEP_PARSE_LENGTH:
-            return ast.parse(source)
+            return ast.parse(source, _FILENAME)
         result: dict[str, object] = {}
 
         def work() -> None:
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    result["tree"] = ast.parse(source)
+                    result["tree"] = ast.parse(source, _FILENAME)
             except BaseException as exc:  # handed back to the caller's thread
                 result["error"] = exc
 
