@@ -1,19 +1,33 @@
-"""Application start-up: one QApplication, one main window."""
+"""Application start-up: one QApplication, logging, the exception hook, one main window."""
 
 from __future__ import annotations
 
 import sys
 
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtWidgets import QApplication
+
+from gui.errors import log, setup_logging
+from gui.settings import APPLICATION, ORGANIZATION
+
+
+def create_app(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
+    app.setApplicationName(APPLICATION)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationDisplayName(APPLICATION)
+    return app
 
 
 def run(argv: list[str] | None = None) -> int:
-    app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
-    app.setApplicationName("Autograd Playground")
-    app.setOrganizationName("AutogradPlayground")
-    window = QMainWindow()
-    window.setWindowTitle("Autograd Playground")
-    window.setCentralWidget(QLabel("Autograd Playground"))
-    window.resize(1280, 800)
+    app = create_app(argv)
+    log_path = setup_logging()
+    from gui.main_window import MainWindow
+
+    window = MainWindow()
+    window.reporter.install()  # exceptions in slots: log + dialog, the app keeps running
+    log.info("Autograd Playground started (log: %s)", log_path)
     window.show()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        window.reporter.uninstall()

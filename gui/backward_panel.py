@@ -1,0 +1,154 @@
+"""Backward controls and the ledger: the chain rule written out, one sentence per contribution.
+
+The sentences come from ``autograd_core.trace`` (``BackwardStep.sentences``);
+this panel only lists them, highlights the current step and drives the state.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.expression_state import ExpressionState
+
+SPEEDS_MS = (1500, 1000, 700, 450, 300, 180, 100, 50)  # slider position -> interval
+
+
+class BackwardPanel(QWidget):
+    """Buttons (Backward, Zero grad, Step, Back, Play) + speed + ledger."""
+
+    def __init__(self, state: ExpressionState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+
+        def button(text: str, name: str, tip: str, slot) -> QPushButton:
+            b = QPushButton(text)
+            b.setObjectName(name)
+            b.setToolTip(tip)
+            b.clicked.connect(slot)
+            return b
+
+        self.backward_button = button(
+            "Backward",
+            "backwardButton",
+            "Run backward() on the output: every node gets d(output)/d(node) (F5)",
+            state.backward,
+        )
+        self.zero_button = button("Zero grad", "zeroGradButton", "Set every gradient to zero", state.zero_grad)
+        self.step_button = button(
+            "Step", "stepButton", "Process one node of the backward pass and show its contributions (F6)", state.step
+        )
+        self.back_button = button("Back", "backButton", "Undo the last step (Shift+F6)", state.back)
+        self.play_button = button(
+            "Play", "playButton", "Animate the remaining steps (F7); press again to pause", self.toggle_play
+        )
+        self.speed = QSlider(Qt.Orientation.Horizontal)
+        self.speed.setObjectName("speedSlider")
+        self.speed.setRange(0, len(SPEEDS_MS) - 1)
+        self.speed.setValue(2)
+        self.speed.setToolTip("Animation speed: slow on the left, fast on the right")
+        self.speed.valueChanged.connect(lambda i: state.set_play_interval(SPEEDS_MS[i]))
+        state.set_play_interval(SPEEDS_MS[self.speed.value()])
+        self.progress = QLabel()
+        self.progress.setObjectName("stepProgress")
+        self.progress.setToolTip("How far the step-by-step backward pass has come")
+        self.ledger = QListWidget()
+        self.ledger.setObjectName("ledger")
+        self.ledger.setWordWrap(True)
+        self.ledger.setAlternatingRowColors(True)
+        self.ledger.setToolTip(
+            "The ledger: each contribution of the chain rule, grad(parent) += ∂node/∂parent · grad(node). "
+            "A node used twice receives two contributions that add up."
+        )
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(self.backward_button, 0, 0)
+        grid.addWidget(self.zero_button, 0, 1)
+        grid.addWidget(self.step_button, 1, 0)
+        grid.addWidget(self.back_button, 1, 1)
+        grid.addWidget(self.play_button, 2, 0)
+        grid.addWidget(self.speed, 2, 1)
+        title = QLabel("<b>Ledger</b> (chain rule, step by step)")
+        title.setToolTip(self.ledger.toolTip())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(grid)
+        layout.addWidget(self.progress)
+        layout.addWidget(title)
+        layout.addWidget(self.ledger, 1)
+        state.grads_changed.connect(self.refresh)
+        state.playing_changed.connect(self._playing)
+        self.refresh()
+
+    def toggle_play(self) -> None:
+        if self.state.playing:
+            self.state.stop()
+        else:
+            self.state.play()
+
+    def _playing(self, playing: bool) -> None:
+        self.play_button.setText("Pause" if playing else "Play")
+
+    def refresh(self) -> None:
+        state = self.state
+        stepping = state.mode == "stepping"
+        total = len(state.steps)
+        if stepping:
+            node = state.current_step.node if state.current_step is not None else None
+            name = (node.label or node.op) if node is not None else ""
+            self.progress.setText(
+                f"Step {state.position} of {total}"
+                + (f": node {name}" if name else " (press Step)")
+                + (" — done, gradients match backward()" if state.position == total else "")
+            )
+        elif state.mode == "done":
+            self.progress.setText("Backward done. Step to see it node by node.")
+        else:
+            self.progress.setText("Press Step to walk the backward pass node by node.")
+        has_graph = state.root is not None
+        self.backward_button.setEnabled(has_graph)
+        self.zero_button.setEnabled(has_graph)
+        self.step_button.setEnabled(has_graph and not (stepping and state.position >= total))
+        self.back_button.setEnabled(stepping and state.position > 0)
+        self.play_button.setEnabled(has_graph)
+        self._fill_ledger()
+
+    def _fill_ledger(self) -> None:
+        lines = self.state.ledger()
+        current = self.state.position
+        # Append only what is new (Play and Step add a few lines at a time).
+        if self.ledger.count() > len(lines) or any(
+            self.ledger.item(i).data(Qt.ItemDataRole.UserRole) != lines[i] for i in range(self.ledger.count())
+        ):
+            self.ledger.clear()
+        for i in range(self.ledger.count(), len(lines)):
+            step, sentence = lines[i]
+            item = QListWidgetItem(f"{step}. {sentence}")
+            item.setData(Qt.ItemDataRole.UserRole, lines[i])
+            self.ledger.addItem(item)
+        last = None
+        for i in range(self.ledger.count()):
+            item = self.ledger.item(i)
+            is_current = lines[i][0] == current
+            font = item.font()
+            font.setBold(is_current)
+            item.setFont(font)
+            if is_current:
+                last = item
+        if last is not None:
+            self.ledger.setCurrentItem(last)
+            self.ledger.scrollToItem(last)
+        else:
+            self.ledger.clearSelection()
+
+    def sentences(self) -> list[str]:
+        return [self.ledger.item(i).text() for i in range(self.ledger.count())]

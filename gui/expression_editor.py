@@ -1,0 +1,213 @@
+"""The expression editor: monospace, highlighted, debounced, errors underlined.
+
+Typing restarts a short timer; when it fires the text goes to the state, so
+the graph follows the user without recompiling on every key.  A parse error
+underlines the exact span the library reports and writes its message below;
+the editor never owns the program itself.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QKeySequence, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+
+from gui.theme import monospace_font
+
+DEBOUNCE_MS = 250
+
+
+def _known_names() -> tuple[set[str], set[str]]:
+    try:
+        from autograd_core.expression import CONSTANTS, FUNCTION_NAMES
+    except ImportError:  # the highlighter still works without the library
+        return set(), set()
+    return set(FUNCTION_NAMES), set(CONSTANTS)
+
+
+class ExpressionHighlighter(QSyntaxHighlighter):
+    """Colours numbers, functions, constants, operators, assignment targets and comments."""
+
+    def __init__(self, document, dark: bool = False):
+        super().__init__(document)
+        self.functions, self.constants = _known_names()
+        self.set_dark(dark)
+
+    def set_dark(self, dark: bool) -> None:
+        def fmt(color: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
+            f = QTextCharFormat()
+            f.setForeground(QColor(color))
+            if bold:
+                f.setFontWeight(700)
+            f.setFontItalic(italic)
+            return f
+
+        self.formats = {
+            "number": fmt("#f2a65a" if dark else "#b35900"),
+            "function": fmt("#6fb3ff" if dark else "#0050b3", bold=True),
+            "constant": fmt("#d59cff" if dark else "#7b1fa2"),
+            "operator": fmt("#c9ccd6" if dark else "#555a66"),
+            "target": fmt("#7ee0a0" if dark else "#1b7f3b", bold=True),
+            "comment": fmt("#8a8c97", italic=True),
+            "keyword": fmt("#ff8080" if dark else "#c0001a"),
+        }
+        self.rehighlight()
+
+    _token = re.compile(
+        r"(?P<comment>#.*)|(?P<number>\b\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
+        r"|(?P<name>[A-Za-z_]\w*)|(?P<operator>\*\*|[-+*/=()^,.])"
+    )
+    _target = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
+
+    def highlightBlock(self, text: str) -> None:
+        target = self._target.match(text)
+        if target:
+            self.setFormat(target.start(1), len(target.group(1)), self.formats["target"])
+        for m in self._token.finditer(text):
+            kind = m.lastgroup
+            if kind == "name":
+                word = m.group()
+                if target and m.start() == target.start(1):
+                    continue
+                if word in self.functions:
+                    kind = "function"
+                elif word in self.constants:
+                    kind = "constant"
+                elif keyword.iskeyword(word):
+                    kind = "keyword"  # not part of the language: stand out before the error says so
+                else:
+                    continue
+            self.setFormat(m.start(), m.end() - m.start(), self.formats[kind])
+
+
+class CodeEdit(QPlainTextEdit):
+    """Plain text edit that reports Ctrl+Enter instead of inserting a newline."""
+
+    evaluate_requested = Signal()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.evaluate_requested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class ExpressionEditor(QWidget):
+    """Editor + error line.  Emits ``text_edited`` (debounced) and ``evaluate_requested``."""
+
+    text_edited = Signal(str)
+    evaluate_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.edit = CodeEdit()
+        self.edit.setObjectName("expressionEdit")
+        self.edit.setFont(monospace_font(self.font().pointSizeF() * 1.15))
+        self.edit.setTabChangesFocus(True)
+        self.edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.edit.setPlaceholderText("e.g.  h = a*b + c\n      tanh(h)")
+        self.edit.setToolTip(
+            "Type an expression: numbers, names, + − * / **, calls like tanh(x) or x.tanh(), "
+            "assignments on several lines (h = a*b), # comments. The last line is the output. "
+            f"The graph updates as you type; {QKeySequence('Ctrl+Return').toString()} evaluates now."
+        )
+        self.highlighter = ExpressionHighlighter(self.edit.document())
+        self.error_label = QLabel()
+        self.error_label.setObjectName("errorLabel")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.setToolTip("The parse error, with its line and column")
+        self.error_label.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.error_label)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._emit_text)
+        self._setting = False
+        self.edit.textChanged.connect(self._on_changed)
+        self.edit.evaluate_requested.connect(self.evaluate_now)
+
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+    def set_text(self, text: str) -> None:
+        """Replace the text without re-emitting it (it came from the state)."""
+        if text == self.text():
+            return
+        self._setting = True
+        try:
+            self.edit.setPlainText(text)
+        finally:
+            self._setting = False
+        self._timer.stop()
+
+    def _on_changed(self) -> None:
+        if not self._setting:
+            self._timer.start()
+
+    def _emit_text(self) -> None:
+        self.text_edited.emit(self.text())
+
+    def evaluate_now(self) -> None:
+        self._timer.stop()
+        self.evaluate_requested.emit(self.text())
+
+    @property
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+    # ---- errors
+
+    def show_error(self, err) -> None:
+        """Underline the error's span (1-based columns, end exclusive) and show its message."""
+        if err is None:
+            self.edit.setExtraSelections([])
+            self.error_label.clear()
+            self.error_label.hide()
+            return
+        doc = self.edit.document()
+        line = max(1, int(getattr(err, "line", 1) or 1))
+        column = max(1, int(getattr(err, "column", 1) or 1))
+        end_line = max(line, int(getattr(err, "end_line", line) or line))
+        end_column = int(getattr(err, "end_column", column + 1) or column + 1)
+        start_block = doc.findBlockByNumber(min(line, doc.blockCount()) - 1)
+        end_block = doc.findBlockByNumber(min(end_line, doc.blockCount()) - 1)
+        start = start_block.position() + min(column - 1, max(0, start_block.length() - 1))
+        end = end_block.position() + min(end_column - 1, max(0, end_block.length() - 1))
+        if end <= start:  # an empty span (e.g. "unexpected end"): mark one character
+            start = max(0, min(start, doc.characterCount() - 2))
+            end = start + 1
+        cursor = QTextCursor(doc)
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        fmt = QTextCharFormat()
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        fmt.setUnderlineColor(QColor("#e0001b"))
+        fmt.setBackground(QColor(255, 0, 30, 40))
+        fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
+        selection.format = fmt
+        self.edit.setExtraSelections([selection])
+        self.error_label.setText(f"Line {line}, column {column}: {getattr(err, 'message', str(err))}")
+        self.error_label.show()
+
+    def error_span(self) -> tuple[int, int] | None:
+        """(start, end) character positions currently underlined, for tests and tooltips."""
+        selections = self.edit.extraSelections()
+        if not selections:
+            return None
+        cursor = selections[0].cursor
+        return cursor.selectionStart(), cursor.selectionEnd()
+
+    def set_dark(self, dark: bool) -> None:
+        self.highlighter.set_dark(dark)

@@ -1,0 +1,247 @@
+"""The Expression area: editor, inputs, graph and backward ledger around one state.
+
+This file only wires widgets to ``ExpressionState``; each widget lives in its
+own module and none of them computes a gradient.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.backward_panel import BackwardPanel
+from gui.expression_editor import ExpressionEditor
+from gui.expression_state import ExpressionState
+from gui.graph_view import LAYOUTS, GraphView
+from gui.inputs_panel import InputsPanel
+from gui.theme import monospace_font
+
+EXAMPLES_PATH = Path(__file__).resolve().parents[1] / "resources" / "examples.json"
+
+
+def load_examples(path: Path = EXAMPLES_PATH) -> list[dict]:
+    """The examples menu's entries: name, description, text, values."""
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class ExpressionPanel(QWidget):
+    """Type an expression, see its graph, run and step through backward."""
+
+    status = Signal(str)
+    title = "Expression"
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("expressionPanel")
+        self.state = ExpressionState(self)
+        self.examples = load_examples()
+        self._drawn_version = -1
+
+        # left: editor + inputs
+        self.editor = ExpressionEditor()
+        self.examples_button = QToolButton()
+        self.examples_button.setText("Examples")
+        self.examples_button.setObjectName("examplesButton")
+        self.examples_button.setToolTip("Load an example: x + x, a neuron, sigmoid, micrograd's tests…")
+        self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.examples_menu = QMenu(self.examples_button)
+        for example in self.examples:
+            action = self.examples_menu.addAction(example["name"])
+            action.setToolTip(example.get("description", ""))
+            action.setStatusTip(example.get("description", ""))
+            action.triggered.connect(lambda _=False, e=example: self.load_example(e))
+        self.examples_menu.setToolTipsVisible(True)
+        self.examples_button.setMenu(self.examples_menu)
+        self.evaluate_button = QPushButton("Evaluate")
+        self.evaluate_button.setObjectName("evaluateButton")
+        self.evaluate_button.setToolTip("Compile and evaluate now (Ctrl+Enter); it also happens as you type")
+        self.evaluate_button.clicked.connect(lambda: self.evaluate(self.editor.text()))
+        head = QHBoxLayout()
+        head.addWidget(QLabel("<b>Expression</b>"))
+        head.addStretch(1)
+        head.addWidget(self.examples_button)
+        head.addWidget(self.evaluate_button)
+        editor_box = QWidget()
+        editor_layout = QVBoxLayout(editor_box)
+        editor_layout.setContentsMargins(4, 4, 4, 4)
+        editor_layout.addLayout(head)
+        editor_layout.addWidget(self.editor, 1)
+        self.inputs = InputsPanel(self.state)
+        inputs_box = QWidget()
+        inputs_layout = QVBoxLayout(inputs_box)
+        inputs_layout.setContentsMargins(4, 4, 4, 4)
+        inputs_layout.addWidget(QLabel("<b>Inputs</b>"))
+        inputs_layout.addWidget(self.inputs, 1)
+        self.left = QSplitter(Qt.Orientation.Vertical)
+        self.left.setObjectName("expressionLeftSplitter")
+        self.left.addWidget(editor_box)
+        self.left.addWidget(inputs_box)
+        self.left.setSizes([300, 300])
+
+        # centre: graph + its toolbar
+        self.view = GraphView()
+        self.layout_combo = QComboBox()
+        self.layout_combo.setObjectName("layoutCombo")
+        for key, name in LAYOUTS.items():
+            self.layout_combo.addItem(name, key)
+        self.layout_combo.setToolTip("How nodes are placed: layered (inputs left, output right), spring, Kamada–Kawai")
+        self.layout_combo.currentIndexChanged.connect(
+            lambda _i: self.view.set_layout_method(self.layout_combo.currentData())
+        )
+        self.zoom_in_button = self._tool("+", "Zoom in (Ctrl++)", self.view.zoom_in)
+        self.zoom_out_button = self._tool("−", "Zoom out (Ctrl+-)", self.view.zoom_out)
+        self.fit_button = self._tool("Fit", "Fit the graph to the window (Ctrl+0)", self.view.fit)
+        self.collapse_button = self._tool(
+            "Collapse groups", "Draw each group as one box (double-click to open)", self._toggle_groups
+        )
+        self.collapse_button.setCheckable(True)
+        self.collapse_button.setVisible(False)
+        self.export_button = self._tool("Export…", "Save the graph as PNG or SVG", self._export_clicked)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 4, 4, 0)
+        label = QLabel("Layout")
+        label.setToolTip(self.layout_combo.toolTip())
+        bar.addWidget(label)
+        bar.addWidget(self.layout_combo)
+        bar.addStretch(1)
+        for b in (self.collapse_button, self.zoom_out_button, self.zoom_in_button, self.fit_button, self.export_button):
+            bar.addWidget(b)
+        centre = QWidget()
+        centre_layout = QVBoxLayout(centre)
+        centre_layout.setContentsMargins(0, 0, 0, 0)
+        centre_layout.addLayout(bar)
+        centre_layout.addWidget(self.view, 1)
+
+        # right: backward
+        self.backward = BackwardPanel(self.state)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 4, 4, 4)
+        right_layout.addWidget(QLabel("<b>Backward</b>"))
+        right_layout.addWidget(self.backward, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("expressionSplitter")
+        self.splitter.addWidget(self.left)
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([330, 700, 330])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        # wiring: editor -> state -> widgets
+        self.editor.text_edited.connect(self.evaluate)
+        self.editor.evaluate_requested.connect(self.evaluate)
+        self.state.text_changed.connect(self.editor.set_text)
+        self.state.error_changed.connect(self._error_changed)
+        self.state.evaluated.connect(self._redraw)
+        self.state.grads_changed.connect(self._grads_changed)
+        self.state.message.connect(self.status)
+        self.view.message.connect(self.status)
+        self.view.groups_changed.connect(self._groups_changed)
+        self.view.drawn.connect(self._groups_changed)
+
+    def _tool(self, text: str, tip: str, slot) -> QPushButton:
+        b = QPushButton(text)
+        b.setToolTip(tip)
+        b.clicked.connect(slot)
+        return b
+
+    # ---- actions
+
+    def evaluate(self, text: str | None = None) -> bool:
+        text = self.editor.text() if text is None else text
+        return self.state.set_text(text, force=True)
+
+    def load_example(self, example: dict) -> None:
+        self.state.load(example["text"], example.get("values"))
+        self.status.emit(f"Example: {example['name']}. {example.get('description', '')}")
+
+    def export_image(self, path: str) -> None:
+        self.view.export(path)
+        self.status.emit(f"Graph saved to {path}")
+
+    def _export_clicked(self) -> None:
+        window = self.window()
+        if hasattr(window, "export_image"):
+            window.export_image()
+
+    def _toggle_groups(self, checked: bool) -> None:
+        if checked:
+            self.view.collapse_all()
+        else:
+            self.view.expand_all()
+
+    def _groups_changed(self) -> None:
+        groups = self.view.groups()
+        self.collapse_button.setVisible(bool(groups))
+        self.collapse_button.blockSignals(True)
+        self.collapse_button.setChecked(bool(self.view.collapsed))
+        self.collapse_button.blockSignals(False)
+
+    # ---- state -> view
+
+    def _error_changed(self, err) -> None:
+        self.editor.show_error(err)
+        if err is None:
+            self.view.set_dimmed(False)
+        else:
+            self.view.set_dimmed(
+                True,
+                f"Line {err.line}, column {err.column}: {err.message}\n"
+                "The last good graph is shown, dimmed, until the text is fixed.",
+            )
+
+    def _redraw(self) -> None:
+        relayout = self.state.structure_version != self._drawn_version
+        self._drawn_version = self.state.structure_version
+        self.view.set_graph(self.state.graph, self.state.displayed_grads(), relayout=relayout)
+        if self.state.error is None:
+            self.view.set_dimmed(False)
+        self.view.set_highlight(*self.state.highlight())
+
+    def _grads_changed(self) -> None:
+        self.view.set_grads(self.state.displayed_grads())
+        self.view.set_highlight(*self.state.highlight())
+
+    # ---- look
+
+    def set_theme(self, theme: str) -> None:
+        self.view.set_theme(theme)
+        self.editor.set_dark(theme == "dark")
+
+    def set_presentation(self, on: bool) -> None:
+        self.view.set_presentation(on)
+        self.editor.edit.setFont(monospace_font(QApplication.font().pointSizeF() * 1.15))
+
+    # ---- session
+
+    def session_state(self) -> dict:
+        data = self.state.session_state()
+        data["layout"] = self.layout_combo.currentData()
+        return data
+
+    def restore_session(self, data: dict) -> None:
+        if not data:
+            return
+        layout = data.get("layout")
+        if layout in LAYOUTS:
+            self.layout_combo.setCurrentIndex(list(LAYOUTS).index(layout))
+        self.state.restore_session(data)

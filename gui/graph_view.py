@@ -1,0 +1,941 @@
+"""A zoomable drawing of any computation graph from ``autograd_core.graph.to_networkx``.
+
+Reusable on purpose: the expression playground shows an expression here, and a
+network's sample graph can be shown with its neuron groups collapsed.  The view
+knows nothing of how the graph was made; it reads node attributes (``label, op,
+data, grad, kind, group``) and edge attributes (``local, formula, index``).
+
+Speed: each node is one custom item painted directly (no child text items);
+text is skipped when zoomed out; layouts of large graphs are computed on a
+worker thread; items are added in batches so the window never freezes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import networkx as nx
+from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsScene,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
+
+LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
+ASYNC_LAYOUT_NODES = 300  # layouts of bigger graphs run on a worker thread
+LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
+HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
+KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
+BATCH = 300  # items added per event-loop turn
+
+
+def fmt(value: float | None) -> str:
+    """Four significant digits; inf/nan spelled out; None (not computed) as a dash."""
+    if value is None:
+        return "—"
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "−inf"
+    text = f"{value:.4g}"
+    return text.replace("-", "−")
+
+
+def node_name(attrs: dict, node) -> str:
+    label = attrs.get("label") or ""
+    return label if label else f"{attrs.get('op') or 'node'} #{node}"
+
+
+# ------------------------------------------------------------------ collapse
+
+
+def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGraph:
+    """The graph with every node of each collapsed group merged into one box.
+
+    A group box shows the value and gradient of the group's output (its last
+    node, in topological order, with an edge leaving the group).
+    """
+    if not collapsed:
+        return graph
+    mapping = {}
+    members: dict[str, list] = {}
+    for node, attrs in graph.nodes(data=True):
+        group = attrs.get("group")
+        if group in collapsed:
+            mapping[node] = f"group:{group}"
+            members.setdefault(group, []).append(node)
+        else:
+            mapping[node] = node
+    out = nx.MultiDiGraph()
+    for node, attrs in graph.nodes(data=True):
+        if mapping[node] == node:
+            out.add_node(node, **attrs)
+    for group, nodes in members.items():
+        order = sorted(nodes)  # ids are topological
+        leaving = [n for n in order if any(mapping[s] != mapping[n] for s in graph.successors(n))]
+        output = (leaving or order)[-1]
+        o = graph.nodes[output]
+        out.add_node(
+            f"group:{group}",
+            label=group,
+            op=f"{len(nodes)} nodes",
+            data=o.get("data"),
+            grad=o.get("grad"),
+            kind="group",
+            depth=max(graph.nodes[n].get("depth", 0) for n in nodes),
+            group=group,
+            tensor=o.get("tensor"),
+            members=order,
+            output=output,
+        )
+    seen = set()
+    for u, v, key, attrs in graph.edges(keys=True, data=True):
+        a, b = mapping[u], mapping[v]
+        if a == b:
+            continue
+        if isinstance(a, str) or isinstance(b, str):
+            if (a, b) in seen:
+                continue
+            seen.add((a, b))
+            out.add_edge(a, b, key=0, local=None, formula="", index=attrs.get("index", key))
+        else:
+            out.add_edge(a, b, key=key, **attrs)
+    return out
+
+
+def groups_of(graph: nx.MultiDiGraph) -> list[str]:
+    return sorted({g for _, g in graph.nodes(data="group") if g})
+
+
+# ------------------------------------------------------------------ layout
+
+
+def compute_layout(graph: nx.MultiDiGraph, method: str) -> dict:
+    """Positions from autograd_core.graph.layout; group boxes make it any graph."""
+    from autograd_core.graph import layout
+
+    return layout(graph, method=method)
+
+
+def scale_positions(pos: dict, method: str, width: float, height: float) -> dict:
+    """Turn layout units into scene pixels so boxes do not overlap.
+
+    Layered layouts: columns one box width plus a gap apart, rows one box
+    height plus a gap.  Force layouts: spread over a square that grows with √n.
+    """
+    if not pos:
+        return {}
+    xs = sorted({round(p[0], 9) for p in pos.values()})
+    ys = sorted({round(p[1], 9) for p in pos.values()})
+    if method == "layered":
+        dx = min((b - a for a, b in itertools.pairwise(xs) if b - a > 1e-9), default=1.0)
+        columns: dict[float, list[float]] = {}
+        for p in pos.values():
+            columns.setdefault(round(p[0], 9), []).append(p[1])
+        gaps = [b - a for col in columns.values() for a, b in zip(sorted(col), sorted(col)[1:]) if b - a > 1e-9]
+        dy = min(gaps, default=1.0)
+        sx, sy = (width + 60.0) / dx, (height + 26.0) / dy
+        return {n: (p[0] * sx, p[1] * sy) for n, p in pos.items()}
+    span_x = (xs[-1] - xs[0]) or 1.0
+    span_y = (ys[-1] - ys[0]) or 1.0
+    side = math.sqrt(len(pos)) * (width + 50.0)
+    return {n: ((p[0] - xs[0]) / span_x * side, (p[1] - ys[0]) / span_y * side) for n, p in pos.items()}
+
+
+class _LayoutSignals(QObject):
+    done = Signal(int, object, str)  # generation, positions (or None), error text
+
+
+class _LayoutTask(QRunnable):
+    def __init__(self, generation: int, graph, method: str, signals: _LayoutSignals):
+        super().__init__()
+        self.generation, self.graph, self.method, self.signals = generation, graph, method, signals
+
+    def run(self) -> None:
+        try:
+            pos = compute_layout(self.graph, self.method)
+        except Exception as err:  # reported to the user by the view
+            self.signals.done.emit(self.generation, None, f"{type(err).__name__}: {err}")
+            return
+        self.signals.done.emit(self.generation, pos, "")
+
+
+# ------------------------------------------------------------------ items
+
+
+class NodeItem(QGraphicsItem):
+    """One box: name/op, value, gradient; fill by gradient, border by kind."""
+
+    def __init__(self, view: GraphView, node, attrs: dict, width: float, height: float):
+        super().__init__()
+        self.view, self.node = view, node
+        self.kind = attrs.get("kind", "op")
+        self.title = self._title(attrs)
+        self.width, self.height = width, height
+        self.value: float | None = None
+        self.grad: float | None = None
+        self.highlighted = False
+        self.current = False
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)
+
+    @staticmethod
+    def _title(attrs: dict) -> str:
+        label, op, kind = attrs.get("label") or "", attrs.get("op") or "", attrs.get("kind", "op")
+        if kind == "group":
+            return f"▣ {label} ({op})"
+        if label and op:
+            return f"{label} = {op}"
+        if label:
+            return label
+        if kind == "constant" and not op:
+            return "const"
+        return op or "?"
+
+    @property
+    def non_finite(self) -> bool:
+        return any(v is not None and not math.isfinite(v) for v in (self.value, self.grad))
+
+    def boundingRect(self) -> QRectF:
+        m = 4.0
+        return QRectF(-self.width / 2 - m, -self.height / 2 - m, self.width + 2 * m, self.height + 2 * m)
+
+    def box(self) -> QRectF:
+        return QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        view = self.view
+        colors = view.colors
+        rect = self.box()
+        if self.kind == "group":
+            fill = colors.group_fill
+        elif self.grad is None:
+            fill = colors.neutral_fill
+        else:
+            fill = diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
+        lw = view.line_width
+        pen = QPen(colors.op_border, lw)
+        if self.kind == "input":
+            pen = QPen(colors.leaf_border, lw * 2)
+        elif self.kind == "parameter":
+            pen = QPen(colors.parameter_border, lw * 2)
+        elif self.kind == "constant":
+            pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
+        elif self.kind == "group":
+            pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
+        if self.non_finite:
+            pen = QPen(colors.non_finite, lw * 3)
+        if self.highlighted:
+            pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+        painter.setPen(pen)
+        painter.setBrush(fill)
+        radius = 12.0 if self.kind in ("input", "parameter") else 4.0
+        painter.drawRoundedRect(rect, radius, radius)
+        if self.non_finite:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(colors.non_finite, Qt.BrushStyle.BDiagPattern))
+            painter.drawRoundedRect(rect, radius, radius)
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        if lod < 0.35:  # text would be unreadable anyway: skip it (fast when zoomed out)
+            return
+        text = readable_text(fill, view.theme)
+        painter.setPen(text)
+        line_h = rect.height() / 3
+        top = QRectF(rect.left() + 4, rect.top() + 2, rect.width() - 8, line_h)
+        painter.setFont(view.title_font)
+        painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
+        painter.setFont(view.body_font)
+        mid = top.translated(0, line_h - 2)
+        painter.drawText(mid, Qt.AlignmentFlag.AlignCenter, f"data {fmt(self.value)}")
+        bottom = mid.translated(0, line_h - 2)
+        painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, f"grad {fmt(self.grad)}")
+
+    def hoverEnterEvent(self, event) -> None:
+        self.setToolTip(self.view.tooltip_for(self.node))
+        super().hoverEnterEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self.view.toggle_group_of(self.node)
+        super().mouseDoubleClickEvent(event)
+
+
+class EdgeItem(QGraphicsItem):
+    """parent → child with an arrow head; parallel edges (x*x) bend apart."""
+
+    def __init__(self, view: GraphView, u, v, key, offset: float):
+        super().__init__()
+        self.view, self.u, self.v, self.key, self.offset = view, u, v, key, offset
+        self.highlighted = False
+        self.path = QPainterPath()
+        self.arrow = QPolygonF()
+        self.setZValue(0)
+
+    def set_geometry(self, a: NodeItem, b: NodeItem, curved: bool) -> None:
+        self.prepareGeometryChange()
+        pa, pb = a.pos(), b.pos()
+        if curved and pb.x() > pa.x() + 1:
+            start = QPointF(pa.x() + a.width / 2, pa.y() + self.offset * 0.4)
+            end = QPointF(pb.x() - b.width / 2 - 2, pb.y() + self.offset)
+            dx = (end.x() - start.x()) * 0.5
+            path = QPainterPath(start)
+            path.cubicTo(QPointF(start.x() + dx, start.y()), QPointF(end.x() - dx, end.y()), end)
+            direction = QPointF(1.0, 0.0)
+        else:
+            start = _clip_to_box(pa, pb, a)
+            end = _clip_to_box(pb, pa, b)
+            normal = QPointF(-(end.y() - start.y()), end.x() - start.x())
+            length = math.hypot(normal.x(), normal.y()) or 1.0
+            bend = QPointF(normal.x() / length * self.offset * 2, normal.y() / length * self.offset * 2)
+            middle = (start + end) / 2 + bend
+            path = QPainterPath(start)
+            path.quadTo(middle, end)
+            d = end - middle
+            dl = math.hypot(d.x(), d.y()) or 1.0
+            direction = QPointF(d.x() / dl, d.y() / dl)
+        size = 9.0 * self.view.line_width
+        left = end - direction * size + QPointF(-direction.y(), direction.x()) * size * 0.5
+        right = end - direction * size - QPointF(-direction.y(), direction.x()) * size * 0.5
+        self.path, self.arrow = path, QPolygonF([end, left, right])
+
+    def boundingRect(self) -> QRectF:
+        return self.path.boundingRect().united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+
+    def shape(self) -> QPainterPath:
+        return self.path
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        colors = self.view.colors
+        color = colors.highlight if self.highlighted else colors.edge
+        width = self.view.line_width * (3.0 if self.highlighted else 1.2)
+        painter.setPen(QPen(color, width))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawPolygon(self.arrow)
+
+
+def _clip_to_box(center: QPointF, toward: QPointF, item: NodeItem) -> QPointF:
+    """Where the segment center→toward leaves the item's box."""
+    dx, dy = toward.x() - center.x(), toward.y() - center.y()
+    if dx == 0 and dy == 0:
+        return center
+    hw, hh = item.width / 2 + 2, item.height / 2 + 2
+    t = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
+    return QPointF(center.x() + dx * t, center.y() + dy * t)
+
+
+class _Root(QGraphicsObject):
+    """Parent of every item: dimming the whole graph is one setOpacity call."""
+
+    def boundingRect(self) -> QRectF:
+        return QRectF()
+
+    def paint(self, painter, option, widget=None) -> None:
+        pass
+
+
+# ------------------------------------------------------------------ legend
+
+
+class Legend(QWidget):
+    """Colour bar for the gradient scale and swatches for node kinds (overlay, not scaled)."""
+
+    def __init__(self, view: GraphView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setObjectName("graphLegend")
+
+    def sizeHint(self) -> QSize:
+        fm = QFontMetricsF(self.view.body_font)
+        return QSize(int(fm.horizontalAdvance("M") * 30), int(fm.height() * 4 + 26))
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        self.draw(painter, QRectF(self.rect()))
+
+    def draw(self, painter: QPainter, rect: QRectF) -> None:
+        view = self.view
+        colors = view.colors
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colors.muted, 1))
+        bg = QColor(colors.background)
+        bg.setAlpha(225)
+        painter.setBrush(bg)
+        painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.setFont(view.body_font)
+        fm = QFontMetricsF(view.body_font)
+        pad, lh = 8.0, fm.height()
+        bar = QRectF(rect.left() + pad, rect.top() + pad + lh, rect.width() - 2 * pad, lh * 0.8)
+        steps = 48
+        for i in range(steps):
+            s = -1.0 + 2.0 * (i + 0.5) / steps
+            painter.fillRect(
+                QRectF(bar.left() + bar.width() * i / steps, bar.top(), bar.width() / steps + 1, bar.height()),
+                diverging_color(s, view.theme),
+            )
+        painter.setPen(colors.text)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(bar)
+        scale = view.grad_scale
+        painter.drawText(
+            QRectF(bar.left(), rect.top() + pad - 2, bar.width(), lh),
+            Qt.AlignmentFlag.AlignLeft,
+            "gradient (log scale)",
+        )
+        label_row = QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh)
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignLeft, f"−{fmt(scale)}" if scale else "−")
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignHCenter, "0")
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignRight, f"+{fmt(scale)}" if scale else "+")
+        # kinds
+        y = label_row.bottom() + 3
+        x = bar.left()
+        swatch = lh * 0.8
+        for name, color, style in (
+            ("input", colors.leaf_border, Qt.PenStyle.SolidLine),
+            ("param", colors.parameter_border, Qt.PenStyle.SolidLine),
+            ("const", colors.constant_border, Qt.PenStyle.DashLine),
+            ("op", colors.op_border, Qt.PenStyle.SolidLine),
+            ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
+        ):
+            painter.setPen(QPen(color, 2, style))
+            painter.setBrush(colors.neutral_fill)
+            painter.drawRoundedRect(QRectF(x, y + 2, swatch, swatch), 3, 3)
+            painter.setPen(colors.text)
+            w = fm.horizontalAdvance(name)
+            painter.drawText(QPointF(x + swatch + 3, y + fm.ascent()), name)
+            x += swatch + w + 12
+
+
+# ------------------------------------------------------------------ the view
+
+
+class GraphView(QGraphicsView):
+    """Draws a networkx computation graph; zoom with the wheel, pan by dragging."""
+
+    layout_started = Signal()
+    drawn = Signal()  # every item of the current graph is in the scene
+    message = Signal(str)
+    groups_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("graphView")
+        self.setScene(QGraphicsScene(self))
+        self.scene().setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
+        self.setToolTip("The computation graph. Wheel: zoom; drag: pan; hover a node for full-precision numbers.")
+        self.theme = "light"
+        self.colors = graph_colors(self.theme)
+        self.font_scale = 1.0
+        self.line_width = 1.0
+        self._make_fonts()
+        self.method = "layered"
+        self.base_graph: nx.MultiDiGraph | None = None
+        self.graph: nx.MultiDiGraph | None = None  # what is drawn (groups may be collapsed)
+        self.collapsed: set[str] = set()
+        self.grad_override: dict | None = None
+        self.grad_scale = 0.0
+        self.nodes: dict = {}
+        self.edges: dict = {}
+        self.positions: dict = {}
+        self._root = _Root()
+        self.scene().addItem(self._root)
+        self._generation = 0
+        self._pending: list[Callable[[], None]] = []
+        self._batch_timer = QTimer(self)
+        self._batch_timer.setInterval(0)
+        self._batch_timer.timeout.connect(self._run_batch)
+        self._signals = _LayoutSignals()
+        self._signals.done.connect(self._layout_done)
+        self._pool = QThreadPool.globalInstance()
+        self.busy = False
+        self.force_huge = False
+        self.highlight_nodes: set = set()
+        self.highlight_edges: set = set()
+        self.current_node = None
+        self.dimmed = False
+        self.auto_fit = True  # keep fitting on resize until the user zooms by hand
+        self.legend = Legend(self)
+        self._overlay = QLabel(self.viewport())
+        self._overlay.setObjectName("graphOverlay")
+        self._overlay.setWordWrap(True)
+        self._overlay.hide()
+        self.banner = self._make_banner()
+        self._apply_background()
+
+    # ---- appearance
+
+    def _make_fonts(self) -> None:
+        base = 11.0 * self.font_scale
+        self.title_font = QFont()
+        self.title_font.setPointSizeF(base)
+        self.title_font.setBold(True)
+        self.body_font = QFont()
+        self.body_font.setPointSizeF(base * 0.9)
+        fm = QFontMetricsF(self.body_font)
+        self.node_height = fm.height() * 3 + 14
+        self._title_metrics = QFontMetricsF(self.title_font)
+        self._body_metrics = fm
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme
+        self.colors = graph_colors(theme)
+        self._apply_background()
+        self.scene().update()
+        self.legend.update()
+
+    def set_presentation(self, on: bool) -> None:
+        """Bigger text and thicker lines for a projector."""
+        self.font_scale = 1.5 if on else 1.0
+        self.line_width = 1.6 if on else 1.0
+        self._make_fonts()
+        self._place_overlays()
+        if self.base_graph is not None:
+            self._rebuild(relayout=True)
+
+    def _apply_background(self) -> None:
+        self.setBackgroundBrush(self.colors.background)
+        self._overlay.setStyleSheet(
+            f"background: {self.colors.background.name()}; color: {self.colors.text.name()};"
+            "border: 1px solid #c0001a; border-radius: 4px; padding: 6px;"
+        )
+
+    def _make_banner(self) -> QFrame:
+        banner = QFrame(self)
+        banner.setObjectName("largeGraphBanner")
+        layout = QHBoxLayout(banner)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.banner_label = QLabel()
+        self.banner_label.setWordWrap(True)
+        self.collapse_button = QPushButton("Collapse groups")
+        self.collapse_button.setToolTip("Draw each group (e.g. one neuron) as a single box")
+        self.collapse_button.clicked.connect(self.collapse_all)
+        self.draw_anyway_button = QPushButton("Draw anyway")
+        self.draw_anyway_button.setToolTip("Draw every node even though the graph is very large")
+        self.draw_anyway_button.clicked.connect(self._draw_anyway)
+        close = QPushButton("×")
+        close.setToolTip("Hide this message")
+        close.setFixedWidth(28)
+        close.clicked.connect(banner.hide)
+        layout.addWidget(self.banner_label, 1)
+        layout.addWidget(self.collapse_button)
+        layout.addWidget(self.draw_anyway_button)
+        layout.addWidget(close)
+        banner.hide()
+        return banner
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_overlays()
+        if self.auto_fit and not self.busy:
+            self.fit()
+
+    def _place_overlays(self) -> None:
+        hint = self.legend.sizeHint()
+        self.legend.setGeometry(8, self.viewport().height() - hint.height() - 8, hint.width(), hint.height())
+        width = min(self.viewport().width() - 16, 640)
+        self._overlay.setFixedWidth(max(120, width))
+        self._overlay.adjustSize()
+        self._overlay.move(8, 8)
+        self.banner.setGeometry(8, 8, max(200, self.viewport().width() - 16), self.banner.sizeHint().height())
+
+    # ---- graph in
+
+    def set_graph(self, graph: nx.MultiDiGraph | None, grads: dict | None = None, relayout: bool = True) -> None:
+        """Show ``graph``; with ``relayout=False`` and the same shape, only numbers change."""
+        self.grad_override = grads
+        if graph is None:
+            self.base_graph = None
+            self._clear()
+            return
+        same_shape = (
+            not relayout
+            and self.base_graph is not None
+            and graph.number_of_nodes() == self.base_graph.number_of_nodes()
+            and graph.number_of_edges() == self.base_graph.number_of_edges()
+        )
+        self.base_graph = graph
+        if same_shape and not self.busy:
+            self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
+            self.refresh_values()
+            return
+        self.collapsed &= set(groups_of(graph))
+        self._rebuild(relayout=True)
+
+    def set_grads(self, grads: dict | None) -> None:
+        """Override the gradients shown (node id -> grad or None), e.g. while stepping."""
+        self.grad_override = grads
+        self.refresh_values()
+
+    def set_layout_method(self, method: str) -> None:
+        if method not in LAYOUTS:
+            raise ValueError(f"unknown layout {method!r}; choose one of {', '.join(LAYOUTS)}")
+        self.method = method
+        if self.base_graph is not None:
+            self._rebuild(relayout=True)
+
+    def set_dimmed(self, dimmed: bool, message: str = "") -> None:
+        """Fade the graph (the expression has an error) and say why over it."""
+        self.dimmed = dimmed
+        self._root.setOpacity(0.3 if dimmed else 1.0)
+        self._overlay.setText(message)
+        self._overlay.setVisible(bool(dimmed and message))
+        self._place_overlays()
+
+    def set_highlight(self, nodes: set, edges: set, current=None) -> None:
+        for node in self.highlight_nodes - set(nodes):
+            if node in self.nodes:
+                self.nodes[node].highlighted = self.nodes[node].current = False
+                self.nodes[node].update()
+        for edge in self.highlight_edges - set(edges):
+            if edge in self.edges:
+                self.edges[edge].highlighted = False
+                self.edges[edge].update()
+        self.highlight_nodes, self.highlight_edges, self.current_node = set(nodes), set(edges), current
+        for node in self.highlight_nodes:
+            item = self.nodes.get(node)
+            if item is not None:
+                item.highlighted, item.current = True, node == current
+                item.update()
+        for edge in self.highlight_edges:
+            item = self.edges.get(edge)
+            if item is not None:
+                item.highlighted = True
+                item.update()
+
+    # ---- groups
+
+    def groups(self) -> list[str]:
+        return groups_of(self.base_graph) if self.base_graph is not None else []
+
+    def collapse_all(self) -> None:
+        self.set_collapsed(set(self.groups()))
+
+    def expand_all(self) -> None:
+        self.set_collapsed(set())
+
+    def set_collapsed(self, groups: set[str]) -> None:
+        self.collapsed = set(groups) & set(self.groups())
+        self.banner.hide()
+        if self.base_graph is not None:
+            self._rebuild(relayout=True)
+        self.groups_changed.emit()
+
+    def toggle_group_of(self, node) -> None:
+        if self.graph is None or node not in self.graph:
+            return
+        group = self.graph.nodes[node].get("group")
+        if not group:
+            return
+        self.set_collapsed(self.collapsed ^ {group})
+
+    def _draw_anyway(self) -> None:
+        self.force_huge = True
+        self.banner.hide()
+        if self.base_graph is not None:
+            self._rebuild(relayout=True)
+
+    # ---- building
+
+    def _clear(self) -> None:
+        self._generation += 1
+        self._batch_timer.stop()
+        self._pending.clear()
+        for item in list(self._root.childItems()):
+            item.setParentItem(None)
+            self.scene().removeItem(item)
+        self.nodes, self.edges, self.positions = {}, {}, {}
+        self.highlight_nodes, self.highlight_edges = set(), set()
+        self.busy = False
+
+    def _rebuild(self, relayout: bool) -> None:
+        self._clear()
+        graph = collapse_groups(self.base_graph, self.collapsed)
+        self.graph = graph
+        n = graph.number_of_nodes()
+        groups = self.groups()
+        if n > LARGE_GRAPH_NODES:
+            collapsible = bool(groups) and not self.collapsed
+            text = f"Large graph: {n} nodes."
+            text += " Collapse groups to see its structure." if collapsible else " Text appears when you zoom in."
+            if n > HUGE_GRAPH_NODES and not self.force_huge:
+                text = f"Very large graph: {n} nodes. Not drawn yet, so the window stays responsive."
+            self.banner_label.setText(text)
+            self.collapse_button.setVisible(collapsible)
+            self.draw_anyway_button.setVisible(n > HUGE_GRAPH_NODES and not self.force_huge)
+            self.banner.show()
+            self._place_overlays()
+            self.message.emit(text)
+            if n > HUGE_GRAPH_NODES and not self.force_huge:
+                return
+        else:
+            self.banner.hide()
+        method = self.method
+        if method == "kamada_kawai" and n > KAMADA_KAWAI_MAX_NODES:
+            self.message.emit(f"Kamada–Kawai is too slow for {n} nodes; using the layered layout.")
+            method = "layered"
+        self.busy = True
+        self.layout_started.emit()
+        generation = self._generation
+        if n > ASYNC_LAYOUT_NODES:
+            self._pool.start(_LayoutTask(generation, graph, method, self._signals))
+        else:
+            try:
+                pos = compute_layout(graph, method)
+            except Exception as err:
+                self._layout_done(generation, None, f"{type(err).__name__}: {err}", method)
+                return
+            self._layout_done(generation, pos, "", method)
+
+    def _layout_done(self, generation: int, pos, error: str, method: str | None = None) -> None:
+        if generation != self._generation or self.graph is None:
+            return  # a newer graph replaced this one while the layout ran
+        if pos is None:
+            self.busy = False
+            self.message.emit(f"Layout failed: {error}")
+            return
+        method = method or ("layered" if self.method == "kamada_kawai" else self.method)
+        graph = self.graph
+        widths = {node: self._node_width(attrs) for node, attrs in graph.nodes(data=True)}
+        width = max(widths.values(), default=100.0)
+        self.positions = scale_positions(pos, method, width, self.node_height)
+        nodes = list(graph.nodes)
+        for start in range(0, len(nodes), BATCH):
+            self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk, widths))
+        edges = list(graph.edges(keys=True))
+        curved = method == "layered"
+        for start in range(0, len(edges), BATCH):
+            self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk, curved))
+        self._pending.append(self._finish)
+        if len(nodes) + len(edges) <= BATCH:
+            while self._pending:
+                self._pending.pop(0)()
+        else:
+            self._batch_timer.start()
+
+    def _run_batch(self) -> None:
+        if not self._pending:
+            self._batch_timer.stop()
+            return
+        self._pending.pop(0)()
+
+    def _node_width(self, attrs: dict) -> float:
+        title = NodeItem._title(attrs)
+        text = max(
+            self._title_metrics.horizontalAdvance(title),
+            self._body_metrics.horizontalAdvance("data −0.0000e+00"),
+        )
+        return max(96.0 * self.font_scale, text + 20.0)
+
+    def _add_nodes(self, chunk: list, widths: dict) -> None:
+        graph = self.graph
+        for node in chunk:
+            item = NodeItem(self, node, graph.nodes[node], widths[node], self.node_height)
+            x, y = self.positions[node]
+            item.setPos(x, y)
+            item.setParentItem(self._root)
+            self.nodes[node] = item
+        self._update_numbers(chunk)
+
+    def _add_edges(self, chunk: list, curved: bool) -> None:
+        graph = self.graph
+        for u, v, key in chunk:
+            parallel = graph.number_of_edges(u, v)
+            offset = (key - (parallel - 1) / 2) * 14.0 if parallel > 1 else 0.0
+            item = EdgeItem(self, u, v, key, offset)
+            item.set_geometry(self.nodes[u], self.nodes[v], curved)
+            item.setParentItem(self._root)
+            self.edges[(u, v, key)] = item
+
+    def _finish(self) -> None:
+        self._batch_timer.stop()
+        self.busy = False
+        rect = self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40)
+        self.scene().setSceneRect(rect)
+        self.refresh_values()
+        self.set_highlight(self.highlight_nodes, self.highlight_edges, self.current_node)
+        self.fit()
+        self.drawn.emit()
+
+    # ---- numbers
+
+    def grad_of(self, node, attrs: dict) -> float | None:
+        if attrs.get("kind") == "group":
+            source = attrs.get("output")
+            if self.grad_override is not None:
+                return self.grad_override.get(source)
+            return attrs.get("grad")
+        if self.grad_override is not None:
+            return self.grad_override.get(node)
+        return attrs.get("grad")
+
+    def refresh_values(self) -> None:
+        if self.graph is None:
+            return
+        self._update_numbers(list(self.nodes))
+        self.legend.update()
+
+    def _update_numbers(self, nodes: list) -> None:
+        graph = self.graph
+        scale = 0.0
+        for node in graph.nodes:
+            g = self.grad_of(node, graph.nodes[node])
+            if g is not None and math.isfinite(g):
+                scale = max(scale, abs(g))
+        rescaled = scale != self.grad_scale
+        self.grad_scale = scale
+        for node in list(self.nodes) if rescaled else nodes:
+            if node not in graph:
+                continue
+            attrs = graph.nodes[node]
+            item = self.nodes[node]
+            item.value = attrs.get("data")
+            item.grad = self.grad_of(node, attrs)
+            item.update()
+
+    def tooltip_for(self, node) -> str:
+        """Full-precision value and gradient, and the local derivative of each incoming edge."""
+        graph = self.graph
+        attrs = graph.nodes[node]
+        name = node_name(attrs, node)
+        grad = self.grad_of(node, attrs)
+        lines = [
+            f"<b>{_esc(name)}</b> ({_esc(attrs.get('kind', 'op'))}"
+            + (f", op {_esc(attrs.get('op'))}" if attrs.get("op") else "")
+            + ")",
+            f"data = {attrs.get('data')!r}",
+            f"grad = {grad!r}" if grad is not None else "grad: not computed yet",
+        ]
+        incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
+        if incoming:
+            lines.append("local derivatives:")
+        for u, _v, _key, data in incoming:
+            parent = node_name(graph.nodes[u], u)
+            local = data.get("local")
+            if local is None:
+                lines.append(f"&nbsp;&nbsp;from {_esc(parent)}")
+                continue
+            formula = data.get("formula") or ""
+            shown = f"{_esc(formula)} = {local!r}" if formula else repr(local)
+            lines.append(f"&nbsp;&nbsp;∂{_esc(name)}/∂{_esc(parent)} = {shown}")
+        if attrs.get("kind") == "group":
+            lines.append("Double-click to expand this group.")
+        elif attrs.get("group"):
+            lines.append(f"group {_esc(attrs['group'])}: double-click to collapse it.")
+        return "<br>".join(lines)
+
+    # ---- navigation
+
+    def fit(self) -> None:
+        self.auto_fit = True
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            return
+        self.fitInView(rect.adjusted(-30, -30, 30, 30), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 2.0:  # a three-node graph should not fill a projector
+            self.setTransform(self.transform().fromScale(2.0, 2.0))
+        self.centerOn(rect.center())
+
+    def zoom(self, factor: float) -> None:
+        current = self.transform().m11()
+        factor = min(max(factor, 0.02 / current), 8.0 / current)
+        self.auto_fit = False
+        self.scale(factor, factor)
+
+    def zoom_in(self) -> None:
+        self.zoom(1.25)
+
+    def zoom_out(self) -> None:
+        self.zoom(0.8)
+
+    def mousePressEvent(self, event) -> None:
+        self.auto_fit = False  # the user is panning: leave the view where they put it
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event) -> None:
+        delta = event.angleDelta().y()
+        if delta:
+            self.zoom(1.0015**delta)
+        event.accept()
+
+    # ---- export
+
+    def render_image(self, scale: float = 2.0) -> QImage:
+        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        if rect.isEmpty():
+            rect = QRectF(0, 0, 200, 100)
+        legend = self.legend.sizeHint()
+        limit = 8000.0 / max(rect.width(), rect.height(), 1.0)
+        scale = min(scale, limit)
+        width = int(rect.width() * scale)
+        height = int(rect.height() * scale) + legend.height() + 16
+        image = QImage(max(width, legend.width() + 16), height, QImage.Format.Format_ARGB32)
+        image.fill(self.colors.background)
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.scene().render(painter, QRectF(0, 0, width, rect.height() * scale), rect)
+        self.legend.draw(painter, QRectF(8, height - legend.height() - 8, legend.width(), legend.height()))
+        painter.end()
+        return image
+
+    def export_png(self, path: str) -> None:
+        if not self.render_image().save(str(path), "PNG"):
+            raise OSError(f"could not write {path}")
+
+    def export_svg(self, path: str) -> None:
+        from PySide6.QtSvg import QSvgGenerator
+
+        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        legend = self.legend.sizeHint()
+        generator = QSvgGenerator()
+        generator.setFileName(str(path))
+        size = QSize(int(max(rect.width(), legend.width() + 16)), int(rect.height()) + legend.height() + 16)
+        generator.setSize(size)
+        generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+        generator.setTitle("Autograd Playground graph")
+        painter = QPainter()
+        if not painter.begin(generator):
+            raise OSError(f"could not write {path}")
+        painter.fillRect(QRectF(0, 0, size.width(), size.height()), self.colors.background)
+        self.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        self.legend.draw(painter, QRectF(8, size.height() - legend.height() - 8, legend.width(), legend.height()))
+        painter.end()
+
+    def export(self, path: str) -> None:
+        """PNG or SVG by the file's extension."""
+        if str(path).lower().endswith(".svg"):
+            self.export_svg(path)
+        else:
+            self.export_png(path)
+
+
+def _esc(text) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

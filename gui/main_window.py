@@ -1,0 +1,492 @@
+"""The main window: one tab per purpose, menus, shortcuts, status bar, settings.
+
+Areas (tabs) plug in through a small protocol, all of it optional:
+
+* ``session_state() -> dict`` and ``restore_session(section: dict, session)`` –
+  their part of a saved session (stored under ``extra[<area key>]``; ``session``
+  is the whole ``SessionData`` so the training area can read config/weights);
+* ``session_trainer()`` – the Trainer to save with the session, if any;
+* ``set_theme(name)``, ``set_presentation(on)``, ``export_image(path)``,
+  ``view`` (a GraphView, for the zoom actions);
+* a ``status`` signal with one-line messages for the status bar.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QWidget,
+)
+
+from gui.errors import ErrorReporter
+from gui.expression_panel import ExpressionPanel
+from gui.settings import AppSettings
+from gui.theme import THEMES, apply_theme
+
+SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
+IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
+DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
+
+
+class MainWindow(QMainWindow):
+    """Autograd Playground's window."""
+
+    def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Autograd Playground")
+        self.settings = settings if settings is not None else AppSettings()
+        self.session_path: str | None = None
+        self.last_warning: QMessageBox | None = None
+        app = QApplication.instance()
+        self._base_font_size = app.property("basePointSize") or app.font().pointSizeF()
+        app.setProperty("basePointSize", self._base_font_size)
+        self.theme = "light"
+        self.presentation = False
+        self.reporter = ErrorReporter(self)
+        self.reporter.reported.connect(lambda text: self.statusBar().showMessage(f"Error: {text}", 15000))
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("areaTabs")
+        self.tabs.setDocumentMode(True)
+        self.setCentralWidget(self.tabs)
+        self.areas: dict[str, QWidget] = {}
+        self.expression = ExpressionPanel()
+        self.add_area(
+            "expression", self.expression, "Expression", "Type an expression, see its graph, step through backward"
+        )
+        self._install_training_panels()
+
+        self.non_finite_label = QLabel()
+        self.non_finite_label.setObjectName("nonFiniteLabel")
+        self.non_finite_label.setStyleSheet("color: #d0021b; font-weight: bold;")
+        self.non_finite_label.setToolTip("A node's value or gradient is inf or nan; this names the op that made it")
+        self.statusBar().addPermanentWidget(self.non_finite_label)
+        self.expression.state.grads_changed.connect(self._update_non_finite)
+        self.expression.state.evaluated.connect(self._update_non_finite)
+
+        self.shortcut_actions: list[QAction] = []
+        self._build_menus()
+        self._restore_settings()
+        self.statusBar().showMessage("Ready. Type an expression, or pick one from Examples.", 8000)
+
+    # ------------------------------------------------------------ areas
+
+    def add_area(self, key: str, widget: QWidget, title: str, tip: str = "") -> None:
+        self.areas[key] = widget
+        index = self.tabs.addTab(widget, title)
+        if tip:
+            self.tabs.setTabToolTip(index, tip)
+        status = getattr(widget, "status", None)
+        if status is not None:
+            status.connect(lambda text: self.statusBar().showMessage(text, 10000))
+
+    def _install_training_panels(self) -> None:
+        # ---- owned by the training/network work (issue 6): replace the placeholders below ----
+        # Register each panel with self.add_area(key, widget, title, tip); see the module
+        # docstring for the optional protocol (session_state/restore_session/session_trainer…).
+        for key, title, text in (
+            ("network", "Network", "The Network area (an MLP you build and inspect) is coming with issue 6."),
+            ("training", "Training", "The Training area (data, loss, optimiser, live plots) is coming with issue 6."),
+        ):
+            placeholder = QLabel(text)
+            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            placeholder.setObjectName(f"{key}Placeholder")
+            placeholder.setToolTip(text)
+            self.add_area(key, placeholder, title, text)
+        # ---- end of the section owned by the training/network work ----
+
+    def current_area(self) -> QWidget:
+        return self.tabs.currentWidget()
+
+    def _graph_view(self):
+        view = getattr(self.current_area(), "view", None)
+        return view if view is not None and hasattr(view, "fit") else self.expression.view
+
+    # ------------------------------------------------------------ menus
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            keys = shortcut if isinstance(shortcut, list) else [shortcut]
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.shortcut_actions.append(action)
+        action.setToolTip(tip or text)
+        action.setStatusTip(tip or text)
+        action.setCheckable(checkable)
+        if checkable:
+            action.toggled.connect(slot)
+        else:
+            action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        self.addAction(action)  # shortcuts work even when the menu bar is hidden
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        state = self.expression.state
+        file_menu = bar.addMenu("&File")
+        self.open_action = self._action(
+            file_menu, "&Open session…", self.open_session_dialog, "Ctrl+O", "Open a saved session"
+        )
+        self.save_action = self._action(
+            file_menu, "&Save session", self.save_session, "Ctrl+S", "Save the session (expression, values, training)"
+        )
+        self.save_as_action = self._action(
+            file_menu, "Save session &as…", self.save_session_as, "Ctrl+Shift+S", "Save the session to a new file"
+        )
+        self.recent_menu = file_menu.addMenu("&Recent files")
+        self.recent_menu.setToolTipsVisible(True)
+        file_menu.addSeparator()
+        self.export_action = self._action(
+            file_menu, "&Export image…", self.export_image, "Ctrl+E", "Save the graph as a PNG or SVG image"
+        )
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, "Ctrl+Q", "Quit Autograd Playground")
+
+        expr = bar.addMenu("&Expression")
+        self.evaluate_action = self._action(
+            expr, "&Evaluate", self._evaluate, ["Ctrl+Return", "Ctrl+Enter"], "Compile and evaluate the expression now"
+        )
+        self.backward_action = self._action(expr, "&Backward", self._backward, "F5", "Run backward() on the output")
+        self._action(expr, "&Zero grad", state.zero_grad, None, "Set every gradient to zero")
+        self.step_action = self._action(expr, "&Step", self._step, "F6", "One node of the backward pass")
+        self._action(expr, "Step &back", state.back, "Shift+F6", "Undo the last step")
+        self._action(
+            expr, "&Play / pause", self.expression.backward.toggle_play, "F7", "Animate the remaining backward steps"
+        )
+        expr.addSeparator()
+        self._action(
+            expr,
+            "&Gradient check",
+            state.set_gradcheck,
+            "Ctrl+G",
+            "Compare autograd with finite differences for each input",
+            checkable=True,
+        )
+        self.gradcheck_action = expr.actions()[-1]
+        state.gradcheck_changed.connect(self._sync_gradcheck_action)
+
+        view = bar.addMenu("&View")
+        self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
+        self._action(view, "Zoom &out", lambda: self._graph_view().zoom_out(), "Ctrl+-", "Zoom out")
+        self._action(
+            view, "&Fit to window", lambda: self._graph_view().fit(), "Ctrl+0", "Fit the whole graph in the window"
+        )
+        view.addSeparator()
+        self.theme_group = QActionGroup(self)
+        self.theme_actions = {}
+        for name in THEMES:
+            action = QAction(f"{name.capitalize()} theme", self, checkable=True)
+            action.setToolTip(f"Use the {name} theme")
+            action.setStatusTip(f"Use the {name} theme")
+            action.triggered.connect(lambda _c=False, n=name: self.set_theme(n))
+            self.theme_group.addAction(action)
+            view.addAction(action)
+            self.theme_actions[name] = action
+        self.presentation_action = self._action(
+            view,
+            "&Presentation mode",
+            self.set_presentation,
+            "Ctrl+Shift+P",
+            "Large fonts and thick lines, for a projector",
+            checkable=True,
+        )
+
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
+        self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
+
+    def _sync_gradcheck_action(self) -> None:
+        on = self.expression.state.gradcheck_enabled
+        if self.gradcheck_action.isChecked() != on:
+            self.gradcheck_action.blockSignals(True)
+            self.gradcheck_action.setChecked(on)
+            self.gradcheck_action.blockSignals(False)
+
+    # Keyboard actions go to the Expression area (switching to it, so the result is visible).
+    def _to_expression(self) -> None:
+        self.tabs.setCurrentWidget(self.expression)
+
+    def _evaluate(self) -> None:
+        self._to_expression()
+        self.expression.editor.evaluate_now()
+
+    def _backward(self) -> None:
+        self._to_expression()
+        self.expression.state.backward()
+
+    def _step(self) -> None:
+        self._to_expression()
+        self.expression.state.step()
+
+    # ------------------------------------------------------------ help
+
+    def shortcut_table(self) -> list[tuple[str, str]]:
+        rows = []
+        for action in self.shortcut_actions:
+            keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+            rows.append((keys, action.text().replace("&", "")))
+        return rows
+
+    def show_shortcuts(self) -> QMessageBox:
+        rows = "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{t}</td></tr>" for k, t in self.shortcut_table())
+        extra = (
+            "<tr><td><b>Mouse wheel</b></td><td>Zoom the graph</td></tr>"
+            "<tr><td><b>Drag</b></td><td>Pan the graph</td></tr>"
+            "<tr><td><b>Double-click a group</b></td><td>Collapse / expand it</td></tr>"
+        )
+        box = QMessageBox(self)
+        box.setObjectName("shortcutsDialog")
+        box.setWindowTitle("Keyboard shortcuts")
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(f"<table>{rows}{extra}</table>")
+        box.open()
+        return box
+
+    def show_about(self) -> QMessageBox:
+        box = QMessageBox(self)
+        box.setObjectName("aboutDialog")
+        box.setWindowTitle("About Autograd Playground")
+        box.setText(
+            "<b>Autograd Playground</b><br>See how gradients flow: type an expression, run backward, "
+            "step through the chain rule; build and train a small network on a scalar autograd engine "
+            "written from scratch."
+        )
+        box.open()
+        return box
+
+    # ------------------------------------------------------------ theme
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme if theme in THEMES else "light"
+        self.theme_actions[self.theme].setChecked(True)
+        self._apply_look()
+
+    def set_presentation(self, on: bool) -> None:
+        self.presentation = bool(on)
+        if self.presentation_action.isChecked() != self.presentation:
+            self.presentation_action.setChecked(self.presentation)
+            return  # the toggled signal calls back here
+        self._apply_look()
+
+    def _apply_look(self) -> None:
+        apply_theme(QApplication.instance(), self.theme, self.presentation, self._base_font_size)
+        for area in self.areas.values():
+            if hasattr(area, "set_theme"):
+                area.set_theme(self.theme)
+            if hasattr(area, "set_presentation"):
+                area.set_presentation(self.presentation)
+
+    def warn(self, title: str, text: str) -> QMessageBox:
+        """A non-blocking warning (the event loop, and any animation, keeps running)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("warningDialog")
+        self.last_warning = box
+        self.statusBar().showMessage(text, 10000)
+        box.open()
+        return box
+
+    # ------------------------------------------------------------ sessions
+
+    def _session_module(self):
+        try:
+            from autograd_core import session
+        except ImportError:
+            self.warn("Sessions unavailable", "Saving sessions needs autograd_core.session.")
+            return None
+        return session
+
+    def save_session(self) -> bool:
+        if self.session_path:
+            return self.save_session_to(self.session_path)
+        return self.save_session_as()
+
+    def save_session_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", self._dialog_dir(), SESSION_FILTER)
+        if not path:
+            return False
+        if not os.path.splitext(path)[1]:
+            path += ".agp.json"
+        return self.save_session_to(path)
+
+    def save_session_to(self, path: str) -> bool:
+        session = self._session_module()
+        if session is None:
+            return False
+        extra, trainer = {}, None
+        for key, area in self.areas.items():
+            if hasattr(area, "session_state"):
+                extra[key] = area.session_state()
+            if trainer is None and hasattr(area, "session_trainer"):
+                trainer = area.session_trainer()
+        try:
+            session.save_session(path, trainer=trainer, extra=extra)
+        except session.SessionError as err:
+            self.warn("Could not save the session", str(err))
+            return False
+        self.session_path = path
+        self._remember(path)
+        self.statusBar().showMessage(f"Session saved to {path}", 8000)
+        return True
+
+    def open_session_dialog(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", self._dialog_dir(), SESSION_FILTER)
+        return self.open_session(path) if path else False
+
+    def open_session(self, path: str) -> bool:
+        """Load a session; a bad file is reported and nothing on screen changes."""
+        session = self._session_module()
+        if session is None:
+            return False
+        try:
+            data = session.load_session(path)
+        except session.SessionError as err:
+            self.warn("Could not open the session", str(err))
+            if not os.path.exists(path):
+                self.settings.remove_recent_file(path)
+                self._rebuild_recent_menu()
+            return False
+        try:
+            for key, area in self.areas.items():
+                if hasattr(area, "restore_session") and (key in data.extra or key != "expression"):
+                    section = data.extra.get(key) or {}
+                    if key == "expression":
+                        area.restore_session(section)
+                    else:
+                        area.restore_session(section, data)
+        except (ValueError, TypeError, KeyError) as err:
+            self.warn("Could not open the session", f"{path}: {err}")
+            return False
+        self.session_path = path
+        self._remember(path)
+        self.statusBar().showMessage(f"Session opened: {path}", 8000)
+        return True
+
+    def _dialog_dir(self) -> str:
+        recent = self.settings.recent_files()
+        return os.path.dirname(recent[0]) if recent else os.path.expanduser("~")
+
+    def _remember(self, path: str) -> None:
+        self.settings.add_recent_file(os.path.abspath(path))
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.settings.recent_files()
+        for path in files:
+            action = self.recent_menu.addAction(os.path.basename(path))
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.setData(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_session(p))
+        if files:
+            self.recent_menu.addSeparator()
+            clear = self.recent_menu.addAction("Clear list")
+            clear.setToolTip("Forget the recent files")
+            clear.triggered.connect(self._clear_recent)
+        self.recent_menu.setEnabled(bool(files))
+
+    def _clear_recent(self) -> None:
+        self.settings.clear_recent_files()
+        self._rebuild_recent_menu()
+
+    # ------------------------------------------------------------ export
+
+    def export_image(self, path: str | None = None) -> bool:
+        area = self.current_area()
+        target = area if hasattr(area, "export_image") else self.expression
+        if path is None:
+            path, chosen = QFileDialog.getSaveFileName(self, "Export image", self._dialog_dir(), IMAGE_FILTER)
+            if not path:
+                return False
+            if not os.path.splitext(path)[1]:
+                path += ".svg" if "svg" in chosen.lower() else ".png"
+        try:
+            target.export_image(path)
+        except OSError as err:
+            self.warn("Could not export the image", str(err))
+            return False
+        return True
+
+    # ------------------------------------------------------------ status
+
+    def _update_non_finite(self) -> None:
+        items = self.expression.state.non_finite
+        if not items:
+            self.non_finite_label.clear()
+            self.non_finite_label.hide()
+            return
+        first = items[0]
+        more = f" (+{len(items) - 1} more)" if len(items) > 1 else ""
+        self.non_finite_label.setText(f"⚠ {first.message}{more}")
+        self.non_finite_label.setToolTip("<br>".join(i.message for i in items[:20]))
+        self.non_finite_label.show()
+
+    # ------------------------------------------------------------ settings
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry = s.get_bytes("window/geometry")
+        if isinstance(geometry, QByteArray | bytes) and geometry:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1360, 820)
+        state = s.get_bytes("window/state")
+        if isinstance(state, QByteArray | bytes) and state:
+            self.restoreState(state)
+        for splitter in self.findChildren(QSplitter):
+            value = s.get_bytes(f"splitters/{splitter.objectName()}")
+            if splitter.objectName() and isinstance(value, QByteArray | bytes) and value:
+                splitter.restoreState(value)
+        self.theme = s.get_str("view/theme", "light")
+        self.presentation = s.get_bool("view/presentation", False)
+        self.theme_actions.get(self.theme, self.theme_actions["light"]).setChecked(True)
+        self.presentation_action.blockSignals(True)
+        self.presentation_action.setChecked(self.presentation)
+        self.presentation_action.blockSignals(False)
+        self._apply_look()
+        self._rebuild_recent_menu()
+        self.tabs.setCurrentIndex(min(max(int(s.get_str("window/tab", "0") or 0), 0), self.tabs.count() - 1))
+        last = s.get_str("expression/last", "")
+        restored = False
+        if last:
+            try:
+                self.expression.restore_session(json.loads(last))
+                restored = self.expression.state.program is not None
+            except (ValueError, TypeError, KeyError):
+                restored = False
+        if not restored:
+            example = next((e for e in self.expression.examples if e["name"] == DEFAULT_EXAMPLE), None)
+            if example is not None:
+                self.expression.load_example(example)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.set("window/geometry", self.saveGeometry())
+        s.set("window/state", self.saveState())
+        for splitter in self.findChildren(QSplitter):
+            if splitter.objectName():
+                s.set(f"splitters/{splitter.objectName()}", splitter.saveState())
+        s.set("view/theme", self.theme)
+        s.set("view/presentation", self.presentation)
+        s.set("window/tab", str(self.tabs.currentIndex()))
+        s.set("expression/last", json.dumps(self.expression.session_state()))
+        s.sync()
+
+    def closeEvent(self, event) -> None:
+        self.expression.state.stop()
+        self.save_settings()
+        super().closeEvent(event)

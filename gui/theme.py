@@ -1,0 +1,183 @@
+"""Light/dark themes, presentation mode and the gradient colour map.
+
+Colours live here, in one place, so every widget and the graph view agree and
+the projector ("presentation") mode only has to change one set of numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+THEMES = ("light", "dark")
+PRESENTATION_SCALE = 1.6
+
+
+@dataclass(frozen=True)
+class GraphColors:
+    """Colours the graph view draws with (they depend on the theme)."""
+
+    background: QColor
+    text: QColor
+    muted: QColor
+    edge: QColor
+    highlight: QColor
+    leaf_border: QColor
+    parameter_border: QColor
+    constant_border: QColor
+    op_border: QColor
+    group_fill: QColor
+    non_finite: QColor
+    neutral_fill: QColor
+
+
+_LIGHT = GraphColors(
+    background=QColor("#fbfbfd"),
+    text=QColor("#1b1b1f"),
+    muted=QColor("#7a7a85"),
+    edge=QColor("#6b6f7a"),
+    highlight=QColor("#ff9800"),
+    leaf_border=QColor("#2e9d4f"),
+    parameter_border=QColor("#8e44ad"),
+    constant_border=QColor("#9a9aa3"),
+    op_border=QColor("#3d4250"),
+    group_fill=QColor("#e8e6f5"),
+    non_finite=QColor("#d0021b"),
+    neutral_fill=QColor("#ffffff"),
+)
+
+_DARK = GraphColors(
+    background=QColor("#1e1f24"),
+    text=QColor("#ecedf2"),
+    muted=QColor("#9a9caa"),
+    edge=QColor("#a3a7b5"),
+    highlight=QColor("#ffb74d"),
+    leaf_border=QColor("#5fd38a"),
+    parameter_border=QColor("#c48be0"),
+    constant_border=QColor("#8a8c97"),
+    op_border=QColor("#c9ccd6"),
+    group_fill=QColor("#3a3850"),
+    non_finite=QColor("#ff4d5e"),
+    neutral_fill=QColor("#2a2b31"),
+)
+
+
+def graph_colors(theme: str) -> GraphColors:
+    return _DARK if theme == "dark" else _LIGHT
+
+
+# ------------------------------------------------------------ colour map
+
+
+def gradient_strength(grad: float, scale: float) -> float:
+    """Map a gradient to [-1, 1] on a symmetric log scale.
+
+    Gradients span orders of magnitude (1e-4 … 1e3), so a linear map would
+    paint almost every node white; log1p keeps small ones visible while the
+    sign stays readable.  ``scale`` is the largest |grad| in the graph.
+    """
+    if not math.isfinite(grad) or grad == 0.0 or scale <= 0.0 or not math.isfinite(scale):
+        return 0.0
+    s = math.log1p(abs(grad) / _unit(scale)) / math.log1p(scale / _unit(scale))
+    return math.copysign(min(1.0, s), grad)
+
+
+def _unit(scale: float) -> float:
+    # The knee of the log scale: 1 % of the largest gradient.
+    return max(scale * 0.01, 1e-12)
+
+
+def diverging_color(strength: float, theme: str = "light") -> QColor:
+    """Blue for negative, neutral for zero, red for positive (strength in [-1, 1])."""
+    neutral = graph_colors(theme).neutral_fill
+    target = QColor("#2166ac") if strength < 0 else QColor("#b2182b")
+    t = min(1.0, abs(strength)) * 0.85
+    return QColor(
+        round(neutral.red() + (target.red() - neutral.red()) * t),
+        round(neutral.green() + (target.green() - neutral.green()) * t),
+        round(neutral.blue() + (target.blue() - neutral.blue()) * t),
+    )
+
+
+def readable_text(fill: QColor, theme: str) -> QColor:
+    """Black or white text, whichever reads better on ``fill``."""
+    luminance = 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue()
+    return QColor("#111111") if luminance > 140 else QColor("#f5f5f5")
+
+
+# ------------------------------------------------------------ application
+
+
+def _palette(theme: str) -> QPalette:
+    palette = QPalette()
+    if theme != "dark":
+        return QApplication.style().standardPalette() if QApplication.style() else palette
+    roles = {
+        QPalette.ColorRole.Window: "#26272d",
+        QPalette.ColorRole.WindowText: "#e8e9ee",
+        QPalette.ColorRole.Base: "#1c1d22",
+        QPalette.ColorRole.AlternateBase: "#2c2d34",
+        QPalette.ColorRole.ToolTipBase: "#2f3038",
+        QPalette.ColorRole.ToolTipText: "#f0f0f0",
+        QPalette.ColorRole.Text: "#e8e9ee",
+        QPalette.ColorRole.Button: "#34353d",
+        QPalette.ColorRole.ButtonText: "#e8e9ee",
+        QPalette.ColorRole.BrightText: "#ff6b6b",
+        QPalette.ColorRole.Link: "#6fb3ff",
+        QPalette.ColorRole.Highlight: "#3d7bd9",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.PlaceholderText: "#8a8c97",
+    }
+    for role, colour in roles.items():
+        palette.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6d6f7a"))
+    return palette
+
+
+_STYLESHEET = """
+QLabel#errorLabel {{ color: {error}; font-weight: bold; }}
+QLabel#hintLabel {{ color: {muted}; }}
+QListWidget#ledger::item {{ padding: {pad}px 2px; }}
+QListWidget#ledger::item:selected {{ background: {sel}; color: {sel_text}; }}
+QFrame#largeGraphBanner {{ background: {banner}; border: 1px solid {banner_border}; border-radius: 4px; }}
+"""
+
+
+def apply_theme(app: QApplication, theme: str = "light", presentation: bool = False, base_point_size: float = 0.0):
+    """Set palette, style sheet and font size for the whole application.
+
+    ``base_point_size`` is the font size before presentation scaling (read once
+    at start-up so toggling presentation mode twice returns to the same size).
+    """
+    theme = theme if theme in THEMES else "light"
+    app.setStyle("Fusion")
+    app.setPalette(_palette(theme))
+    font = QFont(app.font())
+    base = base_point_size or font.pointSizeF() or 10.0
+    font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
+    app.setFont(font)
+    dark = theme == "dark"
+    app.setStyleSheet(
+        _STYLESHEET.format(
+            error="#ff6b6b" if dark else "#c0001a",
+            muted="#9a9caa" if dark else "#6b6f7a",
+            pad=4 if presentation else 2,
+            sel="#3d7bd9" if dark else "#ffe0b2",
+            sel_text="#ffffff" if dark else "#1b1b1f",
+            banner="#4a3b1c" if dark else "#fff4d6",
+            banner_border="#a07c2c" if dark else "#e0b050",
+        )
+    )
+
+
+def monospace_font(point_size: float | None = None) -> QFont:
+    font = QFont("DejaVu Sans Mono")
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    font.setFixedPitch(True)
+    if point_size:
+        font.setPointSizeF(point_size)
+    return font
