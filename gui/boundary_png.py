@@ -1,0 +1,175 @@
+"""Render a trainer's decision boundary to a PNG without a screen (``python main.py train --plot FILE.png``).
+
+Qt draws offscreen into a QImage: the probability map P(class 1) in the app's
+blue–white–orange colours, the P = 0.5 contour, train points filled and test
+points hollow, axes with ticks, a colour bar and a title with the accuracy.
+The numbers come from the same vectorised forward pass the app paints with.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+GRID = 240  # samples per axis of the probability map
+
+
+def _ensure_app():
+    """A QGuiApplication (offscreen if none exists yet), needed for fonts and painting."""
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        app = QGuiApplication(["autograd-playground-plot"])
+    return app
+
+
+def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
+    """Round tick values (1, 2, 5 × 10ⁿ steps) covering [lo, hi]."""
+    span = max(hi - lo, 1e-9)
+    raw = span / target
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(lo / step) * step
+    return [round(first + i * step, 10) for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def _equal_aspect(bounds, width: int, height: int):
+    """Widen the shorter side of the data window so one unit is as long on both axes."""
+    x0, x1, y0, y1 = bounds
+    scale = max((x1 - x0) / width, (y1 - y0) / height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return cx - scale * width / 2, cx + scale * width / 2, cy - scale * height / 2, cy + scale * height / 2
+
+
+def render_boundary(trainer, width: int = 820, height: int = 700):
+    """The picture as a QImage (exposed for tests and for the app's "export" action)."""
+    _ensure_app()
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPointF, QRectF, Qt
+    from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen
+
+    from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
+
+    left, right, top, bottom = 70, 110, 64, 56
+    pw, ph = width - left - right, height - top - bottom
+    data = trainer.data
+    x0, x1, y0, y1 = _equal_aspect(data.bounds(0.15), pw, ph)
+
+    # Probability map: rows from top (y1) to bottom (y0), so the image is the right way up.
+    xs = np.linspace(x0, x1, GRID)
+    ys = np.linspace(y1, y0, GRID)
+    gx, gy = np.meshgrid(xs, ys)
+    z = trainer.scores(np.column_stack([gx.ravel(), gy.ravel()])).reshape(GRID, GRID)
+    prob = 0.5 * (1.0 + np.tanh(0.5 * z))
+    rgba = np.ascontiguousarray(probability_colormap().map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
+    heat = QImage(rgba.data, GRID, GRID, 4 * GRID, QImage.Format.Format_RGBA8888).copy()
+
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    plot = QRectF(left, top, pw, ph)
+
+    def px(x, y):
+        return QPointF(left + (x - x0) / (x1 - x0) * pw, top + (y1 - y) / (y1 - y0) * ph)
+
+    # Pixel centres of the map sit on the grid points.
+    cell_w, cell_h = pw / (GRID - 1), ph / (GRID - 1)
+    painter.drawImage(QRectF(left - cell_w / 2, top - cell_h / 2, pw + cell_w, ph + cell_h), heat)
+    painter.setClipRect(plot)
+
+    # The decision boundary: P = 0.5 (score 0), traced with pyqtgraph's marching squares.
+    path = QPainterPath()
+    for line in pg.functions.isocurve(prob, 0.5, connected=True):
+        for k, (row, col) in enumerate(line):
+            point = QPointF(left + col * cell_w, top + row * cell_h)
+            path.moveTo(point) if k == 0 else path.lineTo(point)
+    painter.setPen(QPen(QColor(CONTOUR_COLOR), 2.5))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawPath(path)
+
+    colors = [QColor(c) for c in CLASS_COLORS]
+    painter.setPen(QPen(QColor(POINT_OUTLINE), 1.0))
+    for (x, y), label in zip(data.X_train, data.y_train):
+        painter.setBrush(QBrush(colors[int(label)]))
+        painter.drawEllipse(px(x, y), 4.5, 4.5)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for (x, y), label in zip(data.X_test, data.y_test):
+        painter.setPen(QPen(colors[int(label)], 2.2))
+        painter.drawEllipse(px(x, y), 5.0, 5.0)
+    painter.setClipping(False)
+
+    # Frame, ticks and labels.
+    ink = QColor("#202124")
+    painter.setPen(QPen(QColor("#5f6368"), 1.0))
+    painter.drawRect(plot)
+    font = QFont()
+    font.setPixelSize(13)
+    painter.setFont(font)
+    for t in nice_ticks(x0, x1):
+        p = px(t, y0)
+        painter.setPen(QPen(QColor("#5f6368"), 1.0))
+        painter.drawLine(p, p + QPointF(0, 5))
+        painter.setPen(ink)
+        painter.drawText(QRectF(p.x() - 40, p.y() + 7, 80, 18), Qt.AlignmentFlag.AlignHCenter, f"{t:g}")
+    for t in nice_ticks(y0, y1):
+        p = px(x0, t)
+        painter.setPen(QPen(QColor("#5f6368"), 1.0))
+        painter.drawLine(p, p - QPointF(5, 0))
+        painter.setPen(ink)
+        painter.drawText(
+            QRectF(p.x() - 60, p.y() - 9, 52, 18), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{t:g}"
+        )
+    painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, "x₁")
+    painter.drawText(QRectF(8, top + ph / 2 - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, "x₂")
+
+    # Colour bar with its 0.5 mark.
+    bar = QRectF(left + pw + 30, top, 18, ph)
+    ramp = np.linspace(1.0, 0.0, 256)
+    ramp_rgba = np.ascontiguousarray(probability_colormap().map(ramp, mode="byte").reshape(256, 1, 4))
+    painter.drawImage(bar, QImage(ramp_rgba.data, 1, 256, 4, QImage.Format.Format_RGBA8888).copy())
+    painter.setPen(QPen(QColor("#5f6368"), 1.0))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(bar)
+    for v in (0.0, 0.5, 1.0):
+        y = bar.top() + (1.0 - v) * bar.height()
+        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y))
+        painter.drawText(QRectF(bar.right() + 6, y - 9, 40, 18), Qt.AlignmentFlag.AlignVCenter, f"{v:g}")
+    painter.save()
+    painter.translate(bar.right() + 52, top + ph / 2)
+    painter.rotate(90)
+    painter.drawText(QRectF(-60, -10, 120, 20), Qt.AlignmentFlag.AlignCenter, "P(class 1)")
+    painter.restore()
+
+    # Title: what was trained and how well.
+    m = trainer.evaluate()
+    c = trainer.config
+    test = f", test {m.test_acc:.1%}" if m.test_acc is not None else ""
+    title = f"{data.name}: train accuracy {m.train_acc:.1%}{test} after {trainer.step_count} steps"
+    sub = (
+        f"MLP {'-'.join(map(str, [2, *c.layers, 1]))} {c.activation}, {c.loss} loss, {c.optimizer} lr {c.lr:g}"
+        "   ●  train   ○  test   —  P = 0.5"
+    )
+    bold = QFont(font)
+    bold.setPixelSize(17)
+    bold.setBold(True)
+    painter.setFont(bold)
+    painter.setPen(ink)
+    painter.drawText(QRectF(left, 10, pw + right - 10, 24), Qt.AlignmentFlag.AlignLeft, title)
+    painter.setFont(font)
+    painter.setPen(QColor("#5f6368"))
+    painter.drawText(QRectF(left, 36, pw + right - 10, 20), Qt.AlignmentFlag.AlignLeft, sub)
+    painter.end()
+    return image
+
+
+def write_boundary_png(path: str, trainer, width: int = 820, height: int = 700) -> None:
+    """Write the decision-boundary picture; raises OSError if the file cannot be written."""
+    image = render_boundary(trainer, width, height)
+    if not image.save(os.fspath(path), "PNG"):
+        raise OSError(f"Qt could not write the PNG to {path}")
