@@ -76,6 +76,10 @@ class Module:
     def num_parameters(self) -> int:
         return len(self.parameters())
 
+    def named_parameters(self) -> list[tuple[str, Tensor]]:
+        """(name, parameter) pairs such as ("L1.n0.w1", w), in ``parameters()`` order: for messages."""
+        return [(f"{p.group}.{p.label}" if p.group else p.label, p) for p in self.parameters()]
+
     def state_dict(self) -> list[float]:
         """The parameter values in a fixed order (plain floats, JSON-ready)."""
         return [p.data for p in self.parameters()]

@@ -235,9 +235,7 @@ class Trainer:
             self.config = config
         self.model = self.config.make_model()
         self.params = self.model.parameters()
-        self.param_names = [
-            f"{n.name}.{p.label}" for layer in self.model.layers for n in layer.neurons for p in n.parameters()
-        ]
+        self.param_names = [name for name, _ in self.model.named_parameters()]
         self.optimizer = make_optimizer(self.config.optimizer, self.params, self.config.lr, self.config.momentum)
         self.history: list[StepMetrics] = []
         self.step_count = 0
