@@ -116,9 +116,9 @@ class TrainingConfig:
         _choice("init", self.init, INITIALISATIONS)
         _choice("loss", self.loss, LOSSES)
         _choice("optimizer", self.optimizer, OPTIMIZERS)
-        _number("lr", self.lr, 0.0, 1e6)
-        if self.lr <= 0.0:
+        if _is_number(self.lr) and self.lr <= 0.0:
             raise ValueError(f"lr must be positive, got {self.lr!r}")
+        _number("lr", self.lr, 0.0, 1e6)
         _choice("schedule", self.schedule, SCHEDULES)
         _integer("batch_size", self.batch_size, 0, MAX_SAMPLES)
         _number("l1", self.l1, 0.0, 1e3)
@@ -295,6 +295,7 @@ class Trainer:
             raise TrainingStopped(f"Training finished: all {config.steps} steps are done (raise steps to go on).")
         k = self.step_count
         lr = learning_rate(config.schedule, config.lr, k, config.steps)
+        position = self.sample_position
         inputs, labels = self._next_batch()
 
         scores = [self.model(x) for x in inputs]
@@ -303,6 +304,8 @@ class Trainer:
         if penalty is not None:
             loss = loss + penalty
 
+        saved_weights = [p.data for p in self.params]
+        saved_state = self.optimizer.state_dict()  # copies of the buffers
         problem = None
         if not math.isfinite(loss.data):
             problem = f"the loss became {loss.data}"
@@ -311,20 +314,19 @@ class Trainer:
             loss.backward()
             problem = self._non_finite("gradient", [p.grad for p in self.params])
             if problem is None:
-                saved_weights = [p.data for p in self.params]
-                saved_state = copy.deepcopy(self.optimizer.state_dict())
                 self.optimizer.step(lr)
                 problem = self._non_finite("parameter", [p.data for p in self.params])
-                if problem is not None:  # roll back to the last good weights
-                    for p, v in zip(self.params, saved_weights):
-                        p.data = v
-                    self.optimizer.load_state_dict(saved_state)
-
         self.step_count += 1
         metrics = self._metrics(lr, loss.data)
+        if problem is None and not math.isfinite(metrics.train_loss):
+            problem = f"the training loss became {metrics.train_loss}"
         if problem is not None:
+            # Roll back to the last good weights, so views keep showing a sensible state.
+            for p, v in zip(self.params, saved_weights):
+                p.data = v
+            self.optimizer.load_state_dict(saved_state)
+            self.sample_position = position
             self.step_count -= 1
-            metrics.step = self.step_count + 1
             self.stopped_reason = (
                 f"Training stopped at step {self.step_count + 1}: {problem} "
                 f"(learning rate {lr:g} too large?); the weights are those of step {self.step_count}."
@@ -362,6 +364,10 @@ class Trainer:
     # ---- internals
 
     def _metrics(self, lr: float, batch_loss: float) -> StepMetrics:
+        with np.errstate(all="ignore"):  # overflow shows as inf in the metrics (and stops training), not as warnings
+            return self._metrics_unchecked(lr, batch_loss)
+
+    def _metrics_unchecked(self, lr: float, batch_loss: float) -> StepMetrics:
         data, loss = self.data, self.config.loss
         weights = self.model.weight_arrays()
         s_train = self.model.forward_array(data.X_train, weights)

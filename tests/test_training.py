@@ -1,0 +1,216 @@
+"""Trainer: config validation, determinism, one step by hand, minibatches, settings, NaN stop, targets."""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from autograd_core import Tensor
+from autograd_core.data import dataset_from_points, make_dataset
+from autograd_core.losses import data_loss
+from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
+
+FAST = {"layers": [4], "steps": 10, "samples": 40, "batch_size": 8}
+
+
+def test_config_round_trips_through_a_dict():
+    config = TrainingConfig(layers=[8, 4], lr=0.1, points=[[0.0, 1.0, 1], [1.0, 0.0, 0]], l2=1e-4)
+    assert TrainingConfig.from_dict(config.to_dict()) == config
+    assert TrainingConfig.from_dict({"lr": 0.2}).lr == 0.2  # missing fields take defaults
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"dataset": "swirl"}, "dataset must be one of"),
+        ({"samples": "200"}, "samples must be a whole number"),
+        ({"lr": 0.0}, "lr must be positive"),
+        ({"lr": math.inf}, "lr must be a number"),
+        ({"layers": [16, 0]}, "every layer width"),
+        ({"layers": "16,16"}, "layers must be a list"),
+        ({"batch_size": -1}, "batch_size"),
+        ({"standardize": 1}, "standardize must be true or false"),
+        ({"optimizer": "rmsprop"}, "optimizer must be one of"),
+        ({"points": [[0.0, 1.0, 2]]}, r"\[x, y, label\]"),
+        ({"steps": True}, "steps must be a whole number"),
+        ({"colour": "red"}, "unknown config field"),
+    ],
+)
+def test_bad_config_fields_are_named(fields, message):
+    with pytest.raises(ValueError, match=message):
+        TrainingConfig.from_dict(fields)
+
+
+def test_same_config_same_run_other_seed_other_run():
+    a, b = Trainer(TrainingConfig(**FAST)), Trainer(TrainingConfig(**FAST))
+    a.run()
+    b.run()
+    assert a.history == b.history
+    assert a.model.state_dict() == b.model.state_dict()
+    c = Trainer(TrainingConfig(**{**FAST, "seed": 1}))
+    c.run()
+    assert c.model.state_dict() != a.model.state_dict()
+
+
+def test_one_full_batch_sgd_step_by_hand():
+    config = TrainingConfig(layers=[3], samples=20, batch_size=0, optimizer="sgd", lr=0.1, l2=0.01, steps=5)
+    trainer = Trainer(config)
+    before = trainer.model.state_dict()
+    # The same objective built independently on a copy of the model.
+    twin = config.make_model()
+    scores = [twin([Tensor(a), Tensor(b)]) for a, b in trainer.data.X_train.tolist()]
+    objective = data_loss("bce", scores, trainer.data.y_train.tolist())
+    objective = objective + Tensor.sum(p * p for p in twin.parameters()) * 0.01
+    objective.backward()
+    metrics = trainer.step()
+    expected = [w - 0.1 * p.grad for w, p in zip(before, twin.parameters())]
+    assert trainer.model.state_dict() == pytest.approx(expected, abs=1e-15)
+    assert metrics.batch_loss == pytest.approx(objective.data, rel=1e-12)
+    assert metrics.step == 1 and metrics.epoch == 1.0 and metrics.lr == 0.1
+
+
+def test_minibatches_visit_every_point_once_per_epoch():
+    trainer = Trainer(TrainingConfig(samples=40, test_fraction=0.25, batch_size=7))  # 30 training points
+    rows = {id(x): i for i, x in enumerate(trainer._inputs)}
+    seen = []
+    for _ in range(9):  # 63 samples: two epochs and a bit
+        inputs, _labels = trainer._next_batch()
+        assert len(inputs) == 7
+        seen.extend(rows[id(x)] for x in inputs)
+    assert sorted(seen[:30]) == list(range(30)) and sorted(seen[30:60]) == list(range(30))
+    assert seen[:30] != seen[30:60]  # reshuffled each epoch
+    m = trainer.step()
+    assert m.epoch == pytest.approx(7 / 30)
+
+
+def test_metrics_and_history():
+    trainer = Trainer(TrainingConfig(**FAST))
+    first = trainer.evaluate()
+    assert first.step == 0 and math.isnan(first.batch_loss)
+    trainer.run()
+    assert trainer.finished and trainer.stopped_reason is None
+    assert [m.step for m in trainer.history] == list(range(1, 11))
+    last = trainer.history[-1]
+    scores = trainer.scores(trainer.data.X_test)
+    assert last.test_acc == np.mean((scores > 0) == trainer.data.y_test)
+    columns = trainer.history_columns()
+    assert columns["train_loss"] == [m.train_loss for m in trainer.history]
+    assert StepMetrics.from_dict(last.to_dict()) == last
+    with pytest.raises(TrainingStopped, match="all 10 steps are done"):
+        trainer.step()
+    trainer.update_settings(steps=12)
+    trainer.step()
+    assert trainer.step_count == 11
+
+
+def test_no_test_set_gives_none():
+    data = dataset_from_points([[0.0, 0.0, 0], [1.0, 1.0, 1]])
+    trainer = Trainer(TrainingConfig(layers=[2], steps=3), data=data)
+    m = trainer.step()
+    assert m.test_acc is None and m.test_loss is None and m.train_acc in (0.0, 0.5, 1.0)
+
+
+def test_reset_reproduces_the_first_run():
+    trainer = Trainer(TrainingConfig(**FAST))
+    initial = trainer.model.state_dict()
+    trainer.run()
+    first_run = list(trainer.history)
+    trainer.reset()
+    assert trainer.history == [] and trainer.step_count == 0
+    assert trainer.model.state_dict() == initial
+    trainer.run()
+    assert trainer.history == first_run
+    trainer.reset(TrainingConfig(**{**FAST, "dataset": "circles"}))
+    assert trainer.data.name == "circles" and trainer.config.dataset == "circles"
+
+
+def test_update_settings_keeps_weights_and_refuses_model_changes():
+    trainer = Trainer(TrainingConfig(**FAST))
+    trainer.run(steps=3)
+    weights = trainer.model.state_dict()
+    trainer.update_settings(lr=0.5, optimizer="momentum", batch_size=0, l2=0.1)
+    assert trainer.model.state_dict() == weights and trainer.optimizer.momentum == 0.9
+    assert trainer.step().lr == 0.5
+    with pytest.raises(ValueError, match="layers cannot change during training"):
+        trainer.update_settings(layers=[8])
+    with pytest.raises(ValueError, match="lr must be positive"):
+        trainer.update_settings(lr=-1.0)
+    assert trainer.config.lr == 0.5
+
+
+def test_set_data_goes_on_with_the_same_model():
+    trainer = Trainer(TrainingConfig(**FAST))
+    trainer.run(steps=3)
+    weights = trainer.model.state_dict()
+    trainer.set_data(make_dataset("xor", samples=40, seed=5))
+    assert trainer.model.state_dict() == weights and trainer.step_count == 3
+    m = trainer.step()
+    assert m.step == 4 and trainer.data.name == "xor"
+    with pytest.raises(ValueError, match="must be a Dataset"):
+        trainer.set_data([[0, 0, 1]])
+
+
+def test_non_finite_loss_stops_with_a_reason_and_keeps_the_last_good_weights():
+    trainer = Trainer(TrainingConfig(loss="mse", optimizer="sgd", lr=1e6, batch_size=8, steps=50))
+    good = None
+    while not trainer.finished:
+        good = trainer.model.state_dict()
+        metrics = trainer.step()
+    reason = trainer.stopped_reason
+    k = len(trainer.history) + 1
+    assert re.match(f"Training stopped at step {k}: the (training )?loss became inf", reason)
+    assert "learning rate 1e+06 too large?" in reason
+    assert metrics.step == k and math.isinf(metrics.train_loss)
+    assert trainer.step_count == k - 1
+    assert trainer.model.state_dict() == good  # rolled back
+    assert all(math.isfinite(v) for v in good)
+    with pytest.raises(TrainingStopped, match=f"step {k}"):
+        trainer.step()
+    trainer.update_settings(lr=1e-6)  # a smaller step lets training go on from the good weights
+    assert trainer.stopped_reason is None
+    assert trainer.step().step == k
+
+
+def test_non_finite_parameter_is_named():
+    trainer = Trainer(TrainingConfig(layers=[2], samples=20, optimizer="sgd", steps=3))
+    trainer.params[0].data = math.nan  # e.g. a NaN from outside: caught, not trained on
+    trainer.step()
+    assert "L1.n0.w0" in trainer.stopped_reason or "loss became nan" in trainer.stopped_reason
+
+
+# ---------------------------------------------------------------- targets
+
+
+def test_micrograd_recipe_reaches_full_training_accuracy_within_100_steps():
+    config = TrainingConfig(
+        dataset="moons",
+        samples=100,
+        noise=0.1,
+        test_fraction=0.0,
+        layers=[16, 16],
+        activation="relu",
+        init="uniform",
+        loss="hinge",
+        optimizer="sgd",
+        lr=1.0,
+        schedule="linear",
+        batch_size=0,
+        l2=1e-4,
+        steps=100,
+    )
+    trainer = Trainer(config)
+    trainer.run()
+    accs = [m.train_acc for m in trainer.history]
+    assert max(accs) == 1.0
+    assert accs[-1] == 1.0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("dataset", ["moons", "circles"])
+def test_default_config_reaches_97_percent_test_accuracy(dataset, seed):
+    trainer = Trainer(TrainingConfig(dataset=dataset, seed=seed, data_seed=seed))
+    assert (trainer.config.samples, trainer.config.noise, trainer.config.test_fraction) == (200, 0.1, 0.25)
+    trainer.run()
+    assert trainer.step_count == 200
+    assert trainer.history[-1].test_acc >= 0.97
