@@ -206,10 +206,10 @@ def main(argv: list[str] | None = None, plot_writer: PlotWriter | None = None) -
     given = {k: v for k, v in args.items() if k in CONFIG_OPTIONS}
     out, err = sys.stdout, sys.stderr
 
-    if "plot" in args and plot_writer is None:
-        parser.error("--plot needs the PNG renderer; run it as: python main.py train ... --plot FILE.png")
     if "plot" in args and not args["plot"].lower().endswith(".png"):
         parser.error(f"--plot writes a PNG: give a file name ending in .png, not {args['plot']!r}")
+    if "plot" in args and plot_writer is None:
+        parser.error("--plot needs the PNG renderer; run it as: python main.py train ... --plot FILE.png")
 
     try:
         if "load" in args:
