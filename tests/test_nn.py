@@ -125,3 +125,16 @@ def test_bad_arguments_are_refused_with_a_message():
     with pytest.raises(ValueError, match="at least one neuron"):
         MLP(2, [0, 1])
     assert isinstance(Neuron(2, name="n")([1.0, 2.0]), Tensor)
+
+
+def test_vectorised_forward_in_chunks_equals_plain_numpy():
+    model = MLP(2, [5, 3, 1], activation="tanh", seed=2)
+    X = np.random.default_rng(3).normal(size=(2500, 2))  # more rows than one chunk
+    out, hidden = model.forward_array(X, return_hidden=True)
+    a = X
+    for i, (W, b) in enumerate(model.weight_arrays()):
+        a = a @ W.T + b
+        a = np.tanh(a) if i < 2 else a
+        np.testing.assert_allclose(hidden[i], a, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(out, a[:, 0], rtol=0, atol=1e-12)
+    assert model.forward_array(np.empty((0, 2))).shape == (0,)
