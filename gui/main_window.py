@@ -96,15 +96,17 @@ class MainWindow(QMainWindow):
         # ---- owned by the training/network work (issue 6): replace the placeholders below ----
         # Register each panel with self.add_area(key, widget, title, tip); see the module
         # docstring for the optional protocol (session_state/restore_session/session_trainer…).
-        for key, title, text in (
-            ("network", "Network", "The Network area (an MLP you build and inspect) is coming with issue 6."),
-            ("training", "Training", "The Training area (data, loss, optimiser, live plots) is coming with issue 6."),
-        ):
-            placeholder = QLabel(text)
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            placeholder.setObjectName(f"{key}Placeholder")
-            placeholder.setToolTip(text)
-            self.add_area(key, placeholder, title, text)
+        # One area, not two: the network diagram, the boundary and the curves must be seen together while
+        # training runs.  The workspace stops its training process itself when this window closes.
+        from gui.training_workspace import TrainingWorkspace
+
+        self.training = TrainingWorkspace()
+        self.add_area(
+            "training",
+            self.training,
+            "Network training",
+            "Build a small network and watch it learn: play, pause, step, reset (Space plays and pauses)",
+        )
         # ---- end of the section owned by the training/network work ----
 
     def current_area(self) -> QWidget:

@@ -1,0 +1,92 @@
+"""Loss and accuracy curves, train and test, against the step.
+
+Reads the controller's ``MetricHistory`` (numpy columns) and hands them to
+pyqtgraph as they are; down-sampling and clipping keep long runs cheap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+import gui.qt_workarounds  # noqa: F401  (PySide6 6.12 refcount bug: see that module)
+from gui.training_controller import MetricHistory
+
+TRAIN_COLOR = "#37474f"
+TEST_COLOR = "#c2185b"
+TRAIN_PEN = {"color": TRAIN_COLOR, "width": 2.5}
+TEST_PEN = {"color": TEST_COLOR, "width": 2.5}
+
+
+def _plot(title: str, y_label: str) -> pg.PlotWidget:
+    widget = pg.PlotWidget(background="w")
+    widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+    item = widget.getPlotItem()
+    item.setTitle(title, color="#202124", size="11pt")
+    item.setLabel("bottom", "step")
+    item.setLabel("left", y_label)
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    item.setClipToView(True)
+    item.setDownsampling(auto=True, mode="peak")
+    for axis in ("bottom", "left"):
+        item.getAxis(axis).setPen("#5f6368")
+        item.getAxis(axis).setTextPen("#202124")
+        item.getAxis(axis).enableAutoSIPrefix(False)
+    item.getAxis("left").setWidth(48)  # a fixed width: new tick labels never re-layout the plot
+    return widget
+
+
+class MetricsPlots(QWidget):
+    """Two plots: loss (optionally on a log axis) and accuracy."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.loss_plot = _plot("Loss", "loss")
+        self.acc_plot = _plot("Accuracy", "accuracy (%)")
+        self.acc_plot.getPlotItem().setYRange(0, 100, padding=0.02)
+        self.acc_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
+        self.train_loss = self.loss_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
+        self.test_loss = self.loss_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
+        self.train_acc = self.acc_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
+        self.test_acc = self.acc_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
+        self.log_loss = QCheckBox("Log scale")
+        self.log_loss.setToolTip("Show the loss on a logarithmic axis: late, small improvements stay visible")
+        self.log_loss.toggled.connect(lambda on: self.loss_plot.getPlotItem().setLogMode(y=on))
+
+        top = QHBoxLayout()
+        top.addWidget(self.loss_plot, 1)
+        top.addWidget(self.acc_plot, 1)
+        # The key is a plain label, not a pyqtgraph legend: it never needs repainting while curves move.
+        key = QLabel(
+            f"<span style='color:{TRAIN_COLOR}'>━━</span> train &nbsp;&nbsp; "
+            f"<span style='color:{TEST_COLOR}'>━━</span> test"
+        )
+        options = QHBoxLayout()
+        options.addWidget(key)
+        options.addSpacing(16)
+        options.addWidget(self.log_loss)
+        options.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top, 1)
+        layout.addLayout(options)
+
+    def update_history(self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy")) -> None:
+        """Hand the columns to the curves; ``which`` lets a caller redraw one plot per frame."""
+        step = history.column("step")
+        with np.errstate(invalid="ignore"):
+            if "loss" in which:
+                self.train_loss.setData(step, history.column("train_loss"))
+                self.test_loss.setData(step, history.column("test_loss"))
+            if "accuracy" in which:
+                self.train_acc.setData(step, 100.0 * history.column("train_acc"))
+                self.test_acc.setData(step, 100.0 * history.column("test_acc"))
+
+    def view_state(self) -> dict:
+        return {"log_loss": self.log_loss.isChecked()}
+
+    def restore_view_state(self, state: dict) -> None:
+        self.log_loss.setChecked(bool(state.get("log_loss", False)))

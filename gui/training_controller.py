@@ -1,0 +1,253 @@
+"""The training model the widgets observe: one config, one Trainer on a worker thread, signals out.
+
+Widgets never touch the Trainer.  They send commands (play, step, a new
+learning rate, a new network) and redraw from the signals.  The controller
+keeps the GUI-side copy of the config (so panels can show it at once) and of
+the metric history (so plots never read the trainer from another thread).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from autograd_core.session import trainer_from_session
+from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
+from gui.training_process import Snapshot
+from gui.training_worker import TrainingWorker
+
+# Speed presets: label → pause between steps in seconds (0 = as fast as the engine goes).
+SPEEDS = {"Max": 0.0, "20 steps/s": 0.05, "5 steps/s": 0.2, "1 step/s": 1.0}
+
+NETWORK_FIELDS = ("layers", "activation", "init", "seed")
+DATA_FIELDS = ("dataset", "samples", "noise", "test_fraction", "data_seed", "standardize", "points")
+
+
+def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int:
+    """Weights and biases of MLP(inputs, layers + [outputs]): Σ (fan_in + 1) · width."""
+    sizes = [inputs, *layers, outputs]
+    return sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
+
+
+class MetricHistory:
+    """Growing numpy columns of the metrics, cheap to hand to a plot every frame."""
+
+    COLUMNS = ("step", "epoch", "train_loss", "test_loss", "train_acc", "test_acc", "lr")
+
+    def __init__(self):
+        self.clear()
+
+    def clear(self) -> None:
+        self._data = {name: np.empty(256) for name in self.COLUMNS}
+        self.size = 0
+
+    def extend(self, rows) -> None:
+        rows = list(rows)
+        need = self.size + len(rows)
+        if need > len(self._data["step"]):
+            capacity = max(need, 2 * len(self._data["step"]))
+            for name, arr in self._data.items():
+                grown = np.empty(capacity)
+                grown[: self.size] = arr[: self.size]
+                self._data[name] = grown
+        for name in self.COLUMNS:
+            column = self._data[name]
+            for i, row in enumerate(rows):
+                value = getattr(row, name, None)
+                column[self.size + i] = math.nan if value is None else float(value)
+        self.size = need
+
+    def column(self, name: str) -> np.ndarray:
+        return self._data[name][: self.size]
+
+    def __len__(self) -> int:
+        return self.size
+
+
+class TrainingController(QObject):
+    """Commands in, snapshots out.  All training goes through ``autograd_core.training.Trainer``."""
+
+    snapshotReady = Signal(object)  # Snapshot, at most ~20 per second
+    historyChanged = Signal()  # history grew or was replaced
+    runningChanged = Signal(bool)
+    configChanged = Signal(object)  # TrainingConfig: panels refresh their widgets (e.g. after opening a session)
+    message = Signal(str)  # a clear sentence for the status banner ("" clears it)
+
+    def __init__(self, config: TrainingConfig | None = None, parent=None, min_interval: float = 0.05):
+        super().__init__(parent)
+        self._config = copy.deepcopy(config or TrainingConfig()).validate()
+        self.history = MetricHistory()
+        self.last_snapshot: Snapshot | None = None
+        self.last_metrics = None
+        self._generation = -1
+        self._running = False
+        self._speed = "Max"
+        self._closed = False
+        self._min_interval = min_interval
+        self._worker: TrainingWorker | None = None  # started on first use: an unseen tab costs nothing
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+
+    def start(self) -> None:
+        """Start the training process (idempotent; every command does it)."""
+        if self._worker is not None or self._closed:
+            return
+        self._worker = TrainingWorker(self._config.to_dict(), min_interval=self._min_interval)
+        self._worker.snapshotReady.connect(self._take_snapshot)
+        self._worker.processDied.connect(self._process_died)
+        self._worker.start()
+        if self._speed != "Max":
+            self._worker.send("delay", SPEEDS[self._speed])
+
+    def _send(self, *message) -> None:
+        self.start()
+        if self._worker is not None:
+            self._worker.send(*message)
+
+    # ------------------------------------------------------------- state
+
+    @property
+    def config(self) -> TrainingConfig:
+        """A copy of the current settings (the trainer's, as the GUI last set them)."""
+        return copy.deepcopy(self._config)
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    @property
+    def speed(self) -> str:
+        return self._speed
+
+    # ---------------------------------------------------------- commands
+
+    def play(self) -> None:
+        if self._closed:
+            return
+        self.message.emit("")
+        self._send("play")
+        self._set_running(True)
+
+    def pause(self) -> None:
+        if self._closed:
+            return
+        self._send("pause")
+        self._set_running(False)
+
+    def toggle(self) -> None:
+        self.pause() if self._running else self.play()
+
+    def step(self) -> None:
+        """One update (pauses a running training first, as a learner expects)."""
+        if self._closed:
+            return
+        self.pause()
+        self.message.emit("")
+        self._send("step", 1)
+
+    def reset(self) -> None:
+        """New initial weights from the seed, same data; history cleared; paused."""
+        if self._closed:
+            return
+        self.pause()
+        self.message.emit("")
+        self._send("reset", None)
+
+    def set_speed(self, label: str) -> None:
+        if label not in SPEEDS:
+            raise ValueError(f"unknown speed {label!r}; choose one of {', '.join(SPEEDS)}")
+        self._speed = label
+        self._send("delay", SPEEDS[label])
+
+    def update_settings(self, **fields) -> bool:
+        """Change settings.  Optimiser settings apply between steps without a reset;
+        a new network or new data rebuilds the trainer (new weights from the seed).
+        Returns False (and says why) if a value is refused."""
+        if self._closed:
+            return False
+        try:
+            new = dataclasses.replace(self._config, **fields).validate()
+        except (TypeError, ValueError) as exc:
+            self.message.emit(f"Setting refused: {exc}")
+            return False
+        changed = {k: v for k, v in fields.items() if getattr(self._config, k) != getattr(new, k)}
+        if not changed:
+            return True
+        self._config = new
+        if all(k in SETTINGS_WITHOUT_RESET for k in changed):
+            self._send("update", {k: getattr(new, k) for k in changed})
+        else:
+            self._send("reset", new.to_dict())
+        return True
+
+    def load_session_data(self, data) -> None:
+        """Continue from a loaded session (``autograd_core.session.SessionData``); paused.
+
+        The trainer is built here first, so a session that does not fit
+        together raises SessionError before anything changes.
+        """
+        trainer = trainer_from_session(data)
+        self.pause()
+        self._config = copy.deepcopy(trainer.config)
+        self._send("load", data)
+        self.configChanged.emit(self.config)
+
+    def export_trainer(self, timeout: float = 10.0) -> Trainer:
+        """A copy of the live trainer (same weights, optimiser state, history and data), e.g. to save it."""
+        if self._worker is None:
+            return Trainer(self._config)  # never started: the fresh trainer it would have built
+        return self._worker.export_trainer(timeout)
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop the worker thread and wait for it: call before the window closes."""
+        if self._closed:
+            return True
+        self._closed = True
+        self._running = False
+        return self._worker.stop(timeout_ms) if self._worker is not None else True
+
+    # ---------------------------------------------------------- snapshots
+
+    def _process_died(self, text: str) -> None:
+        self._set_running(False)
+        self.message.emit(text)
+
+    def _set_running(self, running: bool) -> None:
+        if running != self._running:
+            self._running = running
+            self.runningChanged.emit(running)
+
+    def _take_snapshot(self) -> None:
+        snap = self._worker.take_snapshot() if self._worker is not None else None
+        if snap is None or self._closed:
+            return
+        if snap.generation != self._generation:
+            self._generation = snap.generation
+            self.history.clear()
+        if snap.history is not None:
+            self.history.clear()
+            self.history.extend(snap.history)
+        self.history.extend(snap.metrics)
+        if snap.last is not None:
+            self.last_metrics = snap.last
+        self.last_snapshot = snap
+        self.snapshotReady.emit(snap)
+        if snap.history is not None or snap.metrics:
+            self.historyChanged.emit()
+        if snap.error:
+            self.message.emit(snap.error)
+        elif snap.stopped_reason:
+            self.message.emit(snap.stopped_reason)
+        elif snap.finished and not snap.running and self._running:
+            self.message.emit(
+                f"Training finished: all {self._config.steps} steps are done. Raise the step limit to go on."
+            )
+        stopped = snap.finished or snap.stopped_reason or snap.error
+        # Only a snapshot that has seen every command we sent may say training stopped (no stale pause).
+        if stopped and self._running and not snap.running and snap.seq >= self._worker.sent:
+            self._set_running(False)

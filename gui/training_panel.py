@@ -1,0 +1,284 @@
+"""Data, training settings, play/pause/step/reset and the live status.
+
+Three parts the workspace places where they fit: ``data_box`` and
+``settings_box`` (forms) and ``controls`` (buttons, speed, status line and
+the banner that explains why training stopped).  Every edit becomes a call
+on the controller; every label is refreshed from the controller's signals.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autograd_core.data import DATASETS
+from gui.training_controller import SPEEDS, TrainingController
+
+DATASET_LABELS = {"moons": "Two moons", "circles": "Circles", "xor": "XOR", "blobs": "Blobs", "spiral": "Spiral"}
+LOSS_LABELS = {"bce": "Cross-entropy", "hinge": "Hinge", "mse": "MSE"}
+OPTIMIZER_LABELS = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
+SCHEDULE_LABELS = {"constant": "constant", "linear": "linear decay", "cosine": "cosine decay"}
+
+BANNER_STYLE = (
+    "QFrame#trainingBanner { background: #fff4d6; border: 1px solid #e0b050; border-radius: 4px; }"
+    "QFrame#trainingBanner QLabel { color: #5d4000; font-weight: bold; }"
+)
+
+
+def _combo(labels: dict, tooltip: str) -> QComboBox:
+    box = QComboBox()
+    for key, label in labels.items():
+        box.addItem(label, key)
+    box.setToolTip(tooltip)
+    return box
+
+
+def _spin(lo: int, hi: int, tooltip: str, suffix: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(lo, hi)
+    spin.setKeyboardTracking(False)  # one change when the user is done typing, not one per digit
+    spin.setToolTip(tooltip)
+    if suffix:
+        spin.setSuffix(suffix)
+    return spin
+
+
+def _double(lo: float, hi: float, decimals: int, tooltip: str, step: float = 0.0) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(lo, hi)
+    spin.setDecimals(decimals)
+    spin.setKeyboardTracking(False)
+    spin.setToolTip(tooltip)
+    if step:
+        spin.setSingleStep(step)
+    else:
+        spin.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+    return spin
+
+
+def _select(box: QComboBox, key) -> None:
+    box.setCurrentIndex(max(0, box.findData(key)))
+
+
+class TrainingPanel(QWidget):
+    """The data, settings and control widgets of the training area."""
+
+    def __init__(self, controller: TrainingController, parent=None):
+        super().__init__(parent)
+        self.controller = controller
+        self._updating = False
+        self._build_data()
+        self._build_settings()
+        self._build_controls()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.data_box)
+        layout.addWidget(self.settings_box)
+
+        controller.configChanged.connect(self.show_config)
+        controller.runningChanged.connect(self._show_running)
+        controller.snapshotReady.connect(self._show_status)
+        controller.message.connect(self.show_message)
+        self.show_config(controller.config)
+
+    # ---------------------------------------------------------------- data
+
+    def _build_data(self) -> None:
+        self.dataset = _combo({k: DATASET_LABELS.get(k, k) for k in DATASETS}, "Which two-class data set to learn")
+        self.samples = _spin(10, 2000, "Number of points (train + test)")
+        self.noise = _double(0.0, 2.0, 2, "How much the points scatter around the clean shape", step=0.05)
+        self.test_percent = _spin(0, 90, "Share of the points held out as a test set (hollow circles)", " %")
+        self.test_percent.setSingleStep(5)
+        self.data_seed = _spin(0, 2**31 - 1, "Seed of the random points: the same seed gives the same data")
+        self.regenerate = QPushButton("Regenerate")
+        self.regenerate.setToolTip("Draw a fresh sample of points (next data seed); the network starts again")
+        self.regenerate.clicked.connect(self._regenerate)
+        form = QFormLayout()
+        form.addRow("Data set", self.dataset)
+        form.addRow("Samples", self.samples)
+        form.addRow("Noise", self.noise)
+        form.addRow("Test set", self.test_percent)
+        form.addRow("Data seed", self.data_seed)
+        form.addRow("", self.regenerate)
+        self.data_box = QGroupBox("Data")
+        self.data_box.setLayout(form)
+        self.dataset.currentIndexChanged.connect(self._send_data)
+        for spin in (self.samples, self.noise, self.test_percent, self.data_seed):
+            spin.valueChanged.connect(self._send_data)
+
+    def _send_data(self) -> None:
+        if self._updating:
+            return
+        self.controller.update_settings(
+            dataset=self.dataset.currentData(),
+            samples=self.samples.value(),
+            noise=round(self.noise.value(), 4),
+            test_fraction=self.test_percent.value() / 100.0,
+            data_seed=self.data_seed.value(),
+            points=None,
+        )
+
+    def _regenerate(self) -> None:
+        self.data_seed.setValue((self.data_seed.value() + 1) % self.data_seed.maximum())
+
+    # ------------------------------------------------------------ settings
+
+    def _build_settings(self) -> None:
+        self.loss = _combo(
+            LOSS_LABELS, "What the network minimises: cross-entropy on the logit, hinge (as micrograd) or MSE"
+        )
+        self.optimizer = _combo(OPTIMIZER_LABELS, "How each step moves the weights along the gradient")
+        self.lr = _double(0.0001, 1000.0, 4, "Learning rate: the size of each step (changes apply at once)")
+        self.schedule = _combo(
+            SCHEDULE_LABELS, "Learning rate over the run: constant, or decaying to 10 % by the limit"
+        )
+        self.batch_size = _spin(0, 2000, "Points per step; full batch uses every training point")
+        self.batch_size.setSpecialValueText("full batch")
+        self.l2 = _double(0.0, 10.0, 5, "L2 penalty: adds λ·Σw² to the loss, keeping weights small")
+        self.steps = _spin(1, 1_000_000, "Training stops after this many steps (raise it to go on)")
+        form = QFormLayout()
+        form.addRow("Loss", self.loss)
+        form.addRow("Optimiser", self.optimizer)
+        form.addRow("Learning rate", self.lr)
+        form.addRow("Schedule", self.schedule)
+        form.addRow("Batch size", self.batch_size)
+        form.addRow("L2", self.l2)
+        form.addRow("Step limit", self.steps)
+        self.settings_box = QGroupBox("Training")
+        self.settings_box.setLayout(form)
+        for box in (self.loss, self.optimizer, self.schedule):
+            box.currentIndexChanged.connect(self._send_settings)
+        for spin in (self.lr, self.batch_size, self.l2, self.steps):
+            spin.valueChanged.connect(self._send_settings)
+
+    def _send_settings(self) -> None:
+        if self._updating:
+            return
+        self.controller.update_settings(
+            loss=self.loss.currentData(),
+            optimizer=self.optimizer.currentData(),
+            lr=self.lr.value(),
+            schedule=self.schedule.currentData(),
+            batch_size=self.batch_size.value(),
+            l2=self.l2.value(),
+            steps=self.steps.value(),
+        )
+
+    # ------------------------------------------------------------ controls
+
+    def _build_controls(self) -> None:
+        self.play_button = QPushButton("▶ Play")
+        self.play_button.setToolTip("Start or pause training (Space)")
+        self.play_button.clicked.connect(self.controller.toggle)
+        self.step_button = QPushButton("Step")
+        self.step_button.setToolTip("Do exactly one update, then stop")
+        self.step_button.clicked.connect(self.controller.step)
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setToolTip("Start again: initial weights from the seed, same data, history cleared")
+        self.reset_button.clicked.connect(self.controller.reset)
+        self.speed = QComboBox()
+        self.speed.addItems(list(SPEEDS))
+        self.speed.setToolTip("Steps per second: slow it down to follow each update")
+        self.speed.currentTextChanged.connect(self.controller.set_speed)
+        for button in (self.play_button, self.step_button, self.reset_button):
+            button.setMinimumWidth(button.fontMetrics().horizontalAdvance("⏸ Pause") + 28)
+
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.status.setWordWrap(True)
+        self.status.setMinimumWidth(120)
+        self.status.setToolTip("Step, epoch (passes over the training set), loss and accuracy on train and test")
+        self.banner = QFrame()
+        self.banner.setObjectName("trainingBanner")
+        self.banner.setStyleSheet(BANNER_STYLE)
+        self.banner_text = QLabel()
+        self.banner_text.setWordWrap(True)
+        self.banner_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton()
+        close.setText("×")
+        close.setToolTip("Hide this message")
+        close.clicked.connect(lambda: self.show_message(""))
+        banner_layout = QHBoxLayout(self.banner)
+        banner_layout.setContentsMargins(8, 4, 4, 4)
+        banner_layout.addWidget(self.banner_text, 1)
+        banner_layout.addWidget(close)
+        self.banner.hide()
+
+        buttons = QHBoxLayout()
+        for w in (self.play_button, self.step_button, self.reset_button):
+            buttons.addWidget(w)
+        buttons.addWidget(QLabel("Speed"))
+        buttons.addWidget(self.speed)
+        buttons.addSpacing(12)
+        buttons.addWidget(self.status, 1)
+        self.controls = QWidget()
+        v = QVBoxLayout(self.controls)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.addLayout(buttons)
+        v.addWidget(self.banner)
+
+    def _show_running(self, running: bool) -> None:
+        self.play_button.setText("⏸ Pause" if running else "▶ Play")
+
+    def show_message(self, text: str) -> None:
+        """The banner under the controls: why training stopped, or a refused setting."""
+        self.banner_text.setText(text)
+        self.banner.setVisible(bool(text))
+
+    def _show_status(self, snap) -> None:
+        m = self.controller.last_metrics
+        if m is None:
+            return
+        parts = [f"<b>step {m.step}</b> · epoch {m.epoch:.1f}"]
+        parts.append(f"train loss {_num(m.train_loss)} · acc {_pct(m.train_acc)}")
+        if m.test_acc is not None:
+            parts.append(f"<b>test loss {_num(m.test_loss)} · acc {_pct(m.test_acc)}</b>")
+        parts.append(f"{snap.steps_per_second:.1f} steps/s" if snap.running else "paused")
+        self.status.setText(" &nbsp;|&nbsp; ".join(parts))
+
+    # -------------------------------------------------------------- config
+
+    def show_config(self, config) -> None:
+        """Show ``config`` in the widgets without sending it back."""
+        self._updating = True
+        try:
+            _select(self.dataset, config.dataset)
+            self.samples.setValue(int(config.samples))
+            self.noise.setValue(float(config.noise))
+            self.test_percent.setValue(round(100 * float(config.test_fraction)))
+            self.data_seed.setValue(int(config.data_seed))
+            _select(self.loss, config.loss)
+            _select(self.optimizer, config.optimizer)
+            self.lr.setValue(float(config.lr))
+            _select(self.schedule, config.schedule)
+            self.batch_size.setValue(int(config.batch_size))
+            self.l2.setValue(float(config.l2))
+            self.steps.setValue(int(config.steps))
+            painted = config.points is not None
+            self.data_box.setTitle("Data (painted points)" if painted else "Data")
+        finally:
+            self._updating = False
+
+
+def _num(v) -> str:
+    return "—" if v is None or not math.isfinite(v) else f"{v:.4f}"
+
+
+def _pct(v) -> str:
+    return "—" if v is None or not math.isfinite(v) else f"{100 * v:.1f} %"

@@ -1,0 +1,163 @@
+"""The network builder and diagram: real clicks build the network the trainer trains; the diagram draws its weights."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
+
+from autograd_core.training import Trainer
+from gui.network_diagram import EdgeItem, NeuronItem
+from gui.training_controller import parameter_count
+from gui.training_style import NEGATIVE, POSITIVE
+from gui.training_workspace import TrainingWorkspace
+
+TIMEOUT = 20_000
+
+
+@pytest.fixture
+def ws(qtbot):
+    w = TrainingWorkspace()
+    qtbot.addWidget(w)
+    w.resize(1300, 800)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
+    yield w
+    w.shutdown()
+
+
+def set_spin(qtbot, spin, value):
+    """Type a value into a spin box as a user would (select all, type, Enter)."""
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), str(value))
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+
+
+def lonely_point(edge, edges):
+    """The point of ``edge`` (between 10 % and 90 % of its length) farthest from every other edge."""
+
+    def distance(p, e):
+        a, b = np.array(e.line().p1().toTuple()), np.array(e.line().p2().toTuple())
+        t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0, 1)
+        return np.linalg.norm(p - (a + t * (b - a)))
+
+    best, best_gap = None, -1.0
+    for t in np.linspace(0.1, 0.9, 33):
+        point = edge.line().pointAt(t)
+        p = np.array(point.toTuple())
+        gap = min(distance(p, e) for e in edges if e is not edge)
+        if gap > best_gap:
+            best, best_gap = point, gap
+    return best
+
+
+def wait_for_sizes(qtbot, ws, sizes):
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.sizes == sizes, timeout=TIMEOUT)
+    ws.flush()
+
+
+def test_parameter_count_formula_by_hand():
+    # 2→4→3→1: (2+1)·4 + (4+1)·3 + (3+1)·1 = 12 + 15 + 4
+    assert parameter_count([4, 3]) == 31
+    # micrograd's MLP(2, [16, 16, 1]) has 337 parameters
+    assert parameter_count([16, 16]) == 337
+    assert parameter_count([]) == 3
+
+
+def test_build_a_network_with_clicks(qtbot, ws):
+    panel = ws.network_panel
+    assert panel.layers() == list(ws.controller.config.layers)
+    # remove every hidden layer, then add two and size them
+    while panel.remove_buttons:
+        qtbot.mouseClick(panel.remove_buttons[0], Qt.MouseButton.LeftButton)
+    assert ws.controller.config.layers == []
+    assert "3</b> parameters" in panel.param_count.text()
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    set_spin(qtbot, panel.layer_spins[0], 4)
+    set_spin(qtbot, panel.layer_spins[1], 3)
+    assert ws.controller.config.layers == [4, 3]
+    assert "31</b> parameters" in panel.param_count.text()
+    panel.activation.setCurrentIndex(panel.activation.findData("tanh"))
+    assert ws.controller.config.activation == "tanh"
+
+    # the trainer (in its own process) now trains exactly that network, and the diagram shows it
+    wait_for_sizes(qtbot, ws, (2, 4, 3, 1))
+    snap = ws.controller.last_snapshot
+    assert snap.activation == "tanh"
+    assert [w.shape for w, _b in snap.weights] == [(4, 2), (3, 4), (1, 3)]
+    diagram = ws.diagram
+    assert [len(col) for col in diagram.neurons] == [2, 4, 3, 1]
+    assert len(diagram.edges) == 2 * 4 + 4 * 3 + 3 * 1
+    # its initial weights are those of the same config built here (same seed rules)
+    expected = Trainer(ws.controller.config).model.weight_arrays()
+    for (w, b), (we, be) in zip(snap.weights, expected):
+        np.testing.assert_allclose(w, we)
+        np.testing.assert_allclose(b, be)
+
+
+def test_edges_show_sign_and_size(qtbot, ws):
+    ws.flush()
+    diagram = ws.diagram
+    weights = np.concatenate([w.ravel() for w, _b in ws.controller.last_snapshot.weights])
+    assert len(weights) == len(diagram.edges) and (weights > 0).any() and (weights < 0).any()
+    for edge, w in zip(diagram.edges, weights):
+        colour = edge.pen().color()
+        # orange (red > blue) for positive, blue (blue > red) for negative
+        if w > 0:
+            assert colour.red() > colour.blue(), (w, colour.name())
+        elif w < 0:
+            assert colour.blue() > colour.red(), (w, colour.name())
+    widths = np.array([e.pen().widthF() for e in diagram.edges])
+    assert widths[np.argmax(np.abs(weights))] == widths.max()
+    assert widths[np.argmin(np.abs(weights))] == widths.min() < widths.max()
+    assert QColor(POSITIVE).red() > QColor(NEGATIVE).red()
+
+
+def test_hover_shows_weight_gradient_and_bias(qtbot, ws):
+    qtbot.mouseClick(ws.training_panel.step_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=TIMEOUT)
+    ws.flush()
+    diagram = ws.diagram
+    snap = ws.controller.last_snapshot
+    view = diagram.view
+    # a real mouse move over the edge from input x2 to hidden neuron 3, where no other edge is near
+    edge = next(e for e in diagram.edges if e.layer == 1 and e.row == 3 and e.col == 1)
+    point = view.mapFromScene(lonely_point(edge, diagram.edges))
+    qtbot.mouseMove(view.viewport(), point)
+    qtbot.waitUntil(lambda: diagram.info.text().startswith("weight"), timeout=5000)
+    w = snap.weights[0][0][3, 1]
+    g = snap.grads[0][0][3, 1]
+    assert g != 0.0  # one step was taken: the gradient is there
+    text = diagram.info.text()
+    assert "x2 → L1.n3" in text and f"{w:+.4g}" in text and f"{g:+.4g}" in text
+    # a neuron shows its bias and the bias gradient
+    neuron = diagram.neurons[2][0]
+    assert isinstance(neuron, NeuronItem)
+    qtbot.mouseMove(view.viewport(), view.mapFromScene(neuron.rect().center()))
+    qtbot.waitUntil(lambda: diagram.info.text().startswith("neuron"), timeout=5000)
+    b = snap.weights[1][1][0]
+    assert "L2.n0" in diagram.info.text() and f"b = {b:+.4g}" in diagram.info.text()
+    assert isinstance(edge, EdgeItem) and edge.toolTip().startswith("weight")
+    qtbot.mouseMove(view.viewport(), QPoint(1, 1))
+
+
+def test_gradient_mode_and_seed(qtbot, ws):
+    qtbot.mouseClick(ws.training_panel.step_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=TIMEOUT)
+    ws.flush()
+    diagram = ws.diagram
+    diagram.mode.setCurrentIndex(1)  # colour edges by gradient
+    grads = np.concatenate([g.ravel() for g, _b in ws.controller.last_snapshot.grads])
+    widths = np.array([e.pen().widthF() for e in diagram.edges])
+    assert widths[np.argmax(np.abs(grads))] == widths.max()
+    # a new weight seed gives other initial weights (and starts again at step 0)
+    before = ws.controller.last_snapshot.weights[0][0].copy()
+    set_spin(qtbot, ws.network_panel.seed, 7)
+    qtbot.waitUntil(
+        lambda: (
+            not np.allclose(ws.controller.last_snapshot.weights[0][0], before) and ws.controller.last_metrics.step == 0
+        ),
+        timeout=TIMEOUT,
+    )
+    assert ws.controller.config.seed == 7
