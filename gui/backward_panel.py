@@ -60,6 +60,7 @@ class BackwardPanel(QWidget):
         state.set_play_interval(SPEEDS_MS[self.speed.value()])
         self.progress = QLabel()
         self.progress.setObjectName("stepProgress")
+        self.progress.setWordWrap(True)
         self.progress.setToolTip("How far the step-by-step backward pass has come")
         self.ledger = QListWidget()
         self.ledger.setObjectName("ledger")

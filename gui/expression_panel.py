@@ -158,9 +158,11 @@ class ExpressionPanel(QWidget):
         self.view.groups_changed.connect(self._groups_changed)
         self.view.drawn.connect(self._groups_changed)
 
-    def _tool(self, text: str, tip: str, slot) -> QPushButton:
-        b = QPushButton(text)
+    def _tool(self, text: str, tip: str, slot) -> QToolButton:
+        b = QToolButton()
+        b.setText(text)
         b.setToolTip(tip)
+        b.setAutoRaise(False)
         b.clicked.connect(slot)
         return b
 

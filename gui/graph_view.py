@@ -15,9 +15,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import networkx as nx
-from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -42,6 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import gui.qt_workarounds  # noqa: F401  (PySide6 6.12 refcount bug: see that module)
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
@@ -166,21 +168,29 @@ def scale_positions(pos: dict, method: str, width: float, height: float) -> dict
 
 
 class _LayoutSignals(QObject):
-    done = Signal(int, object, str)  # generation, positions (or None), error text
+    """Carries a finished layout from the worker thread to the GUI thread (queued)."""
+
+    done = Signal(int, object, str)  # generation, positions ({} on failure), error text
 
 
-class _LayoutTask(QRunnable):
-    def __init__(self, generation: int, graph, method: str, signals: _LayoutSignals):
-        super().__init__()
-        self.generation, self.graph, self.method, self.signals = generation, graph, method, signals
+_executor: ThreadPoolExecutor | None = None
 
-    def run(self) -> None:
-        try:
-            pos = compute_layout(self.graph, self.method)
-        except Exception as err:  # reported to the user by the view
-            self.signals.done.emit(self.generation, None, f"{type(err).__name__}: {err}")
-            return
-        self.signals.done.emit(self.generation, pos, "")
+
+def _layout_executor() -> ThreadPoolExecutor:
+    # One worker: a newer graph's layout waits for the older one, whose result is then dropped.
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-layout")
+    return _executor
+
+
+def _layout_job(generation: int, graph, method: str, signals: _LayoutSignals) -> None:
+    try:
+        pos = compute_layout(graph, method)
+    except Exception as err:  # reported to the user by the view
+        signals.done.emit(generation, {}, f"{type(err).__name__}: {err}")
+        return
+    signals.done.emit(generation, pos, "")
 
 
 # ------------------------------------------------------------------ items
@@ -200,7 +210,7 @@ class NodeItem(QGraphicsItem):
         self.highlighted = False
         self.current = False
         self.setAcceptHoverEvents(True)
-        self.setZValue(1)
+        self.setZValue(1)  # boxes above edges
 
     @staticmethod
     def _title(attrs: dict) -> str:
@@ -250,6 +260,12 @@ class NodeItem(QGraphicsItem):
             pen = QPen(colors.non_finite, lw * 3)
         if self.highlighted:
             pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        if lod < 0.35:  # zoomed out: a plain box, no text (fast for thousands of nodes)
+            painter.setPen(QPen(pen.color(), pen.widthF()))
+            painter.setBrush(fill)
+            painter.drawRect(rect)
+            return
         painter.setPen(pen)
         painter.setBrush(fill)
         radius = 12.0 if self.kind in ("input", "parameter") else 4.0
@@ -258,9 +274,6 @@ class NodeItem(QGraphicsItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(colors.non_finite, Qt.BrushStyle.BDiagPattern))
             painter.drawRoundedRect(rect, radius, radius)
-        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        if lod < 0.35:  # text would be unreadable anyway: skip it (fast when zoomed out)
-            return
         text = readable_text(fill, view.theme)
         painter.setPen(text)
         line_h = rect.height() / 3
@@ -291,7 +304,7 @@ class EdgeItem(QGraphicsItem):
         self.highlighted = False
         self.path = QPainterPath()
         self.arrow = QPolygonF()
-        self.setZValue(0)
+        self._bounds = QRectF()
 
     def set_geometry(self, a: NodeItem, b: NodeItem, curved: bool) -> None:
         self.prepareGeometryChange()
@@ -319,9 +332,10 @@ class EdgeItem(QGraphicsItem):
         left = end - direction * size + QPointF(-direction.y(), direction.x()) * size * 0.5
         right = end - direction * size - QPointF(-direction.y(), direction.x()) * size * 0.5
         self.path, self.arrow = path, QPolygonF([end, left, right])
+        self._bounds = path.controlPointRect().united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
 
     def boundingRect(self) -> QRectF:
-        return self.path.boundingRect().united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         return self.path
@@ -332,6 +346,10 @@ class EdgeItem(QGraphicsItem):
         width = self.view.line_width * (3.0 if self.highlighted else 1.2)
         painter.setPen(QPen(color, width))
         painter.setBrush(Qt.BrushStyle.NoBrush)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.35:
+            # zoomed out: a straight line is indistinguishable and far cheaper than a curve
+            painter.drawLine(self.path.pointAtPercent(0.0), self.arrow[0])
+            return
         painter.drawPath(self.path)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
@@ -475,7 +493,6 @@ class GraphView(QGraphicsView):
         self._batch_timer.timeout.connect(self._run_batch)
         self._signals = _LayoutSignals()
         self._signals.done.connect(self._layout_done)
-        self._pool = QThreadPool.globalInstance()
         self.busy = False
         self.force_huge = False
         self.highlight_nodes: set = set()
@@ -703,23 +720,27 @@ class GraphView(QGraphicsView):
             self.message.emit(f"Kamada–Kawai is too slow for {n} nodes; using the layered layout.")
             method = "layered"
         self.busy = True
+        self._root.setVisible(False)  # no repaint of a half-built graph between batches
+        large = n > ASYNC_LAYOUT_NODES
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, not large)
         self.layout_started.emit()
         generation = self._generation
         if n > ASYNC_LAYOUT_NODES:
-            self._pool.start(_LayoutTask(generation, graph, method, self._signals))
+            _layout_executor().submit(_layout_job, generation, graph, method, self._signals)
         else:
             try:
                 pos = compute_layout(graph, method)
             except Exception as err:
-                self._layout_done(generation, None, f"{type(err).__name__}: {err}", method)
+                self._layout_done(generation, {}, f"{type(err).__name__}: {err}", method)
                 return
             self._layout_done(generation, pos, "", method)
 
     def _layout_done(self, generation: int, pos, error: str, method: str | None = None) -> None:
         if generation != self._generation or self.graph is None:
             return  # a newer graph replaced this one while the layout ran
-        if pos is None:
+        if error:
             self.busy = False
+            self._root.setVisible(True)
             self.message.emit(f"Layout failed: {error}")
             return
         method = method or ("layered" if self.method == "kamada_kawai" else self.method)
@@ -763,7 +784,6 @@ class GraphView(QGraphicsView):
             item.setPos(x, y)
             item.setParentItem(self._root)
             self.nodes[node] = item
-        self._update_numbers(chunk)
 
     def _add_edges(self, chunk: list, curved: bool) -> None:
         graph = self.graph
@@ -778,6 +798,7 @@ class GraphView(QGraphicsView):
     def _finish(self) -> None:
         self._batch_timer.stop()
         self.busy = False
+        self._root.setVisible(True)
         rect = self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()

@@ -24,6 +24,7 @@ from gui.expression_state import ExpressionState
 from gui.graph_view import fmt
 
 SLIDER_STEPS = 1000
+MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged
 
 
@@ -180,19 +181,26 @@ class InputsPanel(QWidget):
         state.evaluated.connect(self.refresh)
 
     def rebuild(self) -> None:
-        names = self.state.inputs
+        names = self.state.inputs[:MAX_ROWS]
         if list(self.rows) == names:
             self.refresh()
             return
         for row in self.rows.values():
             for widget in row.widgets():
                 self.grid.removeWidget(widget)
+                widget.hide()  # deleteLater waits for the event loop; until then it would still show
+                widget.setParent(None)
                 widget.deleteLater()
         self.rows = {}
         for i, name in enumerate(names):
             self.rows[name] = InputRow(self, name, i)
         self.grid.setRowStretch(3 * len(names), 1)
-        self.empty.setVisible(not names)
+        hidden = len(self.state.inputs) - len(names)
+        if hidden > 0:
+            self.empty.setText(f"Showing the first {MAX_ROWS} inputs; {hidden} more are not listed.")
+        else:
+            self.empty.setText("No inputs: the expression has no free names.")
+        self.empty.setVisible(not names or hidden > 0)
 
     def refresh(self) -> None:
         if self.gradcheck.isChecked() != self.state.gradcheck_enabled:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -444,15 +444,20 @@ class MainWindow(QMainWindow):
         geometry = s.get_bytes("window/geometry")
         if isinstance(geometry, QByteArray | bytes) and geometry:
             self.restoreGeometry(geometry)
-        else:
+        size = s.get_bytes("window/size")
+        if isinstance(size, QSize) and size.isValid() and not self.isMaximized():
+            self.resize(size)  # restoreGeometry shrinks to the current screen; a projector may be bigger
+        elif not geometry:
             self.resize(1360, 820)
         state = s.get_bytes("window/state")
         if isinstance(state, QByteArray | bytes) and state:
             self.restoreState(state)
+        self._splitter_states = {}  # applied at the first show, once the splitters have their real size
         for splitter in self.findChildren(QSplitter):
             value = s.get_bytes(f"splitters/{splitter.objectName()}")
             if splitter.objectName() and isinstance(value, QByteArray | bytes) and value:
                 splitter.restoreState(value)
+                self._splitter_states[splitter] = value
         self.theme = s.get_str("view/theme", "light")
         self.presentation = s.get_bool("view/presentation", False)
         self.theme_actions.get(self.theme, self.theme_actions["light"]).setChecked(True)
@@ -479,6 +484,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.set("window/geometry", self.saveGeometry())
         s.set("window/state", self.saveState())
+        s.set("window/size", self.size())
         for splitter in self.findChildren(QSplitter):
             if splitter.objectName():
                 s.set(f"splitters/{splitter.objectName()}", splitter.saveState())
@@ -487,6 +493,12 @@ class MainWindow(QMainWindow):
         s.set("window/tab", str(self.tabs.currentIndex()))
         s.set("expression/last", json.dumps(self.expression.session_state()))
         s.sync()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        states, self._splitter_states = self._splitter_states, {}
+        for splitter, value in states.items():
+            splitter.restoreState(value)
 
     def closeEvent(self, event) -> None:
         self.expression.state.stop()

@@ -154,10 +154,15 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
     at start-up so toggling presentation mode twice returns to the same size).
     """
     theme = theme if theme in THEMES else "light"
-    app.setStyle("Fusion")
+    base = base_point_size or app.font().pointSizeF() or 10.0
+    key = f"{theme}/{presentation}/{base}"
+    if app.property("appliedTheme") == key:
+        return  # restyling every widget is slow: only when something changed
+    app.setProperty("appliedTheme", key)
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
     app.setPalette(_palette(theme))
     font = QFont(app.font())
-    base = base_point_size or font.pointSizeF() or 10.0
     font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
     app.setFont(font)
     dark = theme == "dark"

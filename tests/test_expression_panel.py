@@ -1,0 +1,292 @@
+"""The expression playground driven as a user would: typing, values, Backward, stepping, errors."""
+
+import math
+
+import pytest
+from PySide6.QtCore import Qt
+
+from autograd_core import Tensor, gradcheck
+from autograd_core.trace import backward_steps
+from gui.expression_panel import ExpressionPanel
+from gui.graph_view import fmt
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = ExpressionPanel()
+    widget.resize(1300, 800)
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
+def type_expression(qtbot, panel, text):
+    """Select all, type the text, wait for the debounced compile."""
+    edit = panel.editor.edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        qtbot.keyClicks(edit, line)
+        if i < len(lines) - 1:
+            qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.state.text == text and not panel.editor.pending, timeout=3000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+
+
+def set_value(qtbot, panel, name, value):
+    spin = panel.inputs.rows[name].spin
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), str(value))
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+
+
+def shown(panel):
+    """(title, value, grad) of every node box, by node id."""
+    return {n: (item.title, item.value, item.grad) for n, item in panel.view.nodes.items()}
+
+
+def item_named(panel, title):
+    return next(item for item in panel.view.nodes.values() if item.title == title)
+
+
+def test_typing_builds_the_graph_after_a_debounce(qtbot, panel):
+    edit = panel.editor.edit
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, "h = a*b")
+    assert panel.editor.pending  # not compiled on every key
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.keyClicks(edit, "h + c")
+    qtbot.waitUntil(lambda: panel.state.text == "h = a*b\nh + c", timeout=3000)
+    assert list(panel.inputs.rows) == ["a", "b", "c"]
+    a, b, c = (panel.state.values[n] for n in "abc")
+    # the engine, independently
+    ta, tb, tc = Tensor(a), Tensor(b), Tensor(c)
+    out = ta * tb + tc
+    assert len(panel.view.nodes) == 5
+    assert item_named(panel, "h = *").value == a * b
+    root = max(panel.view.nodes)  # ids are topological: the output is last
+    assert panel.view.nodes[root].value == out.data
+    assert len(panel.view.edges) == 4
+
+
+def test_editing_a_value_recomputes_at_once(qtbot, panel):
+    type_expression(qtbot, panel, "y = a*b + c")
+    set_value(qtbot, panel, "a", 1.5)
+    assert panel.state.values["a"] == 1.5
+    b, c = panel.state.values["b"], panel.state.values["c"]
+    assert item_named(panel, "y = +").value == 1.5 * b + c
+    # the slider follows the spin box
+    row = panel.inputs.rows["a"]
+    lo, hi = panel.state.ranges["a"]
+    assert row.slider.value() == round((1.5 - lo) / (hi - lo) * 1000)
+    # and the slider drives the value
+    row.slider.setValue(1000)
+    assert panel.state.values["a"] == hi
+    assert item_named(panel, "y = +").value == hi * b + c
+
+
+def test_backward_button_shows_the_engines_gradients(qtbot, panel):
+    type_expression(qtbot, panel, "h = a*b + c\nout = tanh(h) * a")
+    qtbot.mouseClick(panel.backward.backward_button, Qt.MouseButton.LeftButton)
+    v = panel.state.values
+    a, b, c = Tensor(v["a"]), Tensor(v["b"]), Tensor(v["c"])
+    out = (a * b + c).tanh() * a
+    out.backward()
+    for name, leaf in zip("abc", (a, b, c)):
+        assert panel.inputs.rows[name].grad.text() == f"grad {fmt(leaf.grad)}"
+        assert item_named(panel, name).grad == leaf.grad
+    assert item_named(panel, "out = *").grad == 1.0
+    # pressing again accumulates into the leaves, like PyTorch; Zero grad resets
+    qtbot.mouseClick(panel.backward.backward_button, Qt.MouseButton.LeftButton)
+    assert item_named(panel, "a").grad == pytest.approx(2 * a.grad)
+    qtbot.mouseClick(panel.backward.zero_button, Qt.MouseButton.LeftButton)
+    assert all(item.grad == 0.0 for item in panel.view.nodes.values())
+
+
+def test_stepping_through_the_whole_trace(qtbot, panel):
+    type_expression(qtbot, panel, "h = a*b\ny = h*c + h.tanh()")
+    state = panel.state
+    steps = backward_steps(state.root)
+    step_button = panel.backward.step_button
+    taken = 0
+    while step_button.isEnabled():
+        qtbot.mouseClick(step_button, Qt.MouseButton.LeftButton)
+        taken += 1
+        # nodes not reached yet show no gradient; the current node is highlighted
+        reached = {state.node_ids[s.node] for s in steps[:taken]}
+        reached |= {state.node_ids[c.parent] for s in steps[:taken] for c in s.contributions}
+        for node, item in panel.view.nodes.items():
+            assert (item.grad is None) == (node not in reached)
+        current = state.node_ids[steps[taken - 1].node]
+        assert panel.view.nodes[current].highlighted and panel.view.nodes[current].current
+        assert f"Step {taken} of {len(steps)}" in panel.backward.progress.text()
+    assert taken == len(steps)
+    # the ledger lists the trace's sentences, numbered by step, and h got two contributions
+    sentences = panel.backward.sentences()
+    assert sentences == [f"{k + 1}. {line}" for k, step in enumerate(steps) for line in step.sentences()]
+    assert sum(1 for s in sentences if " += " in s) == sum(len(s.contributions) for s in steps)
+    to_h = [s for s in sentences if "grad(h) +=" in s]
+    assert len(to_h) == 2
+    # the final gradients are the engine's own backward()
+    v = state.values
+    a, b, c = Tensor(v["a"]), Tensor(v["b"]), Tensor(v["c"])
+    h = a * b
+    y = h * c + h.tanh()
+    y.backward()
+    assert item_named(panel, "h = *").grad == h.grad
+    for name, leaf in zip("abc", (a, b, c)):
+        assert item_named(panel, name).grad == leaf.grad
+    # Back undoes a step: the last-reached leaf loses its gradient again
+    qtbot.mouseClick(panel.backward.back_button, Qt.MouseButton.LeftButton)
+    assert state.position == len(steps) - 1
+    assert len(panel.backward.sentences()) < len(sentences)
+
+
+def test_x_plus_x_receives_two_contributions(qtbot, panel):
+    example = next(e for e in panel.examples if e["name"].startswith("x + x"))
+    panel.load_example(example)
+    qtbot.waitUntil(lambda: not panel.view.busy)
+    # one x node, two parallel edges into +
+    assert sum(1 for item in panel.view.nodes.values() if item.title == "x") == 1
+    assert len(panel.view.edges) == 2
+    while panel.backward.step_button.isEnabled():
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+    lines = [s for s in panel.backward.sentences() if "grad(x) +=" in s]
+    assert len(lines) == 2
+    assert lines[0].endswith("x.grad = 1.0") and lines[1].endswith("x.grad = 2.0")
+    assert item_named(panel, "x").grad == 2.0
+
+
+def test_play_animates_to_the_end(qtbot, panel):
+    type_expression(qtbot, panel, "y = (a*b).relu() + b")
+    panel.backward.speed.setValue(panel.backward.speed.maximum())
+    qtbot.mouseClick(panel.backward.play_button, Qt.MouseButton.LeftButton)
+    assert panel.backward.play_button.text() == "Pause"
+    qtbot.waitUntil(lambda: not panel.state.playing, timeout=5000)
+    assert panel.state.position == len(panel.state.steps)
+    assert panel.backward.play_button.text() == "Play"
+
+
+@pytest.mark.parametrize(
+    ("text", "bad", "words"),
+    [
+        ("y = a * (b +", "(", "line 1"),  # unclosed bracket
+        ("y = foo(a)", "foo", "foo"),  # unknown function
+        ("y = a[0]", "a[0]", ""),  # subscripts are not in the language
+        ("y = a +* b", "*", ""),
+    ],
+)
+def test_parse_errors_underline_the_span_and_keep_the_last_graph(qtbot, panel, text, bad, words):
+    type_expression(qtbot, panel, "y = a*b + c")
+    before = shown(panel)
+    edit = panel.editor.edit
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, text)
+    qtbot.waitUntil(lambda: panel.state.error is not None, timeout=3000)
+    err = panel.state.error
+    label = panel.editor.error_label
+    assert label.isVisible()
+    assert err.message in label.text() and f"Line {err.line}, column {err.column}" in label.text()
+    assert words.lower() in label.text().lower() or not words
+    start, end = panel.editor.error_span()
+    assert start == err.column - 1 and end >= start + 1
+    assert end == max(err.end_column - 1, start + 1) or end <= len(text)
+    # the last good graph stays on screen, dimmed
+    assert shown(panel) == before
+    assert panel.view.dimmed and panel.view._root.opacity() < 0.5
+    # fixing the text brings it back
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, "y = a*b")
+    qtbot.waitUntil(lambda: panel.state.error is None, timeout=3000)
+    assert not label.isVisible() and panel.editor.error_span() is None
+    assert not panel.view.dimmed and panel.view._root.opacity() == 1.0
+
+
+def test_error_span_matches_the_library_position(qtbot, panel):
+    type_expression(qtbot, panel, "y = a")
+    edit = panel.editor.edit
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, "h = a*b")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.keyClicks(edit, "y = h + lambda")
+    qtbot.waitUntil(lambda: panel.state.error is not None, timeout=3000)
+    err = panel.state.error
+    assert err.line == 2
+    start, end = panel.editor.error_span()
+    block = edit.document().findBlockByNumber(1)
+    assert start == block.position() + err.column - 1
+    assert edit.toPlainText()[start:end].strip() != ""
+
+
+def test_gradient_check_shows_numeric_gradients_and_flags_mismatches(qtbot, panel):
+    type_expression(qtbot, panel, "y = a*b + sin(c)")
+    panel.inputs.gradcheck.click()
+    v = panel.state.values
+    expected = gradcheck(lambda a, b, c: a * b + c.sin(), [v["a"], v["b"], v["c"]], names=["a", "b", "c"])
+    for result in expected:
+        row = panel.inputs.rows[result.name]
+        assert row.numeric.isVisible() and row.numeric.text() == f"numeric {fmt(result.numeric)}"
+        assert "✓" in row.error.text() and not row.mismatch
+    # relu at 0 has a kink: autograd says 0, central differences 0.5 -> flagged
+    type_expression(qtbot, panel, "y = relu(x)")
+    set_value(qtbot, panel, "x", 0)
+    row = panel.inputs.rows["x"]
+    assert row.mismatch and "numeric 0.5" in row.numeric.text()
+    panel.inputs.gradcheck.click()
+    assert not row.numeric.isVisible()
+
+
+def test_non_finite_nodes_are_marked(qtbot, panel):
+    example = next(e for e in panel.examples if "log of a negative" in e["name"])
+    messages = []
+    panel.status.connect(messages.append)
+    panel.load_example(example)
+    qtbot.waitUntil(lambda: not panel.view.busy)
+    log_item = next(item for item in panel.view.nodes.values() if item.title == "log")
+    assert log_item.non_finite and math.isnan(log_item.value)
+    assert any("log(-1)" in m for m in messages)
+    assert panel.state.non_finite[0].message.startswith("log(-1)")
+
+
+@pytest.mark.parametrize(
+    ("name", "output", "grads"),
+    [
+        ("micrograd test: sanity check", -20.0, {"x": 46.0}),
+        ("micrograd test: more ops", 24.70408163265306, {"a": 138.83381924198252, "b": 645.5772594752186}),
+        ("Neuron: tanh(w1*x1 + w2*x2 + b)", 0.7071067811865476, {"w1": 1.0, "x1": -1.5, "w2": 0.0, "x2": 0.5}),
+    ],
+)
+def test_examples_match_published_values(qtbot, panel, name, output, grads):
+    panel.load_example(next(e for e in panel.examples if e["name"] == name))
+    panel.state.backward()
+    assert panel.state.root.data == pytest.approx(output, rel=1e-9)
+    for input_name, grad in grads.items():
+        assert panel.state.input_grad(input_name) == pytest.approx(grad, rel=1e-6, abs=1e-9)
+
+
+def test_every_example_compiles(qtbot, panel):
+    for example in panel.examples:
+        assert panel.state.load(example["text"], example.get("values")), example["name"]
+        assert set(panel.state.inputs) <= set(example["values"])
+
+
+def test_range_edit_refuses_an_empty_range(qtbot, panel):
+    type_expression(qtbot, panel, "y = 2*a")
+    row = panel.inputs.rows["a"]
+    messages = []
+    panel.status.connect(messages.append)
+    row.high.setValue(-10)  # below the minimum
+    assert panel.state.ranges["a"][1] > panel.state.ranges["a"][0]
+    assert row.high.value() == panel.state.ranges["a"][1]
+    assert any("minimum must be below the maximum" in m for m in messages)
+    row.low.setValue(1.0)
+    row.high.setValue(3.0)
+    assert panel.state.ranges["a"] == (1.0, 3.0)
+    assert 1.0 <= panel.state.values["a"] <= 3.0  # clamped into the new range

@@ -1,0 +1,233 @@
+"""The reusable graph view: items, tooltips, colours, layouts, zoom/pan, export, large graphs, groups."""
+
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QColor, QImage, QWheelEvent
+
+from autograd_core import Tensor
+from autograd_core.graph import to_networkx
+from autograd_core.nn import MLP
+from gui.graph_view import LARGE_GRAPH_NODES, GraphView, collapse_groups
+
+
+@pytest.fixture
+def view(qtbot):
+    widget = GraphView()
+    widget.resize(900, 600)
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
+def neuron():
+    x1, x2 = Tensor(2.0, label="x1"), Tensor(0.0, label="x2")
+    w1, w2 = Tensor(-3.0, label="w1", kind="parameter"), Tensor(1.0, label="w2", kind="parameter")
+    b = Tensor(6.8813735870195432, label="b", kind="parameter")
+    n = x1 * w1 + x2 * w2 + b
+    n.label = "n"
+    o = n.tanh()
+    o.label = "o"
+    o.backward()
+    return o
+
+
+def draw(qtbot, view, graph, **kw):
+    view.set_graph(graph, **kw)
+    qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+
+
+def test_every_node_and_edge_is_drawn_with_value_and_grad(qtbot, view):
+    o = neuron()
+    graph = to_networkx(o)
+    draw(qtbot, view, graph)
+    assert len(view.nodes) == graph.number_of_nodes()
+    assert len(view.edges) == graph.number_of_edges()
+    for node, attrs in graph.nodes(data=True):
+        item = view.nodes[node]
+        assert item.value == attrs["tensor"].data and item.grad == attrs["tensor"].grad
+        assert item.kind == attrs["kind"]
+    titles = {item.title for item in view.nodes.values()}
+    assert {"x1", "w1", "o = tanh", "n = +"} <= titles
+
+
+def test_reused_node_has_two_separate_edges(qtbot, view):
+    x = Tensor(3.0, label="x")
+    y = x * x
+    graph = to_networkx(y)
+    draw(qtbot, view, graph)
+    edges = list(view.edges.values())
+    assert len(edges) == 2 and {e.key for e in edges} == {0, 1}
+    # they bend apart, so both are visible
+    assert edges[0].path.pointAtPercent(0.5) != edges[1].path.pointAtPercent(0.5)
+
+
+def test_tooltip_has_full_precision_and_local_derivatives(qtbot, view):
+    o = neuron()
+    graph = to_networkx(o)
+    draw(qtbot, view, graph)
+    node = next(n for n, a in graph.nodes(data=True) if a["label"] == "o")
+    tip = view.tooltip_for(node)
+    assert repr(o.data) in tip and repr(o.grad) in tip
+    n_id = next(n for n, a in graph.nodes(data=True) if a["label"] == "n")
+    local = graph.edges[n_id, node, 0]["local"]
+    assert repr(local) in tip and "∂o/∂n" in tip and "tanh" in tip
+
+
+def pixel_at(view, node):
+    """The colour inside a node box, near its left edge (away from the text)."""
+    item = view.nodes[node]
+    point = view.mapFromScene(item.pos() + QPointF(-item.width / 2 + 5, 0))
+    return QColor(view.viewport().grab().toImage().pixel(point))
+
+
+def test_node_colour_follows_gradient_sign(qtbot, view):
+    a, b = Tensor(2.0, label="a"), Tensor(-3.0, label="b")
+    y = a * b
+    y.backward()  # grad a = -3 (blue), grad b = 2 (red)
+    graph = to_networkx(y)
+    draw(qtbot, view, graph)
+    ids = {attrs["label"]: n for n, attrs in graph.nodes(data=True)}
+    neg, pos = pixel_at(view, ids["a"]), pixel_at(view, ids["b"])
+    assert neg.blue() > neg.red() + 40
+    assert pos.red() > pos.blue() + 40
+    assert view.grad_scale == 3.0
+
+
+def test_layouts_place_every_node(qtbot, view):
+    o = neuron()
+    graph = to_networkx(o)
+    draw(qtbot, view, graph)
+    layered = {n: item.pos() for n, item in view.nodes.items()}
+    for method in ("spring", "kamada_kawai", "layered"):
+        view.set_layout_method(method)
+        qtbot.waitUntil(lambda: not view.busy)
+        assert len(view.nodes) == graph.number_of_nodes()
+        positions = {n: (round(i.pos().x()), round(i.pos().y())) for n, i in view.nodes.items()}
+        assert len(set(positions.values())) == len(positions)  # no two boxes on the same spot
+        if method != "layered":
+            assert positions != {n: (round(p.x()), round(p.y())) for n, p in layered.items()}
+    with pytest.raises(ValueError):
+        view.set_layout_method("circular")
+
+
+def test_wheel_zooms_drag_pans_and_fit_shows_everything(qtbot, view):
+    o = neuron()
+    draw(qtbot, view, to_networkx(o))
+    scale = view.transform().m11()
+    center = QPointF(view.viewport().rect().center())
+    event = QWheelEvent(
+        center,
+        view.mapToGlobal(center),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    view.wheelEvent(event)
+    assert view.transform().m11() > scale * 1.3
+    view.zoom_in()
+    view.zoom_in()
+    h, v = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
+    vp = view.viewport()
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=vp.rect().center())
+    qtbot.mouseMove(vp, vp.rect().center() + QPoint(120, 80))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=vp.rect().center() + QPoint(120, 80))
+    assert (view.horizontalScrollBar().value(), view.verticalScrollBar().value()) != (h, v)
+    view.fit()
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.contains(view.scene().itemsBoundingRect())
+
+
+def test_export_png_and_svg(qtbot, view, tmp_path):
+    o = neuron()
+    draw(qtbot, view, to_networkx(o))
+    png, svg = tmp_path / "graph.png", tmp_path / "graph.svg"
+    view.export(str(png))
+    view.export(str(svg))
+    image = QImage(str(png))
+    assert not image.isNull() and image.width() > 300 and image.height() > 200
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
+    assert len(colours) > 20  # boxes, text, legend: not a blank image
+    root = ET.parse(svg).getroot()
+    assert root.tag.endswith("svg")
+    text = ET.tostring(root, encoding="unicode")
+    assert "o = tanh" in text and "grad" in text
+
+
+def test_dimming_and_non_finite_marker(qtbot, view):
+    x = Tensor(-1.0, label="x")
+    y = x.log() * 2.0
+    y.backward()
+    graph = to_networkx(y)
+    draw(qtbot, view, graph)
+    log_node = next(n for n, a in graph.nodes(data=True) if a["op"] == "log")
+    assert view.nodes[log_node].non_finite and math.isnan(view.nodes[log_node].value)
+    view.set_dimmed(True, "Line 1, column 3: oops")
+    assert view._root.opacity() < 0.5 and view._overlay.isVisible()
+    view.set_dimmed(False)
+    assert view._root.opacity() == 1.0 and not view._overlay.isVisible()
+
+
+def test_grad_override_hides_unreached_nodes(qtbot, view):
+    o = neuron()
+    graph = to_networkx(o)
+    draw(qtbot, view, graph)
+    root = max(graph.nodes)
+    view.set_grads({root: 1.0})
+    assert view.nodes[root].grad == 1.0
+    assert all(item.grad is None for n, item in view.nodes.items() if n != root)
+
+
+def test_groups_collapse_and_expand(qtbot, view):
+    model = MLP(2, [3, 1], seed=0)
+    out = model([Tensor(0.5, label="x0"), Tensor(-1.0, label="x1")])
+    out.backward()
+    graph = to_networkx(out)
+    draw(qtbot, view, graph)
+    full = len(view.nodes)
+    assert view.groups() == ["L1.n0", "L1.n1", "L1.n2", "L2.n0"]
+    view.collapse_all()
+    qtbot.waitUntil(lambda: not view.busy)
+    assert len(view.nodes) == 2 + 4  # the two inputs and one box per neuron
+    box = view.nodes["group:L2.n0"]
+    assert box.value == out.data and box.grad == out.grad == 1.0
+    assert "Double-click to expand" in view.tooltip_for("group:L2.n0")
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(box.pos()))
+    qtbot.waitUntil(lambda: not view.busy)
+    assert "L2.n0" not in view.collapsed and len(view.nodes) > 6
+    view.expand_all()
+    qtbot.waitUntil(lambda: not view.busy)
+    assert len(view.nodes) == full
+    # the collapsed graph keeps every connection between groups
+    collapsed = collapse_groups(graph, set(view.groups()))
+    assert collapsed.has_edge("group:L1.n0", "group:L2.n0")
+
+
+def chain(n):
+    x = Tensor(0.5, label="x")
+    y = x
+    for i in range(n - 1):
+        y = (y * 0.999) if i % 2 else (y + 0.001)
+    return y
+
+
+def test_large_graph_is_laid_out_off_thread_and_says_so(qtbot, view):
+    y = chain(LARGE_GRAPH_NODES + 400)
+    graph = to_networkx(y)
+    view.set_graph(graph)
+    assert view.busy  # the layout runs on a worker thread; the window stays responsive
+    qtbot.waitUntil(lambda: not view.busy, timeout=20000)
+    assert len(view.nodes) == graph.number_of_nodes()
+    assert view.banner.isVisible() and "Large graph" in view.banner_label.text()
+    # a newer graph replaces one still being laid out
+    view.set_graph(graph)
+    small = to_networkx(neuron())
+    view.set_graph(small)
+    qtbot.waitUntil(lambda: not view.busy, timeout=20000)
+    qtbot.wait(50)
+    assert len(view.nodes) == small.number_of_nodes() and not view.banner.isVisible()
