@@ -6,7 +6,6 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
-import gui.qt_workarounds  # noqa: F401  (PySide6 6.12 refcount bug: see that module)
 from gui.errors import log, setup_logging
 from gui.settings import APPLICATION, ORGANIZATION
 

@@ -12,7 +12,6 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-import gui.qt_workarounds  # noqa: F401  (PySide6 6.12 refcount bug: see that module)
 from gui.training_process import Snapshot
 from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
 

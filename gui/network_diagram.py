@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import gui.qt_workarounds  # noqa: F401  (PySide6 6.12 refcount bug: see that module)
 from gui.training_style import NEGATIVE, POSITIVE
 
 LAYER_GAP = 220.0
