@@ -1,0 +1,243 @@
+"""The training area with real clicks and keys: play to 90 %, pause, step, reset, live settings,
+sessions through the main window, divergence, bad input, and closing during training."""
+
+import json
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from autograd_core.session import load_session
+from autograd_core.training import Trainer
+from gui.main_window import MainWindow
+from gui.settings import AppSettings
+from gui.training_workspace import TrainingWorkspace
+
+TIMEOUT = 30_000
+
+
+def set_spin(qtbot, spin, value):
+    """Type a value into a spin box as a user would (select all, type, Enter)."""
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), str(value))
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+
+
+def click(qtbot, button):
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def step_of(ws):
+    m = ws.controller.last_metrics
+    return -1 if m is None else m.step
+
+
+def small_network(qtbot, ws):
+    """One hidden layer of 8 neurons on 100 points, built with the widgets: trains in a few seconds."""
+    panel = ws.network_panel
+    while len(panel.remove_buttons) > 1:
+        click(qtbot, panel.remove_buttons[-1])
+    set_spin(qtbot, panel.layer_spins[0], 8)
+    set_spin(qtbot, ws.training_panel.samples, 100)
+    set_spin(qtbot, ws.training_panel.steps, 5000)
+    assert ws.controller.config.layers == [8] and ws.controller.config.samples == 100
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.sizes == (2, 8, 1), timeout=TIMEOUT)
+    expected = Trainer(ws.controller.config).data
+    qtbot.waitUntil(
+        lambda: np.array_equal(ws.controller.last_snapshot.dataset.X_train, expected.X_train), timeout=TIMEOUT
+    )
+
+
+@pytest.fixture
+def ws(qtbot):
+    w = TrainingWorkspace()
+    qtbot.addWidget(w)
+    w.resize(1300, 800)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
+    yield w
+    w.shutdown()
+
+
+def test_play_to_90_percent_pause_step_reset(qtbot, ws):
+    small_network(qtbot, ws)
+    panel = ws.training_panel
+    click(qtbot, panel.play_button)
+    assert panel.play_button.text() == "⏸ Pause"
+    qtbot.waitUntil(lambda: (ws.controller.last_metrics.test_acc or 0) >= 0.9, timeout=TIMEOUT)
+    assert "test loss" in panel.status.text() and "steps/s" in panel.status.text()
+    # the boundary map and the curves follow
+    ws.flush()
+    grid = ws.controller.last_snapshot.grid
+    assert grid.probability.min() < 0.5 < grid.probability.max() and len(grid.contour_x) > 0
+    assert len(ws.metrics.test_acc.getData()[0]) == len(ws.controller.history) > 0
+
+    click(qtbot, panel.play_button)  # pause
+    assert panel.play_button.text() == "▶ Play" and not ws.controller.running
+    qtbot.wait(400)  # a step already under way may still arrive
+    paused_at = step_of(ws)
+    qtbot.wait(600)
+    assert step_of(ws) == paused_at
+
+    click(qtbot, panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) == paused_at + 1, timeout=TIMEOUT)
+    qtbot.wait(300)
+    assert step_of(ws) == paused_at + 1 and not ws.controller.running
+
+    click(qtbot, panel.reset_button)
+    qtbot.waitUntil(lambda: step_of(ws) == 0 and len(ws.controller.history) == 0, timeout=TIMEOUT)
+    # new initial weights by the same seed rules: those a fresh Trainer of this config starts from
+    expected = Trainer(ws.controller.config).model.weight_arrays()
+    for (w, b), (we, be) in zip(ws.controller.last_snapshot.weights, expected):
+        np.testing.assert_allclose(w, we)
+        np.testing.assert_allclose(b, be)
+
+
+def test_space_plays_and_pauses_inside_the_training_area(qtbot, ws):
+    ws.activateWindow()
+    ws.boundary.plot.setFocus()
+    qtbot.keyClick(ws.boundary.plot, Qt.Key.Key_Space)
+    assert ws.controller.running
+    qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
+    qtbot.keyClick(ws.boundary.plot, Qt.Key.Key_Space)
+    assert not ws.controller.running
+
+
+def test_learning_rate_changes_while_running_without_reset(qtbot, ws):
+    small_network(qtbot, ws)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 3, timeout=TIMEOUT)
+    old_lr = ws.controller.config.lr
+    set_spin(qtbot, ws.training_panel.lr, 0.01)
+    assert ws.controller.config.lr == 0.01 and ws.controller.running
+    qtbot.waitUntil(lambda: 0.01 in ws.controller.history.column("lr"), timeout=TIMEOUT)
+    lrs = ws.controller.history.column("lr")
+    steps = ws.controller.history.column("step")
+    # one run: the steps go on counting (no reset) and the rate changes from old to new
+    assert lrs[0] == old_lr and lrs[-1] == 0.01
+    np.testing.assert_array_equal(steps, np.arange(1, len(steps) + 1))
+    assert ws.controller.running
+
+
+def test_speed_setting_slows_training(qtbot, ws):
+    small_network(qtbot, ws)
+    ws.training_panel.speed.setCurrentText("5 steps/s")
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
+    start = step_of(ws)
+    qtbot.wait(1000)
+    done = step_of(ws) - start
+    assert 2 <= done <= 8, done  # about five a second (the 8-neuron network alone would do hundreds)
+
+
+def test_divergence_stops_with_a_clear_message_and_keeps_the_last_good_state(qtbot, ws):
+    small_network(qtbot, ws)
+    ws.training_panel.optimizer.setCurrentIndex(ws.training_panel.optimizer.findData("sgd"))
+    ws.training_panel.loss.setCurrentIndex(ws.training_panel.loss.findData("mse"))
+    set_spin(qtbot, ws.training_panel.lr, 100)
+    assert ws.controller.config.lr == 100
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: ws.training_panel.banner.isVisible(), timeout=TIMEOUT)
+    text = ws.training_panel.banner_text.text()
+    assert "Training stopped" in text and "learning rate" in text
+    qtbot.waitUntil(lambda: not ws.controller.running, timeout=5000)
+    assert ws.training_panel.play_button.text() == "▶ Play"
+    snap = ws.controller.last_snapshot
+    assert all(np.all(np.isfinite(w)) and np.all(np.isfinite(b)) for w, b in snap.weights)
+    assert np.all(np.isfinite(snap.grid.probability))
+    assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
+    # a smaller rate lets training go on from the last good weights
+    before = step_of(ws)
+    set_spin(qtbot, ws.training_panel.lr, 0.01)
+    click(qtbot, ws.training_panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) == before + 1, timeout=TIMEOUT)
+
+
+def test_bad_input_gets_a_message_not_a_crash(qtbot, ws):
+    assert ws.controller.update_settings(lr=-1.0) is False
+    assert ws.training_panel.banner.isVisible()
+    assert "lr must be positive" in ws.training_panel.banner_text.text()
+    assert ws.controller.config.lr > 0
+    # the step limit: Play at the limit explains what to do
+    set_spin(qtbot, ws.training_panel.steps, 2)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: "Raise the step limit" in ws.training_panel.banner_text.text(), timeout=TIMEOUT)
+    assert step_of(ws) == 2 and not ws.controller.running
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
+    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.show()
+    w.tabs.setCurrentWidget(w.training)
+    qtbot.waitUntil(lambda: w.training.controller.last_snapshot is not None, timeout=TIMEOUT)
+    yield w
+    w.training.shutdown()
+
+
+def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_path):
+    ws = window.training
+    small_network(qtbot, ws)
+    click(qtbot, ws.boundary.discretise)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 15, timeout=TIMEOUT)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.wait(300)
+    saved_weights = [(w.copy(), b.copy()) for w, b in ws.controller.last_snapshot.weights]
+    saved_steps = step_of(ws)
+    path = tmp_path / "run.agp.json"
+    assert window.save_session_to(str(path))
+
+    # the file holds what is on screen: network, data settings, weights, optimiser and history
+    data = load_session(path)
+    assert data.config.layers == [8] and data.config.samples == 100 and data.config.optimizer == "adam"
+    assert len(data.history) == saved_steps and data.optimizer_state is not None
+    flat = np.concatenate([np.column_stack([w, b]).ravel() for w, b in saved_weights])
+    np.testing.assert_allclose(sorted(data.weights), sorted(flat))
+    assert json.loads(path.read_text())["extra"]["training"]["discretise"] is True
+
+    # change everything, then open the file again
+    click(qtbot, ws.network_panel.add_button)
+    click(qtbot, ws.boundary.discretise)
+    qtbot.waitUntil(lambda: step_of(ws) == 0, timeout=TIMEOUT)
+    assert window.open_session(str(path))
+    qtbot.waitUntil(lambda: step_of(ws) == saved_steps, timeout=TIMEOUT)
+    for (w, b), (ws_, bs) in zip(ws.controller.last_snapshot.weights, saved_weights):
+        np.testing.assert_array_equal(w, ws_)
+        np.testing.assert_array_equal(b, bs)
+    assert ws.network_panel.layers() == [8] and ws.training_panel.samples.value() == 100
+    assert ws.boundary.discretise.isChecked()
+    ws.flush()
+    assert len(ws.metrics.train_loss.getData()[0]) == saved_steps  # the curves come back
+    # and training goes on from there
+    click(qtbot, ws.training_panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) == saved_steps + 1, timeout=TIMEOUT)
+
+
+def test_a_broken_session_is_refused_and_nothing_changes(qtbot, window, tmp_path):
+    ws = window.training
+    path = tmp_path / "broken.agp.json"
+    path.write_text('{"format": "autograd-playground-session", "version": 1, "config": {"layers": "many"}}')
+    before = ws.controller.config
+    assert not window.open_session(str(path))
+    assert window.last_warning is not None
+    window.last_warning.close()
+    assert ws.controller.config == before
+
+
+def test_closing_during_training_ends_thread_and_process(qtbot, window):
+    ws = window.training
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
+    worker = ws.controller._worker
+    assert ws.controller.running and worker.isRunning()
+    window.close()
+    assert worker.isFinished()
+    assert worker._process.poll() is not None  # the training process has exited
+    # commands after closing are ignored, not errors
+    ws.controller.play()
+    ws.controller.step()
