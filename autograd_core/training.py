@@ -46,6 +46,11 @@ class TrainingConfig:
     with a linear output: a logit).  ``batch_size`` 0 means full batch.
     ``points`` (a list of ``[x, y, label]``), when given, replaces the named
     data set (painted data).  ``momentum`` is used by the "momentum" optimiser.
+
+    Defaults, measured with benchmarks/bench_training.py: micrograd's network
+    and initialisation, cross-entropy, Adam at 0.05 on minibatches of 32 and
+    a little weight decay reach ≥ 97 % test accuracy on moons and circles in
+    ~10–100 steps (a second or two); full batch costs ~5× more per step.
     """
 
     dataset: str = "moons"
@@ -57,14 +62,14 @@ class TrainingConfig:
     points: list[list[float]] | None = None
     layers: list[int] = field(default_factory=lambda: [16, 16])
     activation: str = "relu"
-    init: str = "he"
+    init: str = "uniform"
     loss: str = "bce"
     optimizer: str = "adam"
     lr: float = 0.05
     schedule: str = "constant"
-    batch_size: int = 0
+    batch_size: int = 32
     l1: float = 0.0
-    l2: float = 0.0
+    l2: float = 1e-3
     steps: int = 200
     seed: int = 0
     momentum: float = 0.9
