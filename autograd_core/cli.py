@@ -98,9 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="main.py train",
         description="Train an MLP (scalar autograd engine) on a two-class toy data set and report its accuracy.",
-        epilog="Example: python main.py train --dataset moons --samples 200 --noise 0.1 --layers 16,16 "
-        "--activation relu --loss bce --optimizer adam --lr 0.05 --steps 200 --batch-size 32 --seed 0 "
-        "--plot boundary.png",
+        epilog=(
+            "examples:\n"
+            "  python main.py train --dataset moons --samples 200 --noise 0.1 --layers 16,16 --activation relu \\\n"
+            "      --loss bce --optimizer adam --lr 0.05 --steps 200 --batch-size 32 --seed 0 --plot boundary.png\n"
+            "  micrograd's demo: --samples 100 --test-fraction 0 --init uniform --loss hinge --l2 1e-4 \\\n"
+            "      --optimizer sgd --lr 1 --schedule linear --batch-size 0 --steps 100\n"
+            "  python main.py train --save run.json; python main.py train --load run.json --steps 400\n"
+            "exit codes: 0 done, 1 training stopped on a non-finite value or a file error, 2 bad options"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=argparse.SUPPRESS,
     )
     data = p.add_argument_group("data")
@@ -137,13 +144,22 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimiser (default {d.optimizer})")
     train.add_argument("--lr", type=_number, help=f"learning rate (default {d.lr})")
     train.add_argument("--momentum", type=_number, help=f"momentum of the 'momentum' optimiser (default {d.momentum})")
-    train.add_argument("--schedule", choices=SCHEDULES, help=f"learning-rate schedule (default {d.schedule})")
+    train.add_argument(
+        "--schedule",
+        choices=SCHEDULES,
+        help="learning rate: constant, linear (micrograd's, down to 10%% at --steps) or cosine (down to 10%%) "
+        f"(default {d.schedule})",
+    )
     train.add_argument(
         "--batch-size", type=_positive_int, help=f"minibatch size, 0 = full batch (default {d.batch_size})"
     )
     train.add_argument("--l1", type=_number, help=f"L1 penalty coefficient (default {d.l1})")
     train.add_argument("--l2", type=_number, help=f"L2 penalty coefficient (default {d.l2})")
-    train.add_argument("--steps", type=_positive_int, help=f"total optimiser steps (default {d.steps})")
+    train.add_argument(
+        "--steps",
+        type=_positive_int,
+        help=f"total optimiser steps; with --load, training goes on up to this step (default {d.steps})",
+    )
 
     io = p.add_argument_group("files and output")
     io.add_argument("--load", metavar="FILE", help="continue a saved session (its config; only training options apply)")

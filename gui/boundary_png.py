@@ -153,7 +153,8 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     title = f"{data.name}: train accuracy {m.train_acc:.1%}{test} after {trainer.step_count} steps"
     sub = (
         f"MLP {'-'.join(map(str, [2, *c.layers, 1]))} {c.activation}, {c.loss} loss, {c.optimizer} lr {c.lr:g}"
-        "   ●  train   ○  test   —  P = 0.5"
+        + ("   ●  train   ○  test" if len(data.y_test) else "   ●  train")
+        + "   —  P = 0.5"
     )
     bold = QFont(font)
     bold.setPixelSize(17)
