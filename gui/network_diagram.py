@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsEllipseItem,
@@ -167,7 +167,8 @@ class NetworkDiagram(QWidget):
         self._hovered = None
         self._pen_cache: dict = {}
         self._font = QFont()
-        self._font.setPointSizeF(10)
+        self._font.setPointSizeF(11)
+        self._font.setBold(True)
 
     # ------------------------------------------------------------- building
 
@@ -218,27 +219,31 @@ class NetworkDiagram(QWidget):
         pen.setCosmetic(True)
         item.setPen(pen)
 
+    def _label(self, text: str, anchor: QPointF, align: str) -> None:
+        """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of or above ``anchor``."""
+        item = QGraphicsSimpleTextItem(text)
+        item.setFont(self._font)
+        item.setBrush(QBrush(QColor("#202124")))
+        item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        w, h = item.boundingRect().width(), item.boundingRect().height()
+        dx, dy = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4)}[align]
+        item.setPos(anchor)
+        item.setTransform(QTransform.fromTranslate(dx, dy))  # in pixels, because transformations are ignored
+        item.setZValue(20)
+        self.scene.addItem(item)
+
     def _add_labels(self, last: int) -> None:
         for j, item in enumerate(self.neurons[0] if self.neurons else []):
-            text = QGraphicsSimpleTextItem(f"x{'₁₂₃₄'[j] if j < 4 else j + 1}")
-            text.setFont(self._font)
-            c = item.rect().center()
-            text.setPos(c.x() - RADIUS - 6 - text.boundingRect().width(), c.y() - text.boundingRect().height() / 2)
-            self.scene.addItem(text)
+            r = item.rect()
+            self._label(f"x{'₁₂₃₄'[j] if j < 4 else j + 1}", QPointF(r.left(), r.center().y()), "left")
         if len(self.neurons) > 1:
-            out = self.neurons[last][0]
-            text = QGraphicsSimpleTextItem("score")
-            text.setFont(self._font)
-            c = out.rect().center()
-            text.setPos(c.x() + RADIUS + 6, c.y() - text.boundingRect().height() / 2)
-            self.scene.addItem(text)
+            r = self.neurons[last][0].rect()
+            self._label("score", QPointF(r.right(), r.center().y()), "right")
         for layer in range(1, last):
-            top = self.neurons[layer][0].rect().top()
-            text = QGraphicsSimpleTextItem(f"{len(self.neurons[layer])} {self.activation}".strip())
-            text.setFont(self._font)
-            c = self.neurons[layer][0].rect().center()
-            text.setPos(c.x() - text.boundingRect().width() / 2, top - 8 - text.boundingRect().height())
-            self.scene.addItem(text)
+            r = self.neurons[layer][0].rect()
+            self._label(
+                f"{len(self.neurons[layer])} {self.activation}".strip(), QPointF(r.center().x(), r.top()), "above"
+            )
 
     # ------------------------------------------------------------- updating
 

@@ -136,6 +136,14 @@ def contour_segments(values: np.ndarray, level: float, xs: np.ndarray, ys: np.nd
     return np.concatenate(xs_out), np.concatenate(ys_out)
 
 
+def square_extent(extent: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Widen the shorter side so the map is square: with equal axis scales it then fills its plot."""
+    x0, x1, y0, y1 = extent
+    half = max(x1 - x0, y1 - y0) / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return (cx - half, cx + half, cy - half, cy + half)
+
+
 def boundary_grid(
     model, weights, extent: tuple[float, float, float, float], resolution: int = GRID_RESOLUTION
 ) -> BoundaryGrid:
@@ -276,7 +284,7 @@ class Engine:
             self.metrics = []
             self.history_due = False
         if self.extent_dataset is not dataset:
-            self.extent = dataset.bounds(margin=GRID_MARGIN)
+            self.extent = square_extent(dataset.bounds(margin=GRID_MARGIN))
             self.extent_dataset = dataset
         weights = model.weight_arrays()
         try:
