@@ -69,7 +69,7 @@ class TrainingConfig:
     schedule: str = "constant"
     batch_size: int = 32
     l1: float = 0.0
-    l2: float = 1e-3
+    l2: float = 3e-3
     steps: int = 200
     seed: int = 0
     momentum: float = 0.9
