@@ -172,11 +172,22 @@ def test_non_finite_loss_stops_with_a_reason_and_keeps_the_last_good_weights():
     assert trainer.step().step == k
 
 
-def test_non_finite_parameter_is_named():
+def test_non_finite_gradient_or_parameter_is_named():
     trainer = Trainer(TrainingConfig(layers=[2], samples=20, optimizer="sgd", steps=3))
-    trainer.params[0].data = math.nan  # e.g. a NaN from outside: caught, not trained on
+    values = [0.0] * trainer.model.num_parameters()
+    assert trainer._non_finite("gradient", values) is None
+    values[2] = math.inf
+    assert trainer._non_finite("gradient", values) == "the gradient of L1.n0.b became inf"
+    values[2], values[-1] = 0.0, math.nan
+    assert trainer._non_finite("parameter", values) == "the parameter of L2.n0.b became nan"
+
+
+def test_a_nan_weight_from_outside_is_caught_not_trained_on():
+    trainer = Trainer(TrainingConfig(layers=[2], samples=20, optimizer="sgd", steps=3))
+    trainer.params[0].data = math.nan
     trainer.step()
-    assert "L1.n0.w0" in trainer.stopped_reason or "loss became nan" in trainer.stopped_reason
+    assert trainer.stopped_reason.startswith("Training stopped at step 1: the loss became nan")
+    assert trainer.history == []
 
 
 # ---------------------------------------------------------------- targets
