@@ -140,8 +140,8 @@ def load_session(path: str | os.PathLike) -> SessionData:
         raise SessionError(
             f"{path} is not valid JSON (truncated or damaged?): {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from exc
-    except ValueError as exc:
-        raise SessionError(f"{path} is not valid JSON: {exc}") from exc
+    except (ValueError, RecursionError) as exc:  # NaN/Infinity literals; absurdly deep nesting
+        raise SessionError(f"{path} is not a valid session file: {exc}") from exc
     try:
         return parse_session(doc)
     except SessionError as exc:

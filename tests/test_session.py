@@ -119,6 +119,7 @@ def _mutations():
         ("empty", lambda doc: "", "is empty"),
         ("not json", lambda doc: "hello, world", "not valid JSON"),
         ("nan literal", lambda doc: json.dumps(doc).replace('"weights": [', '"weights": [NaN, ', 1), "NaN"),
+        ("deeply nested", lambda doc: "[" * 100_000 + "]" * 100_000, "not a valid session file"),
         ("top-level list", lambda doc: [doc], "top level is not an object"),
         ("wrong format", setter("format", "something-else"), "wrong 'format'"),
         ("future version", setter("version", VERSION + 1), "newer version"),
