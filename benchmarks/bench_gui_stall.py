@@ -28,6 +28,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to train and probe (default 20)")
     parser.add_argument("--show", action="store_true", help="use the real display instead of offscreen")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=100_000,
+        help="step limit, so training lasts the whole probe (a constant schedule ignores it otherwise)",
+    )
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -44,6 +50,7 @@ def main() -> int:
     ws.resize(1600, 950)
     ws.show()
     controller = ws.controller
+    controller.update_settings(steps=args.steps)
 
     gaps: list[float] = []
     last = [time.perf_counter()]
@@ -99,10 +106,18 @@ def main() -> int:
         result["play"] = time.perf_counter()
         controller.play()
 
+    def stop_probe():
+        if probing[0]:
+            probing[0] = False
+            result["trained"] = time.perf_counter() - result["play"]
+            result["steps"] = controller.last_metrics.step
+
     def finish():
-        probing[0] = False
+        stop_probe()
         ws.shutdown()
         app.quit()
+
+    controller.runningChanged.connect(lambda running: None if running else stop_probe())
 
     # Wait for the training process to be up (first snapshot), then press Play.
     def wait_ready():
@@ -120,7 +135,11 @@ def main() -> int:
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     c = controller.config
     print(f"config: {c.dataset}, {c.samples} samples, layers {c.layers}, {c.optimizer} lr {c.lr}, {c.loss}")
-    print(f"trained {args.seconds:.0f} s: {m.step} steps, test accuracy {100 * (m.test_acc or 0):.1f} %")
+    seconds = result["trained"]
+    print(
+        f"trained {seconds:.1f} s: {result['steps']} steps ({result['steps'] / seconds:.1f} steps/s), "
+        f"test accuracy {100 * (m.test_acc or 0):.1f} %"
+    )
     for label, key in (("90 %", "hit90"), ("97 %", "hit97")):
         hit = result[key]
         print(f"test accuracy ≥ {label}: " + (f"{hit[0]:.1f} s after Play (step {hit[1]})" if hit else "not reached"))
@@ -128,7 +147,7 @@ def main() -> int:
         f"event-loop gaps (5 ms probe, {len(g)} samples): max {g.max():.1f} ms, p99 {np.percentile(g, 99):.1f} ms, "
         f"p95 {np.percentile(g, 95):.1f} ms, median {np.median(g):.1f} ms"
     )
-    print("redraws per second: " + ", ".join(f"{k} {v / args.seconds:.1f}" for k, v in draws.items()))
+    print("redraws per second while training: " + ", ".join(f"{k} {v / seconds:.1f}" for k, v in draws.items()))
     print("gaps over 30 ms, by the view drawn just before: " + (str(long_gaps) if long_gaps else "none"))
     return 0
 

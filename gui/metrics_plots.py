@@ -38,6 +38,15 @@ def _plot(title: str, y_label: str) -> pg.PlotWidget:
     return widget
 
 
+def nice_ceiling(x: float) -> float:
+    """The smallest of 1, 2, 5 × 10^k that is ≥ x."""
+    power = 10.0 ** float(np.floor(np.log10(x)))
+    for m in (1.0, 2.0, 5.0, 10.0):
+        if m * power >= x:
+            return m * power
+    return 10.0 * power
+
+
 class MetricsPlots(QWidget):
     """Two plots: loss (optionally on a log axis) and accuracy."""
 
@@ -47,13 +56,22 @@ class MetricsPlots(QWidget):
         self.acc_plot = _plot("Accuracy", "accuracy (%)")
         self.acc_plot.getPlotItem().setYRange(0, 100, padding=0.02)
         self.acc_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
+        # The step axis grows in 1-2-5 jumps instead of following every step: an axis whose range is
+        # unchanged is not redrawn, which halves the cost of a frame.
+        self._x_max = 0.0
+        for plot in (self.loss_plot, self.acc_plot):
+            plot.getPlotItem().enableAutoRange(axis="x", enable=False)
+        self._set_x_max(10.0)
         self.train_loss = self.loss_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
         self.test_loss = self.loss_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
         self.train_acc = self.acc_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
         self.test_acc = self.acc_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
         self.log_loss = QCheckBox("Log scale")
         self.log_loss.setToolTip("Show the loss on a logarithmic axis: late, small improvements stay visible")
-        self.log_loss.toggled.connect(lambda on: self.loss_plot.getPlotItem().setLogMode(y=on))
+        self.log_loss.toggled.connect(self._set_log)
+        self._y_max = 0.0
+        self.loss_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
+        self._set_y_max(1.0)
 
         top = QHBoxLayout()
         top.addWidget(self.loss_plot, 1)
@@ -76,13 +94,39 @@ class MetricsPlots(QWidget):
     def update_history(self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy")) -> None:
         """Hand the columns to the curves; ``which`` lets a caller redraw one plot per frame."""
         step = history.column("step")
+        last = float(step[-1]) if len(step) else 0.0
+        if last > self._x_max or (self._x_max > 10 and last < self._x_max / 5):
+            self._set_x_max(nice_ceiling(max(10.0, 1.25 * last)))
         with np.errstate(invalid="ignore"):
             if "loss" in which:
-                self.train_loss.setData(step, history.column("train_loss"))
-                self.test_loss.setData(step, history.column("test_loss"))
+                train, test = history.column("train_loss"), history.column("test_loss")
+                self.train_loss.setData(step, train)
+                self.test_loss.setData(step, test)
+                if not self.log_loss.isChecked():
+                    both = np.concatenate([train, test])
+                    top = float(np.max(both[np.isfinite(both)], initial=0.0))
+                    if top > self._y_max or (self._y_max > 0.1 and top < self._y_max / 4):
+                        self._set_y_max(nice_ceiling(max(top, 0.01)))
             if "accuracy" in which:
                 self.train_acc.setData(step, 100.0 * history.column("train_acc"))
                 self.test_acc.setData(step, 100.0 * history.column("test_acc"))
+
+    def _set_y_max(self, y_max: float) -> None:
+        self._y_max = y_max
+        self.loss_plot.getPlotItem().setYRange(0, y_max, padding=0.02)
+
+    def _set_log(self, on: bool) -> None:
+        """A log axis follows the data (its range spans decades); the linear one jumps in 1-2-5 steps."""
+        item = self.loss_plot.getPlotItem()
+        item.setLogMode(y=on)
+        item.enableAutoRange(axis="y", enable=on)
+        if not on:
+            self._set_y_max(self._y_max)
+
+    def _set_x_max(self, x_max: float) -> None:
+        self._x_max = x_max
+        for plot in (self.loss_plot, self.acc_plot):
+            plot.getPlotItem().setXRange(0, x_max, padding=0.01)
 
     def view_state(self) -> dict:
         return {"log_loss": self.log_loss.isChecked()}

@@ -126,13 +126,17 @@ class NetworkDiagram(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.scene = QGraphicsScene(self)
+        # Every edge is restyled each frame (its bounding rect changes with its width): a BSP index would be
+        # rebuilt each time; a few hundred items are found faster without one.
+        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.view = _View(self.scene)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setBackgroundBrush(QBrush(QColor("#ffffff")))
         self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
+        self.view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.view.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
         self.info = QLabel("Hover over a weight or a neuron to see its numbers.")
         self.info.setObjectName("hintLabel")
         self.info.setWordWrap(True)

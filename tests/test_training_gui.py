@@ -147,11 +147,14 @@ def test_divergence_stops_with_a_clear_message_and_keeps_the_last_good_state(qtb
     assert all(np.all(np.isfinite(w)) and np.all(np.isfinite(b)) for w, b in snap.weights)
     assert np.all(np.isfinite(snap.grid.probability))
     assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
-    # a smaller rate lets training go on from the last good weights
-    before = step_of(ws)
+    assert "became" in text  # it names what went non-finite (the loss, or which gradient/parameter)
+    # with a sane rate and a reset, training works again
     set_spin(qtbot, ws.training_panel.lr, 0.01)
+    click(qtbot, ws.training_panel.reset_button)
+    qtbot.waitUntil(lambda: step_of(ws) == 0, timeout=TIMEOUT)
     click(qtbot, ws.training_panel.step_button)
-    qtbot.waitUntil(lambda: step_of(ws) == before + 1, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: step_of(ws) == 1, timeout=TIMEOUT)
+    assert not ws.training_panel.banner.isVisible()
 
 
 def test_bad_input_gets_a_message_not_a_crash(qtbot, ws):
@@ -241,3 +244,34 @@ def test_closing_during_training_ends_thread_and_process(qtbot, window):
     # commands after closing are ignored, not errors
     ws.controller.play()
     ws.controller.step()
+
+
+def test_data_controls_and_boundary_toggles(qtbot, ws):
+    panel = ws.training_panel
+    panel.dataset.setCurrentIndex(panel.dataset.findData("xor"))
+    set_spin(qtbot, panel.noise, 0.05)
+    assert ws.controller.config.dataset == "xor" and ws.controller.config.noise == 0.05
+    expected = Trainer(ws.controller.config).data
+    qtbot.waitUntil(
+        lambda: np.array_equal(ws.controller.last_snapshot.dataset.X_train, expected.X_train), timeout=TIMEOUT
+    )
+    ws.flush()
+    # the scatter shows exactly those points: train filled, test hollow
+    np.testing.assert_allclose(np.column_stack(ws.boundary.train_points.getData()), expected.X_train)
+    np.testing.assert_allclose(np.column_stack(ws.boundary.test_points.getData()), expected.X_test)
+    # Regenerate draws a new sample (next data seed)
+    seed = panel.data_seed.value()
+    click(qtbot, panel.regenerate)
+    assert ws.controller.config.data_seed == seed + 1
+    qtbot.waitUntil(
+        lambda: not np.array_equal(ws.controller.last_snapshot.dataset.X_train, expected.X_train), timeout=TIMEOUT
+    )
+    ws.flush()
+    # the map: continuous probabilities, or two colours when discretised; test points can be hidden
+    grid = ws.controller.last_snapshot.grid
+    np.testing.assert_allclose(ws.boundary.image.image, grid.probability.T)
+    click(qtbot, ws.boundary.discretise)
+    assert set(np.unique(ws.boundary.image.image)) <= {0.0, 1.0}
+    np.testing.assert_array_equal(ws.boundary.image.image, (grid.probability.T > 0.5).astype(float))
+    click(qtbot, ws.boundary.show_test)
+    assert not ws.boundary.test_points.isVisible() and ws.boundary.train_points.isVisible()
