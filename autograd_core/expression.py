@@ -208,13 +208,20 @@ class Program:
         return f"Program(inputs={self._inputs}, nodes={self.node_count})"
 
     def evaluate(self, values: Mapping[str, float] | None = None) -> Evaluation:
-        """Build a fresh graph; ``values`` maps each input name to a number (extra names are ignored)."""
+        """Build a fresh graph; ``values`` maps each input name to a number (extra names are ignored).
+
+        A value may also be a Tensor, which is then used as that input's leaf
+        (so ``gradcheck`` can differentiate a program directly).
+        """
         values = {} if values is None else values
         leaves: dict[str, Tensor] = {}
         for name in self._inputs:
             if name not in values:
                 raise ExpressionError(f"no value given for input '{name}'", *self._first_use[name])
             raw = values[name]
+            if isinstance(raw, Tensor):
+                leaves[name] = raw
+                continue
             try:
                 if isinstance(raw, (str, bytes)):
                     raise TypeError

@@ -449,3 +449,14 @@ def test_constants_and_names_are_public():
     assert {"tanh", "relu", "leaky_relu", "sigmoid", "exp", "log", "sin", "cos", "abs", "sqrt", "softplus"} <= set(
         FUNCTION_NAMES
     )
+
+
+def test_evaluate_accepts_leaf_tensors_for_gradcheck():
+    from autograd_core import gradcheck
+
+    program = compile_expression("h = a*b + c\nh.tanh() * a")
+    a = Tensor(0.5, label="a")
+    evaluation = program.evaluate({"a": a, "b": -1.0, "c": 0.3})
+    assert evaluation.inputs["a"] is a
+    results = gradcheck(lambda *leaves: program.evaluate(dict(zip("abc", leaves))).output, [0.5, -1.0, 0.3])
+    assert all(r.rel_error < 1e-7 for r in results)
