@@ -39,9 +39,9 @@ def _plot(title: str, y_label: str) -> pg.PlotWidget:
 
 
 def nice_ceiling(x: float) -> float:
-    """The smallest of 1, 2, 5 × 10^k that is ≥ x."""
+    """The smallest of 1, 1.5, 2, 3, 5, 7.5 × 10^k that is ≥ x."""
     power = 10.0 ** float(np.floor(np.log10(x)))
-    for m in (1.0, 2.0, 5.0, 10.0):
+    for m in (1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0):
         if m * power >= x:
             return m * power
     return 10.0 * power
@@ -56,7 +56,7 @@ class MetricsPlots(QWidget):
         self.acc_plot = _plot("Accuracy", "accuracy (%)")
         self.acc_plot.getPlotItem().setYRange(0, 100, padding=0.02)
         self.acc_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
-        # The step axis grows in 1-2-5 jumps instead of following every step: an axis whose range is
+        # The step axis grows in 1-1.5-2-3-5-7.5 jumps instead of following every step: an axis whose range is
         # unchanged is not redrawn, which halves the cost of a frame.
         self._x_max = 0.0
         for plot in (self.loss_plot, self.acc_plot):
@@ -116,7 +116,7 @@ class MetricsPlots(QWidget):
         self.loss_plot.getPlotItem().setYRange(0, y_max, padding=0.02)
 
     def _set_log(self, on: bool) -> None:
-        """A log axis follows the data (its range spans decades); the linear one jumps in 1-2-5 steps."""
+        """A log axis follows the data (its range spans decades); the linear one jumps in 1-1.5-2-3-5-7.5 steps."""
         item = self.loss_plot.getPlotItem()
         item.setLogMode(y=on)
         item.enableAutoRange(axis="y", enable=on)

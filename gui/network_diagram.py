@@ -112,10 +112,20 @@ class _View(QGraphicsView):
         super().resizeEvent(event)
         self.fit()
 
+    margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
+
     def fit(self):
-        rect = self.scene().itemsBoundingRect() if self.scene() else QRectF()
-        if not rect.isEmpty():
-            self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
+        items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
+        if not items:
+            return
+        rect = items[0].sceneBoundingRect()
+        for item in items[1:]:
+            rect = rect.united(item.sceneBoundingRect())
+        # Fit once to learn the scale, then again with the pixel margins turned into scene units.
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        scale = max(self.transform().m11(), 1e-6)
+        mx, my = self.margin_px[0] / scale, self.margin_px[1] / scale
+        self.fitInView(rect.adjusted(-mx, -my, mx, my), Qt.AspectRatioMode.KeepAspectRatio)
 
 
 class NetworkDiagram(QWidget):
