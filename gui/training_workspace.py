@@ -21,7 +21,7 @@ from gui.training_controller import SPEEDS, TrainingController
 from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 20
-EXTRA_KEY = "training_view"  # our part of a session's free-form "extra" object
+EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
 class TrainingWorkspace(QWidget):

@@ -161,3 +161,20 @@ def test_gradient_mode_and_seed(qtbot, ws):
         timeout=TIMEOUT,
     )
     assert ws.controller.config.seed == 7
+
+
+def test_presentation_mode_and_image_export(qtbot, ws, tmp_path):
+    ws.set_presentation(True)
+    axis = ws.boundary.plot.getPlotItem().getAxis("bottom")
+    assert axis.style["tickFont"].pointSizeF() == 13
+    assert ws.boundary.train_points.opts["size"] == 12
+    ws.set_presentation(False)
+    assert axis.style["tickFont"].pointSizeF() == 9
+    path = tmp_path / "training.png"
+    ws.export_image(path)
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(path))
+    assert not image.isNull() and image.width() == ws.width()
+    with pytest.raises(OSError, match="PNG"):
+        ws.export_image(tmp_path / "training.svg")
