@@ -20,7 +20,7 @@ from gui.network_panel import NetworkPanel
 from gui.training_controller import SPEEDS, TrainingController
 from gui.training_panel import TrainingPanel
 
-FRAME_TICK_MS = 20
+FRAME_TICK_MS = 15
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
