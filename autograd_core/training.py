@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autograd_core.data import DATASETS, MAX_SAMPLES, Dataset, dataset_from_points, make_dataset
+from autograd_core.inspection import layer_gradient_norms
 from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
 from autograd_core.nn import ACTIVATIONS, INITIALISATIONS, MLP
 from autograd_core.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
@@ -170,7 +171,9 @@ class StepMetrics:
     Train and test loss/accuracy are over the whole sets after the update
     (data loss only, so train and test are comparable); ``batch_loss`` is the
     objective the step minimised (batch data loss + L1/L2 penalty) before it.
-    Test values are None when there is no test set.
+    Test values are None when there is no test set.  ``grad_norms`` is the
+    gradient norm of each layer's weights and biases for this step's
+    objective (the gradient-flow plot), before the update.
     """
 
     step: int
@@ -181,19 +184,24 @@ class StepMetrics:
     test_acc: float | None
     lr: float
     batch_loss: float = math.nan
+    grad_norms: list[float] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         # JSON has no nan/inf: store them as None.
+        d["grad_norms"] = [v if math.isfinite(v) else None for v in self.grad_norms]
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
 
     @classmethod
     def from_dict(cls, d: dict) -> StepMetrics:
         if not isinstance(d, dict):
             raise ValueError("a history entry must be an object")
-        names = [f.name for f in dataclasses.fields(cls)]
-        if set(d) != set(names):
-            raise ValueError(f"a history entry must have exactly the keys {', '.join(names)}")
+        names = [f.name for f in dataclasses.fields(cls) if f.name != "grad_norms"]
+        if set(d) - {"grad_norms"} != set(names):
+            raise ValueError(f"a history entry must have exactly the keys {', '.join(names)} (and grad_norms)")
+        norms = d.get("grad_norms", [])
+        if not isinstance(norms, list) or not all(v is None or _is_number(v) for v in norms):
+            raise ValueError(f"history grad_norms must be a list of numbers, got {norms!r}")
         _integer("history step", d["step"], 0, 10**12)
         for key in names[1:]:
             v = d[key]
@@ -202,6 +210,7 @@ class StepMetrics:
             if not _is_number(v):
                 raise ValueError(f"history {key} must be a number, got {v!r}")
         values = dict(d)
+        values["grad_norms"] = [math.nan if v is None else float(v) for v in norms]
         if values["batch_loss"] is None:
             values["batch_loss"] = math.nan
         for key in names[1:]:
@@ -312,17 +321,20 @@ class Trainer:
         saved_weights = [p.data for p in self.params]
         saved_state = self.optimizer.state_dict()  # copies of the buffers
         problem = None
+        grad_norms: list[float] = []
         if not math.isfinite(loss.data):
             problem = f"the loss became {loss.data}"
         else:
             self.model.zero_grad()
             loss.backward()
+            grad_norms = layer_gradient_norms(self.model)
             problem = self._non_finite("gradient", [p.grad for p in self.params])
             if problem is None:
                 self.optimizer.step(lr)
                 problem = self._non_finite("parameter", [p.data for p in self.params])
         self.step_count += 1
         metrics = self._metrics(lr, loss.data)
+        metrics.grad_norms = grad_norms
         if problem is None and not math.isfinite(metrics.train_loss):
             problem = f"the training loss became {metrics.train_loss}"
         if problem is not None:

@@ -229,3 +229,16 @@ def test_default_config_reaches_97_percent_test_accuracy(dataset, seed):
         pass
     assert trainer.history[-1].test_acc >= 0.97
     assert trainer.step_count <= 200
+
+
+def test_each_step_records_the_gradient_norm_of_every_layer():
+    from autograd_core.inspection import layer_gradient_norms
+
+    trainer = Trainer(TrainingConfig(samples=40, layers=[4, 3], steps=3, batch_size=0, optimizer="sgd", lr=0.1))
+    metrics = trainer.step()
+    assert len(metrics.grad_norms) == 3
+    # The optimiser changes weights, not gradients: the model still holds this step's gradients.
+    assert metrics.grad_norms == pytest.approx(layer_gradient_norms(trainer.model))
+    assert all(v > 0 for v in metrics.grad_norms)
+    restored = type(metrics).from_dict(metrics.to_dict())
+    assert restored.grad_norms == pytest.approx(metrics.grad_norms)
