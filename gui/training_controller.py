@@ -121,6 +121,12 @@ class TrainingController(QObject):
         return self._running
 
     @property
+    def settled(self) -> bool:
+        """True when the last snapshot shows the training process after every command sent to it."""
+        snap = self.last_snapshot
+        return self._worker is not None and snap is not None and snap.seq >= self._worker.sent
+
+    @property
     def speed(self) -> str:
         return self._speed
 

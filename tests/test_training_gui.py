@@ -2,6 +2,7 @@
 sessions through the main window, divergence, bad input, and closing during training."""
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -31,6 +32,11 @@ def click(qtbot, button):
 def step_of(ws):
     m = ws.controller.last_metrics
     return -1 if m is None else m.step
+
+
+def settle(qtbot, ws):
+    """Wait until the picture shows the training process after every command sent so far."""
+    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
 
 
 def small_network(qtbot, ws):
@@ -75,7 +81,7 @@ def test_play_to_90_percent_pause_step_reset(qtbot, ws):
 
     click(qtbot, panel.play_button)  # pause
     assert panel.play_button.text() == "▶ Play" and not ws.controller.running
-    qtbot.wait(400)  # a step already under way may still arrive
+    settle(qtbot, ws)
     paused_at = step_of(ws)
     qtbot.wait(600)
     assert step_of(ws) == paused_at
@@ -125,10 +131,11 @@ def test_speed_setting_slows_training(qtbot, ws):
     ws.training_panel.speed.setCurrentText("5 steps/s")
     click(qtbot, ws.training_panel.play_button)
     qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
-    start = step_of(ws)
+    start, t0 = step_of(ws), time.monotonic()
     qtbot.wait(1000)
-    done = step_of(ws) - start
-    assert 2 <= done <= 8, done  # about five a second (the 8-neuron network alone would do hundreds)
+    done, elapsed = step_of(ws) - start, time.monotonic() - t0
+    # about five a second (the 8-neuron network alone would do hundreds)
+    assert 2 <= done <= 5 * elapsed + 3, (done, elapsed)
 
 
 def test_divergence_stops_with_a_clear_message_and_keeps_the_last_good_state(qtbot, ws):
@@ -189,7 +196,7 @@ def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_pa
     click(qtbot, ws.training_panel.play_button)
     qtbot.waitUntil(lambda: step_of(ws) >= 15, timeout=TIMEOUT)
     click(qtbot, ws.training_panel.play_button)
-    qtbot.wait(300)
+    settle(qtbot, ws)
     saved_weights = [(w.copy(), b.copy()) for w, b in ws.controller.last_snapshot.weights]
     saved_steps = step_of(ws)
     path = tmp_path / "run.agp.json"
