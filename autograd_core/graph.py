@@ -15,6 +15,7 @@ its neighbours), which removes most edge crossings in O(E) per sweep.
 from __future__ import annotations
 
 import math
+import re
 
 import networkx as nx
 
@@ -134,7 +135,10 @@ def _layered(graph: nx.DiGraph, sweeps: int) -> dict[int, tuple[float, float]]:
 
 
 def _sort_key(n):
-    return (0, n, "") if isinstance(n, (int, float)) else (1, 0, str(n))
+    """Numeric ids first; string ids (collapsed groups) in natural order: L1.n2 before L1.n10."""
+    if isinstance(n, (int, float)):
+        return (0, n, ())
+    return (1, 0, tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(n))))
 
 
 def _place(nodes: list, y: dict) -> None:

@@ -77,7 +77,8 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
     """The graph with every node of each collapsed group merged into one box.
 
     A group box shows the value and gradient of the group's output (its last
-    node, in topological order, with an edge leaving the group).
+    node, in topological order, with an edge leaving the group); ``output_op``
+    names that node's op (``relu`` for a ReLU neuron) for the box's title.
     """
     if not collapsed:
         return graph
@@ -103,6 +104,7 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
             f"group:{group}",
             label=group,
             op=f"{len(nodes)} nodes",
+            output_op=o.get("op") or "",
             data=o.get("data"),
             grad=o.get("grad"),
             kind="group",
@@ -215,9 +217,13 @@ class NodeItem(QGraphicsItem):
     def _title(attrs: dict) -> str:
         label, op, kind = attrs.get("label") or "", attrs.get("op") or "", attrs.get("kind", "op")
         if kind == "group":
-            return f"▣ {label} ({op})"
+            function = attrs.get("output_op") or ""
+            return f"▣ {label} · {function}" if function.isalpha() else f"▣ {label} ({op})"
         if label and op:
             return f"{label} = {op}"
+        group = attrs.get("group")
+        if op and group and kind == "op":
+            return f"{group} · {op}"  # which neuron an opened group's node belongs to
         if label:
             return label
         if kind == "constant" and not op:
@@ -239,9 +245,7 @@ class NodeItem(QGraphicsItem):
         view = self.view
         colors = view.colors
         rect = self.box()
-        if self.kind == "group":
-            fill = colors.group_fill
-        elif self.grad is None:
+        if self.grad is None:
             fill = colors.neutral_fill
         else:
             fill = diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
@@ -281,7 +285,8 @@ class NodeItem(QGraphicsItem):
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
         painter.setFont(view.body_font)
         mid = top.translated(0, line_h - 2)
-        painter.drawText(mid, Qt.AlignmentFlag.AlignCenter, f"data {fmt(self.value)}")
+        value_name = "out" if self.kind == "group" else "data"  # a group shows its output
+        painter.drawText(mid, Qt.AlignmentFlag.AlignCenter, f"{value_name} {fmt(self.value)}")
         bottom = mid.translated(0, line_h - 2)
         painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, f"grad {fmt(self.grad)}")
 
@@ -438,6 +443,7 @@ class Legend(QWidget):
             ("const", colors.constant_border, Qt.PenStyle.DashLine),
             ("op", colors.op_border, Qt.PenStyle.SolidLine),
             ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
+            *((("group", colors.parameter_border, Qt.PenStyle.DashDotLine),) if view.collapsed else ()),
         ):
             painter.setPen(QPen(color, 2, style))
             painter.setBrush(colors.neutral_fill)
@@ -497,6 +503,7 @@ class GraphView(QGraphicsView):
         self.highlight_nodes: set = set()
         self.highlight_edges: set = set()
         self.current_node = None
+        self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
         self.auto_fit = True  # keep fitting on resize until the user zooms by hand
         self.legend = Legend(self)
@@ -585,9 +592,22 @@ class GraphView(QGraphicsView):
 
     # ---- graph in
 
-    def set_graph(self, graph: nx.MultiDiGraph | None, grads: dict | None = None, relayout: bool = True) -> None:
-        """Show ``graph``; with ``relayout=False`` and the same shape, only numbers change."""
+    def set_graph(
+        self,
+        graph: nx.MultiDiGraph | None,
+        grads: dict | None = None,
+        relayout: bool = True,
+        collapsed: set[str] | None = None,
+    ) -> None:
+        """Show ``graph``; with ``relayout=False`` and the same shape, only numbers change.
+
+        ``collapsed`` (groups drawn as one box) replaces the current choice; by
+        default the groups collapsed now stay collapsed.
+        """
         self.grad_override = grads
+        if collapsed is not None and set(collapsed) != self.collapsed:
+            self.collapsed = set(collapsed)
+            relayout = True
         if graph is None:
             self.base_graph = None
             self._clear()
@@ -605,6 +625,8 @@ class GraphView(QGraphicsView):
             return
         self.collapsed &= set(groups_of(graph))
         self._rebuild(relayout=True)
+        if collapsed is not None:
+            self.groups_changed.emit()
 
     def set_grads(self, grads: dict | None) -> None:
         """Override the gradients shown (node id -> grad or None), e.g. while stepping."""
@@ -626,7 +648,26 @@ class GraphView(QGraphicsView):
         self._overlay.setVisible(bool(dimmed and message))
         self._place_overlays()
 
+    def _shown(self, node):
+        """The drawn node standing for ``node``: itself, or its group's box when the group is collapsed."""
+        if self.graph is None or node is None or node in self.graph:
+            return node
+        if self.base_graph is not None and node in self.base_graph:
+            group = self.base_graph.nodes[node].get("group")
+            if group in self.collapsed:
+                return f"group:{group}"
+        return None
+
     def set_highlight(self, nodes: set, edges: set, current=None) -> None:
+        """Mark the nodes and edges of the current backward step (a collapsed group's box stands in)."""
+        self._highlight_request = (set(nodes), set(edges), current)
+        if self.collapsed:
+            shown_edges = set()
+            for u, v, key in edges:
+                a, b = self._shown(u), self._shown(v)
+                if a is not None and b is not None and a != b:
+                    shown_edges.add((u, v, key) if (a, b) == (u, v) else (a, b, 0))
+            nodes, edges, current = {self._shown(n) for n in nodes} - {None}, shown_edges, self._shown(current)
         for node in self.highlight_nodes - set(nodes):
             if node in self.nodes:
                 self.nodes[node].highlighted = self.nodes[node].current = False
@@ -801,7 +842,7 @@ class GraphView(QGraphicsView):
         rect = self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()
-        self.set_highlight(self.highlight_nodes, self.highlight_edges, self.current_node)
+        self.set_highlight(*self._highlight_request)
         self.fit()
         self.drawn.emit()
 
@@ -867,6 +908,13 @@ class GraphView(QGraphicsView):
             shown = f"{_esc(formula)} = {local!r}" if formula else repr(local)
             lines.append(f"&nbsp;&nbsp;∂{_esc(name)}/∂{_esc(parent)} = {shown}")
         if attrs.get("kind") == "group":
+            params = [m for m in attrs.get("members", ()) if self.base_graph.nodes[m].get("kind") == "parameter"]
+            for m in params[:24]:
+                p = self.base_graph.nodes[m]
+                g = self.grad_override.get(m) if self.grad_override is not None else p.get("grad")
+                lines.append(f"&nbsp;&nbsp;{_esc(p.get('label'))} = {fmt(p.get('data'))}, grad {fmt(g)}")
+            if len(params) > 24:
+                lines.append(f"&nbsp;&nbsp;… and {len(params) - 24} more parameters")
             lines.append("Double-click to expand this group.")
         elif attrs.get("group"):
             lines.append(f"group {_esc(attrs['group'])}: double-click to collapse it.")
@@ -880,9 +928,13 @@ class GraphView(QGraphicsView):
         if rect.isEmpty():
             return
         self.fitInView(rect.adjusted(-30, -30, 30, 30), Qt.AspectRatioMode.KeepAspectRatio)
+        # leave room under the graph for the legend, which is drawn over the bottom-left corner
+        below = (self.legend.height() + 12) / max(self.transform().m11(), 1e-6)
+        shown = rect.adjusted(-30, -30, 30, 30 + below)
+        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
         if self.transform().m11() > 2.0:  # a three-node graph should not fill a projector
             self.setTransform(self.transform().fromScale(2.0, 2.0))
-        self.centerOn(rect.center())
+        self.centerOn(shown.center())
 
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()

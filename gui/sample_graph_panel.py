@@ -1,0 +1,357 @@
+"""The Sample graph area: one data point's whole scalar graph through the current network.
+
+Click a point on the decision-boundary plot (Inspect mode) or type x and y:
+the point is forwarded through a copy of the network and its loss, and the
+graph view shows every scalar node, grouped by neuron (each neuron one box
+until opened), with the expression playground's backward stepping.
+
+This file only wires widgets to ``SampleState``; the numbers come from
+``autograd_core.inspection.sample_graph`` and ``GraphState``.  The network
+comes from a *source* (the training area's ``current_model``/``current_loss``),
+so the panel works, and is tested, with any model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.backward_panel import BackwardPanel
+from gui.graph_view import GraphView
+from gui.sample_state import SampleState
+
+FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second
+COLLAPSE_ABOVE_NODES = 120  # bigger graphs open with every neuron drawn as one box
+LOSS_GROUP = "loss"
+HINT = (
+    "Each box is one neuron; double-click to open it (double-click a node inside to close it again). "
+    "Hover a box for its weights and their gradients. The loss is this one point's data loss (no L2 term)."
+)
+
+
+def parse_number(text: str) -> float:
+    """A number typed by hand: accepts a true minus sign (−) and a decimal comma."""
+    cleaned = text.strip().replace("−", "-").replace(",", ".")
+    if not cleaned:
+        raise ValueError("empty")
+    return float(cleaned)
+
+
+class SampleGraphPanel(QWidget):
+    """Header, point entry, follow/fused/collapse controls, the graph view and the backward panel."""
+
+    status = Signal(str)
+    title = "Sample graph"
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("sampleGraphPanel")
+        self.state = SampleState(self)
+        self._model_source: Callable[[], object] | None = None
+        self._loss_source: Callable[[], str] | None = None
+        self._drawn_version = -1
+        self._drawn_groups: tuple[str, ...] | None = None
+        self.pending_update = False  # new weights arrived while the tab was hidden
+        self.stale = False  # new weights arrived while frozen
+        self.updates = 0  # graphs rebuilt for new weights (the benchmark and tests read it)
+
+        self.header = QLabel("Click a data point on the decision-boundary plot (Inspect mode), or enter one below.")
+        self.header.setObjectName("sampleHeader")
+        self.header.setWordWrap(True)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._header_font()
+        self.error_label = QLabel()
+        self.error_label.setObjectName("sampleError")
+        self.error_label.setStyleSheet("color: #d0021b; font-weight: bold;")
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+
+        # point entry
+        self.x_edit = self._number_edit("xEdit", "x coordinate of the point (the network's first input)", "0.5")
+        self.y_edit = self._number_edit("yEdit", "y coordinate of the point (the network's second input)", "0.25")
+        self.label_combo = QComboBox()
+        self.label_combo.setObjectName("labelCombo")
+        self.label_combo.addItem("class 0", 0)
+        self.label_combo.addItem("class 1", 1)
+        self.label_combo.setCurrentIndex(1)
+        self.label_combo.setToolTip("The point's true class: the loss measures how far the network is from it")
+        self.show_button = QPushButton("Show")
+        self.show_button.setObjectName("showSampleButton")
+        self.show_button.setToolTip("Forward this point through the current network and show its graph (Enter)")
+        self.show_button.clicked.connect(self.show_entered)
+
+        # view controls
+        self.follow_button = QPushButton()
+        self.follow_button.setObjectName("followButton")
+        self.follow_button.setCheckable(True)
+        self.follow_button.setChecked(True)
+        self.follow_button.toggled.connect(self.set_following)
+        self.fused_check = QCheckBox("Fused neurons")
+        self.fused_check.setObjectName("fusedCheck")
+        self.fused_check.setToolTip(
+            "On: each neuron's Σwx+b is one node, as in training (fewer nodes). Off: one × and one + per input"
+        )
+        self.fused_check.setChecked(self.state.fused)
+        self.fused_check.toggled.connect(self.state.set_fused)
+        self.collapse_button = QPushButton("Collapse all")
+        self.collapse_button.setObjectName("collapseAllButton")
+        self.collapse_button.setToolTip("Draw every neuron as one box (its output and gradient)")
+        self.collapse_button.clicked.connect(self.collapse_neurons)
+        self.expand_button = QPushButton("Expand all")
+        self.expand_button.setObjectName("expandAllButton")
+        self.expand_button.setToolTip("Draw every scalar node")
+
+        self.view = GraphView()
+        self.expand_button.clicked.connect(self.view.expand_all)
+        zoom_out = self._tool("−", "Zoom out (Ctrl+-)", self.view.zoom_out)
+        zoom_in = self._tool("+", "Zoom in (Ctrl++)", self.view.zoom_in)
+        fit = self._tool("Fit", "Fit the graph to the window (Ctrl+0)", self.view.fit)
+        export = self._tool("Export…", "Save the graph as PNG or SVG", self._export_clicked)
+
+        entry = QHBoxLayout()
+        entry.setContentsMargins(4, 0, 4, 0)
+        for text, widget in (("x", self.x_edit), ("y", self.y_edit)):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            entry.addWidget(label)
+            entry.addWidget(widget)
+        entry.addWidget(self.label_combo)
+        entry.addWidget(self.show_button)
+        entry.addSpacing(16)
+        entry.addWidget(self.follow_button)
+        entry.addWidget(self.fused_check)
+        entry.addStretch(1)
+        for widget in (self.collapse_button, self.expand_button, zoom_out, zoom_in, fit, export):
+            entry.addWidget(widget)
+        self.hint = QLabel(HINT)
+        self.hint.setObjectName("sampleHint")
+        self.hint.setWordWrap(True)
+
+        centre = QWidget()
+        centre_layout = QVBoxLayout(centre)
+        centre_layout.setContentsMargins(0, 0, 0, 0)
+        centre_layout.addWidget(self.view, 1)
+        self.backward = BackwardPanel(self.state)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 4, 4, 4)
+        right_layout.addWidget(QLabel("<b>Backward</b>"))
+        right_layout.addWidget(self.backward, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("sampleSplitter")
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setSizes([1000, 340])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.error_label)
+        layout.addLayout(entry)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.splitter, 1)
+
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setSingleShot(True)
+        self._follow_timer.setInterval(FOLLOW_INTERVAL_MS)
+        self._follow_timer.timeout.connect(self.refresh_model)
+
+        self.state.evaluated.connect(self._redraw)
+        self.state.grads_changed.connect(self._grads_changed)
+        self.state.sample_changed.connect(self._sample_changed)
+        self.state.message.connect(self.status)
+        self.view.message.connect(self.status)
+        self._sync_follow_button()
+
+    def _number_edit(self, name: str, tip: str, text: str) -> QLineEdit:
+        edit = QLineEdit(text)
+        edit.setObjectName(name)
+        edit.setToolTip(tip)
+        edit.setMaximumWidth(90)
+        edit.returnPressed.connect(self.show_entered)
+        return edit
+
+    def _tool(self, text: str, tip: str, slot) -> QToolButton:
+        b = QToolButton()
+        b.setText(text)
+        b.setToolTip(tip)
+        b.clicked.connect(slot)
+        return b
+
+    # ---- where the network comes from
+
+    def set_source(self, model: Callable[[], object] | None, loss: Callable[[], str] | None = None) -> None:
+        """``model()`` returns the network to inspect (or None); ``loss()`` its loss name."""
+        self._model_source, self._loss_source = model, loss
+
+    def bind_training(self, training) -> None:
+        """Read the network from the training area and follow its new weights (parts it lacks are skipped)."""
+        model = getattr(training, "current_model", None)
+        loss = getattr(training, "current_loss", None)
+        self.set_source(model if callable(model) else None, loss if callable(loss) else None)
+        changed = getattr(training, "modelChanged", None)
+        if changed is not None:
+            changed.connect(self.model_changed)
+
+    def _model(self):
+        return self._model_source() if self._model_source is not None else None
+
+    def _loss(self) -> str:
+        return (self._loss_source() if self._loss_source is not None else None) or self.state.loss_name
+
+    # ---- showing a point
+
+    def show_sample(self, x: float, y: float, label: int) -> bool:
+        """Show the graph of point (x, y) with true class ``label`` through the current network."""
+        self.x_edit.setText(f"{x:.6g}")
+        self.y_edit.setText(f"{y:.6g}")
+        if label in (0, 1):
+            self.label_combo.setCurrentIndex(int(label))
+        self.stale = False
+        shown = self.state.show_sample(self._model(), (x, y), label, self._loss())
+        self._show_error("" if shown else self.state.last_error)
+        self._sync_follow_button()
+        return shown
+
+    def show_entered(self) -> bool:
+        """Show the point typed into the x and y fields."""
+        values = []
+        for name, edit in (("x", self.x_edit), ("y", self.y_edit)):
+            try:
+                values.append(parse_number(edit.text()))
+            except ValueError:
+                text = f"{name} must be a number, such as 0.5 or −1.2 (got {edit.text().strip()!r})."
+                self._show_error(text)
+                self.status.emit(text)
+                edit.setFocus()
+                edit.selectAll()
+                return False
+        return self.show_sample(values[0], values[1], self.label_combo.currentData())
+
+    def _show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
+
+    # ---- following training
+
+    @property
+    def following(self) -> bool:
+        return self.follow_button.isChecked()
+
+    def set_following(self, on: bool) -> None:
+        if self.follow_button.isChecked() != bool(on):
+            self.follow_button.setChecked(bool(on))  # calls back here
+            return
+        if on and (self.stale or self.pending_update):
+            self.refresh_model()
+        self._sync_follow_button()
+
+    def model_changed(self) -> None:
+        """New weights arrived: rebuild soon (coalesced) if following and visible, else remember."""
+        if self.state.point is None:
+            return
+        if not self.following:
+            self.stale = True
+            self._sync_follow_button()
+        elif not self.isVisible():
+            self.pending_update = True
+        elif not self._follow_timer.isActive():
+            self._follow_timer.start()
+
+    def refresh_model(self) -> bool:
+        """Re-show the current point with the network's latest weights."""
+        self.pending_update = self.stale = False
+        self._sync_follow_button()
+        if self.state.point is None:
+            return False
+        model = self._model()
+        if model is None:
+            return False
+        shown = self.state.update_model(model, self._loss())
+        self.updates += shown
+        return shown
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.pending_update and self.following:
+            self._follow_timer.start()
+
+    def _sync_follow_button(self) -> None:
+        if self.following:
+            self.follow_button.setText("● Follow training")
+            self.follow_button.setToolTip(
+                "Following: while training runs, the graph shows the newest weights. Click to freeze it."
+            )
+        else:
+            self.follow_button.setText("❚❚ Frozen" + (" (newer weights)" if self.stale else ""))
+            self.follow_button.setToolTip("Frozen: the graph keeps these weights. Click to follow training again.")
+
+    # ---- groups
+
+    def neuron_groups(self) -> set[str]:
+        return set(self.view.groups()) - {LOSS_GROUP}
+
+    def collapse_neurons(self) -> None:
+        self.view.set_collapsed(self.neuron_groups())
+
+    # ---- state -> view
+
+    def _redraw(self) -> None:
+        graph = self.state.graph
+        relayout = self.state.structure_version != self._drawn_version
+        self._drawn_version = self.state.structure_version
+        collapsed = None
+        if graph is not None:
+            groups = tuple(sorted({g for _, g in graph.nodes(data="group") if g}))
+            if groups != self._drawn_groups:  # a new network: start readable; the same one keeps the user's choice
+                self._drawn_groups = groups
+                big = graph.number_of_nodes() > COLLAPSE_ABOVE_NODES
+                collapsed = set(groups) - {LOSS_GROUP} if big else set()
+        self.view.set_graph(graph, self.state.displayed_grads(), relayout=relayout, collapsed=collapsed)
+        self.view.set_highlight(*self.state.highlight())
+
+    def _grads_changed(self) -> None:
+        self.view.set_grads(self.state.displayed_grads())
+        self.view.set_highlight(*self.state.highlight())
+
+    def _sample_changed(self) -> None:
+        self.header.setText(self.state.summary())
+
+    # ---- area protocol
+
+    def export_image(self, path: str) -> None:
+        self.view.export(path)
+        self.status.emit(f"Graph saved to {path}")
+
+    def _export_clicked(self) -> None:
+        window = self.window()
+        if hasattr(window, "export_image"):
+            window.export_image()
+
+    def set_theme(self, theme: str) -> None:
+        self.view.set_theme(theme)
+
+    def set_presentation(self, on: bool) -> None:
+        self.view.set_presentation(on)
+        self._header_font()
+
+    def _header_font(self) -> None:
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        self.header.setFont(font)
