@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
             "expression", self.expression, "Expression", "Type an expression, see its graph, step through backward"
         )
         self._install_training_panels()
+        self._install_sample_panel()
 
         self.non_finite_label = QLabel()
         self.non_finite_label.setObjectName("nonFiniteLabel")
@@ -108,6 +109,27 @@ class MainWindow(QMainWindow):
             "Build a small network and watch it learn: play, pause, step, reset (Space plays and pauses)",
         )
         # ---- end of the section owned by the training/network work ----
+
+    def _install_sample_panel(self) -> None:
+        """One data point's graph through the current network (issue 7): fed by the training area."""
+        from gui.sample_graph_panel import SampleGraphPanel
+
+        self.sample = SampleGraphPanel()
+        self.add_area(
+            "sample",
+            self.sample,
+            "Sample graph",
+            "One data point's whole computation graph through the network, grouped by neuron, with backward stepping",
+        )
+        self.sample.bind_training(self.training)
+        selected = getattr(self.training, "sampleSelected", None)
+        if selected is not None:
+            selected.connect(self.show_sample)
+
+    def show_sample(self, x: float, y: float, label: int) -> None:
+        """Switch to the Sample graph tab and show point (x, y) of class ``label``."""
+        self.tabs.setCurrentWidget(self.sample)
+        self.sample.show_sample(x, y, label)
 
     def current_area(self) -> QWidget:
         return self.tabs.currentWidget()

@@ -45,7 +45,11 @@ def window(qtbot, settings):
 
 
 def test_areas_and_menus(window):
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Expression", "Network training"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
+        "Expression",
+        "Network training",
+        "Sample graph",
+    ]
     menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
     assert {"File", "View", "Help"} <= set(menus)
     texts = {name: [a.text().replace("&", "") for a in m.actions()] for name, m in menus.items()}
