@@ -235,3 +235,78 @@ def dataset_from_points(
         clean.append(int(v))
     rng = np.random.default_rng(seed)
     return _finish(np.array(pts, dtype=float), np.array(clean), test_fraction, rng, standardize, "points")
+
+
+# ---------------------------------------------------------------- painted edits
+# Pure functions on a Dataset for the GUI's paint, erase and drag tools.  The
+# train/test split is kept as it is (a painted point joins the training set),
+# so editing never reshuffles which points are held out.  Coordinates are the
+# model's own (already standardised if they were), so the result has no
+# standardisation of its own.
+
+
+def dataset_points(dataset: Dataset) -> list[list]:
+    """Every point as ``[x, y, label]``, train first: the form ``TrainingConfig.points`` stores."""
+    return [[float(a), float(b), int(c)] for (a, b), c in zip(dataset.X.tolist(), dataset.y.tolist())]
+
+
+def _edited(X_train, y_train, X_test, y_test) -> Dataset:
+    return Dataset(
+        np.asarray(X_train, dtype=float).reshape(-1, 2),
+        np.asarray(y_train, dtype=int),
+        np.asarray(X_test, dtype=float).reshape(-1, 2),
+        np.asarray(y_test, dtype=int),
+        name="points",
+    )
+
+
+def _check_point(x, y) -> tuple[float, float]:
+    if not (_is_finite_number(_num(x)) and _is_finite_number(_num(y))):
+        raise ValueError(f"a point needs two finite coordinates, got ({x!r}, {y!r})")
+    return float(x), float(y)
+
+
+def _check_part(dataset: Dataset, part: str, index: int) -> None:
+    if part not in ("train", "test"):
+        raise ValueError(f"part must be 'train' or 'test', got {part!r}")
+    n = len(dataset.y_train if part == "train" else dataset.y_test)
+    if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < n:
+        raise IndexError(f"the {part} set has {n} points; there is no point {index!r}")
+
+
+def add_point(dataset: Dataset, x: float, y: float, label: int) -> Dataset:
+    """A copy of ``dataset`` with (x, y) of class ``label`` added to the training points."""
+    x, y = _check_point(x, y)
+    if isinstance(label, bool) or _num(label) not in (0.0, 1.0):
+        raise ValueError(f"labels must be 0 or 1, got {label!r}")
+    return _edited(
+        np.vstack([dataset.X_train.reshape(-1, 2), [[x, y]]]),
+        np.append(dataset.y_train, int(label)),
+        dataset.X_test,
+        dataset.y_test,
+    )
+
+
+def remove_point(dataset: Dataset, part: str, index: int) -> Dataset:
+    """A copy of ``dataset`` without point ``index`` of its ``part`` ("train" or "test")."""
+    _check_part(dataset, part, index)
+    X_train, y_train, X_test, y_test = dataset.X_train, dataset.y_train, dataset.X_test, dataset.y_test
+    if part == "train":
+        X_train, y_train = np.delete(X_train, index, axis=0), np.delete(y_train, index)
+    else:
+        X_test, y_test = np.delete(X_test, index, axis=0), np.delete(y_test, index)
+    return _edited(X_train, y_train, X_test, y_test)
+
+
+def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> Dataset:
+    """A copy of ``dataset`` with point ``index`` of ``part`` moved to (x, y); its label and set stay."""
+    _check_part(dataset, part, index)
+    x, y = _check_point(x, y)
+    X_train, X_test = dataset.X_train.copy(), dataset.X_test.copy()
+    (X_train if part == "train" else X_test)[index] = (x, y)
+    return _edited(X_train, dataset.y_train, X_test, dataset.y_test)
+
+
+def empty_dataset() -> Dataset:
+    """No points at all (the plane after "Clear all"); a Trainer refuses it until a point is painted."""
+    return _edited(np.empty((0, 2)), np.empty(0, dtype=int), np.empty((0, 2)), np.empty(0, dtype=int))

@@ -218,3 +218,38 @@ def loss_slice(
     next_loss = loss_at(next_weight) if math.isfinite(next_weight) else math.nan
     current = loss_at(w0)
     return LossSlice(name, values, losses, w0, current, gradient, lr, next_weight, next_loss)
+
+
+# ---------------------------------------------------------------- unit maps
+
+
+def mlp_from_arrays(arrays: list, activation: str = "relu", output_activation: str | None = None) -> MLP:
+    """An MLP holding the weights given as ``[(W (nout×nin), b)]`` per layer (the form ``weight_arrays`` returns)."""
+    arrays = [(np.asarray(W, dtype=float), np.asarray(b, dtype=float)) for W, b in arrays]
+    if not arrays:
+        raise ValueError("a network needs at least one layer")
+    nin = arrays[0][0].shape[1]
+    model = MLP(nin, [W.shape[0] for W, _ in arrays], activation, output_activation, seed=0)
+    state = []
+    for W, b in arrays:
+        for row, bias in zip(W.tolist(), b.tolist()):
+            state.extend(row)
+            state.append(bias)
+    model.load_state_dict(state)
+    return model
+
+
+def unit_maps(
+    model: MLP, extent: tuple[float, float, float, float], resolution: int = 24, arrays: list | None = None
+) -> list[np.ndarray]:
+    """Every hidden unit's output over a ``resolution``² grid of the plane (vectorised forward).
+
+    One array per hidden layer, shaped (units, resolution, resolution), where
+    ``[k, i, j]`` is unit k's output at x = xs[j], y = ys[i] (row-major, y up,
+    the layout of the decision-boundary grid).  ``arrays`` are weights as
+    ``weight_arrays()`` gives them (default: the model's own).
+    """
+    x0, x1, y0, y1 = extent
+    gx, gy = np.meshgrid(np.linspace(x0, x1, resolution), np.linspace(y0, y1, resolution))
+    _, hidden = model.forward_array(np.column_stack([gx.ravel(), gy.ravel()]), weights=arrays, return_hidden=True)
+    return [h.T.reshape(h.shape[1], resolution, resolution) for h in hidden[:-1]]

@@ -3,23 +3,58 @@
 Everything heavy (the grid forward pass, the contour) is computed by the
 worker; this widget only hands arrays to pyqtgraph, so a frame costs well
 under a millisecond of Python.
+
+The plot is also a tool: a row of modes decides what a click does.
+Inspect (default) selects the data point under the pointer (a ring marks it,
+``pointPicked`` says which) and drags a point to move it; Paint class 0/1
+adds a point where you click; Erase removes the nearest point within a few
+pixels; Clear all removes every point.  Edits leave as signals; the widget
+redraws when the new data set comes back (at once: the controller shows an
+edit before the trainer has it).  Panning and wheel zoom are off, so every
+click means what the mode says and the map keeps its extent.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui.training_process import Snapshot
 from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
 
+MODES = ("inspect", "paint0", "paint1", "erase")
+MODE_LABELS = {"inspect": "Inspect", "paint0": "Paint class 0", "paint1": "Paint class 1", "erase": "Erase"}
+MODE_TIPS = {
+    "inspect": "Click a data point to select it and show its computation graph; drag a point to move it",
+    "paint0": "Click to add a point of class 0 (blue); it joins the training set and training goes on",
+    "paint1": "Click to add a point of class 1 (orange); it joins the training set and training goes on",
+    "erase": "Click a point to delete it (the nearest within a few pixels)",
+}
+HIT_PX = 10.0  # a click this close to a point (in pixels) hits it
+DRAG_PX = 3.0  # the pointer must move this far before a press becomes a drag
+
 
 class BoundaryPlot(QWidget):
-    """Heat map + 0.5 contour + train (filled) and test (hollow) points + colour bar."""
+    """Heat map + 0.5 contour + train (filled) and test (hollow) points + colour bar, and the paint tools."""
 
     togglesChanged = Signal()
+    pointPicked = Signal(float, float, int)  # Inspect: the selected data point (x, y, label)
+    pointPainted = Signal(float, float, int)  # Paint: a new point of class label at (x, y)
+    pointErased = Signal(str, int)  # Erase: ("train" | "test", index)
+    pointMoved = Signal(str, int, float, float)  # a dragged point's new place
+    clearRequested = Signal()
+    message = Signal(str)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -31,6 +66,7 @@ class BoundaryPlot(QWidget):
         item.setLabel("left", "x₂")
         item.setMenuEnabled(False)
         item.hideButtons()
+        item.getViewBox().setMouseEnabled(x=False, y=False)
         self.plot.setAspectLocked(True)
         for axis in ("bottom", "left"):
             item.getAxis(axis).setPen("#5f6368")
@@ -55,6 +91,38 @@ class BoundaryPlot(QWidget):
         self.test_points.setZValue(11)
         item.addItem(self.train_points)
         item.addItem(self.test_points)
+        self.selection_ring = pg.ScatterPlotItem(size=24, pen=pg.mkPen("#c2185b", width=3.5), brush=None)
+        self.selection_ring.setZValue(20)
+        item.addItem(self.selection_ring)
+        self.selected: tuple[float, float, int] | None = None
+
+        self.mode = "inspect"
+        self.mode_group = QButtonGroup(self)
+        self.mode_buttons: dict[str, QToolButton] = {}
+        tools = QHBoxLayout()
+        for mode in MODES:
+            button = QToolButton()
+            button.setText(MODE_LABELS[mode])
+            button.setCheckable(True)
+            button.setToolTip(MODE_TIPS[mode])
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            if mode in ("paint0", "paint1"):
+                colour = CLASS_COLORS[int(mode[-1])]
+                button.setStyleSheet(f"QToolButton {{ color: {colour}; font-weight: bold; }}")
+            self.mode_group.addButton(button)
+            self.mode_buttons[mode] = button
+            button.toggled.connect(lambda on, m=mode: on and self.set_mode(m))
+            tools.addWidget(button)
+        self.mode_buttons["inspect"].setChecked(True)
+        self.clear_button = QPushButton("Clear all")
+        self.clear_button.setToolTip("Remove every point; then paint a new data set from an empty plane")
+        self.clear_button.clicked.connect(self.clearRequested)
+        tools.addSpacing(8)
+        tools.addWidget(self.clear_button)
+        tools.addStretch(1)
+        self._press: tuple[QPoint, tuple[str, int] | None] | None = None  # where a press began, the point it hit
+        self._dragging = False
+        self.plot.viewport().installEventFilter(self)
 
         self.discretise = QCheckBox("Discretise")
         self.discretise.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
@@ -79,11 +147,14 @@ class BoundaryPlot(QWidget):
         toggles.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(tools)
         layout.addWidget(self.plot, 1)
         layout.addLayout(toggles)
         layout.addWidget(key)
 
         self._dataset = None
+        self._X: dict[str, np.ndarray] = {}
+        self._y: dict[str, np.ndarray] = {}
         self._grid = None
         self._extent = None
 
@@ -91,18 +162,33 @@ class BoundaryPlot(QWidget):
 
     def update_snapshot(self, snap: Snapshot) -> None:
         if snap.dataset is not self._dataset and snap.dataset is not None:
-            self._set_points(snap.dataset)
+            self.set_dataset(snap.dataset)
         if snap.grid is not None:
             self._grid = snap.grid
             self._redraw_image()
             self.contour.setData(snap.grid.contour_x, snap.grid.contour_y)
 
-    def _set_points(self, dataset) -> None:
+    def set_dataset(self, dataset) -> None:
+        """Draw the points of ``dataset`` (train filled, test hollow)."""
+        if dataset is self._dataset:
+            return
         self._dataset = dataset
-        X, y = np.asarray(dataset.X_train, float), np.asarray(dataset.y_train, int)
-        self.train_points.setData(pos=X, brush=[self._brushes[c] for c in y])
-        Xt, yt = np.asarray(dataset.X_test, float), np.asarray(dataset.y_test, int)
-        self.test_points.setData(pos=Xt, pen=[self._ring_pens[c] for c in yt], brush=pg.mkBrush(0, 0, 0, 0))
+        self._X = {
+            "train": np.asarray(dataset.X_train, float).reshape(-1, 2).copy(),
+            "test": np.asarray(dataset.X_test, float).reshape(-1, 2).copy(),
+        }
+        self._y = {"train": np.asarray(dataset.y_train, int), "test": np.asarray(dataset.y_test, int)}
+        self._draw_points()
+        if self.selected is not None and self.find_point(*self.selected) is None:
+            self.clear_selection()  # the selected point was erased
+
+    def _draw_points(self, which=("train", "test")) -> None:
+        if "train" in which:
+            self.train_points.setData(pos=self._X["train"], brush=[self._brushes[c] for c in self._y["train"]])
+        if "test" in which:
+            self.test_points.setData(
+                pos=self._X["test"], pen=[self._ring_pens[c] for c in self._y["test"]], brush=pg.mkBrush(0, 0, 0, 0)
+            )
 
     def _redraw_image(self) -> None:
         grid = self._grid
@@ -122,6 +208,136 @@ class BoundaryPlot(QWidget):
             self.image.setRect(QRectF(x0 - dx / 2, y0 - dy / 2, x1 - x0 + dx, y1 - y0 + dy))
             self.plot.getPlotItem().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
 
+    # ----------------------------------------------------------- selection
+
+    def select(self, x: float, y: float, label: int) -> None:
+        """Ring the point (x, y); it need not be a data point (typed coordinates)."""
+        self.selected = (float(x), float(y), int(label))
+        self.selection_ring.setData([x], [y])
+
+    def clear_selection(self) -> None:
+        self.selected = None
+        self.selection_ring.setData([], [])
+
+    def find_point(self, x: float, y: float, label: int | None = None) -> tuple[str, int] | None:
+        """The data point exactly at (x, y) (of class ``label`` if given), or None."""
+        for part in ("train", "test"):
+            X = self._X.get(part) if self._dataset is not None else None
+            if X is None or not len(X):
+                continue
+            hit = np.flatnonzero((X[:, 0] == x) & (X[:, 1] == y))
+            for i in hit:
+                if label is None or self._y[part][i] == label:
+                    return part, int(i)
+        return None
+
+    # ---------------------------------------------------------- coordinates
+
+    def to_view(self, x: float, y: float) -> QPoint:
+        """Data coordinates → a pixel of the plot's viewport (where a click would land)."""
+        vb = self.plot.getPlotItem().getViewBox()
+        return self.plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+
+    def from_view(self, pos: QPoint) -> tuple[float, float]:
+        vb = self.plot.getPlotItem().getViewBox()
+        p = vb.mapSceneToView(self.plot.mapToScene(pos))
+        return p.x(), p.y()
+
+    def nearest_point(self, pos: QPoint, within_px: float = HIT_PX) -> tuple[str, int] | None:
+        """The drawn point nearest to pixel ``pos`` if it is within ``within_px`` pixels (test points if shown)."""
+        if self._dataset is None:
+            return None
+        x, y = self.from_view(pos)
+        sx, sy = self.plot.getPlotItem().getViewBox().viewPixelSize()
+        best, best_d = None, within_px
+        for part in ("train", "test") if self.show_test.isChecked() else ("train",):
+            X = self._X[part]
+            if not len(X):
+                continue
+            d = np.hypot((X[:, 0] - x) / sx, (X[:, 1] - y) / sy)
+            i = int(np.argmin(d))
+            if d[i] <= best_d:
+                best, best_d = (part, i), float(d[i])
+        return best
+
+    # ---------------------------------------------------------------- tools
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        self.mode = mode
+        if not self.mode_buttons[mode].isChecked():
+            self.mode_buttons[mode].setChecked(True)
+        cursor = Qt.CursorShape.ArrowCursor if mode == "inspect" else Qt.CursorShape.CrossCursor
+        self.plot.viewport().setCursor(cursor)
+
+    def eventFilter(self, watched, event) -> bool:
+        kind = event.type()
+        if watched is not self.plot.viewport() or kind not in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.MouseMove,
+            QEvent.Type.MouseButtonRelease,
+            QEvent.Type.MouseButtonDblClick,
+        ):
+            return super().eventFilter(watched, event)
+        pos = event.position().toPoint()
+        if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
+            if not self._inside(pos):
+                return False  # the axes and the colour bar are not the plane
+            self._press, self._dragging = (pos, self.nearest_point(pos)), False
+            return True
+        if kind == QEvent.Type.MouseMove and self._press is not None:
+            start, hit = self._press
+            if self.mode == "inspect" and hit is not None:
+                if self._dragging or (pos - start).manhattanLength() >= DRAG_PX:
+                    self._dragging = True
+                    self._drag_to(hit, pos)
+            return True
+        if kind == QEvent.Type.MouseButtonRelease and self._press is not None:
+            start, hit = self._press
+            self._press = None
+            if self._dragging:
+                self._dragging = False
+                x, y = self._clamped(pos)
+                if self.selected is not None and self.find_point(*self.selected) == hit:
+                    self.select(x, y, int(self._y[hit[0]][hit[1]]))
+                self.pointMoved.emit(hit[0], hit[1], x, y)
+            else:
+                self._click(start, hit)
+            return True
+        return kind != QEvent.Type.MouseMove  # a plain hover move still reaches pyqtgraph
+
+    def _inside(self, pos: QPoint) -> bool:
+        vb = self.plot.getPlotItem().getViewBox()
+        return vb.sceneBoundingRect().contains(self.plot.mapToScene(pos))
+
+    def _clamped(self, pos: QPoint) -> tuple[float, float]:
+        """Data coordinates of ``pos``, kept inside the visible plane."""
+        x, y = self.from_view(pos)
+        (x0, x1), (y0, y1) = self.plot.getPlotItem().getViewBox().viewRange()
+        return float(min(max(x, x0), x1)), float(min(max(y, y0), y1))
+
+    def _drag_to(self, hit: tuple[str, int], pos: QPoint) -> None:
+        part, i = hit
+        self._X[part][i] = self._clamped(pos)
+        self._draw_points((part,))
+
+    def _click(self, pos: QPoint, hit: tuple[str, int] | None) -> None:
+        if self.mode in ("paint0", "paint1"):
+            x, y = self._clamped(pos)
+            self.pointPainted.emit(x, y, int(self.mode[-1]))
+        elif self.mode == "erase":
+            if hit is None:
+                self.message.emit(f"No point within {HIT_PX:.0f} pixels of the click: nothing erased.")
+            else:
+                self.pointErased.emit(*hit)
+        elif hit is not None:
+            part, i = hit
+            x, y = (float(v) for v in self._X[part][i])
+            label = int(self._y[part][i])
+            self.select(x, y, label)
+            self.pointPicked.emit(x, y, label)
+
     def set_point_size(self, size: float) -> None:
         self.train_points.setSize(size)
         self.test_points.setSize(size + 1)
@@ -129,8 +345,10 @@ class BoundaryPlot(QWidget):
     # ---------------------------------------------------------------- state
 
     def view_state(self) -> dict:
-        return {"discretise": self.discretise.isChecked(), "show_test": self.show_test.isChecked()}
+        return {"discretise": self.discretise.isChecked(), "show_test": self.show_test.isChecked(), "mode": self.mode}
 
     def restore_view_state(self, state: dict) -> None:
         self.discretise.setChecked(bool(state.get("discretise", False)))
         self.show_test.setChecked(bool(state.get("show_test", True)))
+        if state.get("mode") in MODES:
+            self.set_mode(state["mode"])

@@ -42,6 +42,7 @@ class LossSlicePlot(QWidget):
         for axis in ("bottom", "left"):
             item.getAxis(axis).setPen("#5f6368")
             item.getAxis(axis).setTextPen("#202124")
+            item.getAxis(axis).enableAutoSIPrefix(False)  # "×0.001" on the axis reads badly on a projector
         self.curve = self.plot.plot(pen=pg.mkPen(**CURVE_PEN), name="loss")
         self.tangent = self.plot.plot(pen=pg.mkPen(**TANGENT_PEN), name="tangent")
         self.now_point = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(NOW_COLOR), pen=pg.mkPen("w", width=1.5))
@@ -78,11 +79,11 @@ class LossSlicePlot(QWidget):
         else:
             self.next_point.setData([], [])
             self.step_arrow.setData([], [])
-        self.plot.getPlotItem().setLabel("bottom", f"value of {sl.name}")
-        self.plot.getPlotItem().setTitle(f"Loss along {sl.name}", color="#202124", size="11pt")
+        self.plot.getPlotItem().setLabel("bottom", f"value of {sl.name} (all other weights fixed)")
         direction = "down" if sl.gradient > 0 else "up" if sl.gradient < 0 else "nowhere"
         self.caption.setText(
-            f"{sl.name} = {_fmt(sl.weight)}, loss = {_fmt(sl.loss)}.  Slope of the tangent = ∂loss/∂{sl.name} "
+            f"<b>Loss along {sl.name}</b>: {sl.name} = {_fmt(sl.weight)}, loss = {_fmt(sl.loss)}.  "
+            f"Slope of the tangent = ∂loss/∂{sl.name} "
             f"= {_fmt(sl.gradient)}, so SGD moves the weight {direction}: "
             f"{_fmt(sl.weight)} − {_fmt(sl.lr)} × {_fmt(sl.gradient)} = {_fmt(sl.next_weight)} "
             f"(loss there: {_fmt(sl.next_loss)})."

@@ -5,9 +5,11 @@ quantised (a few widths and alphas per sign) and cached, and an edge whose
 style did not change is left alone, so a frame costs little even for a few
 hundred weights.
 
-Built to grow: ``edge_mode`` already colours edges by weight or by gradient,
-and ``set_neuron_image`` paints a picture (e.g. a neuron's own activation map)
-inside a neuron's circle.
+Linked views: ``edge_mode`` colours edges by weight or by the gradient of the
+last step; ``set_neuron_maps`` paints each hidden unit's output over the
+plane inside its circle (hover enlarges it); ``set_dead`` greys out and
+crosses ReLU units that are dead; a click on an edge (or a neuron: its bias)
+emits ``parameterPicked`` for the loss slice.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsEllipseItem,
     QGraphicsLineItem,
+    QGraphicsPathItem,
     QGraphicsPixmapItem,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
@@ -31,15 +35,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.neuron_maps import describe_range, map_image
 from gui.training_style import NEGATIVE, POSITIVE
 
 LAYER_GAP = 220.0
 NEURON_GAP = 46.0
-RADIUS = 15.0
+RADIUS = 18.0
 WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
 ALPHA_LEVELS = 6
 MAX_EDGE_WIDTH = 6.0
 EDGE_MODES = ("weight", "gradient")
+PICK_TOLERANCE_PX = 6.0  # a click this close to an edge picks it
+MAGNIFIED_PX = 168  # side of a hovered neuron's enlarged map
+DEAD_TEXT = "dead: outputs 0 for every training point, so it gets no gradient and cannot recover"
+TITLES = {
+    "weight": "<b>Network</b> — edges: weight w (blue −, orange +; thicker = larger)",
+    "gradient": "<b>Network</b> — edges: gradient ∂loss/∂w of the last step (blue −, orange +)",
+}
 
 
 def neuron_name(layer: int, index: int, sizes: tuple[int, ...]) -> str:
@@ -77,6 +89,35 @@ class NeuronItem(QGraphicsEllipseItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(10)
         self.image_item: QGraphicsPixmapItem | None = None
+        self.dead_mark: QGraphicsPathItem | None = None
+
+    @property
+    def dead(self) -> bool:
+        return self.dead_mark is not None
+
+    def set_dead(self, dead: bool) -> None:
+        """Grey the unit's map and cross it out (a dead ReLU)."""
+        if dead == self.dead:
+            return
+        if dead:
+            r = self.rect().adjusted(4, 4, -4, -4) if self.rect().width() > 12 else self.rect()
+            path = QPainterPath()
+            path.moveTo(r.topLeft())
+            path.lineTo(r.bottomRight())
+            path.moveTo(r.topRight())
+            path.lineTo(r.bottomLeft())
+            self.dead_mark = QGraphicsPathItem(path, self)
+            pen = QPen(QColor("#b71c1c"), 2.5)
+            pen.setCosmetic(True)
+            self.dead_mark.setPen(pen)
+            self.dead_mark.setZValue(2)
+        else:
+            self.dead_mark.setParentItem(None)
+            if self.scene() is not None:
+                self.scene().removeItem(self.dead_mark)
+            self.dead_mark = None
+        if self.image_item is not None:
+            self.image_item.setOpacity(0.3 if dead else 1.0)
 
     def hoverEnterEvent(self, event):
         self.diagram._hover(self)
@@ -103,6 +144,48 @@ class NeuronItem(QGraphicsEllipseItem):
         self.image_item.setPixmap(pixmap)
         self.image_item.setScale(rect.width() / max(1, pixmap.width()))
         self.image_item.setPos(rect.topLeft())
+        self.image_item.setOpacity(0.3 if self.dead else 1.0)
+
+
+class Magnifier(QGraphicsRectItem):
+    """A hovered neuron's map, enlarged, with a title: a fixed size in pixels whatever the zoom."""
+
+    def __init__(self):
+        super().__init__()
+        self.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setBrush(QBrush(QColor("#ffffff")))
+        pen = QPen(QColor("#455a64"), 1.5)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+        self.setZValue(100)
+        self.title = QGraphicsSimpleTextItem(self)
+        font = QFont()
+        font.setPointSizeF(10.5)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.key = QGraphicsSimpleTextItem(self)
+        small = QFont()
+        small.setPointSizeF(9)
+        self.key.setFont(small)
+        self.picture = QGraphicsPixmapItem(self)
+        self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.hide()
+
+    def show_map(self, title: str, key: str, image: QImage) -> None:
+        self.title.setText(title)
+        self.key.setText(key)
+        pad, title_h = 6, self.title.boundingRect().height()
+        width = max(MAGNIFIED_PX, self.title.boundingRect().width(), self.key.boundingRect().width()) + 2 * pad
+        self.title.setPos(pad, pad)
+        pixmap = QPixmap.fromImage(image).scaled(
+            MAGNIFIED_PX, MAGNIFIED_PX, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
+        self.picture.setPixmap(pixmap)
+        self.picture.setPos((width - MAGNIFIED_PX) / 2, pad + title_h + 4)
+        self.key.setPos(pad, pad + title_h + 8 + MAGNIFIED_PX)
+        self.setRect(QRectF(0, 0, width, self.key.pos().y() + self.key.boundingRect().height() + pad))
+        self.show()
 
 
 class _View(QGraphicsView):
@@ -113,6 +196,16 @@ class _View(QGraphicsView):
         self.fit()
 
     margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
+
+    def mousePressEvent(self, event):
+        if event.button() == Qt.MouseButton.LeftButton and self.diagram is not None:
+            scale = max(self.transform().m11(), 1e-6)
+            if self.diagram._clicked(self.mapToScene(event.position().toPoint()), PICK_TOLERANCE_PX / scale):
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    diagram = None
 
     def fit(self):
         items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
@@ -132,6 +225,7 @@ class NetworkDiagram(QWidget):
     """Inputs, hidden neurons and output as circles; weights as edges; hover for numbers."""
 
     hovered = Signal(str)  # the text shown under the diagram
+    parameterPicked = Signal(int, int, object)  # model layer (0-based), neuron, source input (None: the bias)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -140,6 +234,7 @@ class NetworkDiagram(QWidget):
         # rebuilt each time; a few hundred items are found faster without one.
         self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.view = _View(self.scene)
+        self.view.diagram = self
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -161,15 +256,19 @@ class NetworkDiagram(QWidget):
         self.edge_mode = "weight"
 
         header = QHBoxLayout()
-        title = QLabel("<b>Network</b> — edge colour: sign (blue −, orange +), width: size")
-        title.setWordWrap(True)
-        title.setMinimumWidth(80)
-        header.addWidget(title, 1)
+        self.title = QLabel(TITLES["weight"])
+        self.title.setWordWrap(True)
+        self.title.setMinimumWidth(80)
+        self.key = QLabel()
+        self.key.setObjectName("hintLabel")
+        self.key.setWordWrap(True)
+        header.addWidget(self.title, 1)
         header.addWidget(self.mode)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.key)
         layout.addWidget(self.info)
 
         self.sizes: tuple[int, ...] = ()
@@ -183,6 +282,14 @@ class NetworkDiagram(QWidget):
         self._font = QFont()
         self._font.setPointSizeF(11)
         self._font.setBold(True)
+        self.maps: dict[tuple[int, int], np.ndarray] = {}  # (layer, index) → the unit's output over the plane
+        self.map_images: dict[tuple[int, int], QImage] = {}
+        self.dead: set[tuple[int, int]] = set()
+        self.picked: tuple[int, int, int | None] | None = None  # (diagram layer, neuron, source or None)
+        self._edge_ends = np.zeros((0, 4))
+        self._pick_items: list = []
+        self.magnifier: Magnifier | None = None
+        self._update_key()
 
     # ------------------------------------------------------------- building
 
@@ -195,9 +302,12 @@ class NetworkDiagram(QWidget):
         self._hovered = None
         self.scene.clear()
         self.neurons, self.edges = [], []
+        self.maps, self.map_images, self.dead, self.picked, self._pick_items = {}, {}, set(), None, []
+        self.magnifier = Magnifier()
+        self.scene.addItem(self.magnifier)
         tallest = max(sizes) if sizes else 1
         gap = NEURON_GAP * min(1.0, 16 / tallest)  # wide layers are squeezed to the height of 16 neurons
-        radius = min(RADIUS, 0.36 * gap)
+        radius = min(RADIUS, 0.42 * gap)  # big enough to read the unit maps inside
         for layer, n in enumerate(sizes):
             x = layer * LAYER_GAP
             column = []
@@ -217,6 +327,10 @@ class NetworkDiagram(QWidget):
                 self.scene.addItem(item)
                 self._style_neuron(item, layer, last)
         self._add_labels(last)
+        self._edge_ends = np.array(
+            [[e.line().x1(), e.line().y1(), e.line().x2(), e.line().y2()] for e in self.edges], dtype=float
+        ).reshape(-1, 4)
+        self._update_key()
         self.view.fit()
         if self.weights:
             self._restyle()
@@ -273,9 +387,104 @@ class NetworkDiagram(QWidget):
         """Paint ``image`` inside neuron ``index`` of ``layer`` (1 = first hidden layer)."""
         self.neurons[layer][index].set_image(image)
 
+    def set_neuron_maps(self, maps: list[np.ndarray]) -> None:
+        """Each hidden layer's unit maps, (units, n, n) arrays as ``unit_maps`` gives them, painted in the circles."""
+        for li, layer_maps in enumerate(maps):
+            layer = li + 1
+            if layer >= len(self.neurons) - 1 or len(layer_maps) != len(self.neurons[layer]):
+                return  # a stale picture of another architecture
+            for j, values in enumerate(layer_maps):
+                image = map_image(values, self.activation)
+                self.maps[(layer, j)] = values
+                self.map_images[(layer, j)] = image
+                self.set_neuron_image(layer, j, image)
+        if self._hovered is not None:
+            self._hover(self._hovered)
+
+    def set_dead(self, units) -> None:
+        """Mark hidden units ``(diagram layer, index)`` as dead ReLUs (all others alive)."""
+        dead = {(int(a), int(b)) for a, b in units}
+        if dead == self.dead:
+            return
+        self.dead = dead
+        for layer, column in enumerate(self.neurons[1:-1], start=1):
+            for item in column:
+                item.set_dead((layer, item.index) in dead)
+        self._update_key()
+
     def _mode_changed(self, index: int) -> None:
         self.edge_mode = EDGE_MODES[index]
+        self.title.setText(TITLES[self.edge_mode])
         self._restyle()
+        self._update_key()
+
+    def _update_key(self) -> None:
+        parts = []
+        if len(self.sizes) > 2:
+            if self.activation in ("relu", "sigmoid"):
+                parts.append("circles: each unit's output over the plane (white 0 → purple high; hover to enlarge)")
+            else:
+                parts.append("circles: each unit's output over the plane (blue −, white 0, orange +; hover to enlarge)")
+        if self.dead:
+            parts.append(f"<span style='color:#b71c1c'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
+        parts.append("click an edge for its loss slice")
+        self.key.setText(" · ".join(parts))
+
+    # --------------------------------------------------------------- picking
+
+    def _clicked(self, pos: QPointF, tolerance: float) -> bool:
+        """A click at scene ``pos``: pick the neuron under it (its bias) or the nearest edge within ``tolerance``."""
+        for item in self.scene.items(pos):
+            if isinstance(item, NeuronItem):
+                if item.layer == 0:
+                    return False
+                self.pick(item.layer, item.index, None)
+                return True
+        if not len(self._edge_ends):
+            return False
+        a, b = self._edge_ends[:, :2], self._edge_ends[:, 2:]
+        p = np.array([pos.x(), pos.y()])
+        ab = b - a
+        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
+        distance = np.linalg.norm(a + t[:, None] * ab - p, axis=1)
+        best = int(np.argmin(distance))
+        if distance[best] > tolerance:
+            return False
+        edge = self.edges[best]
+        self.pick(edge.layer, edge.row, edge.col)
+        return True
+
+    def pick(self, layer: int, index: int, source: int | None, emit: bool = True) -> None:
+        """Highlight weight ``source → index`` of diagram ``layer`` (or the neuron's bias when source is None)."""
+        for item in self._pick_items:
+            self.scene.removeItem(item)
+        self._pick_items = []
+        self.picked = (layer, index, source)
+        pen = QPen(QColor(194, 24, 91, 150), 9.0)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        target = self.neurons[layer][index]
+        if source is None:
+            ring = QGraphicsEllipseItem(target.rect().adjusted(-4, -4, 4, 4))
+            ring.setPen(pen)
+            ring.setZValue(9)
+            self._pick_items.append(ring)
+        else:
+            line = QLineF(self.neurons[layer - 1][source].rect().center(), target.rect().center())
+            halo = QGraphicsLineItem(line)
+            halo.setPen(pen)
+            halo.setZValue(9)
+            self._pick_items.append(halo)
+        for item in self._pick_items:
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.scene.addItem(item)
+        if emit:
+            self.parameterPicked.emit(layer - 1, index, source)
+
+    def clear_pick(self) -> None:
+        for item in self._pick_items:
+            self.scene.removeItem(item)
+        self._pick_items, self.picked = [], None
 
     def _edge_values(self) -> list[np.ndarray]:
         source = self.grads if self.edge_mode == "gradient" else self.weights
@@ -337,7 +546,10 @@ class NetworkDiagram(QWidget):
             b = _value(self.weights, item.layer - 1, 1, item.index)
             g = _value(self.grads, item.layer - 1, 1, item.index)
             role = "output (score; P(class 1) = σ(score))" if item.layer == len(self.sizes) - 1 else self.activation
-            return f"neuron {name} [{role}]:  bias b = {_fmt(b)},  gradient ∂loss/∂b = {_fmt(g)}"
+            text = f"neuron {name} [{role}]:  bias b = {_fmt(b)},  gradient ∂loss/∂b = {_fmt(g)}"
+            if (item.layer, item.index) in self.dead:
+                text += f".  ✕ {DEAD_TEXT}"
+            return text
         return "Hover over a weight or a neuron to see its numbers."
 
     def _hover(self, item) -> None:
@@ -347,6 +559,29 @@ class NetworkDiagram(QWidget):
             item.setToolTip(text)
         self.info.setText(text)
         self.hovered.emit(text)
+        self._magnify(item if isinstance(item, NeuronItem) else None)
+
+    def _magnify(self, item: NeuronItem | None) -> None:
+        """Show the hovered unit's map enlarged beside it, kept inside the view."""
+        magnifier = self.magnifier
+        if magnifier is None:
+            return
+        key = None if item is None else (item.layer, item.index)
+        if key not in self.map_images:
+            magnifier.hide()
+            return
+        name = neuron_name(item.layer, item.index, self.sizes)
+        title = f"{name} ({self.activation}) output" + ("  ✕ dead" if key in self.dead else "")
+        magnifier.show_map(title, describe_range(self.maps[key], self.activation), self.map_images[key])
+        centre = item.rect().center()
+        p = self.view.mapFromScene(centre)
+        r_px = item.rect().width() / 2 * self.view.transform().m11()
+        w, h = magnifier.rect().width(), magnifier.rect().height()
+        vw, vh = self.view.viewport().width(), self.view.viewport().height()
+        dx = r_px + 10 if p.x() + r_px + 10 + w <= vw else -(r_px + 10 + w)
+        dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
+        magnifier.setPos(centre)
+        magnifier.setTransform(QTransform.fromTranslate(dx, dy))
 
 
 def _value(arrays, layer: int, which: int, *index) -> float:

@@ -15,6 +15,8 @@ import math
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
+from autograd_core import data as data_edits
+from autograd_core.inspection import mlp_from_arrays
 from autograd_core.session import trainer_from_session
 from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
 from gui.training_process import Snapshot
@@ -43,6 +45,7 @@ class MetricHistory:
 
     def clear(self) -> None:
         self._data = {name: np.empty(256) for name in self.COLUMNS}
+        self._norms = np.full((256, 0), math.nan)  # one column per layer: ‖gradient‖ of each step
         self.size = 0
 
     def extend(self, rows) -> None:
@@ -59,10 +62,23 @@ class MetricHistory:
             for i, row in enumerate(rows):
                 value = getattr(row, name, None)
                 column[self.size + i] = math.nan if value is None else float(value)
+        layers = max([self._norms.shape[1], *(len(getattr(r, "grad_norms", None) or ()) for r in rows)])
+        if len(self._norms) < len(self._data["step"]) or layers > self._norms.shape[1]:
+            grown = np.full((len(self._data["step"]), layers), math.nan)
+            grown[: self.size, : self._norms.shape[1]] = self._norms[: self.size]
+            self._norms = grown
+        for i, row in enumerate(rows):
+            norms = getattr(row, "grad_norms", None) or ()
+            self._norms[self.size + i] = math.nan
+            self._norms[self.size + i, : len(norms)] = [math.nan if v is None else float(v) for v in norms]
         self.size = need
 
     def column(self, name: str) -> np.ndarray:
         return self._data[name][: self.size]
+
+    def grad_norms(self) -> np.ndarray:
+        """(steps × layers): each step's gradient norm per layer (NaN where a step recorded none)."""
+        return self._norms[: self.size]
 
     def __len__(self) -> int:
         return self.size
@@ -76,6 +92,9 @@ class TrainingController(QObject):
     runningChanged = Signal(bool)
     configChanged = Signal(object)  # TrainingConfig: panels refresh their widgets (e.g. after opening a session)
     message = Signal(str)  # a clear sentence for the status banner ("" clears it)
+    datasetChanged = Signal(object)  # Dataset: the points to draw (an edit shows at once, before the trainer has it)
+    weightsChanged = Signal()  # a snapshot brought weights other than the last ones
+    sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
 
     def __init__(self, config: TrainingConfig | None = None, parent=None, min_interval: float = 0.05):
         super().__init__(parent)
@@ -89,6 +108,10 @@ class TrainingController(QObject):
         self._closed = False
         self._min_interval = min_interval
         self._worker: TrainingWorker | None = None  # started on first use: an unseen tab costs nothing
+        self.dataset = None  # the data as the user sees it (edits land here first)
+        self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
+        self.slice_spec: tuple | None = None
+        self.last_slice = None
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -108,6 +131,8 @@ class TrainingController(QObject):
         self.start()
         if self._worker is not None:
             self._worker.send(*message)
+            if message[0] == "data" or (message[0] == "reset" and message[1] is not None) or message[0] == "load":
+                self._local_data_until = self._worker.sent
 
     # ------------------------------------------------------------- state
 
@@ -209,6 +234,68 @@ class TrainingController(QObject):
             return Trainer(self._config)  # never started: the fresh trainer it would have built
         return self._worker.export_trainer(timeout)
 
+    # ------------------------------------------------------- painted data
+
+    def add_point(self, x: float, y: float, label: int) -> None:
+        """Paint a point of class ``label``: it joins the training set; training goes on with it."""
+        self._edit(data_edits.add_point, x, y, label)
+
+    def remove_point(self, part: str, index: int) -> None:
+        """Erase point ``index`` of the "train" or "test" set."""
+        self._edit(data_edits.remove_point, part, index)
+
+    def move_point(self, part: str, index: int, x: float, y: float) -> None:
+        self._edit(data_edits.move_point, part, index, x, y)
+
+    def clear_points(self) -> None:
+        """Remove every point; training waits until at least one point is painted."""
+        if self.dataset is not None:
+            self._apply_data(data_edits.empty_dataset())
+
+    def _edit(self, edit, *args) -> None:
+        if self.dataset is None or self._closed:
+            return
+        try:
+            new = edit(self.dataset, *args)
+        except (ValueError, IndexError) as exc:
+            self.message.emit(f"Edit refused: {exc}")
+            return
+        self._apply_data(new)
+
+    def _apply_data(self, dataset) -> None:
+        """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""
+        self.dataset = dataset
+        self.datasetChanged.emit(dataset)
+        if len(dataset.y_train) == 0:
+            self.pause()
+            self._local_data_until = math.inf  # until the user paints again or picks other data
+            self.message.emit(
+                "No training points: paint at least one point (Paint class 0 or class 1) and training goes on."
+            )
+            return
+        points = data_edits.dataset_points(dataset)
+        self._config = dataclasses.replace(self._config, points=points, standardize=False)
+        self.message.emit("")
+        self._send("data", dataset.to_dict(), points)
+        self.configChanged.emit(self.config)
+
+    # -------------------------------------------------------- inspection
+
+    def request_slice(self, spec: tuple | None) -> None:
+        """Ask the training process for the loss slice of weight (layer, neuron, source); None stops it."""
+        spec = None if spec is None else tuple(spec)
+        if spec != self.slice_spec:
+            self.slice_spec = spec
+            self.last_slice = None
+            self._send("slice", spec)
+
+    def current_model(self):
+        """A fresh MLP with the latest snapshot's weights (a copy; the trainer lives in another process)."""
+        snap = self.last_snapshot
+        if snap is None or not snap.weights:
+            return None
+        return mlp_from_arrays(snap.weights, snap.activation)
+
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the worker thread and wait for it: call before the window closes."""
         if self._closed:
@@ -241,8 +328,19 @@ class TrainingController(QObject):
         self.history.extend(snap.metrics)
         if snap.last is not None:
             self.last_metrics = snap.last
+        if snap.seq < self._local_data_until:
+            snap.dataset = self.dataset  # the trainer has not seen the latest edit yet: show the edit
+        previous = self.last_snapshot
         self.last_snapshot = snap
+        if snap.dataset is not self.dataset:
+            self.dataset = snap.dataset
+            self.datasetChanged.emit(snap.dataset)
+        if snap.loss_slice is not None and snap.slice_spec == self.slice_spec:
+            self.last_slice = snap.loss_slice
+            self.sliceReady.emit(snap.loss_slice)
         self.snapshotReady.emit(snap)
+        if previous is None or not _same_arrays(previous.weights, snap.weights):
+            self.weightsChanged.emit()
         if snap.history is not None or snap.metrics:
             self.historyChanged.emit()
         if snap.error:
@@ -257,3 +355,10 @@ class TrainingController(QObject):
         # Only a snapshot that has seen every command we sent may say training stopped (no stale pause).
         if stopped and self._running and not snap.running and snap.seq >= self._worker.sent:
             self._set_running(False)
+
+
+def _same_arrays(a: list, b: list) -> bool:
+    """Equal [(W, b)] lists (a few hundred numbers: cheap)."""
+    return len(a) == len(b) and all(
+        np.array_equal(W1, W2) and np.array_equal(b1, b2) for (W1, b1), (W2, b2) in zip(a, b)
+    )

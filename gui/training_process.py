@@ -16,18 +16,23 @@ only hands arrays to the plots.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from autograd_core.data import Dataset
+from autograd_core.inspection import loss_slice, parameter_index
 from autograd_core.losses import probability
+from autograd_core.optim import learning_rate
 from autograd_core.session import session_dict, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
 
 GRID_RESOLUTION = 90  # cells per side of the decision-boundary heat map
 GRID_MARGIN = 0.15  # fraction of the data range added on each side
+SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
 
 
 @dataclass
@@ -65,6 +70,8 @@ class Snapshot:
     stopped_reason: str | None = None
     error: str | None = None
     steps_per_second: float = 0.0
+    loss_slice: object | None = None  # autograd_core.inspection.LossSlice of the picked weight, when recomputed
+    slice_spec: tuple | None = None  # (layer, neuron, source) that slice is for (source None: the bias)
 
 
 def parameter_grads(model) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -178,6 +185,9 @@ class Engine:
         self.extent = None
         self.step_times: deque[float] = deque(maxlen=30)
         self.stop = False
+        self.slice_spec: tuple | None = None  # the weight whose loss slice the GUI shows
+        self.slice_state = None  # (generation, step, data) the last slice was computed for
+        self.slice_time = 0.0
 
     # ----------------------------------------------------------------- loop
 
@@ -197,6 +207,12 @@ class Engine:
                 wait = max(0.0, next_step - time.monotonic())
             else:
                 wait = 0.0
+            slice_due = self.slice_pending()
+            if slice_due is not None:  # a paused picture still gets the slice of its latest weights
+                wait = min(wait, max(0.0, slice_due))
+                if slice_due <= 0.0 and not stepping:
+                    force = True
+                    continue
             try:
                 if commands.poll(wait):
                     while True:
@@ -234,8 +250,25 @@ class Engine:
                 self.trainer.update_settings(**args[0])
             elif kind == "reset":
                 config = None if args[0] is None else TrainingConfig.from_dict(args[0])
-                self.trainer.reset(config)
+                if config is not None and config.points is not None and config.points == self.trainer.config.points:
+                    # A new network on painted data keeps those points and their train/test split.
+                    self.trainer = Trainer(config, data=self.trainer.data)
+                else:
+                    self.trainer.reset(config)
                 self.new_generation()
+            elif kind == "data":
+                # Edited (painted) data: the same model goes on training on it, no reset.
+                dataset = Dataset.from_dict(args[0])
+                self.trainer.set_data(dataset)
+                self.trainer.config = dataclasses.replace(self.trainer.config, points=args[1], standardize=False)
+                x0, x1, y0, y1 = self.extent or (0.0, 0.0, 0.0, 0.0)
+                X = dataset.X
+                inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
+                if inside:  # keep the map where it is while the user paints inside it
+                    self.extent_dataset = dataset
+            elif kind == "slice":
+                self.slice_spec = None if args[0] is None else tuple(args[0])
+                self.slice_state = None
             elif kind == "load":
                 self.trainer = trainer_from_session(args[0])
                 self.running = False
@@ -313,9 +346,46 @@ class Engine:
             error=self.error,
             steps_per_second=sps,
         )
+        if self.slice_spec is not None:
+            snap.slice_spec, snap.loss_slice = self.slice_spec, self.compute_slice()
         self.sent_dataset = dataset
         self.metrics = []
         self.out.send(("snapshot", snap))
+
+    def _slice_state(self) -> tuple:
+        trainer, config = self.trainer, self.trainer.config
+        return (self.generation, trainer.step_count, trainer.data, config.lr, config.schedule, config.l1, config.l2)
+
+    def slice_pending(self) -> float | None:
+        """Seconds until the picked weight's slice is due again (≤ 0: now), or None when it is up to date."""
+        if self.slice_spec is None or self._slice_state() == self.slice_state:
+            return None
+        if self.slice_state is None:
+            return 0.0
+        return self.slice_time + SLICE_INTERVAL - time.monotonic()
+
+    def compute_slice(self):
+        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL).
+
+        Computed here, not in the GUI: it is a full-batch scalar backward
+        (~100 ms for 150 points), which would freeze the GUI thread.
+        """
+        due = self.slice_pending()
+        if due is None or due > 0.0:
+            return None  # up to date, or too soon: a later publish sends it
+        trainer, config, state = self.trainer, self.trainer.config, self._slice_state()
+        layer, neuron, source = self.slice_spec
+        try:
+            index = parameter_index(trainer.model, layer, neuron, source)
+            lr = learning_rate(config.schedule, config.lr, trainer.step_count, config.steps)  # the next step's
+            result = loss_slice(
+                trainer.model, trainer.data.X_train, trainer.data.y_train, index, config.loss, lr, config.l1, config.l2
+            )
+        except (IndexError, ValueError, OverflowError):  # the network changed under the request
+            self.slice_spec = None
+            return None
+        self.slice_state, self.slice_time = state, time.monotonic()
+        return result
 
 
 def engine_main(commands, out) -> None:

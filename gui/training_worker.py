@@ -148,6 +148,8 @@ class TrainingWorker(QThread):
                 snap.metrics = old.metrics + snap.metrics
                 if snap.last is None:
                     snap.last = old.last
+                if snap.loss_slice is None and old.loss_slice is not None and snap.slice_spec == old.slice_spec:
+                    snap.loss_slice = old.loss_slice
             self._pending = snap
             notify = old is None
         if notify:

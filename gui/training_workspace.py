@@ -4,23 +4,42 @@ This is the one widget the main window embeds.  It wires the panels to one
 ``TrainingController`` and does nothing else: the views redraw from the
 controller's snapshots, and the panels send it commands.  Space plays and
 pauses while the focus is inside this area (never in the expression editor).
+
+Linked views (issue 7): the boundary plot's tools paint, erase, drag and
+select points; the diagram shows per-neuron maps, dead units and gradient
+edges, and a click on an edge opens that weight's loss slice; the curves area
+has tabs for loss/accuracy, gradient flow and the loss slice.
+
+For the sample-graph view (another tab of the window) this area offers:
+``sampleSelected(x, y, label)`` (a clicked or typed point), ``modelChanged``
+(new weights arrived), ``current_model()`` (a fresh MLP with the latest
+weights) and ``current_loss()`` (the loss name).
 """
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
 from autograd_core.session import load_session, save_session
 from gui.boundary_plot import BoundaryPlot
+from gui.gradient_flow_plot import GradientFlowPlot
+from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
 from gui.network_panel import NetworkPanel
+from gui.neuron_maps import MAP_RESOLUTION
+from gui.sample_entry import SampleEntry
 from gui.training_controller import SPEEDS, TrainingController
 from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
+MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
+CURVE_TABS = ("curves", "gradient flow", "loss slice")
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -33,6 +52,8 @@ class TrainingWorkspace(QWidget):
     """
 
     status = Signal(str)
+    sampleSelected = Signal(float, float, int)  # a data point clicked (Inspect) or typed in: x, y, label
+    modelChanged = Signal()  # a snapshot brought new weights (at most at the snapshot rate)
 
     def __init__(self, controller: TrainingController | None = None, parent=None):
         super().__init__(parent)
@@ -43,8 +64,19 @@ class TrainingWorkspace(QWidget):
         self.network_panel = NetworkPanel(self.controller)
         self.training_panel = TrainingPanel(self.controller)
         self.boundary = BoundaryPlot()
+        self.sample_entry = SampleEntry()
         self.diagram = NetworkDiagram()
         self.metrics = MetricsPlots()
+        self.gradient_flow = GradientFlowPlot()
+        self.loss_slice = LossSlicePlot()
+        self.curves = QTabWidget()
+        self.curves.addTab(self.metrics, "Loss && accuracy")
+        self.curves.addTab(self.gradient_flow, "Gradient flow")
+        self.curves.addTab(self.loss_slice, "Loss slice")
+        self.curves.setTabToolTip(1, "Gradient norm of each layer at every step (log scale)")
+        self.curves.setTabToolTip(
+            2, "The loss along one weight: click an edge (or a neuron, for its bias) in the diagram"
+        )
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -58,13 +90,18 @@ class TrainingWorkspace(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(side.sizeHint().width() + 24)
 
+        boundary_side = QWidget()
+        boundary_layout = QVBoxLayout(boundary_side)
+        boundary_layout.setContentsMargins(0, 0, 0, 0)
+        boundary_layout.addWidget(self.boundary, 1)
+        boundary_layout.addWidget(self.sample_entry)
         views = QSplitter(Qt.Orientation.Horizontal)
-        views.addWidget(self.boundary)
+        views.addWidget(boundary_side)
         views.addWidget(self.diagram)
         views.setSizes([500, 500])
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(views)
-        body.addWidget(self.metrics)
+        body.addWidget(self.curves)
         body.setStretchFactor(0, 3)
         body.setStretchFactor(1, 2)
         right = QWidget()
@@ -88,10 +125,68 @@ class TrainingWorkspace(QWidget):
         self._frame_timer = QTimer(self)
         self._frame_timer.setInterval(FRAME_TICK_MS)
         self._frame_timer.timeout.connect(self._draw_next)
-        self.controller.snapshotReady.connect(lambda _snap: self._mark_dirty("boundary", "diagram"))
-        self.controller.historyChanged.connect(lambda: self._mark_dirty("loss", "accuracy"))
-        if self.controller.last_snapshot is not None:
-            self._mark_dirty("boundary", "diagram", "loss", "accuracy")
+        self._maps_drawn_at = 0.0
+        self._maps_timer = QTimer(self)
+        self._maps_timer.setSingleShot(True)
+        self._maps_timer.timeout.connect(lambda: self._mark_dirty("maps"))
+        self._sizes: tuple[int, ...] = ()
+        controller = self.controller
+        controller.snapshotReady.connect(lambda _snap: self._mark_dirty("boundary", "diagram"))
+        controller.historyChanged.connect(lambda: self._mark_dirty("loss", "accuracy", "gradient flow"))
+        controller.weightsChanged.connect(self.modelChanged)
+        controller.weightsChanged.connect(lambda: self._mark_dirty("maps"))
+        controller.datasetChanged.connect(self._dataset_changed)
+        controller.sliceReady.connect(lambda _slice: self._mark_dirty("loss slice"))
+        self.boundary.pointPicked.connect(self._point_picked)
+        self.sample_entry.requested.connect(self._point_typed)
+        self.boundary.pointPainted.connect(controller.add_point)
+        self.boundary.pointErased.connect(controller.remove_point)
+        self.boundary.pointMoved.connect(controller.move_point)
+        self.boundary.clearRequested.connect(controller.clear_points)
+        self.boundary.message.connect(self.status)
+        self.diagram.parameterPicked.connect(self._parameter_picked)
+        self.curves.currentChanged.connect(self._curves_tab_changed)
+        if controller.last_snapshot is not None:
+            self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
+
+    # ------------------------------------------------------- the contract for the sample-graph view
+
+    def current_model(self):
+        """A fresh ``autograd_core.nn.MLP`` with the latest snapshot's weights, or None before the first one."""
+        return self.controller.current_model()
+
+    def current_loss(self) -> str:
+        """The loss the trainer uses ("bce", "hinge" or "mse")."""
+        return self.controller.config.loss
+
+    # ------------------------------------------------------------ linked views
+
+    def _point_picked(self, x: float, y: float, label: int) -> None:
+        self.sample_entry.set_point(x, y, label)
+        self.sampleSelected.emit(x, y, label)
+
+    def _point_typed(self, x: float, y: float, label: int) -> None:
+        self.boundary.select(x, y, label)
+        self.sampleSelected.emit(x, y, label)
+
+    def _dataset_changed(self, dataset) -> None:
+        self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
+        self._mark_dirty("maps")  # dead units depend on the training points
+
+    def _parameter_picked(self, layer: int, neuron: int, source) -> None:
+        if self.curves.currentWidget() is not self.loss_slice:
+            self.curves.setCurrentWidget(self.loss_slice)  # also requests the slice
+        else:
+            self.controller.request_slice((layer, neuron, source))
+
+    def _curves_tab_changed(self, index: int) -> None:
+        picked = self.diagram.picked
+        if self.curves.widget(index) is self.loss_slice and picked is not None:
+            layer, neuron, source = picked
+            self.controller.request_slice((layer - 1, neuron, source))
+        else:
+            self.controller.request_slice(None)  # a hidden slice costs the trainer nothing
+        self._mark_dirty(*((CURVE_TABS[index],) if index else ("loss", "accuracy")))
 
     def _mark_dirty(self, *views: str) -> None:
         for view in views:
@@ -109,13 +204,52 @@ class TrainingWorkspace(QWidget):
         snap = self.controller.last_snapshot
         if view in ("loss", "accuracy"):
             self.metrics.update_history(self.controller.history, which=(view,))
+        elif view == "gradient flow":
+            if self.curves.currentWidget() is self.gradient_flow:
+                history = self.controller.history
+                self.gradient_flow.update_norms(history.column("step"), history.grad_norms())
+        elif view == "loss slice":
+            if self.controller.last_slice is not None:
+                self.loss_slice.show_slice(self.controller.last_slice)
         elif snap is None:
             return
         elif view == "boundary":
             self.boundary.update_snapshot(snap)
+        elif view == "maps":
+            self._draw_maps(snap)
         else:
-            self.diagram.set_architecture(snap.sizes, snap.activation)
+            self._ensure_architecture(snap)
             self.diagram.set_weights(snap.weights, snap.grads)
+
+    def _ensure_architecture(self, snap) -> None:
+        if snap.sizes != self._sizes or snap.activation != self.diagram.activation:
+            self._sizes = snap.sizes
+            self.diagram.set_architecture(snap.sizes, snap.activation)
+            self.loss_slice.clear()  # the picked weight belonged to the old network
+            self.controller.request_slice(None)
+            self._maps_drawn_at = 0.0
+            self._mark_dirty("maps")
+
+    def _draw_maps(self, snap) -> None:
+        """Per-neuron maps and dead units from the snapshot's weights (≤ 5 per second; ~2 ms for 2-16-16-1)."""
+        wait = MAPS_INTERVAL - (time.monotonic() - self._maps_drawn_at)
+        if wait > 0:
+            if not self._maps_timer.isActive():
+                self._maps_timer.start(int(wait * 1000) + 1)
+            return
+        if not snap.weights:
+            return
+        self._ensure_architecture(snap)
+        self._maps_drawn_at = time.monotonic()
+        model = mlp_from_arrays(snap.weights, snap.activation)
+        extent = snap.grid.extent if snap.grid is not None else None
+        if extent is not None:
+            self.diagram.set_neuron_maps(unit_maps(model, extent, MAP_RESOLUTION))
+        dataset = self.controller.dataset
+        if dataset is not None and len(dataset.y_train):
+            self.diagram.set_dead([(layer + 1, j) for layer, j in dead_units(model, dataset.X_train)])
+        else:
+            self.diagram.set_dead([])
 
     def flush(self) -> None:
         """Draw every pending view now (tests and screenshots)."""
@@ -135,6 +269,7 @@ class TrainingWorkspace(QWidget):
             **self.metrics.view_state(),
             "speed": self.controller.speed,
             "edge_mode": self.diagram.edge_mode,
+            "curves_tab": CURVE_TABS[self.curves.currentIndex()],
         }
 
     def restore_view_state(self, state: dict) -> None:
@@ -146,6 +281,8 @@ class TrainingWorkspace(QWidget):
             self.training_panel.speed.setCurrentText(state["speed"])
         if state.get("edge_mode") in EDGE_MODES:
             self.diagram.mode.setCurrentIndex(EDGE_MODES.index(state["edge_mode"]))
+        if state.get("curves_tab") in CURVE_TABS:
+            self.curves.setCurrentIndex(CURVE_TABS.index(state["curves_tab"]))
 
     # The main window's area protocol.
     def session_state(self) -> dict:
@@ -157,7 +294,8 @@ class TrainingWorkspace(QWidget):
 
     def set_presentation(self, on: bool) -> None:
         """Bigger axis text and points for a projector."""
-        for plot in (self.boundary.plot, self.metrics.loss_plot, self.metrics.acc_plot):
+        plots = (self.boundary.plot, self.metrics.loss_plot, self.metrics.acc_plot)
+        for plot in (*plots, self.gradient_flow.plot, self.loss_slice.plot):
             font = QFont()
             font.setPointSizeF(13 if on else 9)
             for axis in ("bottom", "left"):
@@ -198,6 +336,7 @@ class TrainingWorkspace(QWidget):
     def shutdown(self) -> bool:
         """Stop training and its process (also done when the window closes or the app quits)."""
         self._frame_timer.stop()
+        self._maps_timer.stop()
         return self.controller.shutdown()
 
     def showEvent(self, event) -> None:

@@ -1,0 +1,60 @@
+"""Enter one sample by hand: x₁, x₂ and its label, then "Show graph".
+
+The same request a click on a data point makes (``requested``), for a point
+that is not in the data, or to type exact numbers on a projector.  A click on
+the boundary plot fills the boxes, so the two ways agree.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QPushButton, QWidget
+
+
+def _coordinate(tooltip: str) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(-100.0, 100.0)
+    spin.setDecimals(3)
+    spin.setSingleStep(0.1)
+    spin.setKeyboardTracking(False)
+    spin.setToolTip(tooltip)
+    return spin
+
+
+class SampleEntry(QWidget):
+    """x₁, x₂, label and a button; emits ``requested(x, y, label)``."""
+
+    requested = Signal(float, float, int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.x = _coordinate("First coordinate x₁ of the sample")
+        self.y = _coordinate("Second coordinate x₂ of the sample")
+        self.label = QComboBox()
+        self.label.addItem("class 0", 0)
+        self.label.addItem("class 1", 1)
+        self.label.setToolTip("The sample's true class: its loss (and so every gradient) depends on it")
+        self.show_button = QPushButton("Show graph")
+        self.show_button.setToolTip(
+            "Forward this sample through the current network and its loss, and show the whole scalar graph "
+            "(values and gradients) in the Sample graph tab"
+        )
+        self.show_button.clicked.connect(self._request)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel("Sample: x₁"))
+        layout.addWidget(self.x)
+        layout.addWidget(QLabel("x₂"))
+        layout.addWidget(self.y)
+        layout.addWidget(self.label)
+        layout.addWidget(self.show_button)
+        layout.addStretch(1)
+
+    def set_point(self, x: float, y: float, label: int) -> None:
+        """Show a selected point's numbers (no signal)."""
+        self.x.setValue(x)
+        self.y.setValue(y)
+        self.label.setCurrentIndex(1 if label else 0)
+
+    def _request(self) -> None:
+        self.requested.emit(self.x.value(), self.y.value(), int(self.label.currentData()))
