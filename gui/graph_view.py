@@ -78,7 +78,7 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
 
     A group box shows the value and gradient of the group's output (its last
     node, in topological order, with an edge leaving the group); ``output_op``
-    names that node's op (``relu`` for a ReLU neuron) for the box's title.
+    and ``output_label`` name that node (``relu``, ``score``) for the box's title.
     """
     if not collapsed:
         return graph
@@ -105,6 +105,7 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
             label=group,
             op=f"{len(nodes)} nodes",
             output_op=o.get("op") or "",
+            output_label=o.get("label") or "",
             data=o.get("data"),
             grad=o.get("grad"),
             kind="group",
@@ -218,7 +219,8 @@ class NodeItem(QGraphicsItem):
         label, op, kind = attrs.get("label") or "", attrs.get("op") or "", attrs.get("kind", "op")
         if kind == "group":
             function = attrs.get("output_op") or ""
-            return f"▣ {label} · {function}" if function.isalpha() else f"▣ {label} ({op})"
+            function = function if function.isalpha() else attrs.get("output_label") or ""  # relu, or "score"
+            return f"▣ {label} · {function}" if function else f"▣ {label} ({op})"
         if label and op:
             return f"{label} = {op}"
         group = attrs.get("group")
