@@ -6,7 +6,12 @@ probe records every gap of the event loop: the longest gap is the longest stall 
 user could feel.  Also prints how often each view was redrawn and when test
 accuracy first reached 97 %.
 
-    python benchmarks/bench_gui_stall.py [--seconds 20] [--show]
+The linked views are on unless ``--plain``: per-neuron maps and dead units in
+the diagram, and a picked weight whose loss slice the training process
+recomputes (≤ 2 per second) and the GUI draws.  It also prints what a
+per-neuron map redraw costs in the GUI thread and what one loss slice costs.
+
+    python benchmarks/bench_gui_stall.py [--seconds 20] [--show] [--plain]
 
 Figures are noisy on a shared 2-core machine; the load average is printed with them.
 """
@@ -34,6 +39,7 @@ def main() -> int:
         default=100_000,
         help="step limit, so training lasts the whole probe (a constant schedule ignores it otherwise)",
     )
+    parser.add_argument("--plain", action="store_true", help="without the linked views (no loss slice picked)")
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -55,7 +61,18 @@ def main() -> int:
     gaps: list[float] = []
     last = [time.perf_counter()]
     probing = [False]
-    draws = {"boundary": 0, "diagram": 0, "loss": 0, "accuracy": 0}
+    draws = {"boundary": 0, "diagram": 0, "maps": 0, "loss": 0, "accuracy": 0, "loss slice": 0}
+    map_times: list[float] = []
+    original_draw_maps = ws._draw_maps
+
+    def timed_draw_maps(snap):
+        t = time.perf_counter()
+        drawn_before = ws._maps_drawn_at
+        original_draw_maps(snap)
+        if ws._maps_drawn_at != drawn_before:  # a real redraw, not a throttled skip
+            map_times.append(time.perf_counter() - t)
+
+    ws._draw_maps = timed_draw_maps
     last_drawn = ["none"]
     long_gaps: dict[str, int] = {}
     original_draw_next = ws._draw_next
@@ -124,6 +141,10 @@ def main() -> int:
         if controller.last_snapshot is None:
             QTimer.singleShot(50, wait_ready)
             return
+        if not args.plain:  # pick a weight: its loss slice is recomputed while training and drawn
+            edge = ws.diagram.edges[len(ws.diagram.edges) // 2] if ws.diagram.edges else None
+            if edge is not None:
+                ws.diagram.pick(edge.layer, edge.row, edge.col)
         QTimer.singleShot(500, start)
         QTimer.singleShot(int(500 + 1000 * args.seconds), finish)
 
@@ -149,6 +170,24 @@ def main() -> int:
     )
     print("redraws per second while training: " + ", ".join(f"{k} {v / seconds:.1f}" for k, v in draws.items()))
     print("gaps over 30 ms, by the view drawn just before: " + (str(long_gaps) if long_gaps else "none"))
+    if map_times:
+        mt = np.array(map_times) * 1000.0
+        print(f"per-neuron maps + dead units, GUI thread: median {np.median(mt):.1f} ms, max {mt.max():.1f} ms")
+    from autograd_core.inspection import loss_slice, parameter_index
+    from autograd_core.training import Trainer
+
+    trainer = Trainer(c)
+    model, data = trainer.model, trainer.data
+    index = parameter_index(model, 1, 0, 0) if len(model.layers) > 1 else 0
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        loss_slice(model, data.X_train, data.y_train, index, c.loss, c.lr, c.l1, c.l2)
+        times.append(time.perf_counter() - t)
+    print(
+        f"one loss slice ({len(data.y_train)} training points, full-batch scalar backward; runs in the training "
+        f"process): median {1000 * np.median(times):.0f} ms"
+    )
     return 0
 
 

@@ -54,6 +54,10 @@ class LossSlicePlot(QWidget):
             self.plot.addItem(extra)
         self.caption = QLabel("Click a weight (an edge) in the network diagram to see the loss along it.")
         self.caption.setWordWrap(True)
+        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
+        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * 3 + 6)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._axis_label = ""
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setToolTip(
             "The training loss as one weight varies (all others fixed). The dashed tangent's slope is the "
@@ -79,7 +83,10 @@ class LossSlicePlot(QWidget):
         else:
             self.next_point.setData([], [])
             self.step_arrow.setData([], [])
-        self.plot.getPlotItem().setLabel("bottom", f"value of {sl.name} (all other weights fixed)")
+        label = f"value of {sl.name} (all other weights fixed)"
+        if label != self._axis_label:  # an unchanged label is not set again: no re-layout
+            self._axis_label = label
+            self.plot.getPlotItem().setLabel("bottom", label)
         direction = "down" if sl.gradient > 0 else "up" if sl.gradient < 0 else "nowhere"
         self.caption.setText(
             f"<b>Loss along {sl.name}</b>: {sl.name} = {_fmt(sl.weight)}, loss = {_fmt(sl.loss)}.  "

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.neuron_maps import describe_range, map_image
+from gui.neuron_maps import describe_range, map_image, map_images
 from gui.training_style import NEGATIVE, POSITIVE
 
 LAYER_GAP = 220.0
@@ -128,16 +128,23 @@ class NeuronItem(QGraphicsEllipseItem):
         super().hoverLeaveEvent(event)
 
     def set_image(self, image: QImage | None) -> None:
-        """Show ``image`` inside the circle (clipped to it); None removes it."""
+        """Show ``image`` inside the circle, under its outline; None removes it.
+
+        Give it transparent corners (a disc): clipping every repaint to the
+        circle would cost more than drawing the rest of the diagram.
+        """
         if image is None:
             if self.image_item is not None:
                 if self.scene() is not None:
                     self.scene().removeItem(self.image_item)
                 self.image_item = None
+                self.setBrush(self._fill)
             return
         if self.image_item is None:
-            self.setFlag(QGraphicsEllipseItem.GraphicsItemFlag.ItemClipsChildrenToShape, True)
+            self._fill = self.brush()
+            self.setBrush(QBrush(Qt.BrushStyle.NoBrush))  # the outline stays on top of the picture
             self.image_item = QGraphicsPixmapItem(self)
+            self.image_item.setFlag(QGraphicsPixmapItem.GraphicsItemFlag.ItemStacksBehindParent, True)
             self.image_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         pixmap = QPixmap.fromImage(image)
         rect = self.rect()
@@ -393,8 +400,8 @@ class NetworkDiagram(QWidget):
             layer = li + 1
             if layer >= len(self.neurons) - 1 or len(layer_maps) != len(self.neurons[layer]):
                 return  # a stale picture of another architecture
-            for j, values in enumerate(layer_maps):
-                image = map_image(values, self.activation)
+            images = map_images(layer_maps, self.activation, round_mask=True)
+            for j, (values, image) in enumerate(zip(layer_maps, images)):
                 self.maps[(layer, j)] = values
                 self.map_images[(layer, j)] = image
                 self.set_neuron_image(layer, j, image)
@@ -572,7 +579,8 @@ class NetworkDiagram(QWidget):
             return
         name = neuron_name(item.layer, item.index, self.sizes)
         title = f"{name} ({self.activation}) output" + ("  ✕ dead" if key in self.dead else "")
-        magnifier.show_map(title, describe_range(self.maps[key], self.activation), self.map_images[key])
+        values = self.maps[key]
+        magnifier.show_map(title, describe_range(values, self.activation), map_image(values, self.activation))
         centre = item.rect().center()
         p = self.view.mapFromScene(centre)
         r_px = item.rect().width() / 2 * self.view.transform().m11()

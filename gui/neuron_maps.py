@@ -50,15 +50,47 @@ def map_range(values: np.ndarray, activation: str) -> tuple[float, float]:
     return -max(peak, 1e-9), max(peak, 1e-9)
 
 
+def _disc(n: int) -> np.ndarray:
+    """True inside the circle inscribed in an n × n image: the map is shown as a round neuron."""
+    c = (np.arange(n) + 0.5 - n / 2) / (n / 2)
+    return np.hypot(c[None, :], c[:, None]) <= 1.0
+
+
+def map_images(maps: np.ndarray, activation: str, round_mask: bool = False) -> list[QImage]:
+    """One image per unit of a layer's maps (units, n, n), coloured in one vectorised pass.
+
+    ``round_mask`` makes the corners transparent, so the picture is a disc
+    without asking Qt to clip to a circle on every repaint (which costs more
+    than all the rest of the diagram).
+    """
+    maps = np.asarray(maps, dtype=float)
+    table = SEQ_TABLE if activation in SEQUENTIAL else DIV_TABLE
+    finite = np.where(np.isfinite(maps), maps, 0.0)
+    peak = np.abs(finite).reshape(len(maps), -1).max(axis=1) if maps.size else np.zeros(0)
+    if activation == "sigmoid":
+        lo, hi = np.zeros_like(peak), np.ones_like(peak)
+    elif activation == "tanh":
+        lo, hi = -np.ones_like(peak), np.ones_like(peak)
+    elif activation in SEQUENTIAL:
+        lo, hi = np.zeros_like(peak), np.maximum(peak, 1e-9)
+    else:
+        hi = np.maximum(peak, 1e-9)
+        lo = -hi
+    t = np.clip((finite - lo[:, None, None]) / (hi - lo)[:, None, None], 0.0, 1.0)
+    rgba = table[np.round(t * 255).astype(np.uint8)][:, ::-1]  # y up → rows top-down
+    if round_mask:
+        rgba[:, ~_disc(maps.shape[-1]), 3] = 0
+    images = []
+    for unit in rgba:
+        unit = np.ascontiguousarray(unit)
+        h, w = unit.shape[:2]
+        images.append(QImage(unit.data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy())  # copy: own the pixels
+    return images
+
+
 def map_image(values: np.ndarray, activation: str) -> QImage:
     """``values[i, j]`` (y up, as ``unit_maps`` returns) as an RGBA image (y down, as screens are)."""
-    lo, hi = map_range(values, activation)
-    table = SEQ_TABLE if activation in SEQUENTIAL else DIV_TABLE
-    with np.errstate(invalid="ignore"):
-        t = np.clip((np.nan_to_num(values, nan=lo) - lo) / (hi - lo), 0.0, 1.0)
-    rgba = np.ascontiguousarray(table[np.round(t * 255).astype(np.uint8)][::-1])
-    h, w = rgba.shape[:2]
-    return QImage(rgba.data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy()  # copy: own the pixels
+    return map_images(np.asarray(values)[None], activation)[0]
 
 
 def describe_range(values: np.ndarray, activation: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
@@ -126,6 +127,7 @@ class TrainingWorkspace(QWidget):
         self._frame_timer.setInterval(FRAME_TICK_MS)
         self._frame_timer.timeout.connect(self._draw_next)
         self._maps_drawn_at = 0.0
+        self._map_model = None  # ((sizes, activation), MLP): reused, only its weights change
         self._maps_timer = QTimer(self)
         self._maps_timer.setSingleShot(True)
         self._maps_timer.timeout.connect(lambda: self._mark_dirty("maps"))
@@ -241,7 +243,11 @@ class TrainingWorkspace(QWidget):
             return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()
-        model = mlp_from_arrays(snap.weights, snap.activation)
+        key = (snap.sizes, snap.activation)
+        if self._map_model is None or self._map_model[0] != key:
+            self._map_model = (key, mlp_from_arrays(snap.weights, snap.activation))
+        model = self._map_model[1]
+        model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
         extent = snap.grid.extent if snap.grid is not None else None
         if extent is not None:
             self.diagram.set_neuron_maps(unit_maps(model, extent, MAP_RESOLUTION))
