@@ -36,7 +36,6 @@ class LossSlicePlot(QWidget):
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
         item.setLabel("left", "training loss")
-        item.showGrid(x=True, y=True, alpha=0.25)
         item.setMenuEnabled(False)
         item.hideButtons()
         for axis in ("bottom", "left"):
