@@ -50,7 +50,7 @@ for fused in (True, False):
         rows["build (sample_graph + networkx + trace state)"].append(b)
         p.view.set_graph(None)
         p._drawn_groups = None
-        p._drawn_version = -1
+        p.view._drawn_version = -1
         t = time.perf_counter()
         p.show_sample(0.3, -0.2 - k / 10, 1)
         idle(p.view)

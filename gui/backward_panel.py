@@ -18,15 +18,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.expression_state import ExpressionState
+from gui.graph_state import GraphState
 
 SPEEDS_MS = (1500, 1000, 700, 450, 300, 180, 100, 50)  # slider position -> interval
 
 
-class BackwardPanel(QWidget):
-    """Buttons (Backward, Zero grad, Step, Back, Play) + speed + ledger."""
+def backward_column(state) -> tuple[QWidget, BackwardPanel]:
+    """A "Backward" heading over a BackwardPanel for ``state``: the right-hand column of a graph area."""
+    panel = BackwardPanel(state)
+    column = QWidget()
+    layout = QVBoxLayout(column)
+    layout.setContentsMargins(4, 4, 4, 4)
+    layout.addWidget(QLabel("<b>Backward</b>"))
+    layout.addWidget(panel, 1)
+    return column, panel
 
-    def __init__(self, state: ExpressionState, parent: QWidget | None = None):
+
+class BackwardPanel(QWidget):
+    """Buttons (Backward, Zero grad, Step, Back, Play) + speed + ledger, for any GraphState."""
+
+    def __init__(self, state: GraphState, parent: QWidget | None = None):
         super().__init__(parent)
         self.state = state
 

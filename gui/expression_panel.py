@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.backward_panel import BackwardPanel
+from gui.backward_panel import backward_column
 from gui.expression_editor import ExpressionEditor
 from gui.expression_state import ExpressionState
 from gui.graph_view import LAYOUTS, GraphView
@@ -50,7 +50,6 @@ class ExpressionPanel(QWidget):
         self.setObjectName("expressionPanel")
         self.state = ExpressionState(self)
         self.examples = load_examples()
-        self._drawn_version = -1
 
         # left: editor + inputs
         self.editor = ExpressionEditor()
@@ -128,12 +127,7 @@ class ExpressionPanel(QWidget):
         centre_layout.addWidget(self.view, 1)
 
         # right: backward
-        self.backward = BackwardPanel(self.state)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(4, 4, 4, 4)
-        right_layout.addWidget(QLabel("<b>Backward</b>"))
-        right_layout.addWidget(self.backward, 1)
+        right, self.backward = backward_column(self.state)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("expressionSplitter")
@@ -152,7 +146,7 @@ class ExpressionPanel(QWidget):
         self.state.text_changed.connect(self.editor.set_text)
         self.state.error_changed.connect(self._error_changed)
         self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(self._grads_changed)
+        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
         self.state.message.connect(self.status)
         self.view.message.connect(self.status)
         self.view.groups_changed.connect(self._groups_changed)
@@ -212,16 +206,9 @@ class ExpressionPanel(QWidget):
             )
 
     def _redraw(self) -> None:
-        relayout = self.state.structure_version != self._drawn_version
-        self._drawn_version = self.state.structure_version
-        self.view.set_graph(self.state.graph, self.state.displayed_grads(), relayout=relayout)
+        self.view.show_state(self.state)
         if self.state.error is None:
             self.view.set_dimmed(False)
-        self.view.set_highlight(*self.state.highlight())
-
-    def _grads_changed(self) -> None:
-        self.view.set_grads(self.state.displayed_grads())
-        self.view.set_highlight(*self.state.highlight())
 
     # ---- look
 

@@ -486,6 +486,7 @@ class GraphView(QGraphicsView):
         self.base_graph: nx.MultiDiGraph | None = None
         self.graph: nx.MultiDiGraph | None = None  # what is drawn (groups may be collapsed)
         self.collapsed: set[str] = set()
+        self._drawn_version = -1  # structure_version of the GraphState last drawn (show_state)
         self.grad_override: dict | None = None
         self.grad_scale = 0.0
         self.nodes: dict = {}
@@ -634,6 +635,22 @@ class GraphView(QGraphicsView):
         """Override the gradients shown (node id -> grad or None), e.g. while stepping."""
         self.grad_override = grads
         self.refresh_values()
+
+    def show_state(self, state, collapsed: set[str] | None = None) -> None:
+        """Draw a ``GraphState``: its graph, the gradients it shows and the current step.
+
+        The layout is recomputed only when the state's structure changed, so
+        dragging a value or following new weights keeps every box in place.
+        """
+        relayout = state.structure_version != self._drawn_version
+        self._drawn_version = state.structure_version
+        self.set_graph(state.graph, state.displayed_grads(), relayout=relayout, collapsed=collapsed)
+        self.set_highlight(*state.highlight())
+
+    def show_grads(self, state) -> None:
+        """Refresh only the gradients and the highlighted step of a ``GraphState``."""
+        self.set_grads(state.displayed_grads())
+        self.set_highlight(*state.highlight())
 
     def set_layout_method(self, method: str) -> None:
         if method not in LAYOUTS:

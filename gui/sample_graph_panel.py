@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.backward_panel import BackwardPanel
+from gui.backward_panel import backward_column
 from gui.graph_view import GraphView
 from gui.sample_state import SampleState
 
@@ -63,7 +63,6 @@ class SampleGraphPanel(QWidget):
         self.state = SampleState(self)
         self._model_source: Callable[[], object] | None = None
         self._loss_source: Callable[[], str] | None = None
-        self._drawn_version = -1
         self._drawn_groups: tuple[str, ...] | None = None
         self.pending_update = False  # new weights arrived while the tab was hidden
         self.stale = False  # new weights arrived while frozen
@@ -145,12 +144,7 @@ class SampleGraphPanel(QWidget):
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
         centre_layout.addWidget(self.view, 1)
-        self.backward = BackwardPanel(self.state)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(4, 4, 4, 4)
-        right_layout.addWidget(QLabel("<b>Backward</b>"))
-        right_layout.addWidget(self.backward, 1)
+        right, self.backward = backward_column(self.state)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("sampleSplitter")
         self.splitter.addWidget(centre)
@@ -172,7 +166,7 @@ class SampleGraphPanel(QWidget):
         self._follow_timer.timeout.connect(self.refresh_model)
 
         self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(self._grads_changed)
+        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
         self.state.sample_changed.connect(self._sample_changed)
         self.state.message.connect(self.status)
         self.view.message.connect(self.status)
@@ -313,8 +307,6 @@ class SampleGraphPanel(QWidget):
 
     def _redraw(self) -> None:
         graph = self.state.graph
-        relayout = self.state.structure_version != self._drawn_version
-        self._drawn_version = self.state.structure_version
         collapsed = None
         if graph is not None:
             groups = tuple(sorted({g for _, g in graph.nodes(data="group") if g}))
@@ -322,12 +314,7 @@ class SampleGraphPanel(QWidget):
                 self._drawn_groups = groups
                 big = graph.number_of_nodes() > COLLAPSE_ABOVE_NODES
                 collapsed = set(groups) - {LOSS_GROUP} if big else set()
-        self.view.set_graph(graph, self.state.displayed_grads(), relayout=relayout, collapsed=collapsed)
-        self.view.set_highlight(*self.state.highlight())
-
-    def _grads_changed(self) -> None:
-        self.view.set_grads(self.state.displayed_grads())
-        self.view.set_highlight(*self.state.highlight())
+        self.view.show_state(self.state, collapsed=collapsed)
 
     def _sample_changed(self) -> None:
         self.header.setText(self.state.summary())
