@@ -219,6 +219,27 @@ class StepMetrics:
         return cls(**values)
 
 
+def micrograd_recipe() -> TrainingConfig:
+    """micrograd's demo (karpathy/micrograd demo.ipynb) as a config: 100 moons, MLP(2, [16, 16, 1]),
+    uniform init, hinge loss + 1e-4·Σp², full batch, SGD with lr = 1 − 0.9·k/100, 100 steps."""
+    return TrainingConfig(
+        dataset="moons",
+        samples=100,
+        noise=0.1,
+        test_fraction=0.0,
+        layers=[16, 16],
+        activation="relu",
+        init="uniform",
+        loss="hinge",
+        optimizer="sgd",
+        lr=1.0,
+        schedule="linear",
+        batch_size=0,
+        l2=1e-4,
+        steps=100,
+    )
+
+
 SETTINGS_WITHOUT_RESET = ("lr", "schedule", "l1", "l2", "batch_size", "optimizer", "momentum", "steps", "loss")
 
 

@@ -24,22 +24,9 @@ from sklearn.datasets import make_moons
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autograd_core.data import dataset_from_points
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.training import Trainer, TrainingConfig, micrograd_recipe
 
-RECIPE = TrainingConfig(
-    layers=[16, 16],
-    activation="relu",
-    init="uniform",
-    loss="hinge",
-    optimizer="sgd",
-    lr=1.0,
-    schedule="linear",
-    batch_size=0,
-    l2=1e-4,
-    steps=100,
-    test_fraction=0.0,
-    samples=100,
-)
+RECIPE = micrograd_recipe()
 
 
 def default_runs(seeds: int) -> None:

@@ -9,7 +9,7 @@ import pytest
 from autograd_core import Tensor
 from autograd_core.data import dataset_from_points, make_dataset
 from autograd_core.losses import data_loss
-from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
+from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped, micrograd_recipe
 
 FAST = {"layers": [4], "steps": 10, "samples": 40, "batch_size": 8}
 
@@ -194,21 +194,14 @@ def test_a_nan_weight_from_outside_is_caught_not_trained_on():
 
 
 def test_micrograd_recipe_reaches_full_training_accuracy_within_100_steps():
-    config = TrainingConfig(
-        dataset="moons",
-        samples=100,
-        noise=0.1,
-        test_fraction=0.0,
-        layers=[16, 16],
-        activation="relu",
-        init="uniform",
-        loss="hinge",
-        optimizer="sgd",
-        lr=1.0,
-        schedule="linear",
-        batch_size=0,
-        l2=1e-4,
-        steps=100,
+    config = micrograd_recipe()
+    assert (config.samples, config.noise, config.layers, config.loss, config.l2) == (100, 0.1, [16, 16], "hinge", 1e-4)
+    assert (config.optimizer, config.lr, config.schedule, config.batch_size, config.init) == (
+        "sgd",
+        1.0,
+        "linear",
+        0,
+        "uniform",
     )
     trainer = Trainer(config)
     # Train until the first step at 100 % (micrograd's demo: step ~40); the target is "within 100 steps".
