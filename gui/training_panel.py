@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
+    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -34,6 +35,7 @@ DATASET_LABELS = {"moons": "Two moons", "circles": "Circles", "xor": "XOR", "blo
 LOSS_LABELS = {"bce": "Cross-entropy", "hinge": "Hinge", "mse": "MSE"}
 OPTIMIZER_LABELS = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
 SCHEDULE_LABELS = {"constant": "constant", "linear": "linear decay", "cosine": "cosine decay"}
+PLAY_TEXT, PAUSE_TEXT = "Play", "Pause"
 
 BANNER_STYLE = (
     "QFrame#trainingBanner { background: #fff4d6; border: 1px solid #e0b050; border-radius: 4px; }"
@@ -183,7 +185,9 @@ class TrainingPanel(QWidget):
     # ------------------------------------------------------------ controls
 
     def _build_controls(self) -> None:
-        self.play_button = QPushButton("▶ Play")
+        # Text plus the style's media icons: a "⏸" glyph is missing from many fonts and shows as a box.
+        self.play_button = QPushButton(PLAY_TEXT)
+        self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
         self.play_button.setToolTip("Start or pause training (Space)")
         self.play_button.clicked.connect(self.controller.toggle)
         self.step_button = QPushButton("Step")
@@ -197,7 +201,7 @@ class TrainingPanel(QWidget):
         self.speed.setToolTip("Steps per second: slow it down to follow each update")
         self.speed.currentTextChanged.connect(self.controller.set_speed)
         for button in (self.play_button, self.step_button, self.reset_button):
-            button.setMinimumWidth(button.fontMetrics().horizontalAdvance("⏸ Pause") + 28)
+            button.setMinimumWidth(button.fontMetrics().horizontalAdvance(PAUSE_TEXT) + 44)
 
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.RichText)
@@ -234,7 +238,9 @@ class TrainingPanel(QWidget):
         v.addWidget(self.banner)
 
     def _show_running(self, running: bool) -> None:
-        self.play_button.setText("⏸ Pause" if running else "▶ Play")
+        self.play_button.setText(PAUSE_TEXT if running else PLAY_TEXT)
+        icon = QStyle.StandardPixmap.SP_MediaPause if running else QStyle.StandardPixmap.SP_MediaPlay
+        self.play_button.setIcon(self.style().standardIcon(icon))
 
     def show_message(self, text: str) -> None:
         """The banner under the controls: why training stopped, or a refused setting."""

@@ -70,7 +70,7 @@ def test_play_to_90_percent_pause_step_reset(qtbot, ws):
     small_network(qtbot, ws)
     panel = ws.training_panel
     click(qtbot, panel.play_button)
-    assert panel.play_button.text() == "⏸ Pause"
+    assert panel.play_button.text() == "Pause"
     qtbot.waitUntil(lambda: (ws.controller.last_metrics.test_acc or 0) >= 0.9, timeout=TIMEOUT)
     assert "test loss" in panel.status.text() and "steps/s" in panel.status.text()
     # the boundary map and the curves follow
@@ -80,7 +80,7 @@ def test_play_to_90_percent_pause_step_reset(qtbot, ws):
     assert len(ws.metrics.test_acc.getData()[0]) == len(ws.controller.history) > 0
 
     click(qtbot, panel.play_button)  # pause
-    assert panel.play_button.text() == "▶ Play" and not ws.controller.running
+    assert panel.play_button.text() == "Play" and not ws.controller.running
     settle(qtbot, ws)
     paused_at = step_of(ws)
     qtbot.wait(600)
@@ -149,7 +149,7 @@ def test_divergence_stops_with_a_clear_message_and_keeps_the_last_good_state(qtb
     text = ws.training_panel.banner_text.text()
     assert "Training stopped" in text and "learning rate" in text
     qtbot.waitUntil(lambda: not ws.controller.running, timeout=5000)
-    assert ws.training_panel.play_button.text() == "▶ Play"
+    assert ws.training_panel.play_button.text() == "Play"
     snap = ws.controller.last_snapshot
     assert all(np.all(np.isfinite(w)) and np.all(np.isfinite(b)) for w, b in snap.weights)
     assert np.all(np.isfinite(snap.grid.probability))
