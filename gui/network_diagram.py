@@ -226,6 +226,8 @@ class _View(QGraphicsView):
         scale = max(self.transform().m11(), 1e-6)
         mx, my = self.margin_px[0] / scale, self.margin_px[1] / scale
         self.fitInView(rect.adjusted(-mx, -my, mx, my), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.diagram is not None:
+            self.diagram.fit_layer_labels(LAYER_GAP * self.transform().m11())
 
 
 class NetworkDiagram(QWidget):
@@ -281,6 +283,7 @@ class NetworkDiagram(QWidget):
         self.sizes: tuple[int, ...] = ()
         self.activation = ""
         self.neurons: list[list[NeuronItem]] = []
+        self.layer_labels: list[QGraphicsSimpleTextItem] = []  # "16 relu" over/under each hidden layer
         self.edges: list[EdgeItem] = []
         self.weights: list = []
         self.grads: list = []
@@ -354,18 +357,27 @@ class NetworkDiagram(QWidget):
         pen.setCosmetic(True)
         item.setPen(pen)
 
-    def _label(self, text: str, anchor: QPointF, align: str) -> None:
-        """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of or above ``anchor``."""
+    def _label(self, text: str, anchor: QPointF, align: str) -> QGraphicsSimpleTextItem:
+        """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
         item = QGraphicsSimpleTextItem(text)
         item.setFont(self._font)
         item.setBrush(QBrush(QColor("#202124")))
         item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        w, h = item.boundingRect().width(), item.boundingRect().height()
-        dx, dy = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4)}[align]
+        item.setData(0, align)
         item.setPos(anchor)
-        item.setTransform(QTransform.fromTranslate(dx, dy))  # in pixels, because transformations are ignored
+        _place(item)
         item.setZValue(20)
         self.scene.addItem(item)
+        return item
+
+    def fit_layer_labels(self, layer_gap_px: float) -> None:
+        """Drop the activation from the hidden layers' labels when neighbours (two layers apart) would touch."""
+        for item in self.layer_labels:
+            full = item.data(1)
+            item.setText(full)
+            if item.boundingRect().width() > 2 * layer_gap_px - 8:
+                item.setText(full.split(" ")[0])
+            _place(item)
 
     def _add_labels(self, last: int) -> None:
         for j, item in enumerate(self.neurons[0] if self.neurons else []):
@@ -374,11 +386,20 @@ class NetworkDiagram(QWidget):
         if len(self.neurons) > 1:
             r = self.neurons[last][0].rect()
             self._label("score", QPointF(r.right(), r.center().y()), "right")
+        # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
+        # projector): alternate above/below so neighbouring layers' labels never run into each other.
+        self.layer_labels = []
         for layer in range(1, last):
-            r = self.neurons[layer][0].rect()
-            self._label(
-                f"{len(self.neurons[layer])} {self.activation}".strip(), QPointF(r.center().x(), r.top()), "above"
-            )
+            column = self.neurons[layer]
+            text = f"{len(column)} {self.activation}".strip()
+            if layer % 2:
+                anchor, align = QPointF(column[0].rect().center().x(), column[0].rect().top()), "above"
+            else:
+                anchor, align = QPointF(column[-1].rect().center().x(), column[-1].rect().bottom()), "below"
+            label = self._label(text, anchor, align)
+            label.setData(1, text)
+            label.setToolTip(f"{text}: {len(column)} neurons, activation {self.activation or 'none'}")
+            self.layer_labels.append(label)
 
     # ------------------------------------------------------------- updating
 
@@ -590,6 +611,13 @@ class NetworkDiagram(QWidget):
         dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
         magnifier.setPos(centre)
         magnifier.setTransform(QTransform.fromTranslate(dx, dy))
+
+
+def _place(item: QGraphicsSimpleTextItem) -> None:
+    """Offset a zoom-independent label (in pixels) to the side of its anchor that ``data(0)`` names."""
+    w, h = item.boundingRect().width(), item.boundingRect().height()
+    offsets = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4), "below": (-w / 2, 4)}
+    item.setTransform(QTransform.fromTranslate(*offsets[item.data(0)]))  # pixels: transformations are ignored
 
 
 def _value(arrays, layer: int, which: int, *index) -> float:

@@ -2,6 +2,7 @@
 
 from PySide6.QtCore import Qt
 
+from gui.network_diagram import NetworkDiagram
 from gui.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
@@ -25,3 +26,44 @@ def test_play_button_uses_an_icon_not_a_pause_glyph(qtbot):
         assert button.text() == "Play"
     finally:
         ws.shutdown()
+
+
+def _on_screen(item, view):
+    """The item's rectangle in viewport pixels (labels ignore the zoom, so sceneBoundingRect would lie)."""
+    return item.deviceTransform(view.viewportTransform()).mapRect(item.boundingRect())
+
+
+def _label_rects(qtbot, diagram, sizes, activation):
+    diagram.set_architecture(sizes, activation)
+    qtbot.wait(20)
+    diagram.view.fit()
+    return [_on_screen(label, diagram.view) for label in diagram.layer_labels]
+
+
+def test_hidden_layer_labels_do_not_overlap_in_a_small_diagram(qtbot):
+    """At 1280×720 the two hidden layers are ~60 px apart and '16 relu16 relu' ran together."""
+    diagram = NetworkDiagram()
+    qtbot.addWidget(diagram)
+    diagram.resize(490, 260)  # the diagram's size in the training area at 1280×720
+    diagram.show()
+    for sizes, activation in (((2, 16, 16, 1), "relu"), ((2, 16, 16, 16, 1), "leaky_relu")):
+        rects = _label_rects(qtbot, diagram, sizes, activation)
+        texts = [label.text() for label in diagram.layer_labels]
+        assert len(rects) == len(sizes) - 2 and all(t.startswith("16") for t in texts)
+        for i in range(len(rects)):
+            for j in range(i + 1, len(rects)):
+                assert not rects[i].intersects(rects[j]), (sizes, i, j, rects[i], rects[j])
+        viewport = diagram.view.viewport().rect()
+        for layer, rect in enumerate(rects, start=1):
+            assert viewport.contains(rect.toRect().adjusted(1, 1, -1, -1)), (rect, viewport)
+            centre = diagram.view.mapFromScene(diagram.neurons[layer][0].sceneBoundingRect().center())
+            assert abs(rect.center().x() - centre.x()) <= 2  # beside its own layer
+    # crowded layers keep the neuron count, the tooltip keeps the rest
+    _label_rects(qtbot, diagram, (2, 16, 16, 16, 1), "leaky_relu")
+    assert [label.text() for label in diagram.layer_labels] == ["16"] * 3
+    assert "leaky_relu" in diagram.layer_labels[0].toolTip()
+    # a wide window gives the activation back
+    diagram.resize(1400, 500)
+    qtbot.wait(20)
+    diagram.view.fit()
+    assert [label.text() for label in diagram.layer_labels] == ["16 leaky_relu"] * 3
