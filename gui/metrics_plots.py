@@ -81,6 +81,12 @@ class MetricsPlots(QWidget):
             f"<span style='color:{TRAIN_COLOR}'>━━</span> train &nbsp;&nbsp; "
             f"<span style='color:{TEST_COLOR}'>━━</span> test"
         )
+        # On the plots' white, like the curves it names: the dark train swatch vanished on the dark theme.
+        key.setObjectName("curveKey")
+        key.setStyleSheet(
+            "QLabel#curveKey { background: white; color: #202124; padding: 1px 6px; border-radius: 3px; }"
+        )
+        self.key = key
         options = QHBoxLayout()
         options.addWidget(key)
         options.addSpacing(16)

@@ -1,7 +1,9 @@
 """Defects found in the acceptance pass (the real app under Xvfb at 1280×720), each pinned by a test."""
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics, QPalette
 
+from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import NetworkDiagram
 from gui.training_workspace import TrainingWorkspace
 
@@ -67,3 +69,24 @@ def test_hidden_layer_labels_do_not_overlap_in_a_small_diagram(qtbot):
     qtbot.wait(20)
     diagram.view.fit()
     assert [label.text() for label in diagram.layer_labels] == ["16 leaky_relu"] * 3
+
+
+def test_curve_key_is_readable_on_a_dark_window(qtbot):
+    """The train swatch (#37474f) vanished on the dark theme's window colour: the key has the plots' white."""
+    plots = MetricsPlots()
+    qtbot.addWidget(plots)
+    dark = plots.palette()
+    dark.setColor(QPalette.ColorRole.Window, Qt.GlobalColor.black)
+    dark.setColor(QPalette.ColorRole.WindowText, Qt.GlobalColor.white)
+    plots.setPalette(dark)
+    plots.resize(600, 300)
+    plots.show()
+    qtbot.wait(20)
+    key = plots.key
+    image = key.grab().toImage()
+    assert QFontMetrics(key.font()).height() <= image.height()
+    corner = image.pixelColor(2, image.height() // 2)
+    assert corner.lightness() > 240  # painted on white whatever the window colour
+    # and the train swatch is there: dark pixels of its colour on that white
+    swatch = [image.pixelColor(x, image.height() // 2) for x in range(image.width() // 3)]
+    assert any(c.lightness() < 120 for c in swatch)
