@@ -7,8 +7,10 @@ the metrics of the whole train and test sets come from the vectorised numpy
 forward pass (same weights, ~100× cheaper), so every step reports smooth,
 comparable train and test curves.
 
-Non-finite numbers never pass silently: if the loss, a gradient or a
-parameter stops being finite, the step is rolled back to the last good
+Divergence never passes silently: if the loss, a gradient or a parameter
+stops being finite, or the training loss explodes (past ``DIVERGENCE_FACTOR``
+times its starting value, as with Adam at a learning rate of 100, which keeps
+every number finite but useless), the step is rolled back to the last good
 weights, ``stopped_reason`` says what happened and when, and ``step()``
 raises ``TrainingStopped`` until the settings change or ``reset()``.
 """
@@ -33,6 +35,9 @@ from autograd_core.tensor import Tensor
 MAX_LAYERS = 8
 MAX_WIDTH = 256
 MAX_STEPS = 1_000_000
+# The training loss counts as diverged past this many times its starting value (itself at least 1):
+# far beyond any spike of a healthy run, reached within a few steps by a learning rate that is far too large.
+DIVERGENCE_FACTOR = 100.0
 
 
 class TrainingStopped(RuntimeError):
@@ -275,12 +280,14 @@ class Trainer:
         self.history: list[StepMetrics] = []
         self.step_count = 0
         self.stopped_reason: str | None = None
+        self._loss_reference: float | None = None  # starting loss for the divergence check
         self._restart_batches()
 
     def set_data(self, dataset: Dataset) -> None:
         """Go on training the same model on other data (e.g. points the user painted)."""
         self._check_data(dataset)
         self.data = dataset
+        self._loss_reference = None
         self._restart_batches()
 
     def update_settings(self, **fields) -> None:
@@ -308,6 +315,7 @@ class Trainer:
             self._restart_batches()
         if fields:
             self.stopped_reason = None
+            self._loss_reference = None
 
     @property
     def finished(self) -> bool:
@@ -329,6 +337,9 @@ class Trainer:
         if self.step_count >= config.steps:
             raise TrainingStopped(f"Training finished: all {config.steps} steps are done (raise steps to go on).")
         k = self.step_count
+        if self._loss_reference is None:
+            start = self.evaluate().train_loss
+            self._loss_reference = max(1.0, start) if math.isfinite(start) else math.inf
         lr = learning_rate(config.schedule, config.lr, k, config.steps)
         position = self.sample_position
         inputs, labels = self._next_batch()
@@ -358,6 +369,11 @@ class Trainer:
         metrics.grad_norms = grad_norms
         if problem is None and not math.isfinite(metrics.train_loss):
             problem = f"the training loss became {metrics.train_loss}"
+        elif problem is None and metrics.train_loss > DIVERGENCE_FACTOR * self._loss_reference:
+            problem = (
+                f"the training loss exploded to {metrics.train_loss:.4g}, "
+                f"over {DIVERGENCE_FACTOR:g} times its starting value"
+            )
         if problem is not None:
             # Roll back to the last good weights, so views keep showing a sensible state.
             for p, v in zip(self.params, saved_weights):

@@ -153,6 +153,7 @@ def test_set_data_goes_on_with_the_same_model():
 
 def test_non_finite_loss_stops_with_a_reason_and_keeps_the_last_good_weights():
     trainer = Trainer(TrainingConfig(loss="mse", optimizer="sgd", lr=1e6, batch_size=8, steps=50))
+    trainer._loss_reference = math.inf  # this test is about non-finite numbers: no explosion check first
     good = None
     while not trainer.finished:
         good = trainer.model.state_dict()
@@ -235,3 +236,27 @@ def test_each_step_records_the_gradient_norm_of_every_layer():
     assert all(v > 0 for v in metrics.grad_norms)
     restored = type(metrics).from_dict(metrics.to_dict())
     assert restored.grad_norms == pytest.approx(metrics.grad_norms)
+
+
+def test_an_exploding_but_finite_loss_stops_training_with_a_clear_reason():
+    # Adam caps each step at about lr, so at lr = 100 every number stays finite while the loss explodes.
+    trainer = Trainer(TrainingConfig(samples=60, lr=100.0, steps=50, batch_size=0))
+    start_loss = trainer.evaluate().train_loss
+    while trainer.stopped_reason is None and not trainer.finished:
+        trainer.step()
+    reason = trainer.stopped_reason
+    assert reason is not None and "exploded" in reason and "learning rate 100 too large" in reason
+    last_good = trainer.evaluate().train_loss
+    assert math.isfinite(last_good) and last_good <= 100 * max(1.0, start_loss)  # rolled back
+    with pytest.raises(TrainingStopped):
+        trainer.step()
+    trainer.update_settings(lr=0.01)  # a sane learning rate: training goes on from the last good weights
+    trainer.step()
+    assert trainer.stopped_reason is None
+
+
+def test_the_default_run_never_trips_the_divergence_check():
+    for dataset in ("moons", "circles", "xor", "spiral"):
+        trainer = Trainer(TrainingConfig(dataset=dataset, steps=150))
+        trainer.run()
+        assert trainer.stopped_reason is None and trainer.step_count == 150

@@ -154,7 +154,8 @@ def test_divergence_stops_with_a_clear_message_and_keeps_the_last_good_state(qtb
     assert all(np.all(np.isfinite(w)) and np.all(np.isfinite(b)) for w, b in snap.weights)
     assert np.all(np.isfinite(snap.grid.probability))
     assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
-    assert "became" in text  # it names what went non-finite (the loss, or which gradient/parameter)
+    # it names the cause: what went non-finite (the loss, or which gradient/parameter) or the exploding loss
+    assert "became" in text or "exploded" in text
     # with a sane rate and a reset, training works again
     set_spin(qtbot, ws.training_panel.lr, 0.01)
     click(qtbot, ws.training_panel.reset_button)
@@ -282,3 +283,15 @@ def test_data_controls_and_boundary_toggles(qtbot, ws):
     np.testing.assert_array_equal(ws.boundary.image.image, (grid.probability.T > 0.5).astype(float))
     click(qtbot, ws.boundary.show_test)
     assert not ws.boundary.test_points.isVisible() and ws.boundary.train_points.isVisible()
+
+
+def test_default_optimiser_at_learning_rate_100_stops_with_a_message(qtbot, ws):
+    # Adam keeps every number finite at lr = 100, but the loss explodes: training must still stop and say why.
+    small_network(qtbot, ws)
+    set_spin(qtbot, ws.training_panel.lr, 100)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: ws.training_panel.banner.isVisible(), timeout=TIMEOUT)
+    text = ws.training_panel.banner_text.text()
+    assert "Training stopped" in text and "exploded" in text and "learning rate 100 too large" in text
+    qtbot.waitUntil(lambda: not ws.controller.running, timeout=5000)
+    assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
