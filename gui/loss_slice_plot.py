@@ -35,7 +35,7 @@ class LossSlicePlot(QWidget):
         self.plot = pg.PlotWidget(background="w")
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
-        item.setLabel("left", "training loss")
+        item.setLabel("left", "loss + L1/L2 penalty")
         item.setMenuEnabled(False)
         item.hideButtons()
         for axis in ("bottom", "left"):
@@ -59,8 +59,9 @@ class LossSlicePlot(QWidget):
         self._axis_label = ""
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setToolTip(
-            "The training loss as one weight varies (all others fixed). The dashed tangent's slope is the "
-            "weight's gradient; the green triangle is where the next SGD step (w − lr·gradient) lands."
+            "The training objective (data loss over every training point + the L1/L2 penalty, what the optimiser "
+            "minimises) as one weight varies, all others fixed. The dashed tangent's slope is the weight's "
+            "gradient; the green triangle is where the next SGD step (w − lr·gradient) lands."
         )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -77,6 +77,9 @@ class MainWindow(QMainWindow):
         self.expression.state.grads_changed.connect(self._update_non_finite)
         self.expression.state.evaluated.connect(self._update_non_finite)
 
+        # A status message belongs to the area that sent it: switching areas clears it.
+        self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
+
         self.shortcut_actions: list[QAction] = []
         self._build_menus()
         self._restore_settings()

@@ -222,3 +222,12 @@ def test_export_image_and_non_finite_status(qtbot, window, tmp_path):
 def test_splitters_are_named_for_persistence(window):
     for splitter in window.expression.findChildren(QSplitter):
         assert splitter.objectName()
+
+
+def test_switching_areas_clears_the_previous_areas_status_message(qtbot, window):
+    window.statusBar().showMessage("Backward done: every node holds d(output)/d(node).", 10000)
+    bar = window.tabs.tabBar()
+    target = window.tabs.indexOf(window.areas["sample"])
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(target).center())
+    assert window.tabs.currentIndex() == target
+    assert window.statusBar().currentMessage() == ""
