@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from gui.metrics_plots import step_plot
 
 LAYER_COLORS = ("#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#c62828", "#00838f", "#5d4037", "#455a64")
 
@@ -19,22 +20,10 @@ class GradientFlowPlot(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.plot = step_plot("Gradient norm per layer", "‖gradient‖")
         item = self.plot.getPlotItem()
-        item.setTitle("Gradient norm per layer", color="#202124", size="11pt")
-        item.setLabel("bottom", "step")
-        item.setLabel("left", "‖gradient‖")
         item.setLogMode(y=True)
-        item.showGrid(x=True, y=True, alpha=0.25)
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.setClipToView(True)
-        item.setDownsampling(auto=True, mode="peak")
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).setPen("#5f6368")
-            item.getAxis(axis).setTextPen("#202124")
-        self.legend = item.addLegend(offset=(-10, 10), labelTextColor="#202124", brush=pg.mkBrush(255, 255, 255, 200))
+        self.legend = item.addLegend(offset=(-10, 10), labelTextColor="#202124", brush=pg.mkBrush("w"))
         self.curves: list[pg.PlotDataItem] = []
         self.setToolTip(
             "How much gradient reaches each layer at every step (log scale). A layer whose curve sinks towards "

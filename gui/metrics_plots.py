@@ -19,7 +19,8 @@ TRAIN_PEN = {"color": TRAIN_COLOR, "width": 2.5}
 TEST_PEN = {"color": TEST_COLOR, "width": 2.5}
 
 
-def _plot(title: str, y_label: str) -> pg.PlotWidget:
+def step_plot(title: str, y_label: str) -> pg.PlotWidget:
+    """A plot against the training step, in the training area's style (cheap to repaint: no grid)."""
     widget = pg.PlotWidget(background="w")
     widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
     item = widget.getPlotItem()
@@ -52,8 +53,8 @@ class MetricsPlots(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.loss_plot = _plot("Loss", "loss")
-        self.acc_plot = _plot("Accuracy", "accuracy (%)")
+        self.loss_plot = step_plot("Loss", "loss")
+        self.acc_plot = step_plot("Accuracy", "accuracy (%)")
         self.acc_plot.getPlotItem().setYRange(0, 100, padding=0.02)
         self.acc_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
         # The step axis grows in 1-1.5-2-3-5-7.5 jumps instead of following every step: an axis whose range is
