@@ -144,11 +144,12 @@ def compute_layout(graph: nx.MultiDiGraph, method: str) -> dict:
     return layout(graph, method=method)
 
 
-def scale_positions(pos: dict, method: str, width: float, height: float) -> dict:
+def scale_positions(pos: dict, method: str, width: float, height: float, gap: float = 60.0) -> dict:
     """Turn layout units into scene pixels so boxes do not overlap.
 
-    Layered layouts: columns one box width plus a gap apart, rows one box
+    Layered layouts: columns one box width plus ``gap`` apart, rows one box
     height plus a gap.  Force layouts: spread over a square that grows with √n.
+    A smaller gap (presentation mode) leaves more of a fitted view to the text.
     """
     if not pos:
         return {}
@@ -161,11 +162,11 @@ def scale_positions(pos: dict, method: str, width: float, height: float) -> dict
             columns.setdefault(round(p[0], 9), []).append(p[1])
         gaps = [b - a for col in columns.values() for a, b in zip(sorted(col), sorted(col)[1:]) if b - a > 1e-9]
         dy = min(gaps, default=1.0)
-        sx, sy = (width + 60.0) / dx, (height + 26.0) / dy
+        sx, sy = (width + gap) / dx, (height + 26.0) / dy
         return {n: (p[0] * sx, p[1] * sy) for n, p in pos.items()}
     span_x = (xs[-1] - xs[0]) or 1.0
     span_y = (ys[-1] - ys[0]) or 1.0
-    side = math.sqrt(len(pos)) * (width + 50.0)
+    side = math.sqrt(len(pos)) * (width + gap - 10.0)
     return {n: ((p[0] - xs[0]) / span_x * side, (p[1] - ys[0]) / span_y * side) for n, p in pos.items()}
 
 
@@ -285,12 +286,11 @@ class NodeItem(QGraphicsItem):
         top = QRectF(rect.left() + 4, rect.top() + 2, rect.width() - 8, line_h)
         painter.setFont(view.title_font)
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
-        painter.setFont(view.body_font)
         mid = top.translated(0, line_h - 2)
         value_name = "out" if self.kind == "group" else "data"  # a group shows its output
-        painter.drawText(mid, Qt.AlignmentFlag.AlignCenter, f"{value_name} {fmt(self.value)}")
+        _draw_fitted(painter, mid, f"{value_name} {fmt(self.value)}", view.body_font, view._body_metrics)
         bottom = mid.translated(0, line_h - 2)
-        painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, f"grad {fmt(self.grad)}")
+        _draw_fitted(painter, bottom, f"grad {fmt(self.grad)}", view.body_font, view._body_metrics)
 
     def hoverEnterEvent(self, event) -> None:
         self.setToolTip(self.view.tooltip_for(self.node))
@@ -299,6 +299,16 @@ class NodeItem(QGraphicsItem):
     def mouseDoubleClickEvent(self, event) -> None:
         self.view.toggle_group_of(self.node)
         super().mouseDoubleClickEvent(event)
+
+
+def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metrics: QFontMetricsF) -> None:
+    """Centred text, drawn smaller if it is wider than the box (boxes are sized for usual numbers)."""
+    width = metrics.horizontalAdvance(text)
+    if width > rect.width() > 0:
+        font = QFont(font)
+        font.setPointSizeF(max(font.pointSizeF() * rect.width() / width, 1.0))
+    painter.setFont(font)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class EdgeItem(QGraphicsItem):
@@ -481,6 +491,7 @@ class GraphView(QGraphicsView):
         self.colors = graph_colors(self.theme)
         self.font_scale = 1.0
         self.line_width = 1.0
+        self.presentation = False
         self._make_fonts()
         self.method = "layered"
         self.base_graph: nx.MultiDiGraph | None = None
@@ -530,6 +541,12 @@ class GraphView(QGraphicsView):
         self.node_height = fm.height() * 3 + 14
         self._title_metrics = QFontMetricsF(self.title_font)
         self._body_metrics = fm
+        # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
+        # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
+        # them in full) and the gaps between layers and around the graph stay narrow.
+        self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
+        self.layer_gap = 34.0 if self.presentation else 60.0
+        self.fit_margin = 12.0 if self.presentation else 30.0
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -540,6 +557,7 @@ class GraphView(QGraphicsView):
 
     def set_presentation(self, on: bool) -> None:
         """Bigger text and thicker lines for a projector."""
+        self.presentation = bool(on)
         self.font_scale = 1.5 if on else 1.0
         self.line_width = 1.6 if on else 1.0
         self._make_fonts()
@@ -806,7 +824,7 @@ class GraphView(QGraphicsView):
         graph = self.graph
         widths = {node: self._node_width(attrs) for node, attrs in graph.nodes(data=True)}
         width = max(widths.values(), default=100.0)
-        self.positions = scale_positions(pos, method, width, self.node_height)
+        self.positions = scale_positions(pos, method, width, self.node_height, self.layer_gap)
         nodes = list(graph.nodes)
         for start in range(0, len(nodes), BATCH):
             self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk, widths))
@@ -831,7 +849,7 @@ class GraphView(QGraphicsView):
         title = NodeItem._title(attrs)
         text = max(
             self._title_metrics.horizontalAdvance(title),
-            self._body_metrics.horizontalAdvance("data −0.0000e+00"),
+            self._body_metrics.horizontalAdvance(self._value_sample),
         )
         return max(96.0 * self.font_scale, text + 20.0)
 
@@ -946,10 +964,14 @@ class GraphView(QGraphicsView):
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
             return
-        self.fitInView(rect.adjusted(-30, -30, 30, 30), Qt.AspectRatioMode.KeepAspectRatio)
+        m = self.fit_margin
+        self.fitInView(rect.adjusted(-m, -m, m, m), Qt.AspectRatioMode.KeepAspectRatio)
         # leave room under the graph for the legend, which is drawn over the bottom-left corner
         below = (self.legend.height() + 12) / max(self.transform().m11(), 1e-6)
-        shown = rect.adjusted(-30, -30, 30, 30 + below)
+        shown = rect.adjusted(-m, -m, m, m + below)
+        # the scene is what Fit shows: the legend's room can be scrolled to (centring kept the graph
+        # under the legend otherwise) and no scroll bar appears for margins only
+        self.scene().setSceneRect(shown)
         self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
         if self.transform().m11() > 2.0:  # a three-node graph should not fill a projector
             self.setTransform(self.transform().fromScale(2.0, 2.0))

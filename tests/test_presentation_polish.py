@@ -1,0 +1,73 @@
+"""Presentation mode on a projector (1280×720): sizes and geometry measured, not pixels."""
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QApplication
+
+from autograd_core.graph import to_networkx
+from autograd_core.nn import MLP
+from gui.graph_view import GraphView
+from gui.main_window import MainWindow
+from gui.settings import AppSettings
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
+    w = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitUntil(lambda: not w.expression.view.busy)
+    yield w
+    w.expression.state.stop()
+    w.set_theme("light")
+    w.set_presentation(False)
+
+
+def on_screen_title_size(qtbot, view) -> float:
+    """Point size of a node title as the audience sees it: font size × the view's zoom after Fit."""
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes))
+    QApplication.processEvents()
+    view.fit()
+    return view.title_font.pointSizeF() * view.transform().m11()
+
+
+def test_presentation_mode_makes_fitted_node_text_clearly_larger(qtbot, window):
+    """Boxes grew with the font and Fit shrank them back: 6.5 pt → 7.0 pt on screen at 1280×720."""
+    view = window.expression.view
+    normal = on_screen_title_size(qtbot, view)
+    window.set_presentation(True)
+    qtbot.wait(50)
+    big = on_screen_title_size(qtbot, view)
+    assert big >= 1.5 * normal, (normal, big)
+    # still everything shown, and every box is wide enough for its title
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.contains(view.scene().itemsBoundingRect())
+    metrics = QFontMetricsF(view.title_font)
+    legend = view.legend.geometry()
+    for item in view.nodes.values():
+        assert metrics.horizontalAdvance(item.title) <= item.width - 8
+        box = view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        assert not box.intersects(legend), (item.title, box, legend)  # centring once hid a box under the legend
+
+
+def test_presentation_mode_still_fits_a_large_graph_and_zooms(qtbot):
+    model = MLP(2, [8, 8, 1], seed=0)  # ~250 nodes in the long form
+    graph = to_networkx(model([0.5, -0.25], fused=False))
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.resize(700, 560)
+    view.show()
+    view.set_presentation(True)
+    view.set_graph(graph)
+    qtbot.waitUntil(lambda: not view.busy and len(view.nodes) == graph.number_of_nodes(), timeout=20000)
+    view.fit()
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.contains(view.scene().itemsBoundingRect())
+    before = view.transform().m11()
+    view.zoom_in()
+    assert view.transform().m11() == pytest.approx(before * 1.25)
+    view.fit()
+    assert view.transform().m11() == pytest.approx(before)
