@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -49,6 +49,17 @@ def parse_number(text: str) -> float:
     if not cleaned:
         raise ValueError("empty")
     return float(cleaned)
+
+
+class _NumberEdit(QLineEdit):
+    """As wide as a clicked point's coordinate ("-1.23457e-05") in the current font, no wider."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance("−1.23457e-05") + 16, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.sizeHint().width(), super().minimumSizeHint().height())
 
 
 class SampleGraphPanel(QWidget):
@@ -121,6 +132,8 @@ class SampleGraphPanel(QWidget):
         fit = self._tool("Fit", "Fit the graph to the window (Ctrl+0)", self.view.fit)
         export = self._tool("Export…", "Save the graph as PNG or SVG", self._export_clicked)
 
+        # Two rows, so that with projector-sized text nothing is clipped at 1280 px:
+        # the point and what the graph follows, then the tools for the view.
         entry = QHBoxLayout()
         entry.setContentsMargins(4, 0, 4, 0)
         for text, widget in (("x", self.x_edit), ("y", self.y_edit)):
@@ -134,8 +147,13 @@ class SampleGraphPanel(QWidget):
         entry.addWidget(self.follow_button)
         entry.addWidget(self.fused_check)
         entry.addStretch(1)
-        for widget in (self.collapse_button, self.expand_button, zoom_out, zoom_in, fit, export):
-            entry.addWidget(widget)
+        tools = QHBoxLayout()
+        tools.setContentsMargins(4, 0, 4, 0)
+        tools.addWidget(self.collapse_button)
+        tools.addWidget(self.expand_button)
+        tools.addStretch(1)
+        for widget in (zoom_out, zoom_in, fit, export):
+            tools.addWidget(widget)
         self.hint = QLabel(HINT)
         self.hint.setObjectName("sampleHint")
         self.hint.setWordWrap(True)
@@ -157,6 +175,7 @@ class SampleGraphPanel(QWidget):
         layout.addWidget(self.header)
         layout.addWidget(self.error_label)
         layout.addLayout(entry)
+        layout.addLayout(tools)
         layout.addWidget(self.hint)
         layout.addWidget(self.splitter, 1)
 
@@ -173,10 +192,9 @@ class SampleGraphPanel(QWidget):
         self._sync_follow_button()
 
     def _number_edit(self, name: str, tip: str, text: str) -> QLineEdit:
-        edit = QLineEdit(text)
+        edit = _NumberEdit(text)
         edit.setObjectName(name)
         edit.setToolTip(tip)
-        edit.setMaximumWidth(90)
         edit.returnPressed.connect(self.show_entered)
         return edit
 

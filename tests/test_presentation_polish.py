@@ -71,3 +71,30 @@ def test_presentation_mode_still_fits_a_large_graph_and_zooms(qtbot):
     assert view.transform().m11() == pytest.approx(before * 1.25)
     view.fit()
     assert view.transform().m11() == pytest.approx(before)
+
+
+def _sample_tab(window):
+    panel = window.areas["sample"] if "sample" in window.areas else None
+    assert panel is not None, list(window.areas)
+    window.tabs.setCurrentWidget(panel)
+    return panel
+
+
+def test_sample_entry_row_fits_a_projector_without_clipping(qtbot, window):
+    """x/y showed '.168475' at 1280 px, and widening them pushed the tab's minimum width to 1311 px."""
+    window.set_presentation(True)
+    panel = _sample_tab(window)
+    qtbot.wait(50)
+    for edit, text in ((panel.x_edit, "-0.168475"), (panel.y_edit, "-1.23457e-05")):
+        edit.setText(text)
+        edit.setCursorPosition(0)
+        assert edit.fontMetrics().horizontalAdvance(text) + 10 <= edit.width(), (text, edit.width())
+    assert panel.minimumSizeHint().width() <= 1200
+    assert window.minimumSizeHint().width() <= 1280
+    # every control of the entry rows is shown whole, inside the tab
+    controls = [panel.x_edit, panel.y_edit, panel.label_combo, panel.show_button, panel.follow_button]
+    controls += [panel.fused_check, panel.collapse_button, panel.expand_button]
+    for widget in controls:
+        rect = widget.geometry().translated(widget.parentWidget().mapTo(panel, widget.pos()) - widget.pos())
+        assert panel.rect().contains(rect), (widget.objectName(), rect)
+        assert widget.width() >= widget.minimumSizeHint().width(), widget.objectName()
