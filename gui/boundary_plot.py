@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.training_process import Snapshot
+from gui.training_process import GRID_MARGIN, Snapshot, square_extent
 from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
 
 MODES = ("inspect", "paint0", "paint1", "erase")
@@ -95,6 +95,12 @@ class BoundaryPlot(QWidget):
         self.selection_ring.setZValue(20)
         item.addItem(self.selection_ring)
         self.selected: tuple[float, float, int] | None = None
+        # Until the training process sends its first map (about a second): a plain −2…2 plane
+        # (the data's extent once known) and a word on what is happening, not pyqtgraph's ±0.5.
+        self.placeholder = pg.TextItem("Starting the training process…", color="#5f6368", anchor=(0.5, 0.5))
+        self.placeholder.setZValue(30)
+        item.addItem(self.placeholder)
+        item.setRange(xRange=(-2.0, 2.0), yRange=(-2.0, 2.0), padding=0)
 
         self.mode = "inspect"
         self.mode_group = QButtonGroup(self)
@@ -179,6 +185,10 @@ class BoundaryPlot(QWidget):
         }
         self._y = {"train": np.asarray(dataset.y_train, int), "test": np.asarray(dataset.y_test, int)}
         self._draw_points()
+        if self._extent is None and len(self._X["train"]) + len(self._X["test"]):
+            x0, x1, y0, y1 = square_extent(dataset.bounds(margin=GRID_MARGIN))  # where the map will be
+            self.plot.getPlotItem().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+            self.placeholder.setPos((x0 + x1) / 2, (y0 + y1) / 2)
         if self.selected is not None and self.find_point(*self.selected) is None:
             self.clear_selection()  # the selected point was erased
 
@@ -195,6 +205,7 @@ class BoundaryPlot(QWidget):
         if grid is None:
             return
         prob = grid.probability
+        self.placeholder.hide()
         if self.discretise.isChecked():
             prob = (prob > 0.5).astype(float)
         # The worker's array is row-major (prob[i, j] at y_i, x_j); the image item wants [x, y].

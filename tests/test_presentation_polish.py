@@ -98,3 +98,33 @@ def test_sample_entry_row_fits_a_projector_without_clipping(qtbot, window):
         rect = widget.geometry().translated(widget.parentWidget().mapTo(panel, widget.pos()) - widget.pos())
         assert panel.rect().contains(rect), (widget.objectName(), rect)
         assert widget.width() >= widget.minimumSizeHint().width(), widget.objectName()
+
+
+def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbot):
+    """For ~1 s after the tab first showed, the axes read −500…500 (×0.001) on an empty plot."""
+    from autograd_core.data import make_dataset
+    from gui.boundary_plot import BoundaryPlot
+    from gui.training_process import square_extent
+
+    plot = BoundaryPlot()
+    qtbot.addWidget(plot)
+    plot.resize(500, 500)
+    plot.show()
+    qtbot.wait(20)
+    (x0, x1), (y0, y1) = plot.plot.getPlotItem().getViewBox().viewRange()
+    assert x0 <= -2 and x1 >= 2 and y0 <= -2 and y1 >= 2 and max(x1 - x0, y1 - y0) < 6, (x0, x1, y0, y1)
+    assert plot.placeholder.isVisible() and "Starting the training process" in plot.placeholder.toPlainText()
+    # the data bounds as soon as the data is known
+    dataset = make_dataset("moons", samples=100, noise=0.1, seed=0, test_fraction=0.2, standardize=False)
+    plot.set_dataset(dataset)
+    bx0, bx1, by0, by1 = dataset.bounds(margin=0.15)
+    (x0, x1), (y0, y1) = plot.plot.getPlotItem().getViewBox().viewRange()
+    assert x0 <= bx0 and x1 >= bx1 and y0 <= by0 and y1 >= by1 and x1 - x0 < 2 * (bx1 - bx0) + 1
+    # and the message goes when the first map arrives
+    from autograd_core.nn import MLP
+    from gui.training_process import Snapshot, boundary_grid
+
+    model = MLP(2, [4, 1], seed=0)
+    grid = boundary_grid(model, model.weight_arrays(), square_extent(dataset.bounds(margin=0.15)), resolution=20)
+    plot.update_snapshot(Snapshot(generation=1, grid=grid))
+    assert not plot.placeholder.isVisible()
