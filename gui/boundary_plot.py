@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -43,6 +44,24 @@ MODE_TIPS = {
 }
 HIT_PX = 10.0  # a click this close to a point (in pixels) hits it
 DRAG_PX = 3.0  # the pointer must move this far before a press becomes a drag
+
+
+def _class_colours(button: QToolButton, label: int) -> None:
+    """The class colour as the button's face and a text colour that reads on it, in any theme.
+
+    Coloured text on the theme's grey face was unreadable (blue on the dark theme, orange on the
+    light one); set as palette roles, the face survives theme changes and keeps its pressed look.
+    """
+    face = QColor(CLASS_COLORS[label])
+    palette = button.palette()
+    palette.setColor(QPalette.ColorRole.Button, face)
+    r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 for v in (face.red(), face.green(), face.blue()))
+    dark_face = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18  # relative luminance: white or black text wins
+    palette.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
+    button.setPalette(palette)
+    font = button.font()
+    font.setBold(True)
+    button.setFont(font)
 
 
 class BoundaryPlot(QWidget):
@@ -113,8 +132,7 @@ class BoundaryPlot(QWidget):
             button.setToolTip(MODE_TIPS[mode])
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             if mode in ("paint0", "paint1"):
-                colour = CLASS_COLORS[int(mode[-1])]
-                button.setStyleSheet(f"QToolButton {{ color: {colour}; font-weight: bold; }}")
+                _class_colours(button, int(mode[-1]))
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
             button.toggled.connect(lambda on, m=mode: on and self.set_mode(m))

@@ -128,3 +128,44 @@ def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbo
     grid = boundary_grid(model, model.weight_arrays(), square_extent(dataset.bounds(margin=0.15)), resolution=20)
     plot.update_snapshot(Snapshot(generation=1, grid=grid))
     assert not plot.placeholder.isVisible()
+
+
+def _contrast(a, b) -> float:
+    """WCAG contrast ratio of two QColors."""
+
+    def luminance(c):
+        def channel(v):
+            v /= 255.0
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
+    """Blue 'Paint class 0' text on the dark theme's grey button had a contrast of about 2:1."""
+    from PySide6.QtGui import QColor, QPalette
+
+    from gui.boundary_plot import BoundaryPlot
+    from gui.theme import apply_theme
+    from gui.training_style import CLASS_COLORS
+
+    app = QApplication.instance()
+    base = app.property("basePointSize") or app.font().pointSizeF()
+    apply_theme(app, theme, False, base)
+    try:
+        plot = BoundaryPlot()
+        qtbot.addWidget(plot)
+        plot.show()
+        qtbot.wait(10)
+        for label in (0, 1):
+            palette = plot.mode_buttons[f"paint{label}"].palette()
+            text = palette.color(QPalette.ColorRole.ButtonText)
+            fill = palette.color(QPalette.ColorRole.Button)
+            assert _contrast(text, fill) >= 4.5, (theme, label, text.name(), fill.name())
+            assert QColor(CLASS_COLORS[label]) in (text, fill)  # the button still shows its class colour
+    finally:
+        apply_theme(app, "light", False, base)
