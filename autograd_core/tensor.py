@@ -493,17 +493,17 @@ def _softplus(x):
 class UnaryOp:
     """A unary op's rule plus how to explain its local derivative to a learner."""
 
-    __slots__ = ("name", "rule", "derivative", "arity")
+    __slots__ = ("name", "rule", "derivative")
 
-    def __init__(self, name: str, rule: Callable, derivative: str, arity: int = 1):
-        self.name, self.rule, self.derivative, self.arity = name, rule, derivative, arity
+    def __init__(self, name: str, rule: Callable, derivative: str):
+        self.name, self.rule, self.derivative = name, rule, derivative
 
 
 UNARY_OPS: dict[str, UnaryOp] = {
     op.name: op
     for op in (
         UnaryOp("relu", _relu, "(1 if {x} > 0 else 0)"),
-        UnaryOp("leaky_relu", _leaky_relu, "(1 if {x} > 0 else slope)", arity=2),
+        UnaryOp("leaky_relu", _leaky_relu, "(1 if {x} > 0 else slope)"),
         UnaryOp("sigmoid", _sigmoid, "σ({x})·(1 − σ({x}))"),
         UnaryOp("tanh", _tanh, "(1 − tanh²({x}))"),
         UnaryOp("exp", _exp, "exp({x})"),
