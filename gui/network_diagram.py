@@ -38,7 +38,9 @@ from PySide6.QtWidgets import (
 from gui.neuron_maps import describe_range, map_image, map_images
 from gui.training_style import NEGATIVE, POSITIVE
 
-LAYER_GAP = 220.0
+LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
+MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads
+MAX_ASPECT = 2.7  # nor is a network stretched wider than this × its height (unless LAYER_GAP already makes it so)
 NEURON_GAP = 46.0
 RADIUS = 18.0
 WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
@@ -153,6 +155,17 @@ class NeuronItem(QGraphicsEllipseItem):
         self.image_item.setPos(rect.topLeft())
         self.image_item.setOpacity(0.3 if self.dead else 1.0)
 
+    def move_to(self, centre: QPointF) -> None:
+        """Centre the circle on ``centre``, its map and dead mark with it (they are drawn in the rect's coordinates)."""
+        shift = centre - self.rect().center()
+        if shift.isNull():
+            return
+        self.setRect(self.rect().translated(shift))
+        if self.image_item is not None:
+            self.image_item.setPos(self.rect().topLeft())
+        if self.dead_mark is not None:
+            self.dead_mark.setPos(self.dead_mark.pos() + shift)
+
 
 class Magnifier(QGraphicsRectItem):
     """A hovered neuron's map, enlarged, with a title: a fixed size in pixels whatever the zoom."""
@@ -218,16 +231,25 @@ class _View(QGraphicsView):
         items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
         if not items:
             return
+        left, right = self.diagram.label_margins() if self.diagram is not None else (self.margin_px[0],) * 2
+        top = self.margin_px[1]
+        if self.diagram is not None:
+            # The network's height is fixed, its width is not: stretch the layers to the view's shape first.
+            self.diagram.fit_to_aspect(self.viewport().width() - left - right, self.viewport().height() - 2 * top)
         rect = items[0].sceneBoundingRect()
         for item in items[1:]:
             rect = rect.united(item.sceneBoundingRect())
-        # Fit once to learn the scale, then again with the pixel margins turned into scene units.
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        scale = max(self.transform().m11(), 1e-6)
-        mx, my = self.margin_px[0] / scale, self.margin_px[1] / scale
-        self.fitInView(rect.adjusted(-mx, -my, mx, my), Qt.AspectRatioMode.KeepAspectRatio)
+        # The scale that leaves the pixel margins free, then those margins in scene units.
+        width_px, height_px = self.viewport().width() - left - right, self.viewport().height() - 2 * top
+        scale = min(width_px / max(rect.width(), 1e-6), height_px / max(rect.height(), 1e-6))
+        if scale <= 0:  # a view too small for the margins: fit the circles alone
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            scale = max(self.transform().m11(), 1e-6)
+        shown = rect.adjusted(-left / scale, -top / scale, right / scale, top / scale)
+        self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centred instead
+        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
         if self.diagram is not None:
-            self.diagram.fit_layer_labels(LAYER_GAP * self.transform().m11())
+            self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
 
 
 class NetworkDiagram(QWidget):
@@ -282,6 +304,8 @@ class NetworkDiagram(QWidget):
 
         self.sizes: tuple[int, ...] = ()
         self.activation = ""
+        self.layer_gap = LAYER_GAP  # scene units between layers; fit() adapts it to the view's aspect ratio
+        self._label_anchors: list[tuple[QGraphicsSimpleTextItem, NeuronItem, str]] = []
         self.neurons: list[list[NeuronItem]] = []
         self.layer_labels: list[QGraphicsSimpleTextItem] = []  # "16 relu" over/under each hidden layer
         self.edges: list[EdgeItem] = []
@@ -311,7 +335,8 @@ class NetworkDiagram(QWidget):
         self.sizes, self.activation = sizes, activation
         self._hovered = None
         self.scene.clear()
-        self.neurons, self.edges = [], []
+        self.neurons, self.edges, self._label_anchors = [], [], []
+        self.layer_gap = LAYER_GAP
         self.maps, self.map_images, self.dead, self.picked, self._pick_items = {}, {}, set(), None, []
         self.magnifier = Magnifier()
         self.scene.addItem(self.magnifier)
@@ -337,9 +362,7 @@ class NetworkDiagram(QWidget):
                 self.scene.addItem(item)
                 self._style_neuron(item, layer, last)
         self._add_labels(last)
-        self._edge_ends = np.array(
-            [[e.line().x1(), e.line().y1(), e.line().x2(), e.line().y2()] for e in self.edges], dtype=float
-        ).reshape(-1, 4)
+        self._update_edge_ends()
         self._update_key()
         self.view.fit()
         if self.weights:
@@ -356,6 +379,60 @@ class NetworkDiagram(QWidget):
         pen = QPen(border, 2.0)
         pen.setCosmetic(True)
         item.setPen(pen)
+
+    def _update_edge_ends(self) -> None:
+        self._edge_ends = np.array(
+            [[e.line().x1(), e.line().y1(), e.line().x2(), e.line().y2()] for e in self.edges], dtype=float
+        ).reshape(-1, 4)
+
+    def label_margins(self) -> tuple[float, float]:
+        """Pixels left and right of the circles for the input names and 'score' (they ignore the zoom)."""
+        widths = {"left": 0.0, "right": 0.0}
+        for label, _item, side in self._label_anchors:
+            if side in widths:
+                widths[side] = max(widths[side], label.boundingRect().width())
+        return widths["left"] + 14, widths["right"] + 14
+
+    def fit_to_aspect(self, width_px: float, height_px: float) -> None:
+        """Pick the layer gap that makes the network as wide as ``width_px`` when its height fills ``height_px``.
+
+        Circles stay round (the view scales uniformly); only the distance between layers changes.
+        """
+        if len(self.neurons) < 2 or width_px <= 0 or height_px <= 0:
+            return
+        first = self.neurons[0][0].rect()
+        radius = first.width() / 2
+        top = min(column[0].rect().top() for column in self.neurons)
+        bottom = max(column[-1].rect().bottom() for column in self.neurons)
+        height = max(bottom - top, 1e-6)
+        spans = len(self.neurons) - 1
+        gap = (width_px * height / height_px - 2 * radius) / spans
+        widest = max(LAYER_GAP, min(MAX_LAYER_GAP, (MAX_ASPECT * height - 2 * radius) / spans))
+        self._place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
+
+    def _place_layers(self, gap: float) -> None:
+        """Move the layers ``gap`` apart, and everything placed from neuron centres with them (no rebuild: maps,
+        dead marks and the picked weight stay)."""
+        if abs(gap - self.layer_gap) < 0.5:
+            return
+        self.layer_gap = gap
+        for layer, column in enumerate(self.neurons):
+            for item in column:
+                item.move_to(QPointF(layer * gap, item.rect().center().y()))
+        for edge in self.edges:
+            edge.setLine(
+                QLineF(
+                    self.neurons[edge.layer - 1][edge.col].rect().center(),
+                    self.neurons[edge.layer][edge.row].rect().center(),
+                )
+            )
+        self._update_edge_ends()
+        for label, item, side in self._label_anchors:
+            label.setPos(_anchor(item.rect(), side))
+        if self.picked is not None:
+            self.pick(*self.picked, emit=False)
+        if self._hovered is not None:
+            self._magnify(self._hovered if isinstance(self._hovered, NeuronItem) else None)
 
     def _label(self, text: str, anchor: QPointF, align: str) -> QGraphicsSimpleTextItem:
         """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
@@ -381,22 +458,20 @@ class NetworkDiagram(QWidget):
 
     def _add_labels(self, last: int) -> None:
         for j, item in enumerate(self.neurons[0] if self.neurons else []):
-            r = item.rect()
-            self._label(f"x{'₁₂₃₄'[j] if j < 4 else j + 1}", QPointF(r.left(), r.center().y()), "left")
+            label = self._label(f"x{'₁₂₃₄'[j] if j < 4 else j + 1}", _anchor(item.rect(), "left"), "left")
+            self._label_anchors.append((label, item, "left"))
         if len(self.neurons) > 1:
-            r = self.neurons[last][0].rect()
-            self._label("score", QPointF(r.right(), r.center().y()), "right")
+            item = self.neurons[last][0]
+            self._label_anchors.append((self._label("score", _anchor(item.rect(), "right"), "right"), item, "right"))
         # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
         # projector): alternate above/below so neighbouring layers' labels never run into each other.
         self.layer_labels = []
         for layer in range(1, last):
             column = self.neurons[layer]
             text = f"{len(column)} {self.activation}".strip()
-            if layer % 2:
-                anchor, align = QPointF(column[0].rect().center().x(), column[0].rect().top()), "above"
-            else:
-                anchor, align = QPointF(column[-1].rect().center().x(), column[-1].rect().bottom()), "below"
-            label = self._label(text, anchor, align)
+            item, align = (column[0], "above") if layer % 2 else (column[-1], "below")
+            label = self._label(text, _anchor(item.rect(), align), align)
+            self._label_anchors.append((label, item, align))
             label.setData(1, text)
             label.setToolTip(f"{text}: {len(column)} neurons, activation {self.activation or 'none'}")
             self.layer_labels.append(label)
@@ -611,6 +686,16 @@ class NetworkDiagram(QWidget):
         dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
         magnifier.setPos(centre)
         magnifier.setTransform(QTransform.fromTranslate(dx, dy))
+
+
+def _anchor(rect: QRectF, side: str) -> QPointF:
+    """The point of a neuron's circle that a label on ``side`` of it hangs from."""
+    return {
+        "left": QPointF(rect.left(), rect.center().y()),
+        "right": QPointF(rect.right(), rect.center().y()),
+        "above": QPointF(rect.center().x(), rect.top()),
+        "below": QPointF(rect.center().x(), rect.bottom()),
+    }[side]
 
 
 def _place(item: QGraphicsSimpleTextItem) -> None:

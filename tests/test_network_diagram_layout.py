@@ -1,0 +1,123 @@
+"""The diagram stretches its layers to the view's shape: a wide view is filled, circles stay round, clicks pick."""
+
+import itertools
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtTest import QTest
+
+from gui.network_diagram import MAX_LAYER_GAP, MIN_LAYER_GAP, NetworkDiagram
+
+SIZES = (2, 16, 16, 1)
+
+
+@pytest.fixture
+def diagram(qtbot):
+    d = NetworkDiagram()
+    qtbot.addWidget(d)
+    d.show()
+    qtbot.waitExposed(d)
+    resize_view(qtbot, d, 700, 300)
+    d.set_architecture(SIZES, "relu")
+    qtbot.wait(20)
+    return d
+
+
+def resize_view(qtbot, d, width, height):
+    """Size the widget so that its graphics view (below the header, above the key) is ``width`` × ``height``."""
+    d.resize(width, height)
+    qtbot.wait(10)
+    d.resize(width, height + d.height() - d.view.height())
+    qtbot.wait(20)
+    assert abs(d.view.height() - height) <= 2
+
+
+def network_rect(d) -> QRectF:
+    rect = QRectF()
+    for column in d.neurons:
+        for item in column:
+            rect = rect.united(item.sceneBoundingRect())
+    return rect
+
+
+def on_screen(d):
+    return d.view.mapFromScene(network_rect(d)).boundingRect()
+
+
+def weights(sizes, seed=0):
+    rng = np.random.default_rng(seed)
+    return [(rng.normal(size=(b, a)), rng.normal(size=b)) for a, b in itertools.pairwise(sizes)]
+
+
+def test_a_wide_view_is_filled_and_circles_stay_round(diagram):
+    vw = diagram.view.viewport().width()
+    assert vw > 2 * diagram.view.viewport().height()  # the case in question: wide and short
+    shown = on_screen(diagram)
+    assert shown.width() >= 0.85 * vw, (shown, vw)
+    assert diagram.view.viewport().rect().contains(shown)
+    assert MIN_LAYER_GAP <= diagram.layer_gap <= MAX_LAYER_GAP and diagram.layer_gap > 220  # wider than the default
+    assert diagram.view.transform().m11() == pytest.approx(diagram.view.transform().m22())  # uniform scale
+    for column in diagram.neurons:
+        for item in column:
+            assert item.rect().width() == pytest.approx(item.rect().height())
+            assert item.rect().width() > 0
+
+
+def test_resizing_moves_edges_maps_marks_labels_and_the_pick_with_the_neurons(qtbot, diagram):
+    diagram.set_weights(weights(SIZES))
+    maps = [np.linspace(-1, 1, 16 * 8 * 8).reshape(16, 8, 8), np.linspace(0, 1, 16 * 8 * 8).reshape(16, 8, 8)]
+    diagram.set_neuron_maps(maps)
+    diagram.set_dead([(1, 3)])
+    diagram.pick(2, 5, 7, emit=False)
+    gap_before = diagram.layer_gap
+    resize_view(qtbot, diagram, 600, 360)
+    assert MIN_LAYER_GAP < diagram.layer_gap < gap_before  # the state survived a move, not a rebuild
+    assert diagram.maps and diagram.dead == {(1, 3)} and diagram.picked == (2, 5, 7)
+    for edge in diagram.edges:
+        source = diagram.neurons[edge.layer - 1][edge.col].rect().center()
+        target = diagram.neurons[edge.layer][edge.row].rect().center()
+        assert edge.line().p1() == source and edge.line().p2() == target
+    assert np.allclose(
+        diagram._edge_ends, [[*e.line().p1().toTuple(), *e.line().p2().toTuple()] for e in diagram.edges]
+    )
+    for layer in (1, 2):
+        for item in diagram.neurons[layer]:
+            assert item.image_item.sceneBoundingRect().center().toTuple() == pytest.approx(
+                item.rect().center().toTuple()
+            )
+    dead = diagram.neurons[1][3]
+    assert dead.dead_mark.sceneBoundingRect().center().toTuple() == pytest.approx(dead.rect().center().toTuple())
+    (halo,) = diagram._pick_items
+    assert halo.line().p1() == diagram.neurons[1][7].rect().center()
+    assert halo.line().p2() == diagram.neurons[2][5].rect().center()
+    for label in diagram.layer_labels:
+        assert label.pos().x() == pytest.approx(
+            diagram.neurons[diagram.layer_labels.index(label) + 1][0].rect().center().x()
+        )
+    shown = on_screen(diagram)
+    left, right = diagram.label_margins()
+    assert shown.width() >= diagram.view.viewport().width() - left - right - 8  # all the width the labels leave
+    assert diagram.view.viewport().rect().contains(shown)
+
+
+def test_clicking_an_edge_midpoint_after_a_resize_picks_that_weight(qtbot, diagram):
+    diagram.set_weights(weights(SIZES))
+    resize_view(qtbot, diagram, 900, 320)
+    edge = next(e for e in diagram.edges if e.layer == 3 and e.col == 4)
+    picked = []
+    diagram.parameterPicked.connect(lambda *args: picked.append(args))
+    point = diagram.view.mapFromScene(edge.line().center())
+    QTest.mouseClick(diagram.view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    assert picked == [(2, 0, 4)]
+    assert diagram.picked == (3, 0, 4)
+
+
+def test_a_narrow_tall_view_still_shows_the_whole_network(qtbot, diagram):
+    resize_view(qtbot, diagram, 320, 700)
+    assert diagram.layer_gap == MIN_LAYER_GAP
+    shown = on_screen(diagram)
+    assert diagram.view.viewport().rect().contains(shown), (shown, diagram.view.viewport().rect())
+    for column in diagram.neurons:
+        for item in column:
+            assert item.rect().width() == pytest.approx(item.rect().height())
