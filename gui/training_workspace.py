@@ -198,7 +198,25 @@ class TrainingWorkspace(QWidget):
             self._draw_next()  # the first view at once, the others on the next ticks
             self._frame_timer.start()
 
+    def _worth_a_tick(self, view: str) -> bool:
+        """False for a view that would draw nothing now, so it takes no frame tick from the others.
+
+        A curve view whose tab is hidden is redrawn when its tab is shown; the
+        per-neuron maps, throttled to ``MAPS_INTERVAL``, come back by their timer.
+        """
+        if view == "maps":
+            wait = MAPS_INTERVAL - (time.monotonic() - self._maps_drawn_at)
+            if wait > 0 and not self._maps_timer.isActive():
+                self._maps_timer.start(int(wait * 1000) + 1)
+            return wait <= 0
+        widget = {"loss": self.metrics, "accuracy": self.metrics, "gradient flow": self.gradient_flow}.get(
+            view, self.loss_slice if view == "loss slice" else None
+        )
+        return widget is None or self.curves.currentWidget() is widget
+
     def _draw_next(self) -> None:
+        while self._dirty and not self._worth_a_tick(self._dirty[0]):
+            self._dirty.pop(0)
         if not self._dirty:
             self._frame_timer.stop()
             return
@@ -207,9 +225,8 @@ class TrainingWorkspace(QWidget):
         if view in ("loss", "accuracy"):
             self.metrics.update_history(self.controller.history, which=(view,))
         elif view == "gradient flow":
-            if self.curves.currentWidget() is self.gradient_flow:
-                history = self.controller.history
-                self.gradient_flow.update_norms(history.column("step"), history.grad_norms())
+            history = self.controller.history
+            self.gradient_flow.update_norms(history.column("step"), history.grad_norms())
         elif view == "loss slice":
             if self.controller.last_slice is not None:
                 self.loss_slice.show_slice(self.controller.last_slice)
@@ -234,12 +251,7 @@ class TrainingWorkspace(QWidget):
 
     def _draw_maps(self, snap) -> None:
         """Per-neuron maps and dead units from the snapshot's weights (≤ 5 per second; ~2 ms for 2-16-16-1)."""
-        wait = MAPS_INTERVAL - (time.monotonic() - self._maps_drawn_at)
-        if wait > 0:
-            if not self._maps_timer.isActive():
-                self._maps_timer.start(int(wait * 1000) + 1)
-            return
-        if not snap.weights:
+        if not self._worth_a_tick("maps") or not snap.weights:
             return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()

@@ -295,3 +295,19 @@ def test_default_optimiser_at_learning_rate_100_stops_with_a_message(qtbot, ws):
     assert "Training stopped" in text and "exploded" in text and "learning rate 100 too large" in text
     qtbot.waitUntil(lambda: not ws.controller.running, timeout=5000)
     assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
+
+
+def test_hidden_curve_tabs_and_throttled_maps_take_no_frame_tick(qtbot, ws):
+    # Each frame tick draws one view; a view that would draw nothing must not cost the visible ones a tick.
+    ws.curves.setCurrentWidget(ws.gradient_flow)
+    ws._frame_timer.stop()
+    ws._maps_drawn_at = time.monotonic()  # maps were just drawn: throttled
+    ws._dirty[:] = ["loss", "accuracy", "maps", "boundary", "diagram"]
+    drawn = []
+    original = ws.boundary.update_snapshot
+    ws.boundary.update_snapshot = lambda snap: (drawn.append("boundary"), original(snap))
+    ws._draw_next()
+    assert drawn == ["boundary"]  # loss and accuracy (hidden tab) and the throttled maps were skipped
+    assert ws._dirty == ["diagram"]
+    assert ws._maps_timer.isActive()  # the maps come back by their own timer
+    ws._maps_drawn_at = 0.0
