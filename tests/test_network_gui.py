@@ -4,33 +4,14 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
+from training_gui_helpers import set_spin
 
 from autograd_core.training import Trainer
 from gui.network_diagram import EdgeItem, NeuronItem
 from gui.training_controller import parameter_count
 from gui.training_style import NEGATIVE, POSITIVE
-from gui.training_workspace import TrainingWorkspace
 
 TIMEOUT = 20_000
-
-
-@pytest.fixture
-def ws(qtbot):
-    w = TrainingWorkspace()
-    qtbot.addWidget(w)
-    w.resize(1300, 800)
-    w.show()
-    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
-    yield w
-    w.shutdown()
-
-
-def set_spin(qtbot, spin, value):
-    """Type a value into a spin box as a user would (select all, type, Enter)."""
-    spin.setFocus()
-    spin.lineEdit().selectAll()
-    qtbot.keyClicks(spin.lineEdit(), str(value))
-    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
 
 
 def lonely_point(edge, edges):

@@ -7,22 +7,14 @@ import time
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from training_gui_helpers import set_spin
 
 from autograd_core.session import load_session
 from autograd_core.training import Trainer
 from gui.main_window import MainWindow
 from gui.settings import AppSettings
-from gui.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
-
-
-def set_spin(qtbot, spin, value):
-    """Type a value into a spin box as a user would (select all, type, Enter)."""
-    spin.setFocus()
-    spin.lineEdit().selectAll()
-    qtbot.keyClicks(spin.lineEdit(), str(value))
-    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
 
 
 def click(qtbot, button):
@@ -53,17 +45,6 @@ def small_network(qtbot, ws):
     qtbot.waitUntil(
         lambda: np.array_equal(ws.controller.last_snapshot.dataset.X_train, expected.X_train), timeout=TIMEOUT
     )
-
-
-@pytest.fixture
-def ws(qtbot):
-    w = TrainingWorkspace()
-    qtbot.addWidget(w)
-    w.resize(1300, 800)
-    w.show()
-    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
-    yield w
-    w.shutdown()
 
 
 def test_play_to_90_percent_pause_step_reset(qtbot, ws):
