@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from training_gui_helpers import lonely_point
 
 from autograd_core import Tensor
 from autograd_core.data import add_point, dataset_points, empty_dataset, make_dataset, move_point, remove_point
@@ -271,21 +272,6 @@ def test_dead_units_are_marked_on_a_constructed_case(qtbot, ws, tmp_path):
 
 
 # ------------------------------------------------------------------ loss slice
-
-
-def lonely_point(edge, edges):
-    def distance(p, e):
-        a, b = np.array(e.line().p1().toTuple()), np.array(e.line().p2().toTuple())
-        t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0, 1)
-        return np.linalg.norm(p - (a + t * (b - a)))
-
-    best, best_gap = None, -1.0
-    for t in np.linspace(0.1, 0.9, 33):
-        point = edge.line().pointAt(t)
-        gap = min(distance(np.array(point.toTuple()), e) for e in edges if e is not edge)
-        if gap > best_gap:
-            best, best_gap = point, gap
-    return best
 
 
 def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot, ws):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
-from training_gui_helpers import set_spin
+from training_gui_helpers import lonely_point, set_spin
 
 from autograd_core.training import Trainer
 from gui.network_diagram import EdgeItem, NeuronItem
@@ -12,24 +12,6 @@ from gui.training_controller import parameter_count
 from gui.training_style import NEGATIVE, POSITIVE
 
 TIMEOUT = 20_000
-
-
-def lonely_point(edge, edges):
-    """The point of ``edge`` (between 10 % and 90 % of its length) farthest from every other edge."""
-
-    def distance(p, e):
-        a, b = np.array(e.line().p1().toTuple()), np.array(e.line().p2().toTuple())
-        t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0, 1)
-        return np.linalg.norm(p - (a + t * (b - a)))
-
-    best, best_gap = None, -1.0
-    for t in np.linspace(0.1, 0.9, 33):
-        point = edge.line().pointAt(t)
-        p = np.array(point.toTuple())
-        gap = min(distance(p, e) for e in edges if e is not edge)
-        if gap > best_gap:
-            best, best_gap = point, gap
-    return best
 
 
 def wait_for_sizes(qtbot, ws, sizes):

@@ -1,5 +1,6 @@
-"""Shared by the training-area GUI tests: typing into a spin box as a user would."""
+"""Shared by the training-area GUI tests: typing into a spin box and clicking an edge as a user would."""
 
+import numpy as np
 from PySide6.QtCore import Qt
 
 
@@ -9,3 +10,21 @@ def set_spin(qtbot, spin, value):
     spin.lineEdit().selectAll()
     qtbot.keyClicks(spin.lineEdit(), str(value))
     qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+
+
+def lonely_point(edge, edges):
+    """The point of ``edge`` (between 10 % and 90 % of its length) farthest from every other edge."""
+
+    def distance(p, e):
+        a, b = np.array(e.line().p1().toTuple()), np.array(e.line().p2().toTuple())
+        t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0, 1)
+        return np.linalg.norm(p - (a + t * (b - a)))
+
+    best, best_gap = None, -1.0
+    for t in np.linspace(0.1, 0.9, 33):
+        point = edge.line().pointAt(t)
+        p = np.array(point.toTuple())
+        gap = min(distance(p, e) for e in edges if e is not edge)
+        if gap > best_gap:
+            best, best_gap = point, gap
+    return best
