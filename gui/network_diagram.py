@@ -63,15 +63,8 @@ def neuron_name(layer: int, index: int, sizes: tuple[int, ...]) -> str:
     return f"L{layer}.n{index}"
 
 
-class EdgeItem(QGraphicsLineItem):
-    """One weight.  Its hover shape is a wide band so thin edges are easy to point at."""
-
-    def __init__(self, diagram: NetworkDiagram, layer: int, row: int, col: int, line: QLineF):
-        super().__init__(line)
-        self.diagram, self.layer, self.row, self.col = diagram, layer, row, col
-        self.style_key = None
-        self.setAcceptHoverEvents(True)
-        self.setZValue(0)
+class _ReportsHover:
+    """Tells the diagram which item the pointer is over (it shows that item's numbers)."""
 
     def hoverEnterEvent(self, event):
         self.diagram._hover(self)
@@ -82,7 +75,18 @@ class EdgeItem(QGraphicsLineItem):
         super().hoverLeaveEvent(event)
 
 
-class NeuronItem(QGraphicsEllipseItem):
+class EdgeItem(_ReportsHover, QGraphicsLineItem):
+    """One weight.  Its hover shape is a wide band so thin edges are easy to point at."""
+
+    def __init__(self, diagram: NetworkDiagram, layer: int, row: int, col: int, line: QLineF):
+        super().__init__(line)
+        self.diagram, self.layer, self.row, self.col = diagram, layer, row, col
+        self.style_key = None
+        self.setAcceptHoverEvents(True)
+        self.setZValue(0)
+
+
+class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
     """One neuron (or input).  ``layer`` 0 is the input layer."""
 
     def __init__(self, diagram: NetworkDiagram, layer: int, index: int, centre: QPointF, radius: float = RADIUS):
@@ -120,14 +124,6 @@ class NeuronItem(QGraphicsEllipseItem):
             self.dead_mark = None
         if self.image_item is not None:
             self.image_item.setOpacity(0.3 if dead else 1.0)
-
-    def hoverEnterEvent(self, event):
-        self.diagram._hover(self)
-        super().hoverEnterEvent(event)
-
-    def hoverLeaveEvent(self, event):
-        self.diagram._hover(None)
-        super().hoverLeaveEvent(event)
 
     def set_image(self, image: QImage | None) -> None:
         """Show ``image`` inside the circle, under its outline; None removes it.
