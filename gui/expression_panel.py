@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from gui.backward_panel import backward_column
 from gui.expression_editor import ExpressionEditor
 from gui.expression_state import ExpressionState
-from gui.graph_view import LAYOUTS, GraphView
+from gui.graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from gui.inputs_panel import InputsPanel
 from gui.theme import monospace_font
 
@@ -102,15 +102,14 @@ class ExpressionPanel(QWidget):
         self.layout_combo.currentIndexChanged.connect(
             lambda _i: self.view.set_layout_method(self.layout_combo.currentData())
         )
-        self.zoom_in_button = self._tool("+", "Zoom in (Ctrl++)", self.view.zoom_in)
-        self.zoom_out_button = self._tool("−", "Zoom out (Ctrl+-)", self.view.zoom_out)
-        self.fit_button = self._tool("Fit", "Fit the graph to the window (Ctrl+0)", self.view.fit)
-        self.collapse_button = self._tool(
+        self.zoom_out_button, self.zoom_in_button, self.fit_button, self.export_button = view_tool_buttons(
+            self.view, self._export_clicked
+        )
+        self.collapse_button = tool_button(
             "Collapse groups", "Draw each group as one box (double-click to open)", self._toggle_groups
         )
         self.collapse_button.setCheckable(True)
         self.collapse_button.setVisible(False)
-        self.export_button = self._tool("Export…", "Save the graph as PNG or SVG", self._export_clicked)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 4, 4, 0)
         label = QLabel("Layout")
@@ -151,14 +150,6 @@ class ExpressionPanel(QWidget):
         self.view.message.connect(self.status)
         self.view.groups_changed.connect(self._groups_changed)
         self.view.drawn.connect(self._groups_changed)
-
-    def _tool(self, text: str, tip: str, slot) -> QToolButton:
-        b = QToolButton()
-        b.setText(text)
-        b.setToolTip(tip)
-        b.setAutoRaise(False)
-        b.clicked.connect(slot)
-        return b
 
     # ---- actions
 

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QStyleOptionGraphicsItem,
+    QToolButton,
     QWidget,
 )
 
@@ -467,6 +468,25 @@ class Legend(QWidget):
 
 
 # ------------------------------------------------------------------ the view
+
+
+def tool_button(text: str, tip: str, slot) -> QToolButton:
+    """A small text button with a tooltip, for the toolbars above a graph."""
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tip)
+    button.clicked.connect(slot)
+    return button
+
+
+def view_tool_buttons(view: GraphView, export_slot) -> tuple[QToolButton, QToolButton, QToolButton, QToolButton]:
+    """Zoom out, zoom in, fit and export buttons for ``view`` (the same in every graph area)."""
+    return (
+        tool_button("−", "Zoom out (Ctrl+-)", view.zoom_out),
+        tool_button("+", "Zoom in (Ctrl++)", view.zoom_in),
+        tool_button("Fit", "Fit the graph to the window (Ctrl+0)", view.fit),
+        tool_button("Export…", "Save the graph as PNG or SVG", export_slot),
+    )
 
 
 class GraphView(QGraphicsView):

@@ -25,13 +25,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from gui.backward_panel import backward_column
-from gui.graph_view import GraphView
+from gui.graph_view import GraphView, view_tool_buttons
 from gui.sample_state import SampleState
 
 FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second
@@ -127,10 +126,7 @@ class SampleGraphPanel(QWidget):
 
         self.view = GraphView()
         self.expand_button.clicked.connect(self.view.expand_all)
-        zoom_out = self._tool("−", "Zoom out (Ctrl+-)", self.view.zoom_out)
-        zoom_in = self._tool("+", "Zoom in (Ctrl++)", self.view.zoom_in)
-        fit = self._tool("Fit", "Fit the graph to the window (Ctrl+0)", self.view.fit)
-        export = self._tool("Export…", "Save the graph as PNG or SVG", self._export_clicked)
+        zoom_out, zoom_in, fit, export = view_tool_buttons(self.view, self._export_clicked)
 
         # Two rows, so that with projector-sized text nothing is clipped at 1280 px:
         # the point and what the graph follows, then the tools for the view.
@@ -197,13 +193,6 @@ class SampleGraphPanel(QWidget):
         edit.setToolTip(tip)
         edit.returnPressed.connect(self.show_entered)
         return edit
-
-    def _tool(self, text: str, tip: str, slot) -> QToolButton:
-        b = QToolButton()
-        b.setText(text)
-        b.setToolTip(tip)
-        b.clicked.connect(slot)
-        return b
 
     # ---- where the network comes from
 
