@@ -23,6 +23,8 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
+from autograd_core.numbers import LEDGER, format_number
+
 INF = math.inf
 NAN = math.nan
 
@@ -241,12 +243,12 @@ class Tensor:
             return self._binary(other, _pow, "**")
         exponent = float(other)  # Tensor ** number: the exponent is part of the op
         value, local = _pow_const_exponent(self.data, exponent)
-        return Tensor._result(value, f"**{_fmt_number(exponent)}", self, local)
+        return Tensor._result(value, f"**{format_number(exponent, LEDGER, ascii=True)}", self, local)
 
     def __rpow__(self, other):
         base = float(other)  # number ** Tensor: the base is part of the op
         value, local = _pow_const_base(base, self.data)
-        return Tensor._result(value, f"{_fmt_number(base)}**", self, local)
+        return Tensor._result(value, f"{format_number(base, LEDGER, ascii=True)}**", self, local)
 
     def __neg__(self):
         return Tensor._result(-self.data, "neg", self, -1.0)
@@ -553,9 +555,7 @@ def derivative_formula(node: Tensor, index: int) -> str:
 
 
 def _fmt_number(x: float) -> str:
-    if x == int(x) if math.isfinite(x) else False:
-        return str(int(x))
-    return f"{x:g}"
+    return format_number(x, LEDGER)
 
 
 # ------------------------------------------------------- non-finite report

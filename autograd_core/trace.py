@@ -11,8 +11,7 @@ order), so replaying every step gives bit-for-bit ``backward()``'s gradients.
 
 from __future__ import annotations
 
-import math
-
+from autograd_core.numbers import LEDGER, format_number
 from autograd_core.tensor import Tensor, derivative_formula, topological_order
 
 
@@ -113,11 +112,8 @@ def grads_after(root: Tensor, steps: list[BackwardStep], k: int) -> dict[Tensor,
 
 
 def fmt(x: float) -> str:
-    """A gradient for reading: 6 significant digits, '1.0' rather than '1'."""
-    if not math.isfinite(x):
-        return str(x)
-    text = f"{x:.6g}"
-    return text if any(ch in text for ch in ".e") else text + ".0"
+    """A gradient in the ledger: 6 significant digits, '1.0' rather than '1'."""
+    return format_number(x, LEDGER, point=True)
 
 
 def node_name(node: Tensor, depth: int = 2) -> str:
@@ -125,7 +121,7 @@ def node_name(node: Tensor, depth: int = 2) -> str:
     if node.label:
         return node.label
     if node.is_leaf:
-        return f"{node.data:g}"
+        return format_number(node.data, LEDGER)
     if depth == 0:
         return "…"
     op = node.op

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
@@ -52,18 +53,6 @@ LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse g
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 300  # items added per event-loop turn
-
-
-def fmt(value: float | None) -> str:
-    """Four significant digits; inf/nan spelled out; None (not computed) as a dash."""
-    if value is None:
-        return "—"
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "−inf"
-    text = f"{value:.4g}"
-    return text.replace("-", "−")
 
 
 def node_name(attrs: dict, node) -> str:
@@ -289,9 +278,9 @@ class NodeItem(QGraphicsItem):
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
         mid = top.translated(0, line_h - 2)
         value_name = "out" if self.kind == "group" else "data"  # a group shows its output
-        _draw_fitted(painter, mid, f"{value_name} {fmt(self.value)}", view.body_font, view._body_metrics)
+        _draw_fitted(painter, mid, f"{value_name} {format_number(self.value)}", view.body_font, view._body_metrics)
         bottom = mid.translated(0, line_h - 2)
-        _draw_fitted(painter, bottom, f"grad {fmt(self.grad)}", view.body_font, view._body_metrics)
+        _draw_fitted(painter, bottom, f"grad {format_number(self.grad)}", view.body_font, view._body_metrics)
 
     def hoverEnterEvent(self, event) -> None:
         self.setToolTip(self.view.tooltip_for(self.node))
@@ -443,9 +432,9 @@ class Legend(QWidget):
             "gradient (log scale)",
         )
         label_row = QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh)
-        painter.drawText(label_row, Qt.AlignmentFlag.AlignLeft, f"−{fmt(scale)}" if scale else "−")
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignLeft, f"−{format_number(scale)}" if scale else "−")
         painter.drawText(label_row, Qt.AlignmentFlag.AlignHCenter, "0")
-        painter.drawText(label_row, Qt.AlignmentFlag.AlignRight, f"+{fmt(scale)}" if scale else "+")
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignRight, f"+{format_number(scale)}" if scale else "+")
         # kinds
         y = label_row.bottom() + 3
         x = bar.left()
@@ -949,8 +938,8 @@ class GraphView(QGraphicsView):
             f"<b>{_esc(name)}</b> ({_esc(attrs.get('kind', 'op'))}"
             + (f", op {_esc(attrs.get('op'))}" if attrs.get("op") else "")
             + ")",
-            f"data = {attrs.get('data')!r}",
-            f"grad = {grad!r}" if grad is not None else "grad: not computed yet",
+            f"data = {format_full(attrs.get('data'))}",
+            f"grad = {format_full(grad)}" if grad is not None else "grad: not computed yet",
         ]
         incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
         if incoming:
@@ -962,14 +951,16 @@ class GraphView(QGraphicsView):
                 lines.append(f"&nbsp;&nbsp;from {_esc(parent)}")
                 continue
             formula = data.get("formula") or ""
-            shown = f"{_esc(formula)} = {local!r}" if formula else repr(local)
+            shown = f"{_esc(formula)} = {format_full(local)}" if formula else format_full(local)
             lines.append(f"&nbsp;&nbsp;∂{_esc(name)}/∂{_esc(parent)} = {shown}")
         if attrs.get("kind") == "group":
             params = [m for m in attrs.get("members", ()) if self.base_graph.nodes[m].get("kind") == "parameter"]
             for m in params[:24]:
                 p = self.base_graph.nodes[m]
                 g = self.grad_override.get(m) if self.grad_override is not None else p.get("grad")
-                lines.append(f"&nbsp;&nbsp;{_esc(p.get('label'))} = {fmt(p.get('data'))}, grad {fmt(g)}")
+                lines.append(
+                    f"&nbsp;&nbsp;{_esc(p.get('label'))} = {format_number(p.get('data'))}, grad {format_number(g)}"
+                )
             if len(params) > 24:
                 lines.append(f"&nbsp;&nbsp;… and {len(params) - 24} more parameters")
             lines.append("Double-click to expand this group.")

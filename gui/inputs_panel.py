@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.numbers import format_number
 from gui.expression_state import ExpressionState
-from gui.graph_view import fmt
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
@@ -120,7 +120,7 @@ class InputRow:
         finally:
             self.panel.updating = False
         grad = state.input_grad(self.name)
-        self.grad.setText(f"grad {fmt(grad)}")
+        self.grad.setText(f"grad {format_number(grad)}")
         self.grad.setToolTip(f"d(output)/d({self.name}) from autograd = {grad!r}")
         result = state.gradcheck_results.get(self.name) if state.gradcheck_enabled else None
         self.numeric.setVisible(state.gradcheck_enabled)
@@ -130,7 +130,7 @@ class InputRow:
             self.error.setText("")
             return
         bad = not (result.rel_error <= MISMATCH)
-        self.numeric.setText(f"numeric {fmt(result.numeric)}")
+        self.numeric.setText(f"numeric {format_number(result.numeric)}")
         self.numeric.setToolTip(f"Numeric gradient = {result.numeric!r}; autograd = {result.analytic!r}")
         mark = "✗ mismatch" if bad else "✓"
         rel = "nan" if math.isnan(result.rel_error) else f"{result.rel_error:.1e}"

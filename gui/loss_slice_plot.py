@@ -15,15 +15,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from autograd_core.inspection import LossSlice
+from autograd_core.numbers import format_number
 
 CURVE_PEN = {"color": "#37474f", "width": 2.5}
 TANGENT_PEN = {"color": "#c2185b", "width": 2, "style": Qt.PenStyle.DashLine}
 NOW_COLOR = "#c2185b"
 NEXT_COLOR = "#2e7d32"
-
-
-def _fmt(x: float) -> str:
-    return f"{x:.4g}" if math.isfinite(x) else str(x)
 
 
 class LossSlicePlot(QWidget):
@@ -87,13 +84,14 @@ class LossSlicePlot(QWidget):
         if label != self._axis_label:  # an unchanged label is not set again: no re-layout
             self._axis_label = label
             self.plot.getPlotItem().setLabel("bottom", label)
+        w, lr, g, nxt = (format_number(v) for v in (sl.weight, sl.lr, sl.gradient, sl.next_weight))
         direction = "down" if sl.gradient > 0 else "up" if sl.gradient < 0 else "nowhere"
         self.caption.setText(
-            f"<b>Loss along {sl.name}</b>: {sl.name} = {_fmt(sl.weight)}, loss = {_fmt(sl.loss)}.  "
+            f"<b>Loss along {sl.name}</b>: {sl.name} = {format_number(sl.weight)}, loss = {format_number(sl.loss)}.  "
             f"Slope of the tangent = ∂loss/∂{sl.name} "
-            f"= {_fmt(sl.gradient)}, so SGD moves the weight {direction}: "
-            f"{_fmt(sl.weight)} − {_fmt(sl.lr)} × {_fmt(sl.gradient)} = {_fmt(sl.next_weight)} "
-            f"(loss there: {_fmt(sl.next_loss)})."
+            f"= {format_number(sl.gradient)}, so SGD moves the weight {direction}: "
+            f"{w} − {lr} × {g} = {nxt} "
+            f"(loss there: {format_number(sl.next_loss)})."
         )
 
     def clear(self) -> None:

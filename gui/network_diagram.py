@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.numbers import format_number
 from gui.neuron_maps import describe_range, map_image, map_images
 from gui.training_style import NEGATIVE, POSITIVE
 
@@ -637,7 +638,8 @@ class NetworkDiagram(QWidget):
             g = _value(self.grads, item.layer - 1, 0, item.row, item.col)
             src = neuron_name(item.layer - 1, item.col, self.sizes)
             dst = neuron_name(item.layer, item.row, self.sizes)
-            return f"weight {src} → {dst}:  w = {_fmt(w)},  gradient ∂loss/∂w = {_fmt(g)}"
+            w, g = format_number(w, signed=True), format_number(g, signed=True)
+            return f"weight {src} → {dst}:  w = {w},  gradient ∂loss/∂w = {g}"
         if isinstance(item, NeuronItem):
             name = neuron_name(item.layer, item.index, self.sizes)
             if item.layer == 0:
@@ -645,7 +647,8 @@ class NetworkDiagram(QWidget):
             b = _value(self.weights, item.layer - 1, 1, item.index)
             g = _value(self.grads, item.layer - 1, 1, item.index)
             role = "output (score; P(class 1) = σ(score))" if item.layer == len(self.sizes) - 1 else self.activation
-            text = f"neuron {name} [{role}]:  bias b = {_fmt(b)},  gradient ∂loss/∂b = {_fmt(g)}"
+            b, g = format_number(b, signed=True), format_number(g, signed=True)
+            text = f"neuron {name} [{role}]:  bias b = {b},  gradient ∂loss/∂b = {g}"
             if (item.layer, item.index) in self.dead:
                 text += f".  ✕ {DEAD_TEXT}"
             return text
@@ -706,9 +709,3 @@ def _value(arrays, layer: int, which: int, *index) -> float:
         return float(np.asarray(arrays[layer][which])[index])
     except (IndexError, TypeError, ValueError):
         return math.nan
-
-
-def _fmt(v: float) -> str:
-    if not math.isfinite(v):
-        return "—" if math.isnan(v) else str(v)
-    return f"{v:+.4g}"

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 
 from autograd_core.inspection import sample_graph
 from autograd_core.losses import LOSSES
+from autograd_core.numbers import format_number
 from gui.graph_state import GraphState
 
 
@@ -101,9 +102,9 @@ class SampleState(GraphState):
         predicted = 1 if score > 0 else 0
         verdict = "right" if predicted == self.label else "wrong"
         return (
-            f"Point ({_num(x)}, {_num(y)}), class {self.label}: score {_num(score)}, "
-            f"P(class 1) = {_num(self.sample.probability)} → predicted {predicted} ({verdict}), "
-            f"{self.loss_name} loss {_num(self.sample.loss.data)}"
+            f"Point ({format_number(x)}, {format_number(y)}), class {self.label}: score {format_number(score)}, "
+            f"P(class 1) = {format_number(self.sample.probability)} → predicted {predicted} ({verdict}), "
+            f"{self.loss_name} loss {format_number(self.sample.loss.data)}"
         )
 
     def parameter_grads(self) -> dict[str, float | None]:
@@ -111,14 +112,3 @@ class SampleState(GraphState):
         if self.sample is None:
             return {}
         return {name: self.displayed_grad(p) for name, p in self.sample.model.named_parameters()}
-
-
-def _num(value: float) -> str:
-    """Two decimals for the header (small values get significant digits); a true minus sign."""
-    if not math.isfinite(value):
-        text = "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    elif value != 0 and abs(value) < 0.01:
-        text = f"{value:.2g}"
-    else:
-        text = f"{value:.2f}"
-    return text.replace("-", "−")

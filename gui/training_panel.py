@@ -8,8 +8,6 @@ on the controller; every label is refreshed from the controller's signals.
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -29,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.data import DATASETS
+from autograd_core.numbers import format_number, format_percent
 from gui.training_controller import SPEEDS, TrainingController
 
 DATASET_LABELS = {"moons": "Two moons", "circles": "Circles", "xor": "XOR", "blobs": "Blobs", "spiral": "Spiral"}
@@ -252,9 +251,9 @@ class TrainingPanel(QWidget):
         if m is None:
             return
         parts = [f"<b>step {m.step}</b> · epoch {m.epoch:.1f}"]
-        parts.append(f"train loss {_num(m.train_loss)} · acc {_pct(m.train_acc)}")
+        parts.append(f"train loss {format_number(m.train_loss)} · acc {format_percent(m.train_acc)}")
         if m.test_acc is not None:
-            parts.append(f"<b>test loss {_num(m.test_loss)} · acc {_pct(m.test_acc)}</b>")
+            parts.append(f"<b>test loss {format_number(m.test_loss)} · acc {format_percent(m.test_acc)}</b>")
         parts.append(f"{snap.steps_per_second:.1f} steps/s" if snap.running else "paused")
         self.status.setText(" &nbsp;|&nbsp; ".join(parts))
 
@@ -280,11 +279,3 @@ class TrainingPanel(QWidget):
             self.data_box.setTitle("Data (painted points)" if painted else "Data")
         finally:
             self._updating = False
-
-
-def _num(v) -> str:
-    return "—" if v is None or not math.isfinite(v) else f"{v:.4f}"
-
-
-def _pct(v) -> str:
-    return "—" if v is None or not math.isfinite(v) else f"{100 * v:.1f} %"

@@ -6,6 +6,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from training_gui_helpers import lonely_point, set_spin
 
+from autograd_core.numbers import format_number
 from autograd_core.training import Trainer
 from gui.network_diagram import EdgeItem, NeuronItem
 from gui.training_controller import parameter_count
@@ -93,7 +94,7 @@ def test_hover_shows_weight_gradient_and_bias(qtbot, ws):
     g = snap.grads[0][0][3, 1]
     assert g != 0.0  # one step was taken: the gradient is there
     text = diagram.info.text()
-    assert "x2 → L1.n3" in text and f"{w:+.4g}" in text and f"{g:+.4g}" in text
+    assert "x2 → L1.n3" in text and format_number(w, signed=True) in text and format_number(g, signed=True) in text
     # a neuron shows its bias and the bias gradient
     neuron = diagram.neurons[2][0]
     assert isinstance(neuron, NeuronItem)

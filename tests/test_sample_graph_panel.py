@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 from autograd_core import Tensor
 from autograd_core.losses import data_loss
 from autograd_core.nn import MLP
+from autograd_core.numbers import format_number
 from gui.sample_graph_panel import FOLLOW_INTERVAL_MS, SampleGraphPanel
 
 
@@ -96,8 +97,8 @@ def test_point_graph_matches_prediction_and_scalar_backward(qtbot, panel, traini
     assert state.point == (0.41, -0.7) and state.label == label and state.loss_name == loss
     score_node = next(n for n, a in state.graph.nodes(data=True) if a["label"] == "score")
     assert state.graph.nodes[score_node]["data"] == pytest.approx(expected_score, rel=1e-12, abs=1e-12)
-    assert panel.header.text().startswith(f"Point (0.41, −0.70), class {label}: score ")
-    assert f"P(class 1) = {1 / (1 + math.exp(-expected_score)):.2f}" in panel.header.text()
+    assert panel.header.text().startswith(f"Point (0.41, −0.7), class {label}: score ")
+    assert f"P(class 1) = {format_number(1 / (1 + math.exp(-expected_score)))}" in panel.header.text()
     # the collapsed neuron boxes show each neuron's output, as numpy computes it
     _, hidden = model.forward_array(np.array([[0.41, -0.7]]), return_hidden=True)
     for j in (0, 7, 15):
@@ -283,7 +284,7 @@ def test_through_the_main_window(qtbot, tmp_path):
     expected = float(model.forward_array(np.array([[0.25, -0.5]]))[0])
     assert sample.state.score == pytest.approx(expected, abs=1e-12)
     assert sample.state.loss_name == training.current_loss()
-    assert sample.header.text().startswith("Point (0.25, −0.50), class 1")
+    assert sample.header.text().startswith("Point (0.25, −0.5), class 1")
     # one training step: new weights reach the shown graph (following, tab visible)
     training.controller.step()
 

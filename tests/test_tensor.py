@@ -365,7 +365,7 @@ def test_non_finite_report_names_the_origin_op():
     values = [r for r in report if r.what == "value"]
     assert {r.node for r in values} == {h, out.parents[0], out}
     assert all(r.source is h for r in values)
-    assert "log(-1) = nan" in values[0].message and "'h'" in values[0].message
+    assert "log(−1) = nan" in values[0].message and "'h'" in values[0].message
     grads = [r for r in report if r.what == "grad"]
     assert grads, "the constant 2.0 gets grad nan = ∂(h·2)/∂2 · 1 with h = nan"
     assert all(r.source is out.parents[0] for r in grads)

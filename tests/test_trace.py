@@ -39,10 +39,10 @@ def test_the_issue_example_step_by_step():
     assert (b.local, b.formula, b.contribution, b.after) == (2.0, "a", 2.0, 2.0)
     assert root.sentences() == [
         "grad(h) = 1.0: the output's gradient with respect to itself",
-        "grad(a) += ∂h/∂a · grad(h) = b · 1.0 = -3.0 → a.grad = -3.0",
+        "grad(a) += ∂h/∂a · grad(h) = b · 1.0 = −3.0 → a.grad = −3.0",
         "grad(b) += ∂h/∂b · grad(h) = a · 1.0 = 2.0 → b.grad = 2.0",
     ]
-    assert steps[2].sentences() == ["a is a leaf (input): nothing to pass on; a.grad = -3.0"]
+    assert steps[2].sentences() == ["a is a leaf (input): nothing to pass on; a.grad = −3.0"]
 
 
 def test_order_is_backwards_order_and_nothing_is_mutated():
@@ -128,7 +128,7 @@ def test_fused_neurons_explain_themselves():
 
 
 def test_names_and_numbers_for_sentences():
-    assert fmt(1.0) == "1.0" and fmt(-3.0) == "-3.0" and fmt(0.5) == "0.5" and fmt(math.inf) == "inf"
+    assert fmt(1.0) == "1.0" and fmt(-3.0) == "−3.0" and fmt(0.5) == "0.5" and fmt(math.inf) == "inf"
     ev = build("tanh(a*b + 2)", a=1.0, b=1.0)
     assert node_name(ev.output) == "tanh(… + 2)"
     assert node_name(ev.output.parents[0]) == "a*b + 2"

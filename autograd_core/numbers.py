@@ -1,0 +1,63 @@
+"""One way to write a number, used by every message and every view.
+
+The precision policy: a number is read at a glance in a box, a plot caption
+or a status line (``COMPACT``, 4 significant digits), written out with more
+care in the backward ledger and formulas (``LEDGER``, 6), and given in full
+on hover (``format_full``: Python's shortest round-trip ``repr``).  inf and
+nan are spelled out, a missing value is a dash, and on screen the minus sign
+is the true minus (U+2212), which lines up with the plus; ``ascii=True``
+keeps ``-`` for text meant to be copied back into a program or a shell.
+"""
+
+from __future__ import annotations
+
+import math
+
+COMPACT = 4  # significant digits at a glance: graph boxes, captions, status lines
+LEDGER = 6  # significant digits in the backward ledger and formulas
+MINUS = "\u2212"
+MISSING = "—"
+
+
+def format_number(
+    value: float | None,
+    digits: int = COMPACT,
+    *,
+    signed: bool = False,
+    point: bool = False,
+    ascii: bool = False,
+) -> str:
+    """``value`` to ``digits`` significant digits.
+
+    ``signed`` writes a leading + on positive numbers (weights), ``point``
+    keeps a decimal point on whole numbers ("1.0", so a gradient reads as a
+    float), ``ascii`` uses '-' instead of the true minus sign.
+    """
+    if value is None:
+        return MISSING
+    value = float(value)
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        text = "inf" if value > 0 else "-inf"
+    else:
+        text = f"{value:.{digits}g}"
+        if point and not any(ch in text for ch in ".en"):
+            text += ".0"
+    if signed and not text.startswith("-") and value != 0:
+        text = "+" + text
+    return text if ascii else text.replace("-", MINUS)
+
+
+def format_percent(fraction: float | None, decimals: int = 1) -> str:
+    """A fraction in [0, 1] as a percentage ("97.5 %"); a dash when missing or not finite."""
+    if fraction is None or not math.isfinite(fraction):
+        return MISSING
+    return f"{100.0 * fraction:.{decimals}f} %"
+
+
+def format_full(value: float | None) -> str:
+    """Every digit (the shortest text that reads back as the same float), for hover text."""
+    if value is None:
+        return MISSING
+    return format_number(value, 17) if not math.isfinite(value) else repr(float(value)).replace("-", MINUS)
