@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from autograd_core.losses import data_loss, loss_array, penalty_array, regularization
+from autograd_core.naming import input_name
 from autograd_core.nn import MLP
 from autograd_core.tensor import Tensor
 
@@ -50,7 +51,7 @@ def parameter_index(model: MLP, layer: int, neuron: int, source: int | None) -> 
 
 
 def parameter_name(model: MLP, index: int) -> str:
-    """A readable name such as ``L1.n3.w0`` (weight) or ``L2.n0.b`` (bias)."""
+    """A readable name such as ``L1.n3.w1`` (weight) or ``L2.n1.b`` (bias)."""
     params = model.parameters()
     if not 0 <= index < len(params):
         raise IndexError(f"the model has {len(params)} parameters, not {index + 1}")
@@ -67,7 +68,7 @@ class SampleGraph:
 
     loss: Tensor  # the root: this point's loss
     score: Tensor  # the model's raw output (logit) for the point
-    inputs: list[Tensor]  # the two input leaves, labelled x0 and x1
+    inputs: list[Tensor]  # the two input leaves, x1 and x2
     model: MLP  # the copy whose parameters are leaves of this graph
     label: int
 
@@ -93,10 +94,10 @@ def sample_graph(
 
     ``fused=False`` (default) builds every multiply and add as its own node,
     the full scalar picture; each node carries its neuron's name as ``group``
-    (``L1.n0`` …) and the loss nodes the group ``loss``.
+    (``L1.n1`` …) and the loss nodes the group ``loss``.
     """
     twin = clone_model(model, weights)
-    x = [Tensor(float(point[0]), label="x0", kind="input"), Tensor(float(point[1]), label="x1", kind="input")]
+    x = [Tensor(float(point[i]), label=input_name(i), kind="input") for i in range(2)]
     score = twin(x, fused=fused)
     score.label = "score"
     root = data_loss(loss, [score], [int(label)])

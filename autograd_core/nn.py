@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 
+from autograd_core.naming import weight_label
 from autograd_core.tensor import Tensor
 
 ACTIVATIONS = ("relu", "leaky_relu", "tanh", "sigmoid", "linear")
@@ -78,7 +79,7 @@ class Module:
         return len(self.parameters())
 
     def named_parameters(self) -> list[tuple[str, Tensor]]:
-        """(name, parameter) pairs such as ("L1.n0.w1", w), in ``parameters()`` order: for messages."""
+        """(name, parameter) pairs such as ("L1.n1.w2", w), in ``parameters()`` order: for messages."""
         return [(f"{p.group}.{p.label}" if p.group else p.label, p) for p in self.parameters()]
 
     def state_dict(self) -> list[float]:
@@ -110,7 +111,7 @@ class Neuron(Module):
         self.name = name
         self.activation = activation
         self.w = [
-            Tensor(initial_weight(rng, init, nin, nout), label=f"w{i}", kind="parameter", group=name)
+            Tensor(initial_weight(rng, init, nin, nout), label=weight_label(i), kind="parameter", group=name)
             for i in range(nin)
         ]
         self.b = Tensor(0.0, label="b", kind="parameter", group=name)
@@ -146,7 +147,7 @@ class Layer(Module):
     ):
         rng = rng or random.Random()
         self.name = name
-        self.neurons = [Neuron(nin, activation, init, rng, nout, name=f"{name}.n{j}") for j in range(nout)]
+        self.neurons = [Neuron(nin, activation, init, rng, nout, name=f"{name}.n{j + 1}") for j in range(nout)]
 
     def __call__(self, x: list[Tensor | float], fused: bool = True) -> list[Tensor]:
         return [n(x, fused) for n in self.neurons]

@@ -665,7 +665,7 @@ def gradcheck(
     ``fn`` is called with fresh leaf Tensors built from ``values`` and must
     return a Tensor.  The step is scaled with the size of each value.
     """
-    names = list(names) if names is not None else [f"x{i}" for i in range(len(values))]
+    names = list(names) if names is not None else [f"x{i + 1}" for i in range(len(values))]
     leaves = [Tensor(v, label=n) for v, n in zip(values, names)]
     fn(*leaves).backward()
     results = []

@@ -28,6 +28,7 @@ import numpy as np
 from autograd_core.data import DATASETS, MAX_SAMPLES, Dataset, dataset_from_points, make_dataset
 from autograd_core.inspection import layer_gradient_norms
 from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
+from autograd_core.naming import input_name
 from autograd_core.nn import ACTIVATIONS, INITIALISATIONS, MLP
 from autograd_core.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
 from autograd_core.tensor import Tensor
@@ -469,7 +470,7 @@ class Trainer:
     def _restart_batches(self) -> None:
         """Input leaves for every training point (made once) and the batch stream back at its start."""
         self._inputs = [
-            [Tensor(a, label="x0", kind="input"), Tensor(b, label="x1", kind="input")]
+            [Tensor(a, label=input_name(0), kind="input"), Tensor(b, label=input_name(1), kind="input")]
             for a, b in self.data.X_train.tolist()
         ]
         self._labels = [int(v) for v in self.data.y_train]

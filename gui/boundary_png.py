@@ -125,8 +125,8 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
         painter.drawText(
             QRectF(p.x() - 60, p.y() - 9, 52, 18), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{t:g}"
         )
-    painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, "x₁")
-    painter.drawText(QRectF(8, top + ph / 2 - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, "x₂")
+    painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, "x1")
+    painter.drawText(QRectF(8, top + ph / 2 - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, "x2")
 
     # Colour bar with its 0.5 mark.
     bar = QRectF(left + pw + 30, top, 18, ph)

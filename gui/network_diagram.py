@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.naming import connection_name, input_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 from gui.neuron_maps import describe_range, map_image, map_images
 from gui.training_style import NEGATIVE, POSITIVE
@@ -55,13 +56,6 @@ TITLES = {
     "weight": "<b>Network</b> — edges: weight w (blue −, orange +; thicker = larger)",
     "gradient": "<b>Network</b> — edges: gradient ∂loss/∂w of the last step (blue −, orange +)",
 }
-
-
-def neuron_name(layer: int, index: int, sizes: tuple[int, ...]) -> str:
-    """Layer 0 is the input: x₁, x₂; others use the model's names, L1.n0 …"""
-    if layer == 0:
-        return f"x{index + 1}"
-    return f"L{layer}.n{index}"
 
 
 class _ReportsHover:
@@ -455,7 +449,7 @@ class NetworkDiagram(QWidget):
 
     def _add_labels(self, last: int) -> None:
         for j, item in enumerate(self.neurons[0] if self.neurons else []):
-            label = self._label(f"x{'₁₂₃₄'[j] if j < 4 else j + 1}", _anchor(item.rect(), "left"), "left")
+            label = self._label(input_name(j), _anchor(item.rect(), "left"), "left")
             self._label_anchors.append((label, item, "left"))
         if len(self.neurons) > 1:
             item = self.neurons[last][0]
@@ -636,12 +630,12 @@ class NetworkDiagram(QWidget):
         if isinstance(item, EdgeItem):
             w = _value(self.weights, item.layer - 1, 0, item.row, item.col)
             g = _value(self.grads, item.layer - 1, 0, item.row, item.col)
-            src = neuron_name(item.layer - 1, item.col, self.sizes)
-            dst = neuron_name(item.layer, item.row, self.sizes)
+            name = parameter_name(item.layer, item.row, item.col)
+            edge = connection_name(item.layer, item.row, item.col)
             w, g = format_number(w, signed=True), format_number(g, signed=True)
-            return f"weight {src} → {dst}:  w = {w},  gradient ∂loss/∂w = {g}"
+            return f"weight {name} ({edge}):  w = {w},  gradient ∂loss/∂w = {g}"
         if isinstance(item, NeuronItem):
-            name = neuron_name(item.layer, item.index, self.sizes)
+            name = unit_name(item.layer, item.index)
             if item.layer == 0:
                 return f"input {name}: the point's {'first' if item.index == 0 else 'second'} coordinate"
             b = _value(self.weights, item.layer - 1, 1, item.index)
@@ -672,7 +666,7 @@ class NetworkDiagram(QWidget):
         if key not in self.map_images:
             magnifier.hide()
             return
-        name = neuron_name(item.layer, item.index, self.sizes)
+        name = unit_name(item.layer, item.index)
         title = f"{name} ({self.activation}) output" + ("  ✕ dead" if key in self.dead else "")
         values = self.maps[key]
         magnifier.show_map(title, describe_range(values, self.activation), map_image(values, self.activation))

@@ -1,4 +1,4 @@
-"""Enter one sample by hand: x₁, x₂ and its label, then "Show graph".
+"""Enter one sample by hand: x1, x2 and its label, then "Show graph".
 
 The same request a click on a data point makes (``requested``), for a point
 that is not in the data, or to type exact numbers on a projector.  A click on
@@ -22,14 +22,14 @@ def _coordinate(tooltip: str) -> QDoubleSpinBox:
 
 
 class SampleEntry(QWidget):
-    """x₁, x₂, label and a button; emits ``requested(x, y, label)``."""
+    """x1, x2, label and a button; emits ``requested(x, y, label)``."""
 
     requested = Signal(float, float, int)
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.x = _coordinate("First coordinate x₁ of the sample")
-        self.y = _coordinate("Second coordinate x₂ of the sample")
+        self.x = _coordinate("First coordinate x1 of the sample")
+        self.y = _coordinate("Second coordinate x2 of the sample")
         self.label = QComboBox()
         self.label.addItem("class 0", 0)
         self.label.addItem("class 1", 1)
@@ -42,9 +42,9 @@ class SampleEntry(QWidget):
         self.show_button.clicked.connect(self._request)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("Sample: x₁"))
+        layout.addWidget(QLabel("Sample: x1"))
         layout.addWidget(self.x)
-        layout.addWidget(QLabel("x₂"))
+        layout.addWidget(QLabel("x2"))
         layout.addWidget(self.y)
         layout.addWidget(self.label)
         layout.addWidget(self.show_button)

@@ -190,22 +190,22 @@ def test_groups_collapse_and_expand(qtbot, view):
     graph = to_networkx(out)
     draw(qtbot, view, graph)
     full = len(view.nodes)
-    assert view.groups() == ["L1.n0", "L1.n1", "L1.n2", "L2.n0"]
+    assert view.groups() == ["L1.n1", "L1.n2", "L1.n3", "L2.n1"]
     view.collapse_all()
     qtbot.waitUntil(lambda: not view.busy)
     assert len(view.nodes) == 2 + 4  # the two inputs and one box per neuron
-    box = view.nodes["group:L2.n0"]
+    box = view.nodes["group:L2.n1"]
     assert box.value == out.data and box.grad == out.grad == 1.0
-    assert "Double-click to expand" in view.tooltip_for("group:L2.n0")
+    assert "Double-click to expand" in view.tooltip_for("group:L2.n1")
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(box.pos()))
     qtbot.waitUntil(lambda: not view.busy)
-    assert "L2.n0" not in view.collapsed and len(view.nodes) > 6
+    assert "L2.n1" not in view.collapsed and len(view.nodes) > 6
     view.expand_all()
     qtbot.waitUntil(lambda: not view.busy)
     assert len(view.nodes) == full
     # the collapsed graph keeps every connection between groups
     collapsed = collapse_groups(graph, set(view.groups()))
-    assert collapsed.has_edge("group:L1.n0", "group:L2.n0")
+    assert collapsed.has_edge("group:L1.n1", "group:L2.n1")
 
 
 def chain(n):

@@ -53,9 +53,9 @@ def test_sample_graph_is_grouped_by_neuron_and_loss(model):
 
     nodes = topological_order(graph.loss)
     groups = {n.group for n in nodes}
-    assert {"L1.n0", "L1.n15", "L2.n7", "L3.n0", "loss"} <= groups
+    assert {"L1.n1", "L1.n16", "L2.n8", "L3.n1", "loss"} <= groups
     assert all(n.group is None for n in graph.inputs)
-    assert graph.loss.group == "loss" and graph.score.group == "L3.n0"
+    assert graph.loss.group == "loss" and graph.score.group == "L3.n1"
     # Long form: a 2-16-16-1 network is several hundred op nodes, not a few dozen fused ones.
     assert sum(1 for n in nodes if n.kind == "op") > 600
     fused = sample_graph(model, (0.5, 0.5), 1, fused=True)
@@ -105,8 +105,8 @@ def test_parameter_index_and_name(model):
     assert parameter_index(model, 0, 0, None) == 2
     assert parameter_index(model, 0, 1, 1) == 4
     assert parameter_index(model, 1, 0, 0) == 16 * 3
-    assert parameter_name(model, parameter_index(model, 1, 2, 5)) == "L2.n2.w5"
-    assert parameter_name(model, parameter_index(model, 2, 0, None)) == "L3.n0.b"
+    assert parameter_name(model, parameter_index(model, 1, 2, 5)) == "L2.n3.w6"
+    assert parameter_name(model, parameter_index(model, 2, 0, None)) == "L3.n1.b"
     with pytest.raises(IndexError):
         parameter_index(model, 0, 0, 2)
     with pytest.raises(IndexError):
@@ -136,7 +136,7 @@ def test_loss_slice_tangent_slope_is_the_gradient(model, loss):
     assert sl.next_weight == pytest.approx(sl.weight - 0.3 * sl.gradient)
     assert sl.tangent(np.array([sl.weight + 1.0]))[0] == pytest.approx(sl.loss + sl.gradient)
     assert sl.values[0] < sl.weight < sl.values[-1]
-    assert sl.name == "L2.n3.w2"
+    assert sl.name == "L2.n4.w3"
     assert model.parameters()[index].grad == 0.0  # the model itself was not touched
 
 

@@ -226,7 +226,7 @@ def test_neuron_maps_hover_and_gradient_edges(qtbot, ws):
     neuron = diagram.neurons[1][2]
     qtbot.mouseMove(view.viewport(), view.mapFromScene(neuron.rect().center()))
     qtbot.waitUntil(lambda: diagram.magnifier.isVisible(), timeout=5000)
-    assert diagram.magnifier.title.text().startswith("L1.n2 (relu) output")
+    assert diagram.magnifier.title.text().startswith("L1.n3 (relu) output")
     qtbot.mouseMove(view.viewport(), QPoint(1, 1))
     qtbot.waitUntil(lambda: not diagram.magnifier.isVisible(), timeout=5000)
 
@@ -251,7 +251,7 @@ def test_neuron_maps_hover_and_gradient_edges(qtbot, ws):
 def test_dead_units_are_marked_on_a_constructed_case(qtbot, ws, tmp_path):
     trainer = Trainer(TrainingConfig(samples=60, layers=[4], steps=100))
     weights = trainer.model.state_dict()
-    # L1.n2 (weights 0, bias −1): relu(−1) = 0 for every point.  L1.n0 gets bias +5: alive everywhere.
+    # L1.n3 (weights 0, bias −1): relu(−1) = 0 for every point.  L1.n1 gets bias +5: alive everywhere.
     base = 2 * 3
     weights[base : base + 3] = [0.0, 0.0, -1.0]
     weights[2] = 5.0
@@ -285,7 +285,7 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     qtbot.waitUntil(lambda: ws.controller.last_slice is not None, timeout=TIMEOUT)
     ws.flush()
     sl = ws.loss_slice.current
-    assert sl is not None and sl.name == "L2.n3.w1"
+    assert sl is not None and sl.name == "L2.n4.w2"
 
     # Independently: the full-batch training loss of these weights, built from Tensors, and one backward.
     model, config, data = ws.current_model(), ws.controller.config, ws.controller.dataset
@@ -308,4 +308,4 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     # A click on a neuron picks its bias.
     neuron = diagram.neurons[1][0]
     qtbot.mouseClick(diagram.view.viewport(), LEFT, pos=diagram.view.mapFromScene(neuron.rect().center()))
-    qtbot.waitUntil(lambda: getattr(ws.controller.last_slice, "name", "") == "L1.n0.b", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: getattr(ws.controller.last_slice, "name", "") == "L1.n1.b", timeout=TIMEOUT)

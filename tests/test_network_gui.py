@@ -94,14 +94,15 @@ def test_hover_shows_weight_gradient_and_bias(qtbot, ws):
     g = snap.grads[0][0][3, 1]
     assert g != 0.0  # one step was taken: the gradient is there
     text = diagram.info.text()
-    assert "x2 → L1.n3" in text and format_number(w, signed=True) in text and format_number(g, signed=True) in text
+    assert "L1.n4.w2 (x2 → L1.n4)" in text
+    assert format_number(w, signed=True) in text and format_number(g, signed=True) in text
     # a neuron shows its bias and the bias gradient
     neuron = diagram.neurons[2][0]
     assert isinstance(neuron, NeuronItem)
     qtbot.mouseMove(view.viewport(), view.mapFromScene(neuron.rect().center()))
     qtbot.waitUntil(lambda: diagram.info.text().startswith("neuron"), timeout=5000)
     b = snap.weights[1][1][0]
-    assert "L2.n0" in diagram.info.text() and f"b = {b:+.4g}" in diagram.info.text()
+    assert "L2.n1" in diagram.info.text() and f"b = {b:+.4g}" in diagram.info.text()
     assert isinstance(edge, EdgeItem) and edge.toolTip().startswith("weight")
     qtbot.mouseMove(view.viewport(), QPoint(1, 1))
 

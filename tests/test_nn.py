@@ -15,7 +15,7 @@ def test_micrograd_shape_and_parameter_count():
     assert model.num_parameters() == (2 + 1) * 16 + (16 + 1) * 16 + (16 + 1) * 1 == 337
     assert len(model.layers) == 3
     assert [len(layer.neurons) for layer in model.layers] == [16, 16, 1]
-    assert model.layers[0].neurons[3].name == "L1.n3"
+    assert model.layers[0].neurons[3].name == "L1.n4"
     assert all(n.b.data == 0.0 for layer in model.layers for n in layer.neurons)
     # Defaults as micrograd: ReLU hidden, linear output.
     assert model.layers[0].neurons[0].activation == "relu"
@@ -59,8 +59,8 @@ def test_zero_grad_clears_every_parameter():
 
 def test_named_parameters_name_the_neuron():
     names = [name for name, _ in MLP(2, [2, 1]).named_parameters()]
-    assert names[:3] == ["L1.n0.w0", "L1.n0.w1", "L1.n0.b"]
-    assert names[-1] == "L2.n0.b"
+    assert names[:3] == ["L1.n1.w1", "L1.n1.w2", "L1.n1.b"]
+    assert names[-1] == "L2.n1.b"
 
 
 @pytest.mark.parametrize("fused", [True, False])
@@ -73,7 +73,7 @@ def test_every_node_built_by_a_neuron_carries_its_group(fused):
             assert node.group is None
         else:
             assert node.group is not None and node.group.startswith(("L1.n", "L2.n"))
-    assert out.group == "L2.n0"
+    assert out.group == "L2.n1"
 
 
 def test_fused_and_long_form_agree_in_value_and_gradient():

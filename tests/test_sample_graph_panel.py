@@ -102,8 +102,8 @@ def test_point_graph_matches_prediction_and_scalar_backward(qtbot, panel, traini
     # the collapsed neuron boxes show each neuron's output, as numpy computes it
     _, hidden = model.forward_array(np.array([[0.41, -0.7]]), return_hidden=True)
     for j in (0, 7, 15):
-        assert panel.view.nodes[f"group:L1.n{j}"].value == pytest.approx(hidden[0][0, j], abs=1e-12)
-        assert panel.view.nodes[f"group:L2.n{j}"].value == pytest.approx(hidden[1][0, j], abs=1e-12)
+        assert panel.view.nodes[f"group:L1.n{j + 1}"].value == pytest.approx(hidden[0][0, j], abs=1e-12)
+        assert panel.view.nodes[f"group:L2.n{j + 1}"].value == pytest.approx(hidden[1][0, j], abs=1e-12)
     # every parameter's drawn gradient equals a scalar backward on this sample's loss
     qtbot.mouseClick(panel.expand_button, Qt.MouseButton.LeftButton)
     settle(qtbot, panel)
@@ -122,7 +122,7 @@ def test_collapse_expand_one_group_by_double_click_and_all(qtbot, panel):
     enter(qtbot, panel, "0.3", "0.2", 1)
     settle(qtbot, panel)
     view, graph = panel.view, panel.state.graph
-    neurons = {f"L{k}.n{j}" for k in (1, 2) for j in range(16)} | {"L3.n0"}
+    neurons = {f"L{k}.n{j}" for k in (1, 2) for j in range(1, 17)} | {"L3.n1"}
     # a 2-16-16-1 network starts with every neuron as one box; the loss stays open
     assert view.collapsed == neurons
     collapsed_count = node_count_collapsed(graph, neurons)
@@ -161,13 +161,13 @@ def test_stepping_reaches_backward_gradients_and_lights_up_collapsed_boxes(qtbot
     qtbot.mouseClick(buttons.zero_button, Qt.MouseButton.LeftButton)
     assert all(g == 0.0 for g in state.parameter_grads().values())
     # step until the backward pass enters the output neuron: its collapsed box is the one lit up
-    while state.current_step is None or state.current_step.node.group != "L3.n0":
+    while state.current_step is None or state.current_step.node.group != "L3.n1":
         qtbot.mouseClick(buttons.step_button, Qt.MouseButton.LeftButton)
-    box = panel.view.nodes["group:L3.n0"]
+    box = panel.view.nodes["group:L3.n1"]
     assert box.highlighted and box.current
     assert buttons.ledger.count() > 0 and "grad(" in buttons.sentences()[0]
     reached = {name for name, g in state.parameter_grads().items() if g is not None}
-    assert reached == {f"L3.n0.w{i}" for i in range(16)} | {"L3.n0.b"}  # the output neuron's, no deeper yet
+    assert reached == {f"L3.n1.w{i}" for i in range(1, 17)} | {"L3.n1.b"}  # the output neuron's, no deeper yet
     # the rest of the pass, on a small network (one Step click per node)
     training.model = MLP(2, [3, 1], seed=2)
     panel.fused_check.setChecked(False)

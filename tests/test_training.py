@@ -178,9 +178,9 @@ def test_non_finite_gradient_or_parameter_is_named():
     values = [0.0] * trainer.model.num_parameters()
     assert trainer._non_finite("gradient", values) is None
     values[2] = math.inf
-    assert trainer._non_finite("gradient", values) == "the gradient of L1.n0.b became inf"
+    assert trainer._non_finite("gradient", values) == "the gradient of L1.n1.b became inf"
     values[2], values[-1] = 0.0, math.nan
-    assert trainer._non_finite("parameter", values) == "the parameter of L2.n0.b became nan"
+    assert trainer._non_finite("parameter", values) == "the parameter of L2.n1.b became nan"
 
 
 def test_a_nan_weight_from_outside_is_caught_not_trained_on():
