@@ -118,6 +118,7 @@ class TrainingWorkspace(QWidget):
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.play_shortcut.setWhatsThis("Play / pause training")  # the window's shortcut list reads it
         self.play_shortcut.activated.connect(self.controller.toggle)
 
         # One view per frame tick: each repaint is then one plot's worth of painting (a few ms), never all
