@@ -26,13 +26,17 @@ from PySide6.QtCore import QByteArray, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -46,7 +50,7 @@ SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
 # Where a menu's keys act, as the shortcut list says it.
-MENU_SCOPES = {"&Backward": "Backward (on the graph shown: Expression or Sample graph)"}
+MENU_SCOPES = {"&Backward": "Backward, on the graph shown"}
 # Keys and gestures handled inside widgets (no QAction or QShortcut to read them from); tests check each one.
 POINTER_AND_FIELD_KEYS = (
     ("Enter", "In the Sample graph's x or y field: show that point"),
@@ -54,6 +58,34 @@ POINTER_AND_FIELD_KEYS = (
     ("Drag", "Pan the graph"),
     ("Double-click a group", "Collapse / expand it"),
 )
+
+
+class ShortcutsDialog(QDialog):
+    """Help → Keyboard shortcuts: a rich-text table that scrolls when the screen is small."""
+
+    def __init__(self, text: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard shortcuts")
+        self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setContentsMargins(12, 12, 12, 12)
+        scroll = QScrollArea()
+        scroll.setWidget(self.label)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setToolTip("Close the list")
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(buttons)
+        hint = self.label.sizeHint()
+        screen = (parent.screen() if parent is not None else QApplication.primaryScreen()).availableGeometry()
+        self.resize(min(hint.width() + 40, screen.width() - 40), min(hint.height() + 70, screen.height() - 80))
+
+    def text(self) -> str:
+        return self.label.text()
 
 
 class MainWindow(QMainWindow):
@@ -326,22 +358,29 @@ class MainWindow(QMainWindow):
             rows.append((shortcut.key().toString(native), shortcut.whatsThis() or "(undocumented)", where))
         return rows
 
-    def show_shortcuts(self) -> QMessageBox:
-        rows, group = [], None
-        table = self.shortcut_table()
-        table += [(k, t, "Mouse and fields") for k, t in POINTER_AND_FIELD_KEYS]
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """The shortcut table, grouped by where the keys act, in two columns (it fits a projector's screen)."""
+        table = self.shortcut_table() + [(k, t, "Mouse and fields") for k, t in POINTER_AND_FIELD_KEYS]
+        groups: dict[str, list[str]] = {}
         for keys, what, where in table:
-            if where != group:
-                group = where
-                rows.append(f"<tr><td colspan=2><br><i>{html.escape(where)}</i></td></tr>")
-            rows.append(f"<tr><td><b>{html.escape(keys)}</b>&nbsp;&nbsp;</td><td>{html.escape(what)}</td></tr>")
-        box = QMessageBox(self)
-        box.setObjectName("shortcutsDialog")
-        box.setWindowTitle("Keyboard shortcuts")
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(f"<table>{''.join(rows)}</table>")
-        box.open()
-        return box
+            groups.setdefault(where, []).append(
+                f"<tr><td style='white-space:pre'><b>{html.escape(keys)}</b>   </td><td>{html.escape(what)}</td></tr>"
+            )
+        blocks = [
+            (len(rows) + 2, f"<tr><td colspan=2><i>{html.escape(where)}</i></td></tr>{''.join(rows)}")
+            for where, rows in groups.items()
+        ]
+        total = sum(n for n, _ in blocks)
+        prefix = [sum(n for n, _ in blocks[:i]) for i in range(len(blocks) + 1)]
+        split = min(range(len(blocks) + 1), key=lambda i: abs(2 * prefix[i] - total))
+        spacer = "<tr><td>&nbsp;</td></tr>"
+        left = f"<table>{spacer.join(b for _, b in blocks[:split])}</table>"
+        right = f"<table>{spacer.join(b for _, b in blocks[split:])}</table>"
+        dialog = ShortcutsDialog(
+            f"<table><tr><td valign=top>{left}</td><td width=32></td><td valign=top>{right}</td></tr></table>", self
+        )
+        dialog.open()
+        return dialog
 
     def show_about(self) -> QMessageBox:
         box = QMessageBox(self)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QFileDialog,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollBar,
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
 from autograd_core import Tensor
 from autograd_core.nn import MLP
 from gui.errors import ErrorReporter, setup_logging
-from gui.main_window import POINTER_AND_FIELD_KEYS, MainWindow
+from gui.main_window import POINTER_AND_FIELD_KEYS, MainWindow, ShortcutsDialog
 from gui.settings import AppSettings
 from gui.theme import PRESENTATION_SCALE
 
@@ -88,7 +87,7 @@ def test_shortcuts_dialog_lists_exactly_the_keys_that_exist(qtbot, window, monke
     rows.add(("Space", "Play / pause training"))
     assert {(keys, what) for keys, what, _ in table} == rows and len(table) == len(rows)
     assert ("Space", "Play / pause training", "Network training tab") in table
-    assert ("F5", "Backward", "Backward (on the graph shown: Expression or Sample graph)") in table
+    assert ("F5", "Backward", "Backward, on the graph shown") in table
     for needed in ("Ctrl+Return", "F5", "F6", "Shift+F6", "F7", "Ctrl+0", "Ctrl+S", "Space"):
         assert any(needed in keys.split(", ") for keys, _, _ in table), needed
     # No key is bound twice: Qt calls such a key ambiguous and runs neither action.
@@ -109,7 +108,7 @@ def test_shortcuts_dialog_lists_exactly_the_keys_that_exist(qtbot, window, monke
         for sequence in action.shortcuts():
             with qtbot.waitSignal(action.triggered, timeout=2000):
                 press(qtbot, window, sequence)
-            for dialog in window.findChildren(QMessageBox):
+            for dialog in window.findChildren(ShortcutsDialog):
                 dialog.close()  # F1 opened the list
     window.set_presentation(False)
 
