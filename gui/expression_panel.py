@@ -154,6 +154,7 @@ class ExpressionPanel(QWidget):
         self.messages.withdrawn.connect(self.status_withdrawn)
         state = self.state
         self.messages.watch(state.program_changed, state.error_changed, state.evaluated, state.grads_changed)
+        self.messages.watch(self.view.layout_started, self.view.groups_changed)
         state.message.connect(self._state_message)
         self.view.message.connect(self.messages.say)
         self.view.groups_changed.connect(self._groups_changed)
@@ -178,7 +179,8 @@ class ExpressionPanel(QWidget):
     def _status_key(self) -> tuple:
         """What this area's messages speak about: a message stands while these stay the same."""
         state = self.state
-        return (state.text, state.error, state.root, state.mode, state.position)
+        view = self.view
+        return (state.text, state.error, state.root, state.mode, state.position, frozenset(view.collapsed), view.method)
 
     def _state_message(self, text: str) -> None:
         if isinstance(self.state.error, EmptyExpressionError) and text.endswith(self.state.error.message):

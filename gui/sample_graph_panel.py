@@ -190,6 +190,7 @@ class SampleGraphPanel(QWidget):
         self.messages.said.connect(self.status)
         self.messages.withdrawn.connect(self.status_withdrawn)
         self.messages.watch(self.state.evaluated, self.state.grads_changed, self.state.sample_changed)
+        self.messages.watch(self.view.layout_started, self.view.groups_changed)
         self.state.evaluated.connect(self._redraw)
         self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
         self.state.sample_changed.connect(self._sample_changed)
@@ -348,7 +349,8 @@ class SampleGraphPanel(QWidget):
     def _status_key(self) -> tuple:
         """What this area's messages speak about: a message stands while these stay the same."""
         state = self.state
-        return (state.root, state.mode, state.position)
+        view = self.view
+        return (state.root, state.mode, state.position, frozenset(view.collapsed), view.method)
 
     def _export_clicked(self) -> None:
         window = self.window()

@@ -3,7 +3,8 @@
 A message describes the state it was said in ("Gradients set to zero.", an
 example's description, "Backward again: leaf gradients accumulated").  The
 area gives a *key* — the few things its messages can speak about (the graph
-shown, the gradient mode, the step, the error) — and reports every change;
+shown, the gradient mode, the step, the error, which groups are collapsed) —
+and reports every change;
 when the key differs from the one the message was said with, the message is
 withdrawn.  Comparing keys, not counting signals, keeps this independent of the
 order in which a state emits its signals: a message said in the middle of a
@@ -17,10 +18,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+_BY_VALUE = (int, float, str, bool, frozenset)
+
 
 def _same(a: tuple, b: tuple) -> bool:
-    # By identity: a key holds Tensors and errors, whose == may mean something else (or build a graph).
-    return len(a) == len(b) and all(x is y or (type(x) in (int, float, str, bool) and x == y) for x, y in zip(a, b))
+    # Objects by identity: a key holds Tensors and errors, whose == may mean something else (or build a graph).
+    return len(a) == len(b) and all(x is y or (type(x) in _BY_VALUE and x == y) for x, y in zip(a, b))
 
 
 class StatusMessages(QObject):

@@ -368,3 +368,19 @@ def test_what_the_header_and_error_line_claim_stays_true(qtbot, panel, training)
         assert "P(class 1)" not in header and f"{loss} loss" in header
         score = panel.state.score
         assert f"score {format_number(score)}" in header and f"predicted {1 if score > 0 else 0}" in header
+
+
+def test_the_large_graph_message_goes_when_the_groups_are_collapsed(qtbot, panel, training):
+    messages, withdrawn = [], []
+    panel.status.connect(messages.append)
+    panel.status_withdrawn.connect(withdrawn.append)
+    training.model = MLP(2, [32, 32, 1], seed=3)
+    panel.fused_check.setChecked(False)  # one × and + per input: well over a thousand nodes
+    enter(qtbot, panel, "0.1", "0.2", 1)
+    settle(qtbot, panel)
+    qtbot.mouseClick(panel.expand_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, panel)
+    assert messages[-1].startswith("Large graph:") and panel.messages.text == messages[-1]
+    qtbot.mouseClick(panel.collapse_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, panel)
+    assert withdrawn[-1] == messages[-1] and panel.messages.text == ""
