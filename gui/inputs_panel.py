@@ -28,6 +28,15 @@ from gui.expression_state import ExpressionState
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged
+BOX_LIMIT = 1e15  # the spin boxes' range; beyond it (or inf/nan) the value is shown as text
+
+
+def slider_position(value: float, lo: float, hi: float) -> int:
+    """Where ``value`` sits between ``lo`` and ``hi`` (clamped; inf/nan and an empty range at an end)."""
+    if not (hi > lo) or math.isnan(value):
+        return 0
+    t = (value - lo) / (hi - lo) if math.isfinite(value) else (1.0 if value > 0 else 0.0)
+    return round(min(max(t, 0.0), 1.0) * SLIDER_STEPS) if math.isfinite(t) else 0
 
 
 VERDICT_STYLES = {
@@ -101,7 +110,7 @@ class InputRow:
         self.spin = QDoubleSpinBox()
         self.spin.setObjectName(f"value_{name}")
         self.spin.setDecimals(4)
-        self.spin.setRange(-1e9, 1e9)
+        self.spin.setRange(-BOX_LIMIT, BOX_LIMIT)
         self.spin.setSingleStep(0.1)
         self.spin.setKeyboardTracking(False)
         self.spin.setMaximumWidth(120)
@@ -115,7 +124,7 @@ class InputRow:
         self.high = QDoubleSpinBox()
         for box, what in ((self.low, "minimum"), (self.high, "maximum")):
             box.setDecimals(2)
-            box.setRange(-1e9, 1e9)
+            box.setRange(-BOX_LIMIT, BOX_LIMIT)
             box.setKeyboardTracking(False)
             box.setToolTip(f"Slider {what} for {name}")
             box.setMaximumWidth(76)
@@ -175,11 +184,16 @@ class InputRow:
         lo, hi = state.ranges.get(self.name, (-5.0, 5.0))
         self.panel.updating = True
         try:
-            if self.spin.value() != value:
-                self.spin.setValue(value)
+            if math.isfinite(value) and abs(value) <= BOX_LIMIT:
+                self.spin.setSpecialValueText("")
+                if self.spin.value() != value:
+                    self.spin.setValue(value)
+            else:  # a box cannot hold it (a hand-edited session): show the value itself, never a clamped one
+                self.spin.setSpecialValueText(format_number(value))
+                self.spin.setValue(self.spin.minimum())
             self.low.setValue(lo)
             self.high.setValue(hi)
-            self.slider.setValue(round((value - lo) / (hi - lo) * SLIDER_STEPS) if hi > lo else 0)
+            self.slider.setValue(slider_position(value, lo, hi))
         finally:
             self.panel.updating = False
         grad = state.input_grad(self.name)

@@ -355,3 +355,17 @@ def test_an_empty_editor_gets_a_hint_not_an_error(qtbot, panel):
     type_expression(qtbot, panel, "y = (")
     start, end = panel.editor.error_span()
     assert 0 <= start < end <= len(edit.toPlainText())
+
+
+@pytest.mark.parametrize("value", [5e9, -1e20, math.inf, math.nan])
+def test_an_input_no_box_can_hold_is_shown_as_it_is(qtbot, panel, value):
+    """A hand-edited session may bring any float: the row shows that number (never a clamped one) and keeps working."""
+    panel.state.load("y = 2*a", {"a": value})
+    row = panel.inputs.rows["a"]
+    if abs(value) <= 1e15:
+        assert row.spin.value() == value and row.spin.specialValueText() == ""
+    else:
+        assert row.spin.text() == format_number(value)
+    assert 0 <= row.slider.value() <= 1000
+    set_value(qtbot, panel, "a", 1.5)  # typing a number brings the row back to ordinary
+    assert panel.state.values["a"] == 1.5 and row.spin.text() == "1.5000" and panel.state.root.data == 3.0
