@@ -384,3 +384,11 @@ def test_the_large_graph_message_goes_when_the_groups_are_collapsed(qtbot, panel
     qtbot.mouseClick(panel.collapse_button, Qt.MouseButton.LeftButton)
     settle(qtbot, panel)
     assert withdrawn[-1] == messages[-1] and panel.messages.text == ""
+
+
+def test_an_empty_sample_graph_claims_no_backward(qtbot, panel):
+    assert panel.state.root is None and panel.backward.progress.text() == "No graph yet: nothing to differentiate."
+    assert not panel.backward.backward_button.isEnabled() and not panel.backward.step_button.isEnabled()
+    enter(qtbot, panel, "0.5", "0.25", 1)
+    settle(qtbot, panel)
+    assert panel.backward.progress.text().startswith("Backward done")
