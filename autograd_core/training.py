@@ -111,6 +111,8 @@ class TrainingConfig:
         if self.points is not None:
             if not isinstance(self.points, list) or not self.points:
                 raise ValueError("points must be a non-empty list of [x, y, label]")
+            if len(self.points) > MAX_SAMPLES:
+                raise ValueError(f"points must be at most {MAX_SAMPLES:,}, got {len(self.points):,}")
             for p in self.points:
                 if not (
                     isinstance(p, list | tuple)
