@@ -182,7 +182,8 @@ def write_atomically(path: str | os.PathLike, content: bytes | Callable[[str], N
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise FileError(_reason(exc)) from exc
+            # The OS says why in strerror; a writer's own message would name the temporary file.
+            raise FileError(exc.strerror or "the writer failed") from exc
         raise
 
 
