@@ -139,18 +139,24 @@ def read_points(path: str) -> list[list[float]]:
     return points
 
 
+def runnable(prog: str) -> str:
+    """A program name as one types it again: ``python main.py …`` for the script, the installed command as is."""
+    return f"python {prog}" if prog.split(" ")[0].endswith(".py") else prog
+
+
 def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     d = DEFAULTS
+    command = runnable(prog)
     p = _Parser(
         prog=prog,
         description="Train an MLP (scalar autograd engine) on a two-class toy data set and report its accuracy.",
         epilog=(
             "examples:\n"
-            f"  {prog} --dataset moons --samples 200 --noise 0.1 --layers 16,16 --activation relu \\\n"
+            f"  {command} --dataset moons --samples 200 --noise 0.1 --layers 16,16 --activation relu \\\n"
             "      --loss bce --optimizer adam --lr 0.05 --steps 200 --batch-size 32 --seed 0 --plot boundary.png\n"
             "  micrograd's demo: --samples 100 --test-fraction 0 --init uniform --loss hinge --l2 1e-4 \\\n"
             "      --optimizer sgd --lr 1 --schedule linear --batch-size 0 --steps 100\n"
-            f"  {prog} --save run.json; {prog} --load run.json --steps 400\n"
+            f"  {command} --save run.json; {command} --load run.json --steps 400\n"
             "before training, the run's memory and time are estimated: beyond half of this machine's memory it is\n"
             "refused; beyond 1 GiB or 10 minutes you are asked on a terminal (elsewhere: refused unless --yes)\n"
             "exit codes: 0 done, 1 training stopped on a non-finite value or a file error, 2 bad options,\n"
@@ -304,7 +310,7 @@ def main(
     if "plot" in args and not args["plot"].lower().endswith(".png"):
         parser.error(f"--plot writes a PNG: give a file name ending in .png, not {_clip(args['plot'])!r}")
     if "plot" in args and plot_writer is None:
-        parser.error(f"--plot needs the PNG renderer; run it as: {parser.prog} ... --plot FILE.png")
+        parser.error(f"--plot needs the PNG renderer; run it as: {runnable(parser.prog)} ... --plot FILE.png")
     for option in ("save", "plot"):
         if option in args:
             try:
