@@ -32,7 +32,7 @@ from gui.inputs_panel import InputsPanel
 from gui.status_messages import StatusMessages
 from gui.theme import monospace_font
 
-EXAMPLES_PATH = Path(__file__).resolve().parent / "resources" / "examples.json"  # package data
+EXAMPLES_PATH = Path(__file__).resolve().parents[1] / "resources" / "examples.json"  # beside gui/, installed too
 
 
 def load_examples(path: Path = EXAMPLES_PATH) -> list[dict]:

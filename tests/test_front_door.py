@@ -97,9 +97,9 @@ def test_pyproject_declares_the_command_the_packages_and_their_data():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"] == {"autograd-playground": "gui.launcher:main"}
     packages = sorted(p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name not in ("tests", "benchmarks"))
-    assert sorted(project["tool"]["setuptools"]["packages"]) == packages
-    data = [f for f in (ROOT / "gui" / "resources").iterdir() if not f.name.startswith(".")]
-    assert data and project["tool"]["setuptools"]["package-data"] == {"gui": ["resources/*"]}
+    assert sorted(project["tool"]["setuptools"]["packages"]) == [*packages, "resources"]
+    data = [f for f in (ROOT / "resources").iterdir() if not f.name.startswith(".")]
+    assert data and project["tool"]["setuptools"]["package-data"] == {"resources": ["*"]}
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "autograd_core.__version__"}
 
 
@@ -110,7 +110,7 @@ def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "requirements.txt"):
         shutil.copy(ROOT / name, source / name)
-    for package in ("autograd_core", "gui"):
+    for package in ("autograd_core", "gui", "resources"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index"]
     subprocess.run([*pip, "--target", str(target), str(source)], check=True, capture_output=True, timeout=300)
@@ -121,7 +121,7 @@ def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     assert (script.name, script.value) == ("autograd-playground", "gui.launcher:main")
     pins = [line for line in (ROOT / "requirements.txt").read_text().splitlines() if line and line[0] != "#"]
     assert sorted(dist.requires) == sorted(pins)
-    assert (target / "gui" / "resources" / "examples.json").is_file()
+    assert (target / "resources" / "examples.json").is_file()
 
     command = target / "bin" / "autograd-playground"
     env = dict(NO_DISPLAY, PYTHONPATH=str(target))
