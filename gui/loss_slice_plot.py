@@ -1,8 +1,10 @@
-"""A one-weight slice of the loss surface: the curve, its tangent and the next SGD step.
+"""A one-weight slice of the loss surface: the curve, its tangent and the optimiser's next step.
 
 The numbers come from ``autograd_core.inspection.loss_slice``; this widget only
 draws them.  The tangent's slope is the weight's gradient, so a learner sees
-why gradient descent moves the weight the way it does, and by how much.
+which way is downhill; the green triangle is where the optimiser in use
+(SGD, momentum or Adam, on its next batch) really moves the weight, and the
+caption says why that may differ from "slope × learning rate".
 """
 
 from __future__ import annotations
@@ -21,6 +23,37 @@ CURVE_PEN = {"color": "#37474f", "width": 2.5}
 TANGENT_PEN = {"color": "#c2185b", "width": 2, "style": Qt.PenStyle.DashLine}
 NOW_COLOR = "#c2185b"
 NEXT_COLOR = "#2e7d32"
+
+
+OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
+
+
+def caption(sl: LossSlice) -> str:
+    """Two sentences: the slope here, then what the optimiser in use does next, with its real numbers."""
+    name, f = sl.name, format_number
+    downhill = "to the left" if sl.gradient > 0 else "to the right" if sl.gradient < 0 else "flat here"
+    slope = (
+        f"<b>Loss along {name}</b>: {name} = {f(sl.weight)}, loss = {f(sl.loss)}.  "
+        f"Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)} (downhill is {downhill})."
+    )
+    optimizer = OPTIMIZER_NAMES.get(sl.optimizer, sl.optimizer)
+    if not math.isfinite(sl.next_weight):
+        return f"{slope}<br>No next step: {sl.problem or 'the step is not finite'}."
+    lands = f"{f(sl.weight)} → <b>{f(sl.next_weight)}</b> (loss there: {f(sl.next_loss)})"
+    full = sl.batch >= sl.train_size
+    batch = "" if full else f" on its next batch ({sl.batch} of {sl.train_size} points)"
+    if sl.optimizer == "sgd" and full:
+        rule = f"{f(sl.weight)} − {f(sl.lr)} × {f(sl.gradient)} = <b>{f(sl.next_weight)}</b>"
+        return f"{slope}<br>SGD's next step, w − lr × slope: {rule} (loss there: {f(sl.next_loss)})."
+    if sl.optimizer == "sgd":
+        how = "steps along that batch's gradient, not this full-batch slope"
+    elif sl.optimizer == "momentum":
+        how = "adds a share of its previous step (its momentum) to −lr × the gradient"
+    elif sl.optimizer == "adam":
+        how = "divides the gradient's running mean by its running size, so a step is about lr whatever the slope"
+    else:
+        how = "takes its own step"
+    return f"{slope}<br>{optimizer}'s next step{batch} (lr {f(sl.lr)}) {how}: {lands}."
 
 
 class LossSlicePlot(QWidget):
@@ -58,7 +91,8 @@ class LossSlicePlot(QWidget):
         self.setToolTip(
             "The training objective (data loss over every training point + the L1/L2 penalty, what the optimiser "
             "minimises) as one weight varies, all others fixed. The dashed tangent's slope is the weight's "
-            "gradient; the green triangle is where the next SGD step (w − lr·gradient) lands."
+            "gradient; the green triangle is where the optimiser's next step really lands (taken on a copy "
+            "of the trainer: its next batch, its momentum or Adam's running averages)."
         )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -84,15 +118,7 @@ class LossSlicePlot(QWidget):
         if label != self._axis_label:  # an unchanged label is not set again: no re-layout
             self._axis_label = label
             self.plot.getPlotItem().setLabel("bottom", label)
-        w, lr, g, nxt = (format_number(v) for v in (sl.weight, sl.lr, sl.gradient, sl.next_weight))
-        direction = "down" if sl.gradient > 0 else "up" if sl.gradient < 0 else "nowhere"
-        self.caption.setText(
-            f"<b>Loss along {sl.name}</b>: {sl.name} = {format_number(sl.weight)}, loss = {format_number(sl.loss)}.  "
-            f"Slope of the tangent = ∂loss/∂{sl.name} "
-            f"= {format_number(sl.gradient)}, so SGD moves the weight {direction}: "
-            f"{w} − {lr} × {g} = {nxt} "
-            f"(loss there: {format_number(sl.next_loss)})."
-        )
+        self.caption.setText(caption(sl))
 
     def clear(self) -> None:
         self.current = None
