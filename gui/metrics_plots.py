@@ -1,20 +1,27 @@
 """Loss and accuracy curves, train and test, against the step.
 
 Reads the controller's ``MetricHistory`` (numpy columns) and hands them to
-pyqtgraph as they are; down-sampling and clipping keep long runs cheap.
+pyqtgraph as they are; down-sampling and clipping keep long runs cheap.  A
+run that diverged keeps its curves up to the last good step, and a red mark
+shows where the loss went on the step that was rolled back (pinned to the
+top edge when it is off the scale).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from autograd_core.numbers import format_number
 from gui.training_controller import MetricHistory
 
 TRAIN_COLOR = "#37474f"
 TEST_COLOR = "#c2185b"
+DIVERGED_COLOR = "#d32f2f"
 TRAIN_PEN = {"color": TRAIN_COLOR, "width": 2.5}
 TEST_PEN = {"color": TEST_COLOR, "width": 2.5}
 
@@ -67,10 +74,20 @@ class MetricsPlots(QWidget):
         self.test_loss = self.loss_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
         self.train_acc = self.acc_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
         self.test_acc = self.acc_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
+        self.diverged_line = self.loss_plot.plot(
+            pen=pg.mkPen(DIVERGED_COLOR, width=2, style=Qt.PenStyle.DashLine), name="diverged"
+        )
+        self.diverged_mark = self.loss_plot.plot(
+            pen=None, symbol="x", symbolSize=14, symbolPen=pg.mkPen(DIVERGED_COLOR, width=2.5), symbolBrush=None
+        )
+        self.diverged_label = pg.TextItem(color=DIVERGED_COLOR, anchor=(1, 0))
+        self.diverged_label.hide()
+        self.loss_plot.addItem(self.diverged_label, ignoreBounds=True)
         self.log_loss = QCheckBox("Log scale")
         self.log_loss.setToolTip("Show the loss on a logarithmic axis: late, small improvements stay visible")
         self.log_loss.toggled.connect(self._set_log)
         self._y_max = 0.0
+        self.diverged = None
         self.loss_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
         self._set_y_max(1.0)
 
@@ -98,10 +115,17 @@ class MetricsPlots(QWidget):
         layout.addLayout(top, 1)
         layout.addLayout(options)
 
-    def update_history(self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy")) -> None:
-        """Hand the columns to the curves; ``which`` lets a caller redraw one plot per frame."""
+    def update_history(
+        self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy"), diverged=None
+    ) -> None:
+        """Hand the columns to the curves; ``which`` lets a caller redraw one plot per frame.
+
+        ``diverged`` (StepMetrics of a rolled-back step) marks where the loss went when training stopped.
+        """
         step = history.column("step")
         last = float(step[-1]) if len(step) else 0.0
+        if diverged is not None:
+            last = max(last, float(diverged.step))
         if last > self._x_max or (self._x_max > 10 and last < self._x_max / 5):
             self._set_x_max(nice_ceiling(max(10.0, 1.25 * last)))
         with np.errstate(invalid="ignore"):
@@ -114,9 +138,40 @@ class MetricsPlots(QWidget):
                     top = float(np.max(both[np.isfinite(both)], initial=0.0))
                     if top > self._y_max or (self._y_max > 0.1 and top < self._y_max / 4):
                         self._set_y_max(nice_ceiling(max(top, 0.01)))
+                self._show_divergence(history, diverged)
             if "accuracy" in which:
                 self.train_acc.setData(step, 100.0 * history.column("train_acc"))
                 self.test_acc.setData(step, 100.0 * history.column("test_acc"))
+
+    def _show_divergence(self, history: MetricHistory, diverged) -> None:
+        """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge
+        when that loss is off the scale or not finite), labelled with the value."""
+        self.diverged = diverged
+        if diverged is None:
+            self.diverged_line.setData([], [])
+            self.diverged_mark.setData([], [])
+            self.diverged_label.hide()
+            return
+        log = self.log_loss.isChecked()
+        top = self._y_max
+        if log:  # a log axis follows its data: any positive loss fits on it
+            top = 10.0 ** self.loss_plot.getPlotItem().getViewBox().viewRange()[1][1]
+        loss = diverged.train_loss
+        on_scale = loss is not None and math.isfinite(loss) and 0 < loss and (log or loss <= top)
+        shown = loss if on_scale else top
+        x = float(diverged.step)
+        losses = history.column("train_loss")
+        if len(losses) and math.isfinite(losses[-1]):
+            self.diverged_line.setData([float(history.column("step")[-1]), x], [float(losses[-1]), shown])
+        else:
+            self.diverged_line.setData([], [])
+        self.diverged_mark.setData([x], [shown])
+        self.diverged_mark.setSymbol("x" if on_scale else "t1")
+        value = "not a number" if loss is None or math.isnan(loss) else format_number(loss)
+        self.diverged_label.setText(f"diverged at step {diverged.step}: loss {value}")
+        self.diverged_label.setAnchor((0, 0) if x < self._x_max / 2 else (1, 0))
+        self.diverged_label.setPos(x, math.log10(shown) if log else shown)
+        self.diverged_label.show()
 
     def _set_y_max(self, y_max: float) -> None:
         self._y_max = y_max

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from training_gui_helpers import set_spin
+from training_gui_helpers import child_pids, set_spin
 
 from autograd_core.session import load_session
 from autograd_core.training import Trainer
@@ -47,7 +47,9 @@ def small_network(qtbot, ws):
     )
 
 
-def test_play_to_90_percent_pause_step_reset(qtbot, ws):
+def test_play_to_90_percent_pause_step_reset(qtbot, process_ws):
+    # End to end with the real training process.
+    ws = process_ws
     small_network(qtbot, ws)
     panel = ws.training_panel
     click(qtbot, panel.play_button)
@@ -73,7 +75,8 @@ def test_play_to_90_percent_pause_step_reset(qtbot, ws):
     assert step_of(ws) == paused_at + 1 and not ws.controller.running
 
     click(qtbot, panel.reset_button)
-    qtbot.waitUntil(lambda: step_of(ws) == 0 and len(ws.controller.history) == 0, timeout=TIMEOUT)
+    # the curves start again from the new weights' step 0
+    qtbot.waitUntil(lambda: step_of(ws) == 0 and ws.controller.history.column("step").tolist() == [0], timeout=TIMEOUT)
     # new initial weights by the same seed rules: those a fresh Trainer of this config starts from
     expected = Trainer(ws.controller.config).model.weight_arrays()
     for (w, b), (we, be) in zip(ws.controller.last_snapshot.weights, expected):
@@ -101,9 +104,9 @@ def test_learning_rate_changes_while_running_without_reset(qtbot, ws):
     qtbot.waitUntil(lambda: 0.01 in ws.controller.history.column("lr"), timeout=TIMEOUT)
     lrs = ws.controller.history.column("lr")
     steps = ws.controller.history.column("step")
-    # one run: the steps go on counting (no reset) and the rate changes from old to new
+    # one run from step 0: the steps go on counting (no reset) and the rate changes from old to new
     assert lrs[0] == old_lr and lrs[-1] == 0.01
-    np.testing.assert_array_equal(steps, np.arange(1, len(steps) + 1))
+    np.testing.assert_array_equal(steps, np.arange(len(steps)))
     assert ws.controller.running
 
 
@@ -158,15 +161,33 @@ def test_bad_input_gets_a_message_not_a_crash(qtbot, ws):
     assert step_of(ws) == 2 and not ws.controller.running
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
+def main_window(qtbot, tmp_path):
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     w = MainWindow(settings)
     qtbot.addWidget(w)
     w.show()
+    return w
+
+
+def training_tab(qtbot, w):
     w.tabs.setCurrentWidget(w.training)
     qtbot.waitUntil(lambda: w.training.controller.last_snapshot is not None, timeout=TIMEOUT)
+    return w
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, in_process_training):
+    """The main window on its training tab, the engine in this process."""
+    w = training_tab(qtbot, main_window(qtbot, tmp_path))
+    yield w
+    w.training.shutdown()
+
+
+@pytest.fixture
+def process_window(qtbot, tmp_path):
+    """The main window with the real training process (started when the training tab is first shown)."""
+    w = main_window(qtbot, tmp_path)
     yield w
     w.training.shutdown()
 
@@ -221,15 +242,16 @@ def test_a_broken_session_is_refused_and_nothing_changes(qtbot, window, tmp_path
     assert ws.controller.config == before
 
 
-def test_closing_during_training_ends_thread_and_process(qtbot, window):
-    ws = window.training
+def test_closing_during_training_ends_thread_and_process(qtbot, process_window):
+    ws = training_tab(qtbot, process_window).training
     click(qtbot, ws.training_panel.play_button)
     qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
-    worker = ws.controller._worker
-    assert ws.controller.running and worker.isRunning()
-    window.close()
-    assert worker.isFinished()
+    worker = ws.controller.worker
+    assert ws.controller.running and worker._reader.is_alive()
+    process_window.close()
+    assert not worker._reader.is_alive()
     assert worker._process.poll() is not None  # the training process has exited
+    assert worker.pid not in child_pids()
     # commands after closing are ignored, not errors
     ws.controller.play()
     ws.controller.step()
