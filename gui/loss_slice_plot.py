@@ -41,7 +41,9 @@ def caption(sl: LossSlice) -> str:
         return f"{slope}<br>No next step: {sl.problem or 'the step is not finite'}."
     lands = f"{f(sl.weight)} → <b>{f(sl.next_weight)}</b> (loss there: {f(sl.next_loss)})"
     full = sl.batch >= sl.train_size
-    batch = "" if full else f" on its next batch ({sl.batch} of {sl.train_size} points)"
+    batch = (
+        f"on all {sl.train_size} points" if full else f"on its next batch of {sl.batch} of the {sl.train_size} points"
+    )
     if sl.optimizer == "sgd" and full:
         rule = f"{f(sl.weight)} − {f(sl.lr)} × {f(sl.gradient)} = <b>{f(sl.next_weight)}</b>"
         return f"{slope}<br>SGD's next step, w − lr × slope: {rule} (loss there: {f(sl.next_loss)})."
@@ -53,7 +55,7 @@ def caption(sl: LossSlice) -> str:
         how = "divides the gradient's running mean by its running size, so a step is about lr whatever the slope"
     else:
         how = "takes its own step"
-    return f"{slope}<br>{optimizer}'s next step{batch} (lr {f(sl.lr)}) {how}: {lands}."
+    return f"{slope}<br>{optimizer}'s next step, {batch} with lr {f(sl.lr)}, {how}: {lands}."
 
 
 class LossSlicePlot(QWidget):

@@ -128,7 +128,16 @@ class MetricsPlots(QWidget):
             last = max(last, float(diverged.step))
         if last > self._x_max or (self._x_max > 10 and last < self._x_max / 5):
             self._set_x_max(nice_ceiling(max(10.0, 1.25 * last)))
+        # A lone point (step 0 before the first step, or a run that diverged on its first step) has no line to
+        # draw: it shows as a dot.
+        symbol = "o" if len(step) == 1 else None
         with np.errstate(invalid="ignore"):
+            for curve in (self.train_loss, self.test_loss, self.train_acc, self.test_acc):
+                if curve.opts["symbol"] != symbol:
+                    curve.setSymbol(symbol)
+                    curve.setSymbolSize(7)
+                    curve.setSymbolBrush(curve.opts["pen"].color())
+                    curve.setSymbolPen(None)
             if "loss" in which:
                 train, test = history.column("train_loss"), history.column("test_loss")
                 self.train_loss.setData(step, train)
@@ -158,7 +167,7 @@ class MetricsPlots(QWidget):
             top = 10.0 ** self.loss_plot.getPlotItem().getViewBox().viewRange()[1][1]
         loss = diverged.train_loss
         on_scale = loss is not None and math.isfinite(loss) and 0 < loss and (log or loss <= top)
-        shown = loss if on_scale else top
+        shown = loss if on_scale else top * (1.0 if log else 0.97)  # just inside the top edge
         x = float(diverged.step)
         losses = history.column("train_loss")
         if len(losses) and math.isfinite(losses[-1]):
@@ -169,7 +178,7 @@ class MetricsPlots(QWidget):
         self.diverged_mark.setSymbol("x" if on_scale else "t1")
         value = "not a number" if loss is None or math.isnan(loss) else format_number(loss)
         self.diverged_label.setText(f"diverged at step {diverged.step}: loss {value}")
-        self.diverged_label.setAnchor((0, 0) if x < self._x_max / 2 else (1, 0))
+        self.diverged_label.setAnchor((-0.06, 0) if x < self._x_max / 2 else (1.06, 0))  # beside the mark
         self.diverged_label.setPos(x, math.log10(shown) if log else shown)
         self.diverged_label.show()
 

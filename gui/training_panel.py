@@ -148,6 +148,8 @@ class TrainingPanel(QWidget):
             data_seed=self.data_seed.value(),
             points=None,
         )
+        if self._painted and self.controller.config.points is None:
+            self._show_painted(False)  # generated data again: its settings come back
 
     def _regenerate(self) -> None:
         if self._painted:  # back to the generated data set the painting started from, with a fresh sample
@@ -186,11 +188,11 @@ class TrainingPanel(QWidget):
             return
         ones = int(dataset.y_train.sum())
         plural = "s" if train != 1 else ""
-        text = f"<b>{train}</b> painted training point{plural} ({train - ones} of class 0, {ones} of class 1)"
+        text = f"Training uses <b>{train}</b> point{plural} ({train - ones} of class 0, {ones} of class 1)"
         if test:
-            text += f", and <b>{test}</b> test point{'s' if test != 1 else ''} (hollow) kept from the generated data."
+            text += f" and tests on <b>{test}</b> (hollow), kept from the generated data."
         else:
-            text += "; no test set, so there is no test loss or accuracy."
+            text += "; no test set, so no test loss or accuracy."
         self.data_summary.setText(text)
 
     # ------------------------------------------------------------ settings

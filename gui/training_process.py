@@ -58,6 +58,7 @@ __all__ = ["BoundaryGrid", "Engine", "Snapshot", "boundary_grid", "square_extent
 GRID_RESOLUTION = 90  # cells per side of the decision-boundary heat map
 GRID_MARGIN = 0.15  # fraction of the data range added on each side
 SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
+SLICE_SHARE = 0.25  # …and never more than this share of the time: a slow slice comes less often
 IDLE_WAIT = 0.5  # seconds the paused process sleeps between looks at its pipe (a command wakes it at once)
 
 
@@ -198,6 +199,7 @@ class Engine:
         self.publish_due = True
         self.slice_key: tuple | None = None  # (generation, revision, step) the last slice was computed for
         self.slice_time = -math.inf
+        self.slice_cost = 0.0  # seconds the last slice took
 
     # ----------------------------------------------------------------- loop
 
@@ -436,10 +438,12 @@ class Engine:
             return None
         if self.slice_key is None:
             return 0.0
-        return self.slice_time + SLICE_INTERVAL - self.clock()
+        interval = max(SLICE_INTERVAL, self.slice_cost / SLICE_SHARE)
+        return self.slice_time + interval - self.clock()
 
     def compute_slice(self):
-        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL).
+        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL,
+        and at most SLICE_SHARE of the time).
 
         Computed here, not in the GUI: it is a full-batch scalar backward
         (~100 ms for 150 points) plus the optimiser's next step on a copy of
@@ -450,6 +454,7 @@ class Engine:
             return None  # up to date, or too soon: a later publish sends it
         trainer, config, key = self.trainer, self.trainer.config, self._slice_key()
         layer, neuron, source = self.slice_spec
+        began = self.clock()
         try:
             index = parameter_index(trainer.model, layer, neuron, source)
             data = trainer.data
@@ -472,6 +477,7 @@ class Engine:
             self.error = f"The loss slice could not be computed: {type(exc).__name__}: {exc}"
             return None
         self.slice_key, self.slice_time = key, self.clock()
+        self.slice_cost = self.slice_time - began
         return result
 
 

@@ -309,7 +309,7 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     # The green triangle is the optimiser's real next step (Adam, the default, on its next batch of 32), not the
     # SGD rule w − lr·slope: one click on Step lands the weight exactly there.
     caption = ws.loss_slice.caption.text()
-    assert sl.optimizer == "adam" and "Adam's next step on its next batch (32 of 60 points)" in caption
+    assert sl.optimizer == "adam" and "Adam's next step, on its next batch of 32 of the 60 points" in caption
     assert sl.next_weight != pytest.approx(sl.weight - config.lr * params[index].grad, rel=1e-3)
     qtbot.mouseClick(ws.training_panel.step_button, LEFT)
     qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 2, timeout=TIMEOUT)
@@ -321,3 +321,33 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     neuron = diagram.neurons[1][0]
     qtbot.mouseClick(diagram.view.viewport(), LEFT, pos=diagram.view.mapFromScene(neuron.rect().center()))
     qtbot.waitUntil(lambda: getattr(ws.controller.last_slice, "name", "") == "L1.n1.b", timeout=TIMEOUT)
+
+
+def test_the_data_form_says_what_training_really_uses(qtbot, ws):
+    panel, boundary, controller = ws.training_panel, ws.boundary, ws.controller
+    form_rows = (panel.samples, panel.noise, panel.test_percent, panel.data_seed)
+    assert all(panel.data_form.isRowVisible(w) for w in form_rows) and not panel.data_form.isRowVisible(
+        panel.data_summary
+    )
+    # Clear the plane and paint three points: the form drops the generator's settings and says what trains.
+    qtbot.mouseClick(boundary.clear_button, LEFT)
+    qtbot.mouseClick(boundary.mode_buttons["paint1"], LEFT)
+    for x, y in ((0.0, 0.5), (0.5, 0.0)):
+        click_plane(qtbot, ws, x, y)
+    qtbot.mouseClick(boundary.mode_buttons["paint0"], LEFT)
+    click_plane(qtbot, ws, -0.5, 0.0)
+    assert panel.dataset.currentText() == "Painted points" and panel.data_box.title() == "Data (painted points)"
+    assert not any(panel.data_form.isRowVisible(w) for w in form_rows)
+    summary = panel.data_summary.text()
+    assert "<b>3</b> points (1 of class 0, 2 of class 1)" in summary and "no test set" in summary
+    qtbot.mouseClick(panel.step_button, LEFT)
+    settle(qtbot, ws)
+    assert controller.last_metrics.test_acc is None and "test loss" not in panel.status.text()
+    assert len(controller.export_trainer().data.y_train) == 3  # what the form says is what trains
+
+    # Regenerate goes back to the generated data set, and the form shows its settings again.
+    qtbot.mouseClick(panel.regenerate, LEFT)
+    assert controller.config.points is None and controller.config.dataset == "moons"
+    assert panel.dataset.currentText() == "Two moons" and panel.dataset.findData("points") < 0
+    assert all(panel.data_form.isRowVisible(w) for w in form_rows) and panel.data_box.title() == "Data"
+    qtbot.waitUntil(lambda: controller.settled and len(controller.dataset.y_train) == 60, timeout=TIMEOUT)

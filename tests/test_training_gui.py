@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from training_gui_helpers import child_pids, set_spin
 
+from autograd_core.numbers import format_number
 from autograd_core.session import load_session
 from autograd_core.training import Trainer
 from gui.main_window import MainWindow
@@ -298,6 +299,40 @@ def test_default_optimiser_at_learning_rate_100_stops_with_a_message(qtbot, ws):
     assert "Training stopped" in text and "exploded" in text and "learning rate 100 too large" in text
     qtbot.waitUntil(lambda: not ws.controller.running, timeout=5000)
     assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
+    # Not empty curves and a bare "step 0": the start of the run is drawn, and a mark shows where step 1 went.
+    ws.curves.setCurrentIndex(0)
+    ws.flush()
+    metrics = ws.metrics
+    assert metrics.train_loss.getData()[0].tolist() == [0.0] and metrics.train_loss.opts["symbol"] == "o"
+    diverged = ws.controller.diverged
+    assert diverged.step == 1 and diverged.train_loss > 100 * ws.controller.history.column("train_loss")[0]
+    assert metrics.diverged_mark.getData()[0].tolist() == [1.0] and metrics.diverged_label.isVisible()
+    assert f"diverged at step 1: loss {format_number(diverged.train_loss)}" == metrics.diverged_label.toPlainText()
+    assert "stopped" in ws.training_panel.status.text() and ws.training_panel.play_button.text() == "Play"
+
+    # After a good run, a divergence keeps every good step on the curves, and the mark follows them.
+    set_spin(qtbot, ws.training_panel.lr, 0.05)
+    click(qtbot, ws.training_panel.reset_button)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 20, timeout=TIMEOUT)
+    set_spin(qtbot, ws.training_panel.lr, 100)
+    qtbot.waitUntil(lambda: "exploded" in ws.training_panel.banner_text.text(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.running, timeout=TIMEOUT)
+    ws.flush()
+    steps = metrics.train_loss.getData()[0]
+    good = ws.controller.last_metrics.step
+    assert steps.tolist() == list(range(good + 1)) and metrics.train_loss.opts["symbol"] is None
+    assert metrics.diverged_mark.getData()[0].tolist() == [good + 1.0] == [ws.controller.diverged.step]
+    # the mark is pinned inside the plot when the loss is off the scale
+    (_x0, _x1), (_y0, top) = metrics.loss_plot.getPlotItem().getViewBox().viewRange()
+    assert metrics.diverged_mark.getData()[1][0] <= top
+    # and goes when training goes on
+    set_spin(qtbot, ws.training_panel.lr, 0.01)
+    click(qtbot, ws.training_panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) == good + 1, timeout=TIMEOUT)
+    ws.flush()
+    assert ws.controller.diverged is None and metrics.diverged_mark.getData()[0] is None
+    assert not metrics.diverged_label.isVisible()
 
 
 def test_hidden_curve_tabs_and_throttled_maps_take_no_frame_tick(qtbot, ws):
