@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from autograd_core.inspection import LossSlice
@@ -23,39 +23,35 @@ CURVE_PEN = {"color": "#37474f", "width": 2.5}
 TANGENT_PEN = {"color": "#c2185b", "width": 2, "style": Qt.PenStyle.DashLine}
 NOW_COLOR = "#c2185b"
 NEXT_COLOR = "#2e7d32"
+CAPTION_LINES = 3
 
 
-OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
+OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
 
 
 def caption(sl: LossSlice) -> str:
-    """Two sentences: the slope here, then what the optimiser in use does next, with its real numbers."""
+    """Two short sentences: the slope here, then what the optimiser in use really does next."""
     name, f = sl.name, format_number
-    downhill = "to the left" if sl.gradient > 0 else "to the right" if sl.gradient < 0 else "flat here"
+    downhill = "to the left" if sl.gradient > 0 else "to the right" if sl.gradient < 0 else "nowhere"
     slope = (
-        f"<b>Loss along {name}</b>: {name} = {f(sl.weight)}, loss = {f(sl.loss)}.  "
-        f"Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)} (downhill is {downhill})."
+        f"<b>Loss along {name}</b>: {f(sl.loss)} at {name} = {f(sl.weight)}. "
+        f"Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)}: downhill is {downhill}."
     )
-    optimizer = OPTIMIZER_NAMES.get(sl.optimizer, sl.optimizer)
     if not math.isfinite(sl.next_weight):
         return f"{slope}<br>No next step: {sl.problem or 'the step is not finite'}."
-    lands = f"{f(sl.weight)} → <b>{f(sl.next_weight)}</b> (loss there: {f(sl.next_loss)})"
+    lands = f"{f(sl.weight)} → <b>{f(sl.next_weight)}</b> (loss {f(sl.next_loss)})"
     full = sl.batch >= sl.train_size
-    batch = (
-        f"on all {sl.train_size} points" if full else f"on its next batch of {sl.batch} of the {sl.train_size} points"
-    )
     if sl.optimizer == "sgd" and full:
         rule = f"{f(sl.weight)} − {f(sl.lr)} × {f(sl.gradient)} = <b>{f(sl.next_weight)}</b>"
-        return f"{slope}<br>SGD's next step, w − lr × slope: {rule} (loss there: {f(sl.next_loss)})."
-    if sl.optimizer == "sgd":
-        how = "steps along that batch's gradient, not this full-batch slope"
-    elif sl.optimizer == "momentum":
-        how = "adds a share of its previous step (its momentum) to −lr × the gradient"
-    elif sl.optimizer == "adam":
-        how = "divides the gradient's running mean by its running size, so a step is about lr whatever the slope"
-    else:
-        how = "takes its own step"
-    return f"{slope}<br>{optimizer}'s next step, {batch} with lr {f(sl.lr)}, {how}: {lands}."
+        return f"{slope}<br>SGD's next step is w − lr × slope: {rule} (loss {f(sl.next_loss)})."
+    data = f"all {sl.train_size} points" if full else f"next batch of {sl.batch} of {sl.train_size} points"
+    how = {
+        "sgd": "follows that batch's slope, not this one",
+        "momentum": "adds a share of its last step to −lr × slope",
+        "adam": "is about lr long, whatever the slope",
+    }.get(sl.optimizer, "is its own")
+    optimizer = OPTIMIZER_NAMES.get(sl.optimizer, sl.optimizer)
+    return f"{slope}<br>{optimizer}'s next step (lr {f(sl.lr)}, {data}) {how}: {lands}."
 
 
 class LossSlicePlot(QWidget):
@@ -85,8 +81,7 @@ class LossSlicePlot(QWidget):
             self.plot.addItem(extra)
         self.caption = QLabel("Click a weight (an edge) in the network diagram to see the loss along it.")
         self.caption.setWordWrap(True)
-        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
-        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * 3 + 6)
+        self._fit_caption()
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self._axis_label = ""
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -100,6 +95,15 @@ class LossSlicePlot(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.caption)
+
+    def _fit_caption(self) -> None:
+        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
+        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * CAPTION_LINES + 6)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # presentation mode: three lines of the new font
+            self._fit_caption()
 
     def show_slice(self, sl: LossSlice) -> None:
         self.current = sl

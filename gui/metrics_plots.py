@@ -80,9 +80,8 @@ class MetricsPlots(QWidget):
         self.diverged_mark = self.loss_plot.plot(
             pen=None, symbol="x", symbolSize=14, symbolPen=pg.mkPen(DIVERGED_COLOR, width=2.5), symbolBrush=None
         )
-        self.diverged_label = pg.TextItem(color=DIVERGED_COLOR, anchor=(1, 0))
-        self.diverged_label.hide()
-        self.loss_plot.addItem(self.diverged_label, ignoreBounds=True)
+        self._loss_title = ""
+        self._set_loss_title("")
         self.log_loss = QCheckBox("Log scale")
         self.log_loss.setToolTip("Show the loss on a logarithmic axis: late, small improvements stay visible")
         self.log_loss.toggled.connect(self._set_log)
@@ -154,12 +153,12 @@ class MetricsPlots(QWidget):
 
     def _show_divergence(self, history: MetricHistory, diverged) -> None:
         """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge
-        when that loss is off the scale or not finite), labelled with the value."""
+        when that loss is off the scale or not finite); the title gives the value."""
         self.diverged = diverged
         if diverged is None:
             self.diverged_line.setData([], [])
             self.diverged_mark.setData([], [])
-            self.diverged_label.hide()
+            self._set_loss_title("")
             return
         log = self.log_loss.isChecked()
         top = self._y_max
@@ -177,10 +176,20 @@ class MetricsPlots(QWidget):
         self.diverged_mark.setData([x], [shown])
         self.diverged_mark.setSymbol("x" if on_scale else "t1")
         value = "not a number" if loss is None or math.isnan(loss) else format_number(loss)
-        self.diverged_label.setText(f"diverged at step {diverged.step}: loss {value}")
-        self.diverged_label.setAnchor((-0.06, 0) if x < self._x_max / 2 else (1.06, 0))  # beside the mark
-        self.diverged_label.setPos(x, math.log10(shown) if log else shown)
-        self.diverged_label.show()
+        self._set_loss_title(f"diverged at step {diverged.step}: {value}")
+
+    def _set_loss_title(self, divergence: str) -> None:
+        """The loss plot's title, with the divergence in red after it (a title is always in view)."""
+        if divergence == self._loss_title:
+            return  # an unchanged title is not set again: no re-layout
+        self._loss_title = divergence
+        title = "Loss" if not divergence else f"Loss · <span style='color:{DIVERGED_COLOR}'>{divergence}</span>"
+        self.loss_plot.getPlotItem().setTitle(title, color="#202124", size="11pt")
+
+    @property
+    def divergence_text(self) -> str:
+        """The divergence written in the loss plot's title ("" when none)."""
+        return self._loss_title
 
     def _set_y_max(self, y_max: float) -> None:
         self._y_max = y_max

@@ -309,7 +309,7 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     # The green triangle is the optimiser's real next step (Adam, the default, on its next batch of 32), not the
     # SGD rule w − lr·slope: one click on Step lands the weight exactly there.
     caption = ws.loss_slice.caption.text()
-    assert sl.optimizer == "adam" and "Adam's next step, on its next batch of 32 of the 60 points" in caption
+    assert sl.optimizer == "adam" and "Adam's next step (lr 0.05, next batch of 32 of 60 points)" in caption
     assert sl.next_weight != pytest.approx(sl.weight - config.lr * params[index].grad, rel=1e-3)
     qtbot.mouseClick(ws.training_panel.step_button, LEFT)
     qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 2, timeout=TIMEOUT)

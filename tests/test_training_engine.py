@@ -1,7 +1,7 @@
 """The training engine in-process, with a fake pipe and a fake clock: every command of the typed protocol,
 data edits during a loss slice, settings changes, divergence and rollback, and the loss slice's next step.
 
-No Qt and no child process: these tests drive ``Engine.run_once`` by hand and read the replies it sends.
+No child process and no event loop: these tests drive ``Engine.run_once`` by hand and read the replies it sends.
 """
 
 import dataclasses
@@ -12,8 +12,10 @@ import pytest
 
 from autograd_core.data import add_point, dataset_points, remove_point
 from autograd_core.inspection import loss_slice, next_step, parameter_index
+from autograd_core.numbers import format_number
 from autograd_core.session import parse_session, session_dict, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
+from gui.loss_slice_plot import caption
 from gui.training_process import SLICE_INTERVAL, Engine
 from gui.training_protocol import (
     Export,
@@ -304,8 +306,14 @@ def test_slice_shows_the_optimisers_real_next_step(optimizer, batch_size):
     h.send(Step(1))
     h.run()
     assert h.trainer.model.state_dict()[index] == sl.next_weight  # exactly where the step went
-    if optimizer == "sgd" and batch_size == 0:  # full-batch SGD: the textbook rule holds
+    text = caption(sl)
+    assert format_number(sl.next_weight) in text
+    if optimizer == "sgd" and batch_size == 0:  # full-batch SGD: the textbook rule holds, and the caption shows it
         assert sl.next_weight == pytest.approx(sl.weight - sl.lr * sl.gradient, rel=1e-12)
+        assert "SGD's next step is w − lr × slope" in text
+    else:  # anything else is named, with the batch it uses: never the SGD rule
+        name = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}[optimizer]
+        assert f"{name}'s next step (lr 0.1, next batch of 16 of 44 points)" in text and "w − lr" not in text
 
 
 def test_next_step_leaves_the_trainer_untouched_and_reports_the_end():
