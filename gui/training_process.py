@@ -191,6 +191,7 @@ class Engine:
             self.start_metrics = self.trainer.evaluate()
         self.diverged = None  # the metrics of the step that was rolled back, while training stays stopped on it
         self.sent_dataset = None
+        self.sent_config_key: tuple | None = None
         self.extent_dataset = None
         self.extent = None
         self.step_times: deque[float] = deque(maxlen=30)
@@ -413,8 +414,11 @@ class Engine:
             optimizer_state = trainer.optimizer.state_dict()
         except Exception:  # a restart without the optimiser's state still keeps weights, data and history
             optimizer_state = None
+        key = (self.generation, self.revision)  # every command that can change the config changes this
+        config = None if key == self.sent_config_key else trainer.config.to_dict()
+        self.sent_config_key = key
         return TrainerState(
-            config=trainer.config.to_dict(),
+            config=config,
             optimizer_state=optimizer_state,
             step=trainer.step_count,
             sample_position=trainer.sample_position,

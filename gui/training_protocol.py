@@ -148,7 +148,7 @@ class BoundaryGrid:
 class TrainerState:
     """What a restarted process needs besides the snapshot's weights, the data and the history."""
 
-    config: dict
+    config: dict | None  # None: unchanged since the previous snapshot (painted points make it large)
     optimizer_state: dict | None
     step: int
     sample_position: int

@@ -75,6 +75,7 @@ class TrainingWorker(QObject):
         self._lock = threading.Lock()  # everything below, shared with the reader thread
         self._pending: Snapshot | None = None
         self._dataset = None
+        self._config: dict | None = None
         self._good: Snapshot | None = None  # the newest snapshot (dataset filled in): the last good state
         self._rows: list = []  # the trainer's history as of that snapshot
         self._start_metrics = start.start_metrics
@@ -128,6 +129,10 @@ class TrainingWorker(QObject):
             if snap.dataset is None:
                 snap.dataset = self._dataset
             self._dataset = snap.dataset
+            if snap.state is not None:  # (the config is sent when it changed)
+                if snap.state.config is None:
+                    snap.state.config = self._config
+                self._config = snap.state.config
             if snap.history is not None:  # a new generation (or a restarted process): the whole history
                 self._rows, self._start_metrics = list(snap.history), snap.start
             self._rows.extend(snap.metrics)
@@ -160,7 +165,7 @@ class TrainingWorker(QObject):
         with self._lock:
             good, rows, dataset, start_metrics = self._good, list(self._rows), self._dataset, self._start_metrics
         seq = None if replay else self.sent
-        if good is None or good.state is None or dataset is None:
+        if good is None or good.state is None or good.state.config is None or dataset is None:
             return dataclasses.replace(self._start, seq=self._start.seq if seq is None else seq)
         state = good.state
         weights = [v for W, b in good.weights for row, bias in zip(W.tolist(), b.tolist()) for v in (*row, bias)]

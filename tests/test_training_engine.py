@@ -162,9 +162,10 @@ def test_update_settings_keep_weights_and_refused_ones_say_why():
     h.send(UpdateSettings({"lr": 0.01, "l2": 0.0}))
     snap = h.run()
     assert h.trainer.config.lr == 0.01 and h.trainer.model.state_dict() == weights and snap.error is None
+    assert snap.state.config["lr"] == 0.01  # the config goes with the snapshot after it changed…
     h.send(Step(1))
     snap = h.run()
-    assert snap.metrics[-1].lr == 0.01 and snap.state.config["lr"] == 0.01
+    assert snap.metrics[-1].lr == 0.01 and snap.state.config is None  # …and not again while it stays the same
     h.send(UpdateSettings({"layers": [8]}))  # not a live setting: refused with a message, nothing ends
     snap = h.run()
     assert "cannot change during training" in snap.error and h.trainer.config.layers == [4]
