@@ -39,6 +39,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from autograd_core.data import Dataset
 from autograd_core.session import SessionData, parse_session, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
 from gui.training_process import Engine
@@ -114,7 +115,8 @@ class TrainingWorker(QObject):
         start = self.restart_state(replay=True)
         if start.session is not None:
             return trainer_from_session(start.session)
-        return Trainer(TrainingConfig.from_dict(start.config or {}))
+        data = None if start.data is None else Dataset.from_dict(start.data)
+        return Trainer(TrainingConfig.from_dict(start.config or {}), data=data)
 
     # ---------------------------------------------------- replies (any thread)
 
