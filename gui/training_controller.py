@@ -244,6 +244,8 @@ class TrainingController(QObject):
             data = None if self.dataset is None or self._config.points is None else self.dataset.to_dict()
             self._launch(Start(config=self._config.to_dict(), data=data, min_interval=self._min_interval))
             self._local_data_until = 0
+            self._generation = -1  # the new process counts from 0: its first snapshot replaces everything
+            self.last_snapshot = None  # (and only a snapshot of the new process may say it is settled)
         else:
             self._send(Reset())
 
