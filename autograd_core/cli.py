@@ -97,6 +97,16 @@ def _one_line(text: str, limit: int = 400) -> str:
 MAX_POINTS_BYTES = 16 * 2**20
 
 
+def _betas(text: str) -> list[float]:
+    """'0.9,0.999' → [0.9, 0.999] (Adam's β₁, β₂)."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(
+            f"betas must be two numbers separated by a comma, like 0.9,0.999; got {text!r}"
+        )
+    return [_number(part.strip()) for part in parts]
+
+
 def read_points(path: str) -> list[list[float]]:
     """Painted points from a CSV (x,y,label per line; a header line is skipped) or JSON ([[x, y, label], ...]).
 
@@ -198,7 +208,14 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     )
     train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimiser (default {d.optimizer})")
     train.add_argument("--lr", type=_number, help=f"learning rate (default {d.lr})")
-    train.add_argument("--momentum", type=_number, help=f"momentum of the 'momentum' optimiser (default {d.momentum})")
+    train.add_argument(
+        "--momentum", type=_number, help=f"momentum of the momentum and nesterov optimisers (default {d.momentum})"
+    )
+    train.add_argument("--betas", type=_betas, help=f"adam and adamw: β₁,β₂ (default {','.join(map(str, d.betas))})")
+    train.add_argument("--alpha", type=_number, help=f"rmsprop: smoothing constant α (default {d.alpha})")
+    train.add_argument(
+        "--weight-decay", type=_number, help=f"adamw: decoupled weight decay λ (default {d.weight_decay})"
+    )
     train.add_argument(
         "--schedule",
         choices=SCHEDULES,

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 
 from autograd_core.data import MAX_SAMPLES, Dataset
 from autograd_core.files import FileError, count_json_values, format_size, read_regular_file, write_atomically
-from autograd_core.optim import make_optimizer
 from autograd_core.tensor import Tensor
 from autograd_core.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
 
@@ -230,7 +229,7 @@ def parse_session(doc) -> SessionData:
     state = doc["optimizer_state"]
     if state is not None:
         try:
-            make_optimizer(config.optimizer, [Tensor(0.0) for _ in range(count)], config.lr).load_state_dict(state)
+            config.make_optimizer([Tensor(0.0) for _ in range(count)]).load_state_dict(state)
         except (ValueError, TypeError, AttributeError) as exc:
             raise SessionError(f"bad optimizer state: {exc}") from exc
 

@@ -28,11 +28,13 @@ from PySide6.QtWidgets import (
 
 from autograd_core.data import DATASETS
 from autograd_core.numbers import format_number, format_percent
+from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
+from autograd_core.optim import OPTIMIZERS
 from gui.training_controller import SPEEDS, TrainingController
 
 DATASET_LABELS = {"moons": "Two moons", "circles": "Circles", "xor": "XOR", "blobs": "Blobs", "spiral": "Spiral"}
 LOSS_LABELS = {"bce": "Cross-entropy", "hinge": "Hinge", "mse": "MSE"}
-OPTIMIZER_LABELS = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
+OPTIMIZER_LABELS = {k: _OPTIMIZER_NAMES[k] for k in OPTIMIZERS}
 SCHEDULE_LABELS = {"constant": "constant", "linear": "linear decay", "cosine": "cosine decay"}
 PLAY_TEXT, PAUSE_TEXT = "Play", "Pause"
 PAINTED, PAINTED_LABEL = "points", "Painted points"  # the data set entry shown while training on painted data
