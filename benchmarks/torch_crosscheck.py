@@ -3,7 +3,7 @@
 torch is not a dependency of the project: this script skips (exit 0) without it.
 Run it with a Python that has torch and numpy, from the repository root:
 
-    PYTHONPATH=. /path/to/venv-with-torch/bin/python benchmarks/torch_crosscheck.py
+    /path/to/venv-with-torch/bin/python benchmarks/torch_crosscheck.py
 
 Two comparisons per optimiser and function:
 - "same gradient": both optimisers get the same hand-written gradient, so any
@@ -17,12 +17,15 @@ max |ours − torch| / max(|torch|, 1), and exits 1 if any passes 1e-12.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 try:
     import torch
 except ImportError:
     print("torch is not installed: skipping the cross-check (it is a dev check, not a test)")
     sys.exit(0)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autograd_core import optim
 from autograd_core.tensor import Tensor
@@ -59,10 +62,20 @@ def himmelblau_grad(x, y):
     return 4 * x * a + 2 * b, 2 * a + 4 * y * b
 
 
+def booth(x, y):
+    return (x + 2 * y - 7) ** 2 + (2 * x + y - 5) ** 2
+
+
+def booth_grad(x, y):
+    a, b = x + 2 * y - 7, 2 * x + y - 5
+    return 2 * a + 4 * b, 4 * a + 2 * b
+
+
 FUNCTIONS = {
     "rosenbrock": (rosenbrock, rosenbrock_grad, (-1.5, 2.0)),
     "beale": (beale, beale_grad, (1.0, 1.5)),
     "himmelblau": (himmelblau, himmelblau_grad, (-0.5, 0.5)),
+    "booth": (booth, booth_grad, (-4.0, 6.0)),
 }
 
 # (label, our class, torch class, keyword arguments shared by both)
@@ -72,6 +85,7 @@ CASES = [
                                                                "weight_decay": 0.01}),
     ("SGD nesterov", optim.SGD, torch.optim.SGD, {"lr": 1e-4, "momentum": 0.9, "nesterov": True}),
     ("RMSprop", optim.RMSprop, torch.optim.RMSprop, {"lr": 1e-3}),
+    ("RMSprop lr 0.01", optim.RMSprop, torch.optim.RMSprop, {"lr": 1e-2}),
     ("RMSprop centered+momentum+wd", optim.RMSprop, torch.optim.RMSprop, {"lr": 1e-3, "alpha": 0.9, "momentum": 0.5,
                                                                           "centered": True, "weight_decay": 0.01}),
     ("Adagrad", optim.Adagrad, torch.optim.Adagrad, {"lr": 0.1}),
@@ -79,6 +93,7 @@ CASES = [
                                                                    "initial_accumulator_value": 0.1,
                                                                    "weight_decay": 0.01}),
     ("Adam", optim.Adam, torch.optim.Adam, {"lr": 0.01}),
+    ("Adam lr 0.05", optim.Adam, torch.optim.Adam, {"lr": 0.05}),
     ("Adam amsgrad+wd", optim.Adam, torch.optim.Adam, {"lr": 0.01, "betas": (0.8, 0.99), "amsgrad": True,
                                                        "weight_decay": 0.01}),
     ("Adam beta1 0.3", optim.Adam, torch.optim.Adam, {"lr": 0.01, "betas": (0.3, 0.999)}),
