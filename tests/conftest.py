@@ -6,6 +6,7 @@ child interpreter's start-up; ``process_ws`` uses the real training process,
 for the tests where the process is the point.
 """
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -14,6 +15,35 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+@pytest.fixture(autouse=True)
+def _flush_deleted_widgets():
+    """After each test, really delete the widgets it closed, so none leaks into the next test.
+
+    pytest-qt closes the widgets a test registered and calls ``deleteLater``, but Qt runs those deferred
+    deletions only when an event loop returns to the level they were posted from, which between tests never
+    happens: without this, one file's windows pile up (700 → 8,600 live widgets) and every later restyle
+    (theme, presentation) visits them all.  Closed top-level windows are deleted too; hidden menus and
+    popups belong to their windows and go with them.
+    """
+    yield
+    if "PySide6.QtWidgets" not in sys.modules:
+        return  # a test without Qt: nothing to flush
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in app.topLevelWidgets():
+        if widget.parent() is None:  # a window the test made (its menus and popups have it as parent)
+            widget.close()
+            widget.deleteLater()
+    gc.collect()  # Python wrappers in reference cycles (lambdas holding their widget) let go of their widgets
+    for _ in range(3):  # a deletion can post further deletions
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        app.processEvents()
 
 
 def _shown_workspace(qtbot, controller):
