@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         app.setProperty("basePointSize", self._base_font_size)
         self.theme = "light"
         self.presentation = False
+        self._applied_look: tuple = (None, None)  # (theme, presentation) the areas were last given
         self.reporter = ErrorReporter(self)
         self.reporter.reported.connect(lambda text: self.statusBar().showMessage(f"Error: {text}", 15000))
 
@@ -409,11 +410,13 @@ class MainWindow(QMainWindow):
         self._apply_look()
 
     def _apply_look(self) -> None:
+        """Palette and fonts for the app, then each area's own look: only what changed (each redraws)."""
         apply_theme(QApplication.instance(), self.theme, self.presentation, self._base_font_size)
+        applied, self._applied_look = self._applied_look, (self.theme, self.presentation)
         for area in self.areas.values():
-            if hasattr(area, "set_theme"):
+            if hasattr(area, "set_theme") and applied[0] != self.theme:
                 area.set_theme(self.theme)
-            if hasattr(area, "set_presentation"):
+            if hasattr(area, "set_presentation") and applied[1] != self.presentation:
                 area.set_presentation(self.presentation)
 
     def warn(self, title: str, text: str) -> QMessageBox:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 THEMES = ("light", "dark")
 PRESENTATION_SCALE = 1.6
@@ -138,17 +139,46 @@ def _palette(theme: str) -> QPalette:
     return palette
 
 
-_STYLESHEET = """
-QLabel#errorLabel {{ color: {error}; font-weight: bold; }}
-QLabel#hintLabel {{ color: {muted}; }}
-QListWidget#ledger::item {{ padding: {pad}px 2px; }}
-QListWidget#ledger::item:selected {{ background: {sel}; color: {sel_text}; }}
-QFrame#largeGraphBanner {{ background: {banner}; border: 1px solid {banner_border}; border-radius: 4px; }}
+# Colours of the few widgets styled by name, per theme (the rest follows the palette).
+_NAMED_COLOURS = {
+    "light": {
+        "error": "#c0001a",
+        "muted": "#6b6f7a",
+        "sel": "#ffe0b2",
+        "sel_text": "#1b1b1f",
+        "banner": "#fff4d6",
+        "banner_border": "#e0b050",
+    },
+    "dark": {
+        "error": "#ff6b6b",
+        "muted": "#9a9caa",
+        "sel": "#3d7bd9",
+        "sel_text": "#ffffff",
+        "banner": "#4a3b1c",
+        "banner_border": "#a07c2c",
+    },
+}
+_RULES = """
+{scope}QLabel#errorLabel {{ color: {error}; font-weight: bold; }}
+{scope}QLabel#hintLabel {{ color: {muted}; }}
+{scope}QListWidget#ledger::item:selected {{ background: {sel}; color: {sel_text}; }}
+{scope}QFrame#largeGraphBanner {{ background: {banner}; border: 1px solid {banner_border}; border-radius: 4px; }}
 """
+# One style sheet for both themes and both sizes, set once.  Replacing the application's style sheet makes Qt
+# re-style every widget (0.5–1 s per theme or presentation switch); instead each window carries ``theme`` and
+# ``presentation`` properties that the dark and projector rules select on, and a switch re-styles only the
+# widgets named here.
+STYLESHEET = (
+    _RULES.format(scope="", **_NAMED_COLOURS["light"])
+    + _RULES.format(scope='*[theme="dark"] ', **_NAMED_COLOURS["dark"])
+    + "QListWidget#ledger::item { padding: 2px 2px; }\n"
+    + '*[presentation="true"] QListWidget#ledger::item { padding: 4px 2px; }\n'
+)
+STYLED_NAMES = frozenset({"errorLabel", "hintLabel", "ledger", "largeGraphBanner"})
 
 
 def apply_theme(app: QApplication, theme: str = "light", presentation: bool = False, base_point_size: float = 0.0):
-    """Set palette, style sheet and font size for the whole application.
+    """Set palette, font size and the named widgets' colours for the whole application.
 
     ``base_point_size`` is the font size before presentation scaling (read once
     at start-up so toggling presentation mode twice returns to the same size).
@@ -156,27 +186,36 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
     theme = theme if theme in THEMES else "light"
     base = base_point_size or app.font().pointSizeF() or 10.0
     key = f"{theme}/{presentation}/{base}"
-    if app.property("appliedTheme") == key:
-        return  # restyling every widget is slow: only when something changed
-    app.setProperty("appliedTheme", key)
-    if app.style().name().lower() != "fusion":
-        app.setStyle("Fusion")
-    app.setPalette(_palette(theme))
-    font = QFont(app.font())
-    font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
-    app.setFont(font)
-    dark = theme == "dark"
-    app.setStyleSheet(
-        _STYLESHEET.format(
-            error="#ff6b6b" if dark else "#c0001a",
-            muted="#9a9caa" if dark else "#6b6f7a",
-            pad=4 if presentation else 2,
-            sel="#3d7bd9" if dark else "#ffe0b2",
-            sel_text="#ffffff" if dark else "#1b1b1f",
-            banner="#4a3b1c" if dark else "#fff4d6",
-            banner_border="#a07c2c" if dark else "#e0b050",
-        )
-    )
+    if app.property("appliedTheme") != key:  # palette and font reach every widget: only when something changed
+        app.setProperty("appliedTheme", key)
+        if not app.property("fusionStyle"):  # under a style sheet, style().name() no longer says "fusion"
+            app.setStyle("Fusion")
+            app.setProperty("fusionStyle", True)
+        app.setPalette(_palette(theme))
+        font = QFont(app.font())
+        font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
+        app.setFont(font)
+    if app.styleSheet() != STYLESHEET:
+        # Without this, the style sheet gives every widget it polishes a fixed copy of the palette, and a new
+        # theme's palette never reaches them; with it, only the widgets whose rules set colours get one.
+        app.setAttribute(Qt.ApplicationAttribute.AA_UseStyleSheetPropagationInWidgetStyles, True)
+        app.setStyleSheet(STYLESHEET)
+    for window in app.topLevelWidgets():
+        mark_window(window, theme, presentation)
+
+
+def mark_window(window: QWidget, theme: str, presentation: bool) -> None:
+    """Tell a window's style sheet rules which theme and size are on; re-style only the widgets they name."""
+    if window.property("theme") == theme and window.property("presentation") == presentation:
+        return
+    window.setProperty("theme", theme)
+    window.setProperty("presentation", presentation)
+    for widget in window.findChildren(QWidget):
+        if widget.objectName() in STYLED_NAMES:
+            style = widget.style()
+            style.unpolish(widget)
+            style.polish(widget)
+            widget.update()
 
 
 def monospace_font(point_size: float | None = None) -> QFont:
