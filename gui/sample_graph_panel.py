@@ -13,11 +13,13 @@ so the panel works, and is tested, with any model.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
@@ -35,6 +37,7 @@ from gui.sample_state import NO_NETWORK, SampleState
 from gui.status_messages import StatusMessages
 
 FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second
+FOLLOW_SHARE = 0.25  # ... and a big graph, slower to rebuild, at most a quarter of the GUI thread's time
 COLLAPSE_ABOVE_NODES = 120  # bigger graphs open with every neuron drawn as one box
 LOSS_GROUP = "loss"
 HINT = (
@@ -297,8 +300,11 @@ class SampleGraphPanel(QWidget):
         model = self._model()
         if model is None:
             return False
+        started = time.perf_counter()
         shown = self.state.update_model(model, self._loss())
         self.updates += shown
+        cost_ms = 1000.0 * (time.perf_counter() - started)
+        self._follow_timer.setInterval(max(FOLLOW_INTERVAL_MS, round(cost_ms / FOLLOW_SHARE)))
         return shown
 
     def showEvent(self, event) -> None:
@@ -365,7 +371,8 @@ class SampleGraphPanel(QWidget):
         self._header_font()
 
     def _header_font(self) -> None:
-        font = QFont(self.font())
+        # From the application's font: a widget's own font follows a new size only once the change reaches it.
+        font = QFont(QApplication.font())
         font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)
         self.header.setFont(font)
