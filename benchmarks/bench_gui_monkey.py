@@ -1,0 +1,111 @@
+"""The GUI monkey, long: seeded random user actions on the whole window, and the longest stall per action kind.
+
+For each seed, opens the main window (offscreen unless ``--show``) with its real
+training process, does ``--actions`` random actions (see ``tests/gui_monkey.py``:
+clicks, combo choices, typing garbage and expressions, extreme spin values,
+drags and wheels on the plots and graphs, theme and presentation toggles,
+resizes, dialogs) and closes it.  Prints any failure with the seed and the
+action log (replay with the same ``--seeds`` and ``--actions``), then, per
+action kind, how often it ran and the longest event-loop stall it caused
+(a 5 ms probe timer's gaps, the action's own handlers included).
+
+    python benchmarks/bench_gui_monkey.py [--seeds 1 2 3] [--actions 1000] [--show] [--log]
+
+Figures are noisy on a shared 2-core machine; the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="one run per seed (default 1 2 3)")
+    parser.add_argument("--actions", type=int, default=1000, help="actions per run (default 1000)")
+    parser.add_argument("--show", action="store_true", help="use the real display instead of offscreen")
+    parser.add_argument("--log", action="store_true", help="print every run's action log, not only on failure")
+    parser.add_argument("--over", type=float, default=250.0, help="list every action that stalled longer (ms)")
+    args = parser.parse_args()
+    if not args.show:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from gui_monkey import Monkey, MonkeyFailure
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import create_app
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    create_app()
+    worst: dict[str, tuple[float, int, int]] = {}
+    failed = []
+    for seed in args.seeds:
+        with tempfile.TemporaryDirectory(prefix="gui-monkey-") as tmp:
+            QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(Path(tmp) / "qsettings"))
+            settings = AppSettings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat))
+            window = MainWindow(settings)
+            window.reporter.install()  # as the app does: exceptions in slots get the error dialog
+            window.resize(1280, 800)
+            window.show()
+            window.tabs.setCurrentWidget(window.training)
+            started = time.perf_counter()
+            monkey = Monkey(window, seed, Path(tmp) / "files")
+            try:
+                with monkey:
+                    deadline = time.monotonic() + 60
+                    while window.training.controller.last_snapshot is None and time.monotonic() < deadline:
+                        QTest.qWait(20)
+                    monkey.run(args.actions)
+                    monkey.finish()
+            except MonkeyFailure as failure:
+                failed.append(seed)
+                print(failure, flush=True)
+                window.close()
+            finally:
+                window.reporter.uninstall()
+                window.deleteLater()
+                QApplication.sendPostedEvents(None, 0)
+            report = monkey.report
+            seconds = time.perf_counter() - started
+            print(f"\nseed {seed}: {report.actions} actions in {seconds:.0f} s, {len(report.failures)} failure(s)")
+            print(report.stall_table())
+            if report.known:
+                print(f"known issues met (reported where they come from, not failed on): {len(report.known)}")
+                for line in report.known:
+                    print(f"  {line}")
+            slow = [line for line in report.log if line.endswith(" ms]") and _ms(line) > args.over]
+            if slow:
+                print(f"actions that stalled over {args.over:.0f} ms:")
+                for line in slow:
+                    print(f"  {line}")
+            if args.log:
+                print("\n".join(report.log))
+            for kind, stall in report.worst().items():
+                if kind not in worst or stall.ms > worst[kind][0]:
+                    worst[kind] = (stall.ms, seed, stall.index)
+            sys.stdout.flush()
+    print(f"\nload average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(f"longest stall per action kind over seeds {args.seeds} ({args.actions} actions each):")
+    for kind, (ms, seed, index) in sorted(worst.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {kind:<16} {ms:>6.0f} ms  (seed {seed}, action #{index})")
+    print("failures: " + (f"seeds {failed}" if failed else "none"))
+    return 1 if failed else 0
+
+
+def _ms(line: str) -> float:
+    return float(line.rsplit("[", 1)[1].split(" ms]")[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
