@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.files import FileError, check_writable
 from gui.errors import ErrorReporter
 from gui.expression_panel import ExpressionPanel
 from gui.graph_state import GraphState
@@ -543,6 +544,11 @@ class MainWindow(QMainWindow):
                 return False
             if not os.path.splitext(path)[1]:
                 path += ".svg" if "svg" in chosen.lower() else ".png"
+        try:
+            check_writable(path)  # before drawing: a big graph takes seconds to render, a bad path an instant
+        except FileError as err:
+            self.warn("Could not export the image", f"{path}: {err}")
+            return False
         try:
             target.export_image(path)
         except OSError as err:

@@ -175,6 +175,7 @@ class Stall:
     kind: str
     ms: float
     index: int
+    seconds: float = 0.0  # how long the action took, settling included
 
 
 @dataclass
@@ -190,13 +191,12 @@ class MonkeyReport:
         return {kind: max(s, key=lambda x: x.ms) for kind, s in self.stalls.items() if s}
 
     def stall_table(self) -> str:
-        rows = [f"{'action kind':<14} {'count':>5} {'median ms':>9} {'max ms':>7}  action"]
+        rows = [f"{'action kind':<14} {'count':>5} {'seconds':>7} {'median ms':>9} {'max ms':>7}  action"]
         for kind, stalls in sorted(self.stalls.items(), key=lambda kv: -max(s.ms for s in kv[1])):
             values = sorted(s.ms for s in stalls)
             worst = max(stalls, key=lambda s: s.ms)
-            rows.append(
-                f"{kind:<14} {len(values):>5} {values[len(values) // 2]:>9.0f} {worst.ms:>7.0f}  #{worst.index}"
-            )
+            seconds, median = sum(s.seconds for s in stalls), values[len(values) // 2]
+            rows.append(f"{kind:<14} {len(values):>5} {seconds:>7.1f} {median:>9.0f} {worst.ms:>7.0f}  #{worst.index}")
         return "\n".join(rows)
 
     def describe(self) -> str:
@@ -366,12 +366,13 @@ class Monkey:
         first_tick = len(self._ticks)
         text = act()
         self._settle()
-        stall = self._stall_since(first_tick, start, time.perf_counter())
+        end = time.perf_counter()
+        stall = self._stall_since(first_tick, start, end)
         self.report.actions = index
         self.report.log.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]")
         self.report.log.extend(f"    {note}" for note in self._notes)
         self._notes.clear()
-        self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index))
+        self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index, end - start))
         self._check_training()
 
     def finish(self, timeout: float = 10.0) -> None:

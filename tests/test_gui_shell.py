@@ -282,6 +282,23 @@ def test_export_image_and_non_finite_status(qtbot, window, tmp_path):
     assert not label.isVisible()
 
 
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_exporting_to_a_bad_path_says_why_before_drawing_anything(window, tmp_path, monkeypatch, where):
+    drawn = []
+    monkeypatch.setattr(window.expression, "export_image", drawn.append)
+    path = tmp_path / "no such folder" / "graph.png"
+    if where == "a folder":
+        path = tmp_path / "graph.png"
+        path.mkdir()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), "PNG image (*.png)"))
+    assert not window.export_image()
+    assert drawn == []  # refused before the (possibly long) rendering
+    box = window.last_warning
+    assert box.isVisible() and box.text().startswith(str(path))
+    assert ("does not exist" if where == "missing folder" else "folder") in box.text()
+    box.close()
+
+
 def test_splitters_are_named_for_persistence(window):
     for splitter in window.expression.findChildren(QSplitter):
         assert splitter.objectName()
