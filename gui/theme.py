@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyleFactory, QWidget
 
 THEMES = ("light", "dark")
 PRESENTATION_SCALE = 1.6
@@ -139,8 +138,8 @@ def _palette(theme: str) -> QPalette:
     return palette
 
 
-# Colours of the few widgets styled by name, per theme (the rest follows the palette).
-_NAMED_COLOURS = {
+# Colours of the few widgets styled by object name, per theme (everything else follows the palette).
+NAMED_COLOURS = {
     "light": {
         "error": "#c0001a",
         "muted": "#6b6f7a",
@@ -158,64 +157,95 @@ _NAMED_COLOURS = {
         "banner_border": "#a07c2c",
     },
 }
-_RULES = """
-{scope}QLabel#errorLabel {{ color: {error}; font-weight: bold; }}
-{scope}QLabel#hintLabel {{ color: {muted}; }}
-{scope}QListWidget#ledger::item:selected {{ background: {sel}; color: {sel_text}; }}
-{scope}QFrame#largeGraphBanner {{ background: {banner}; border: 1px solid {banner_border}; border-radius: 4px; }}
-"""
-# One style sheet for both themes and both sizes, set once.  Replacing the application's style sheet makes Qt
-# re-style every widget (0.5–1 s per theme or presentation switch); instead each window carries ``theme`` and
-# ``presentation`` properties that the dark and projector rules select on, and a switch re-styles only the
-# widgets named here.
-STYLESHEET = (
-    _RULES.format(scope="", **_NAMED_COLOURS["light"])
-    + _RULES.format(scope='*[theme="dark"] ', **_NAMED_COLOURS["dark"])
-    + "QListWidget#ledger::item { padding: 2px 2px; }\n"
-    + '*[presentation="true"] QListWidget#ledger::item { padding: 4px 2px; }\n'
-)
 STYLED_NAMES = frozenset({"errorLabel", "hintLabel", "ledger", "largeGraphBanner"})
 
 
+def style_named_widget(widget: QWidget, theme: str, presentation: bool) -> None:
+    """The look of a widget the app styles by object name: an error line, a hint, the ledger, the graph banner.
+
+    Labels get a palette colour (they keep following every other palette change); the ledger and the banner,
+    which need padding and a rounded border, a style sheet of their own.
+    """
+    colours = NAMED_COLOURS.get(theme, NAMED_COLOURS["light"])
+    name = widget.objectName()
+    if name in ("errorLabel", "hintLabel"):
+        palette = widget.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(colours["error" if name == "errorLabel" else "muted"]))
+        widget.setPalette(palette)
+        if name == "errorLabel" and not widget.font().bold():
+            font = widget.font()
+            font.setBold(True)
+            widget.setFont(font)
+        return
+    if name == "ledger":
+        sheet = (
+            f"QListWidget::item {{ padding: {4 if presentation else 2}px 2px; }}"
+            f"QListWidget::item:selected {{ background: {colours['sel']}; color: {colours['sel_text']}; }}"
+        )
+    elif name == "largeGraphBanner":
+        sheet = (
+            f"QFrame#largeGraphBanner {{ background: {colours['banner']}; "
+            f"border: 1px solid {colours['banner_border']}; border-radius: 4px; }}"
+        )
+    else:
+        return
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
+
+
+class NamedWidgetStyle(QProxyStyle):
+    """Fusion, plus the look of the widgets named in STYLED_NAMES, given to each as Qt polishes it.
+
+    An application-wide style sheet would do the same with one string, but it makes Qt run every widget of
+    the app through its style sheet engine: building a window costs twice the CPU, and switching theme or
+    presentation mode re-styled every widget (0.5–1 s).  Here a switch touches only the named widgets.
+    """
+
+    def __init__(self):
+        super().__init__(QStyleFactory.create("Fusion"))
+        self.theme, self.presentation = "light", False
+
+    def polish(self, target):
+        result = super().polish(target)
+        if isinstance(target, QWidget) and target.objectName() in STYLED_NAMES:
+            style_named_widget(target, self.theme, self.presentation)
+        return result
+
+
 def apply_theme(app: QApplication, theme: str = "light", presentation: bool = False, base_point_size: float = 0.0):
-    """Set palette, font size and the named widgets' colours for the whole application.
+    """Set palette, font size and the named widgets' look for the whole application.
 
     ``base_point_size`` is the font size before presentation scaling (read once
     at start-up so toggling presentation mode twice returns to the same size).
     """
     theme = theme if theme in THEMES else "light"
     base = base_point_size or app.font().pointSizeF() or 10.0
+    style = app.style()
+    if not isinstance(style, NamedWidgetStyle):
+        style = NamedWidgetStyle()
+        app.setStyle(style)
+        app.setProperty("appliedTheme", None)
+        _STYLES.append(style)  # the application owns it in C++; keep the Python side alive with it
     key = f"{theme}/{presentation}/{base}"
-    if app.property("appliedTheme") != key:  # palette and font reach every widget: only when something changed
-        app.setProperty("appliedTheme", key)
-        if not app.property("fusionStyle"):  # under a style sheet, style().name() no longer says "fusion"
-            app.setStyle("Fusion")
-            app.setProperty("fusionStyle", True)
-        app.setPalette(_palette(theme))
-        font = QFont(app.font())
-        font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
-        app.setFont(font)
-    if app.styleSheet() != STYLESHEET:
-        # Without this, the style sheet gives every widget it polishes a fixed copy of the palette, and a new
-        # theme's palette never reaches them; with it, only the widgets whose rules set colours get one.
-        app.setAttribute(Qt.ApplicationAttribute.AA_UseStyleSheetPropagationInWidgetStyles, True)
-        app.setStyleSheet(STYLESHEET)
-    for window in app.topLevelWidgets():
-        mark_window(window, theme, presentation)
-
-
-def mark_window(window: QWidget, theme: str, presentation: bool) -> None:
-    """Tell a window's style sheet rules which theme and size are on; re-style only the widgets they name."""
-    if window.property("theme") == theme and window.property("presentation") == presentation:
-        return
-    window.setProperty("theme", theme)
-    window.setProperty("presentation", presentation)
-    for widget in window.findChildren(QWidget):
+    if app.property("appliedTheme") == key:
+        return  # palette and font reach every widget: only when something changed
+    app.setProperty("appliedTheme", key)
+    style.theme, style.presentation = theme, presentation
+    app.setPalette(_palette(theme))
+    font = QFont(app.font())
+    font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
+    app.setFont(font)
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
         if widget.objectName() in STYLED_NAMES:
-            style = widget.style()
-            style.unpolish(widget)
-            style.polish(widget)
-            widget.update()
+            style_named_widget(widget, theme, presentation)
+        if sheet and widget.styleSheet() == sheet:
+            # A widget with a style sheet of its own took a copy of the palette and font when Qt styled it:
+            # styling it again (it and its children, a few dozen widgets in all) gives it the new ones.
+            widget.setStyleSheet(sheet)
+
+
+_STYLES: list[NamedWidgetStyle] = []
 
 
 def monospace_font(point_size: float | None = None) -> QFont:
