@@ -268,7 +268,7 @@ def test_bad_entries_are_explained_without_a_crash(qtbot, panel, training):
     assert "Unknown loss" in panel.error_label.text()
 
 
-def test_through_the_main_window(qtbot, tmp_path):
+def test_through_the_main_window(qtbot, tmp_path, in_process_training):
     from gui.main_window import MainWindow
     from gui.settings import AppSettings
 
@@ -282,7 +282,7 @@ def test_through_the_main_window(qtbot, tmp_path):
     training = window.training
     if not hasattr(training, "sampleSelected"):
         pytest.skip("the training area's sampleSelected/current_model contract has not landed yet")
-    window.tabs.setCurrentWidget(training)  # the training process starts when its area is first seen
+    window.tabs.setCurrentWidget(training)  # the training engine starts when its area is first seen
     qtbot.waitUntil(lambda: training.current_model() is not None, timeout=15000)
     training.sampleSelected.emit(0.25, -0.5, 1)  # as a click on the boundary plot in Inspect mode does
     assert window.current_area() is sample
