@@ -250,7 +250,7 @@ class Monkey:
         self.settle_ms = settle_ms
         self.settle_cap_ms = settle_cap_ms
         self.report = MonkeyReport(seed)
-        self._notes: list[str] = []
+        self.notes: list[str] = []
         self._ticks: list[float] = []
         self._probe = QTimer()
         self._probe.setInterval(PROBE_MS)
@@ -333,7 +333,7 @@ class Monkey:
                 ("a folder", str(self.files)),
             )
         )
-        self._notes.append(f"save dialog → {choice} {path!r}")
+        self.notes.append(f"save dialog → {choice} {path!r}")
         return path, ""
 
     def _open_file_name(self, *_args, **_kwargs) -> tuple[str, str]:
@@ -342,7 +342,7 @@ class Monkey:
         options = ["", str(garbage), str(self.files / "missing.json"), str(self.files), "/dev/null"]
         options += [str(p) for p in sorted(self.files.glob("session*.json"))[-3:]] * 2
         path = self.rng.choice(options)
-        self._notes.append(f"open dialog → {path!r}")
+        self.notes.append(f"open dialog → {path!r}")
         return path, ""
 
     # ------------------------------------------------------------------ running
@@ -370,8 +370,8 @@ class Monkey:
         stall = self._stall_since(first_tick, start, end)
         self.report.actions = index
         self.report.log.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]")
-        self.report.log.extend(f"    {note}" for note in self._notes)
-        self._notes.clear()
+        self.report.log.extend(f"    {note}" for note in self.notes)
+        self.notes.clear()
         self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index, end - start))
         self._check_training()
 
@@ -430,7 +430,7 @@ class Monkey:
     # ------------------------------------------------------------------ choosing
 
     def _choose(self) -> tuple[str, Callable[[], str]]:
-        dialog = self._open_dialog()
+        dialog = self.open_dialog()
         if dialog is not None and self.rng.random() < 0.85:  # a user answers a dialog before anything else
             return "dialog", lambda: answer_dialog(self, dialog)
         widgets = self._candidates()
@@ -456,7 +456,7 @@ class Monkey:
             if w.isVisible() and w.isEnabled() and not w.visibleRegion().isEmpty()
         ]
 
-    def _open_dialog(self) -> QWidget | None:
+    def open_dialog(self) -> QWidget | None:
         return next((w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()), None)
 
     # ------------------------------------------------------------------ events
@@ -538,8 +538,12 @@ def click_button(m: Monkey, button: QAbstractButton) -> str:
             entry.trigger()
             return f"menu entry {entry.text()!r}"
     times = m.rng.choice((1, 1, 1, 2, 3))
-    for _ in range(times):
+    for done in range(1, times + 1):
+        notes = len(m.notes)
         QTest.mouseClick(button, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, button.rect().center())
+        if len(m.notes) > notes or m.open_dialog() is not None:
+            times = done  # a modal dialog came up: the next click would land on it, not on the button
+            break
     return "click" + (f" ×{times}" if times > 1 else "")
 
 
@@ -770,7 +774,7 @@ def press_key(m: Monkey) -> str:
 
 
 def wait(m: Monkey) -> str:
-    ms = m.rng.choice((100, 250, 500, 1000))
+    ms = m.rng.choice((50, 100, 250, 500))
     QTest.qWait(ms)
     return f"{ms} ms"
 
