@@ -6,7 +6,6 @@ child interpreter's start-up; ``process_ws`` uses the real training process,
 for the tests where the process is the point.
 """
 
-import gc
 import os
 import sys
 from pathlib import Path
@@ -18,30 +17,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 @pytest.fixture(autouse=True)
-def _flush_deleted_widgets():
-    """After each test, really delete the widgets it closed, so none leaks into the next test.
+def _flush_deleted_widgets(request):
+    """After each Qt test, really delete its windows, so none leaks into the next test.
 
     pytest-qt closes the widgets a test registered and calls ``deleteLater``, but Qt runs those deferred
     deletions only when an event loop returns to the level they were posted from, which between tests never
-    happens: without this, one file's windows pile up (700 → 8,600 live widgets) and every later restyle
-    (theme, presentation) visits them all.  Closed top-level windows are deleted too; hidden menus and
-    popups belong to their windows and go with them.
+    happens: without this, one file's windows piled up (700 → 8,600 live widgets) and every later restyle
+    (theme, presentation) visited them all.  Windows a test made without registering them go too.  Tests
+    without ``qtbot`` are left alone (nothing to flush, and no event processing to pay for).
     """
     yield
-    if "PySide6.QtWidgets" not in sys.modules:
-        return  # a test without Qt: nothing to flush
+    if "qtbot" not in request.fixturenames:
+        return
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
-    if app is None:
-        return
     for widget in app.topLevelWidgets():
-        if widget.parent() is None:  # a window the test made (its menus and popups have it as parent)
+        if widget.parent() is None:  # a window the test made (menus and popups have their window as parent)
             widget.close()
             widget.deleteLater()
-    gc.collect()  # Python wrappers in reference cycles (lambdas holding their widget) let go of their widgets
-    for _ in range(3):  # a deletion can post further deletions
+    for _ in range(2):  # a deletion can post further deletions
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         app.processEvents()
 
