@@ -80,6 +80,10 @@ def main() -> int:
             seconds = time.perf_counter() - started
             print(f"\nseed {seed}: {report.actions} actions in {seconds:.0f} s, {len(report.failures)} failure(s)")
             print(report.stall_table())
+            if report.warnings:
+                print(f"Python warnings (recorded, not failed on): {len(report.warnings)}")
+                for line in report.warnings:
+                    print(f"  {line}")
             if report.known:
                 print(f"known issues met (reported where they come from, not failed on): {len(report.known)}")
                 for line in report.known:

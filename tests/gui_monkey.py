@@ -41,6 +41,7 @@ import random
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,6 +186,7 @@ class MonkeyReport:
     log: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     known: list[str] = field(default_factory=list)  # messages matching KNOWN_ISSUES, with the action number
+    warnings: list[str] = field(default_factory=list)  # Python warnings (recorded, not failed on)
     stalls: dict[str, list[Stall]] = field(default_factory=dict)
 
     def worst(self) -> dict[str, Stall]:
@@ -292,6 +294,22 @@ class Monkey:
 
         sys.excepthook = excepthook
         self._restore.append(lambda: setattr(sys, "excepthook", previous_hook))
+
+        previous_showwarning = warnings.showwarning
+
+        def showwarning(message, category, filename, lineno, file=None, line=None):
+            # Recorded, not failed on (numpy and pyqtgraph warn about NaN data the app may show on purpose),
+            # with the app's own frame that led to it.
+            ours = [
+                f for f in traceback.extract_stack()[:-1] if "/gui/" in f.filename or "/autograd_core/" in f.filename
+            ]
+            where = f" from {Path(ours[-1].filename).name}:{ours[-1].lineno} {ours[-1].name}" if ours else ""
+            text = f"#{report.actions + 1}: {category.__name__}: {message} ({Path(filename).name}:{lineno}){where}"
+            if text not in report.warnings:
+                report.warnings.append(text)
+
+        warnings.showwarning = showwarning
+        self._restore.append(lambda: setattr(warnings, "showwarning", previous_showwarning))
 
         def on_qt_message(mode, _context, message):
             if mode.name in ("QtDebugMsg", "QtInfoMsg"):
@@ -500,15 +518,16 @@ class Monkey:
         QApplication.sendEvent(widget, event)
 
     def type_text(self, widget: QWidget, text: str) -> None:
-        """Type ``text`` key by key.  QTest types Latin-1 only (it aborts on "−"); other characters go as key
-        events carrying their text, as an input method delivers them."""
+        """Type ``text`` key by key, letting the event loop run between keys.  QTest types Latin-1 only (it aborts
+        on "−"); other characters go as key events carrying their text, as an input method delivers them."""
         for ch in text:
             if ch.isascii() and (ch.isprintable() or ch == "\t"):
                 QTest.keyClick(widget, ch)
-                continue
-            for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-                event = QKeyEvent(kind, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, ch)
-                QApplication.sendEvent(widget, event)
+            else:
+                for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+                    event = QKeyEvent(kind, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, ch)
+                    QApplication.sendEvent(widget, event)
+            QApplication.processEvents()  # a person's keys come one by one: the window may turn between them
 
     def focused(self) -> QWidget:
         """Where a key press goes: the focused widget if it is on screen, else the window."""
