@@ -174,6 +174,8 @@ class InputRow:
         checking = self.panel.state.gradcheck_enabled
         for widget in self.widgets():
             widget.setVisible(visible and (checking or widget not in (self.numeric, self.error)))
+            if not visible:
+                widget.setObjectName("")  # a spare row answers to no input's name
 
     def widgets(self) -> list[QWidget]:
         return [self.label, self.spin, self.slider, self.low, self.high, self.grad, self.numeric, self.error]

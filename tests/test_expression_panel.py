@@ -369,3 +369,29 @@ def test_an_input_no_box_can_hold_is_shown_as_it_is(qtbot, panel, value):
     assert 0 <= row.slider.value() <= 1000
     set_value(qtbot, panel, "a", 1.5)  # typing a number brings the row back to ordinary
     assert panel.state.values["a"] == 1.5 and row.spin.text() == "1.5000" and panel.state.root.data == 3.0
+
+
+def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, panel):
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    from gui.inputs_panel import MAX_ROWS
+
+    many = " + ".join(f"x{i}*w{i}" for i in range(1, 25))  # 48 inputs: the first 40 get a row
+    type_expression(qtbot, panel, "a*b + c")
+    first = panel.inputs.rows["a"].spin
+    for text, names in (("a*b + c", ["a", "b", "c"]), (many, None), ("p - q", ["p", "q"]), (many, None)):
+        type_expression(qtbot, panel, text)
+        names = names or panel.state.inputs[:MAX_ROWS]
+        assert list(panel.inputs.rows) == names
+        for name, row in panel.inputs.rows.items():
+            assert row.spin.isVisible() and row.label.text() == f"<b>{name}</b>"
+            assert row.spin.objectName() == f"value_{name}" and row.spin.value() == panel.state.values[name]
+            assert row.grad.text() == f"grad {format_number(panel.state.input_grad(name))}"
+        boxes = panel.inputs.findChildren(QDoubleSpinBox)
+        assert len([b for b in boxes if b.isVisible()]) == 3 * len(names)  # value, minimum, maximum per row
+        assert {b.objectName() for b in boxes if not b.isVisible()} <= {""}  # spare rows answer to no name
+    assert "more are not listed" in panel.inputs.empty.text() and panel.inputs.empty.isVisible()
+    assert len(panel.inputs.findChildren(QDoubleSpinBox)) == 3 * MAX_ROWS  # built once, then reused
+    assert panel.inputs.rows["x1"].spin is first  # the first line's widgets, renamed
+    set_value(qtbot, panel, "x3", 1.25)  # a renamed row drives its new input
+    assert panel.state.values["x3"] == 1.25
