@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyleFactory, QWidget
 
@@ -235,6 +236,10 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
     font = QFont(app.font())
     font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
     app.setFont(font)
+    # Outside a running event loop (tests, start-up) Qt posts the change to the widgets: deliver it now, so the
+    # areas restyled next and the widgets below already see the new palette and font, as in the running app.
+    for change in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.ApplicationFontChange):
+        QCoreApplication.sendPostedEvents(None, change)
     for widget in app.allWidgets():
         sheet = widget.styleSheet()
         if widget.objectName() in STYLED_NAMES:

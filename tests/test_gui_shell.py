@@ -269,6 +269,44 @@ def test_presentation_mode_and_dark_theme(window):
     assert app.palette().window().color().lightness() > 180
 
 
+def test_every_widget_takes_the_new_theme_and_size_even_those_made_later(qtbot, window):
+    """No application-wide style sheet: the named widgets, the ones with style sheets of their own and the ones
+    built after a switch all follow it."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QLabel
+
+    from gui.theme import NAMED_COLOURS
+
+    def colour(widget):
+        return widget.palette().color(QPalette.ColorRole.WindowText).name()
+
+    app = QApplication.instance()
+    editor = window.expression.editor
+    type_into_editor(qtbot, window, "tanh(a +")
+    assert editor.error_label.isVisible() and editor.error_label.font().bold()
+    assert colour(editor.error_label) == NAMED_COLOURS["light"]["error"]
+    window.set_theme("dark")
+    window.set_presentation(True)
+    assert colour(editor.error_label) == NAMED_COLOURS["dark"]["error"]
+    later = QLabel("made after the switch")
+    later.setObjectName("hintLabel")
+    window.statusBar().addWidget(later)
+    later.show()
+    assert colour(later) == NAMED_COLOURS["dark"]["muted"]  # styled when Qt polished it
+    plain = window.expression.evaluate_button  # follows the palette and font like any widget
+    assert plain.palette().color(QPalette.ColorRole.Button) == app.palette().color(QPalette.ColorRole.Button)
+    assert plain.font().pointSizeF() == pytest.approx(app.font().pointSizeF())
+    # a label with a style sheet of its own gets the projector's size too
+    assert window.non_finite_label.font().pointSizeF() == pytest.approx(app.font().pointSizeF())
+    assert "padding: 4px" in window.expression.backward.ledger.styleSheet()
+    window.set_presentation(False)
+    window.set_theme("light")
+    assert window.non_finite_label.font().pointSizeF() == pytest.approx(app.font().pointSizeF())
+    assert colour(later) == NAMED_COLOURS["light"]["muted"] and "padding: 2px" in (
+        window.expression.backward.ledger.styleSheet()
+    )
+
+
 def test_export_image_and_non_finite_status(qtbot, window, tmp_path):
     png = tmp_path / "graph.png"
     assert window.export_image(str(png))
