@@ -376,11 +376,16 @@ def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, pa
 
     from gui.inputs_panel import MAX_ROWS
 
+    def evaluate(text):  # paste it and press Ctrl+Return
+        panel.editor.edit.setPlainText(text)
+        qtbot.keyClick(panel.editor.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert panel.state.text == text
+
     many = " + ".join(f"x{i}*w{i}" for i in range(1, 25))  # 48 inputs: the first 40 get a row
-    type_expression(qtbot, panel, "a*b + c")
+    evaluate("a*b + c")
     first = panel.inputs.rows["a"].spin
     for text, names in (("a*b + c", ["a", "b", "c"]), (many, None), ("p - q", ["p", "q"]), (many, None)):
-        type_expression(qtbot, panel, text)
+        evaluate(text)
         names = names or panel.state.inputs[:MAX_ROWS]
         assert list(panel.inputs.rows) == names
         for name, row in panel.inputs.rows.items():
