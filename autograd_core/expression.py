@@ -269,9 +269,7 @@ class Program:
             shapes = ", ".join(f"{n} {a.shape}" for n, a in arrays.items())
             raise ExpressionError(f"the input arrays have shapes that do not fit together: {shapes}") from None
         with np.errstate(all="ignore"):
-            output, _ = self._run(
-                arrays, float, CONSTANTS.__getitem__, lambda op: op.numpy, lambda value, name: value
-            )
+            output, _ = self._run(arrays, float, CONSTANTS.__getitem__, lambda op: op.numpy, lambda value, name: value)
             return np.array(np.broadcast_to(np.asarray(output, dtype=float), shape))
 
     def _run(self, leaves: Mapping, number, constant, function_of, label) -> tuple[object, dict[str, object]]:
@@ -668,11 +666,9 @@ class _Compiler:
         for arg, (param, default) in zip(extra, op.params):
             value = _literal(arg)
             if value is None:
-                raise self.error(
-                    f"the {param} of {op.name} must be a number, like {op.name}(x, {default:g})", arg
-                )
+                raise self.error(f"the {param} of {op.name} must be a number, like {op.name}(x, {default:g})", arg)
             params.append(value)
-        return tuple(params)
+        return op.resolve(params)  # the defaults too, so every backend gets all of them
 
 
 def compile_expression(

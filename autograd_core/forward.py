@@ -199,7 +199,10 @@ def _fmt(x: float) -> str:
 
 def _dot(name: str) -> str:
     """The tangent's symbol: ẋ for a one-letter name, (h1)˙ otherwise."""
-    return f"{name}\u0307" if len(name) == 1 and name.isalpha() else f"{_w(name)}\u0307"
+    if len(name) == 1 and name.isalpha():
+        return f"{name}\u0307"
+    wrapped = _w(name)
+    return f"{wrapped if wrapped.startswith('(') else f'({name})'}\u0307"
 
 
 def _w(name: str) -> str:

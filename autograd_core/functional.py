@@ -205,7 +205,9 @@ def hessian_vector_product(
 hvp = hessian_vector_product
 
 
-def jacobian(fn: Callable[..., Tensor | Sequence[Tensor]], values: Sequence[float], mode: str = "reverse") -> np.ndarray:
+def jacobian(
+    fn: Callable[..., Tensor | Sequence[Tensor]], values: Sequence[float], mode: str = "reverse"
+) -> np.ndarray:
     """∂outᵢ/∂xⱼ at ``values`` (outputs × inputs), by ``mode`` 'reverse' (one pass per output) or 'forward'
     (one dual-number pass per input): the same numbers, at different costs."""
     if mode == "forward":

@@ -187,7 +187,7 @@ def child(name: str, gc_mode: str, steps: int) -> dict:
     del loss
     gc.collect()
     tracemalloc.start()
-    loss = loss_fn(X, y)
+    loss_fn(X, y)
     current, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     result["bytes_per_node"] = current / result["nodes"]
@@ -249,13 +249,12 @@ def main() -> None:
         best, median = min(r["times"]), statistics.median(r["times"])
         ratio = f"{mg / best:13.1f}x" if run[0] != "micrograd" else f"{'':14}"
         ratio_off = f"{mg_off / best:9.1f}x" if run[0] != "micrograd" else ""
-        print(
-            f"{labels[run]:34}{best:8.4f} ({median:.4f}){r['nodes']:9d}{r['bytes_per_node']:8.0f}{ratio}{ratio_off}"
-        )
+        print(f"{labels[run]:34}{best:8.4f} ({median:.4f}){r['nodes']:9d}{r['bytes_per_node']:8.0f}{ratio}{ratio_off}")
     for name in ("per-op", "fused"):
         r = results[name, "on"]
         print(
-            f"{name}: forward {r['nodes'] / r['forward']:,.0f} nodes/s, backward {r['nodes'] / r['backward']:,.0f} nodes/s"
+            f"{name}: forward {r['nodes'] / r['forward']:,.0f} nodes/s, "
+            f"backward {r['nodes'] / r['backward']:,.0f} nodes/s"
         )
 
 

@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograd_core import Tensor, topological_order
-from autograd_core.ops import LANGUAGE_OPS
 from autograd_core.expression import (
     CONSTANTS,
     FUNCTION_NAMES,
@@ -18,6 +17,7 @@ from autograd_core.expression import (
     compile_expression,
 )
 from autograd_core.graph import to_networkx
+from autograd_core.ops import LANGUAGE_OPS
 from autograd_core.trace import backward_steps
 
 
