@@ -631,7 +631,10 @@ def describe_node(node: Tensor) -> str:
     op = node.op_entry
     if op is None or node.is_leaf:
         return node.label or _fmt_number(node.data)
-    return op.show([_fmt_number(p.data) for p in node.parents], node)
+    values = [_fmt_number(p.data) for p in node.parents]
+    if op.symbol and len(values) == 2:  # '1 / 0': spaced, as a status line reads
+        return f"{values[0]} {op.symbol} {values[1]}"
+    return op.show(values, node)
 
 
 def _fmt_number(x: float) -> str:

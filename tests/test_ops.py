@@ -198,5 +198,5 @@ def test_texts_of_nodes_read_like_formulas():
     assert node_name(a.max(b)) == "max(a, b)"
     assert node_name(-a) == "-a"
     assert describe_node(Tensor(-1.0).log()) == "log(−1)"
-    assert describe_node(Tensor(0.0) / Tensor(0.0)) == "0/0"
+    assert describe_node(Tensor(0.0) / Tensor(0.0)) == "0 / 0"
     assert derivative_formula(a.max(b), 0).startswith("(1 if a > b")
