@@ -12,13 +12,12 @@ worker thread; items are added in batches so the window never freezes.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import networkx as nx
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -29,6 +28,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPen,
     QPolygonF,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layered_order
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
@@ -53,6 +54,8 @@ LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse g
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 300  # items added per event-loop turn
+MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
 
 
 def node_name(attrs: dict, node) -> str:
@@ -127,43 +130,42 @@ def groups_of(graph: nx.MultiDiGraph) -> list[str]:
 # ------------------------------------------------------------------ layout
 
 
-def compute_layout(graph: nx.MultiDiGraph, method: str) -> dict:
-    """Positions from autograd_core.graph.layout; group boxes make it any graph."""
-    from autograd_core.graph import layout
+def compute_drawing(
+    graph: nx.MultiDiGraph, method: str, sizes: dict, aspect: float = 1.6, gaps: tuple = (LAYER_GAP, NODE_GAP)
+) -> Drawing:
+    """Boxes and routed edges from autograd_core.drawing; a layered graph takes the orientation
+    (left to right, or top to bottom) that shows it larger in a view of width/height ``aspect``."""
+    if method != "layered" or graph.number_of_nodes() < 2:
+        return draw(graph, method, sizes)
+    order = layered_order(graph)
+    if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
+        direction = guess_direction(order, sizes, aspect, gaps)
+        return draw(graph, method, sizes, direction=direction, layering=order, gaps=gaps)
+    drawings = [draw(graph, method, sizes, direction=d, layering=order, gaps=gaps) for d in ("LR", "TB")]
+    return max(drawings, key=lambda d: fit_scale(d.bounds(), aspect))
 
-    return layout(graph, method=method)
+
+def fit_scale(bounds: tuple, aspect: float) -> float:
+    """How large a drawing shows in a view of width/height ``aspect`` (height 1)."""
+    width, height = max(bounds[2] - bounds[0], 1.0), max(bounds[3] - bounds[1], 1.0)
+    return min(aspect / width, 1.0 / height)
 
 
-def scale_positions(pos: dict, method: str, width: float, height: float, gap: float = 60.0) -> dict:
-    """Turn layout units into scene pixels so boxes do not overlap.
-
-    Layered layouts: columns one box width plus ``gap`` apart, rows one box
-    height plus a gap.  Force layouts: spread over a square that grows with √n.
-    A smaller gap (presentation mode) leaves more of a fitted view to the text.
-    """
-    if not pos:
-        return {}
-    xs = sorted({round(p[0], 9) for p in pos.values()})
-    ys = sorted({round(p[1], 9) for p in pos.values()})
-    if method == "layered":
-        dx = min((b - a for a, b in itertools.pairwise(xs) if b - a > 1e-9), default=1.0)
-        columns: dict[float, list[float]] = {}
-        for p in pos.values():
-            columns.setdefault(round(p[0], 9), []).append(p[1])
-        gaps = [b - a for col in columns.values() for a, b in zip(sorted(col), sorted(col)[1:]) if b - a > 1e-9]
-        dy = min(gaps, default=1.0)
-        sx, sy = (width + gap) / dx, (height + 26.0) / dy
-        return {n: (p[0] * sx, p[1] * sy) for n, p in pos.items()}
-    span_x = (xs[-1] - xs[0]) or 1.0
-    span_y = (ys[-1] - ys[0]) or 1.0
-    side = math.sqrt(len(pos)) * (width + gap - 10.0)
-    return {n: ((p[0] - xs[0]) / span_x * side, (p[1] - ys[0]) / span_y * side) for n, p in pos.items()}
+def guess_direction(order, sizes: dict, aspect: float, gaps: tuple = (LAYER_GAP, NODE_GAP)) -> str:
+    """LR or TB from the layers' count and the widest layer, without drawing both (big graphs)."""
+    w = sum(s[0] for s in sizes.values()) / max(len(sizes), 1)
+    h = sum(s[1] for s in sizes.values()) / max(len(sizes), 1)
+    depth = len(order.layers)
+    breadth = max((len(items) for items in order.layers), default=1)
+    lr = (0.0, 0.0, depth * (w + gaps[0]), breadth * (h + gaps[1]))
+    tb = (0.0, 0.0, breadth * (w + gaps[1]), depth * (h + gaps[0]))
+    return "LR" if fit_scale(lr, aspect) >= fit_scale(tb, aspect) else "TB"
 
 
 class _LayoutSignals(QObject):
     """Carries a finished layout from the worker thread to the GUI thread (queued)."""
 
-    done = Signal(int, object, str)  # generation, positions ({} on failure), error text
+    done = Signal(int, object, str)  # generation, Drawing (None on failure), error text
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -177,13 +179,13 @@ def _layout_executor() -> ThreadPoolExecutor:
     return _executor
 
 
-def _layout_job(generation: int, graph, method: str, signals: _LayoutSignals) -> None:
+def _layout_job(generation: int, graph, method: str, sizes: dict, aspect: float, gaps, signals) -> None:
     try:
-        pos = compute_layout(graph, method)
+        drawing = compute_drawing(graph, method, sizes, aspect, gaps)
     except Exception as err:  # reported to the user by the view
-        signals.done.emit(generation, {}, f"{type(err).__name__}: {err}")
+        signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
         return
-    signals.done.emit(generation, pos, "")
+    signals.done.emit(generation, drawing, "")
 
 
 # ------------------------------------------------------------------ items
@@ -302,42 +304,33 @@ def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metric
 
 
 class EdgeItem(QGraphicsItem):
-    """parent → child with an arrow head; parallel edges (x*x) bend apart."""
+    """parent → child along its routed path (``autograd_core.drawing``), with an arrowhead on the child's border."""
 
-    def __init__(self, view: GraphView, u, v, key, offset: float):
+    def __init__(self, view: GraphView, u, v, key):
         super().__init__()
-        self.view, self.u, self.v, self.key, self.offset = view, u, v, key, offset
+        self.view, self.u, self.v, self.key = view, u, v, key
         self.highlighted = False
         self.path = QPainterPath()
         self.arrow = QPolygonF()
         self._bounds = QRectF()
 
-    def set_geometry(self, a: NodeItem, b: NodeItem, curved: bool) -> None:
+    def set_route(self, commands: list, arrow: tuple) -> None:
+        """Build the painter path from the drawing's commands (M, L, C) and the arrowhead at its tip."""
         self.prepareGeometryChange()
-        pa, pb = a.pos(), b.pos()
-        if curved and pb.x() > pa.x() + 1:
-            start = QPointF(pa.x() + a.width / 2, pa.y() + self.offset * 0.4)
-            end = QPointF(pb.x() - b.width / 2 - 2, pb.y() + self.offset)
-            dx = (end.x() - start.x()) * 0.5
-            path = QPainterPath(start)
-            path.cubicTo(QPointF(start.x() + dx, start.y()), QPointF(end.x() - dx, end.y()), end)
-            direction = QPointF(1.0, 0.0)
-        else:
-            start = _clip_to_box(pa, pb, a)
-            end = _clip_to_box(pb, pa, b)
-            normal = QPointF(-(end.y() - start.y()), end.x() - start.x())
-            length = math.hypot(normal.x(), normal.y()) or 1.0
-            bend = QPointF(normal.x() / length * self.offset * 2, normal.y() / length * self.offset * 2)
-            middle = (start + end) / 2 + bend
-            path = QPainterPath(start)
-            path.quadTo(middle, end)
-            d = end - middle
-            dl = math.hypot(d.x(), d.y()) or 1.0
-            direction = QPointF(d.x() / dl, d.y() / dl)
+        path = QPainterPath()
+        for c in commands:
+            if c[0] == "M":
+                path.moveTo(c[1], c[2])
+            elif c[0] == "L":
+                path.lineTo(c[1], c[2])
+            else:
+                path.cubicTo(c[1], c[2], c[3], c[4], c[5], c[6])
+        end = QPointF(arrow[0], arrow[1])
+        direction = QPointF(arrow[2], arrow[3])
         size = 9.0 * self.view.line_width
-        left = end - direction * size + QPointF(-direction.y(), direction.x()) * size * 0.5
-        right = end - direction * size - QPointF(-direction.y(), direction.x()) * size * 0.5
-        self.path, self.arrow = path, QPolygonF([end, left, right])
+        normal = QPointF(-direction.y(), direction.x()) * size * 0.45
+        base = end - direction * size
+        self.path, self.arrow = path, QPolygonF([end, base + normal, base - normal])
         self._bounds = path.controlPointRect().united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
 
     def boundingRect(self) -> QRectF:
@@ -350,26 +343,16 @@ class EdgeItem(QGraphicsItem):
         colors = self.view.colors
         color = colors.highlight if self.highlighted else colors.edge
         width = self.view.line_width * (3.0 if self.highlighted else 1.2)
-        painter.setPen(QPen(color, width))
+        pen = QPen(color, width)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # no square cap poking past the arrow's tip
+        painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.35:
-            # zoomed out: a straight line is indistinguishable and far cheaper than a curve
-            painter.drawLine(self.path.pointAtPercent(0.0), self.arrow[0])
-            return
         painter.drawPath(self.path)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
+            return  # zoomed far out: the arrowhead is a dot
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawPolygon(self.arrow)
-
-
-def _clip_to_box(center: QPointF, toward: QPointF, item: NodeItem) -> QPointF:
-    """Where the segment center→toward leaves the item's box."""
-    dx, dy = toward.x() - center.x(), toward.y() - center.y()
-    if dx == 0 and dy == 0:
-        return center
-    hw, hh = item.width / 2 + 2, item.height / 2 + 2
-    t = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
-    return QPointF(center.x() + dx * t, center.y() + dy * t)
 
 
 class _Root(QGraphicsObject):
@@ -386,7 +369,15 @@ class _Root(QGraphicsObject):
 
 
 class Legend(QWidget):
-    """Colour bar for the gradient scale and swatches for node kinds (overlay, not scaled)."""
+    """Colour bar for the gradient scale and swatches for node kinds.
+
+    A child of the viewport, so it stays put while the scene zooms and pans;
+    its size comes from its own text (swatches wrap onto more rows when the
+    view is narrow), and Fit keeps the graph out of its corner.
+    """
+
+    PAD = 8.0
+    MARGIN = 8  # from the viewport's edges
 
     def __init__(self, view: GraphView):
         super().__init__(view.viewport())
@@ -394,9 +385,51 @@ class Legend(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setObjectName("graphLegend")
 
-    def sizeHint(self) -> QSize:
+    def kinds(self) -> list[tuple[str, QColor, Qt.PenStyle]]:
+        colors = self.view.colors
+        return [
+            ("input", colors.leaf_border, Qt.PenStyle.SolidLine),
+            ("param", colors.parameter_border, Qt.PenStyle.SolidLine),
+            ("const", colors.constant_border, Qt.PenStyle.DashLine),
+            ("op", colors.op_border, Qt.PenStyle.SolidLine),
+            ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
+            *((("group", colors.parameter_border, Qt.PenStyle.DashDotLine),) if self.view.collapsed else ()),
+        ]
+
+    def _rows(self, width: float) -> list[list[tuple[float, str]]]:
+        """Swatch rows (x offset, name) that fit in ``width`` (inside the padding)."""
         fm = QFontMetricsF(self.view.body_font)
-        return QSize(int(fm.horizontalAdvance("M") * 30), int(fm.height() * 4 + 26))
+        swatch = fm.height() * 0.8
+        rows: list[list[tuple[float, str]]] = [[]]
+        x = 0.0
+        for name, _c, _s in self.kinds():
+            w = swatch + 4 + fm.horizontalAdvance(name)
+            if rows[-1] and x + w > width:
+                rows.append([])
+                x = 0.0
+            rows[-1].append((x, name))
+            x += w + 12
+        return rows
+
+    def natural_width(self) -> float:
+        fm = QFontMetricsF(self.view.body_font)
+        swatch = fm.height() * 0.8
+        row = sum(swatch + 4 + fm.horizontalAdvance(name) + 12 for name, _c, _s in self.kinds()) - 12
+        scale = fm.horizontalAdvance("−0.0000e+00  0  +0.0000e+00")
+        title = fm.horizontalAdvance("gradient (log scale)")
+        return max(row, scale, title) + 2 * self.PAD
+
+    def size_for(self, available_width: float) -> QSize:
+        """The legend's size when at most ``available_width`` pixels wide."""
+        fm = QFontMetricsF(self.view.body_font)
+        width = min(self.natural_width(), max(available_width, 80.0))
+        rows = self._rows(width - 2 * self.PAD)
+        lh = fm.height()
+        height = self.PAD + lh + lh * 0.8 + 1 + lh + 3 + len(rows) * (lh + 3) + self.PAD
+        return QSize(math.ceil(width), math.ceil(height))
+
+    def sizeHint(self) -> QSize:
+        return self.size_for(self.view.viewport().width() - 2 * self.MARGIN)
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -408,12 +441,12 @@ class Legend(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(colors.muted, 1))
         bg = QColor(colors.background)
-        bg.setAlpha(225)
+        bg.setAlpha(235)
         painter.setBrush(bg)
         painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
         painter.setFont(view.body_font)
         fm = QFontMetricsF(view.body_font)
-        pad, lh = 8.0, fm.height()
+        pad, lh = self.PAD, fm.height()
         bar = QRectF(rect.left() + pad, rect.top() + pad + lh, rect.width() - 2 * pad, lh * 0.8)
         steps = 48
         for i in range(steps):
@@ -435,25 +468,18 @@ class Legend(QWidget):
         painter.drawText(label_row, Qt.AlignmentFlag.AlignLeft, f"−{format_number(scale)}" if scale else "−")
         painter.drawText(label_row, Qt.AlignmentFlag.AlignHCenter, "0")
         painter.drawText(label_row, Qt.AlignmentFlag.AlignRight, f"+{format_number(scale)}" if scale else "+")
-        # kinds
-        y = label_row.bottom() + 3
-        x = bar.left()
         swatch = lh * 0.8
-        for name, color, style in (
-            ("input", colors.leaf_border, Qt.PenStyle.SolidLine),
-            ("param", colors.parameter_border, Qt.PenStyle.SolidLine),
-            ("const", colors.constant_border, Qt.PenStyle.DashLine),
-            ("op", colors.op_border, Qt.PenStyle.SolidLine),
-            ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
-            *((("group", colors.parameter_border, Qt.PenStyle.DashDotLine),) if view.collapsed else ()),
-        ):
-            painter.setPen(QPen(color, 2, style))
-            painter.setBrush(colors.neutral_fill)
-            painter.drawRoundedRect(QRectF(x, y + 2, swatch, swatch), 3, 3)
-            painter.setPen(colors.text)
-            w = fm.horizontalAdvance(name)
-            painter.drawText(QPointF(x + swatch + 3, y + fm.ascent()), name)
-            x += swatch + w + 12
+        styles = {name: (color, style) for name, color, style in self.kinds()}
+        y = label_row.bottom() + 3
+        for row in self._rows(rect.width() - 2 * pad):
+            for x, name in row:
+                color, style = styles[name]
+                painter.setPen(QPen(color, 2, style))
+                painter.setBrush(colors.neutral_fill)
+                painter.drawRoundedRect(QRectF(bar.left() + x, y + 2, swatch, swatch), 3, 3)
+                painter.setPen(colors.text)
+                painter.drawText(QPointF(bar.left() + x + swatch + 4, y + fm.ascent()), name)
+            y += lh + 3
 
 
 # ------------------------------------------------------------------ the view
@@ -512,6 +538,7 @@ class GraphView(QGraphicsView):
         self.nodes: dict = {}
         self.edges: dict = {}
         self.positions: dict = {}
+        self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
         self._root = _Root()
         self.scene().addItem(self._root)
         self._generation = 0
@@ -529,6 +556,10 @@ class GraphView(QGraphicsView):
         self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
         self.auto_fit = True  # keep fitting on resize until the user zooms by hand
+        self._reorient_timer = QTimer(self)
+        self._reorient_timer.setSingleShot(True)
+        self._reorient_timer.setInterval(200)
+        self._reorient_timer.timeout.connect(self._reorient)
         self.legend = Legend(self)
         self._overlay = QLabel(self.viewport())
         self._overlay.setObjectName("graphOverlay")
@@ -554,8 +585,8 @@ class GraphView(QGraphicsView):
         # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
         # them in full) and the gaps between layers and around the graph stay narrow.
         self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
-        self.layer_gap = 34.0 if self.presentation else 60.0
-        self.fit_margin = 12.0 if self.presentation else 30.0
+        self.fit_margin = 10.0 if self.presentation else 20.0
+        self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -610,10 +641,31 @@ class GraphView(QGraphicsView):
         self._place_overlays()
         if self.auto_fit and not self.busy:
             self.fit()
+            self._reorient_timer.start()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        # QWidget.scroll moves the viewport's child widgets too: put the legend and messages back
+        super().scrollContentsBy(dx, dy)
+        self._place_overlays()
+
+    def _reorient(self) -> None:
+        """After a resize, turn a small layered graph (LR ⇄ TB) if the other way shows it clearly larger."""
+        drawing, graph = self.drawing, self.graph
+        if not self.auto_fit or self.busy or drawing is None or graph is None or drawing.direction not in ("LR", "TB"):
+            return
+        if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
+            return
+        aspect = self._free_aspect()
+        other = compute_drawing(graph, "layered", drawing.sizes, aspect, self.gaps)
+        if other.direction != drawing.direction and fit_scale(other.bounds(), aspect) > 1.05 * fit_scale(
+            drawing.bounds(), aspect
+        ):
+            self._rebuild(relayout=True)
 
     def _place_overlays(self) -> None:
         hint = self.legend.sizeHint()
-        self.legend.setGeometry(8, self.viewport().height() - hint.height() - 8, hint.width(), hint.height())
+        m = Legend.MARGIN
+        self.legend.setGeometry(m, max(self.viewport().height() - hint.height() - m, 0), hint.width(), hint.height())
         width = min(self.viewport().width() - 16, 640)
         self._overlay.setFixedWidth(max(120, width))
         self._overlay.adjustSize()
@@ -776,6 +828,7 @@ class GraphView(QGraphicsView):
             item.setParentItem(None)
             self.scene().removeItem(item)
         self.nodes, self.edges, self.positions = {}, {}, {}
+        self.drawing = None
         self.highlight_nodes, self.highlight_edges = set(), set()
         self.busy = False
 
@@ -811,36 +864,35 @@ class GraphView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing, not large)
         self.layout_started.emit()
         generation = self._generation
+        sizes = {node: (self._node_width(attrs), self.node_height) for node, attrs in graph.nodes(data=True)}
+        aspect = self._free_aspect()
         if n > ASYNC_LAYOUT_NODES:
-            _layout_executor().submit(_layout_job, generation, graph, method, self._signals)
+            _layout_executor().submit(_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
         else:
             try:
-                pos = compute_layout(graph, method)
+                drawing = compute_drawing(graph, method, sizes, aspect, self.gaps)
             except Exception as err:
-                self._layout_done(generation, {}, f"{type(err).__name__}: {err}", method)
+                self._layout_done(generation, None, f"{type(err).__name__}: {err}")
                 return
-            self._layout_done(generation, pos, "", method)
+            self._layout_done(generation, drawing, "")
 
-    def _layout_done(self, generation: int, pos, error: str, method: str | None = None) -> None:
+    def _layout_done(self, generation: int, drawing: Drawing | None, error: str) -> None:
         if generation != self._generation or self.graph is None:
             return  # a newer graph replaced this one while the layout ran
-        if error:
+        if error or drawing is None:
             self.busy = False
             self._root.setVisible(True)
             self.message.emit(f"Layout failed: {error}")
             return
-        method = method or ("layered" if self.method == "kamada_kawai" else self.method)
         graph = self.graph
-        widths = {node: self._node_width(attrs) for node, attrs in graph.nodes(data=True)}
-        width = max(widths.values(), default=100.0)
-        self.positions = scale_positions(pos, method, width, self.node_height, self.layer_gap)
+        self.drawing = drawing
+        self.positions = dict(drawing.centres)
         nodes = list(graph.nodes)
         for start in range(0, len(nodes), BATCH):
-            self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk, widths))
+            self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
         edges = list(graph.edges(keys=True))
-        curved = method == "layered"
         for start in range(0, len(edges), BATCH):
-            self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk, curved))
+            self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
         self._pending.append(self._finish)
         if len(nodes) + len(edges) <= BATCH:
             while self._pending:
@@ -862,22 +914,21 @@ class GraphView(QGraphicsView):
         )
         return max(96.0 * self.font_scale, text + 20.0)
 
-    def _add_nodes(self, chunk: list, widths: dict) -> None:
-        graph = self.graph
+    def _add_nodes(self, chunk: list) -> None:
+        graph, drawing = self.graph, self.drawing
         for node in chunk:
-            item = NodeItem(self, node, graph.nodes[node], widths[node], self.node_height)
-            x, y = self.positions[node]
+            width, height = drawing.sizes[node]
+            item = NodeItem(self, node, graph.nodes[node], width, height)
+            x, y = drawing.centres[node]
             item.setPos(x, y)
             item.setParentItem(self._root)
             self.nodes[node] = item
 
-    def _add_edges(self, chunk: list, curved: bool) -> None:
-        graph = self.graph
+    def _add_edges(self, chunk: list) -> None:
+        drawing = self.drawing
         for u, v, key in chunk:
-            parallel = graph.number_of_edges(u, v)
-            offset = (key - (parallel - 1) / 2) * 14.0 if parallel > 1 else 0.0
-            item = EdgeItem(self, u, v, key, offset)
-            item.set_geometry(self.nodes[u], self.nodes[v], curved)
+            item = EdgeItem(self, u, v, key)
+            item.set_route(drawing.paths[(u, v, key)], drawing.arrows[(u, v, key)])
             item.setParentItem(self._root)
             self.edges[(u, v, key)] = item
 
@@ -970,23 +1021,62 @@ class GraphView(QGraphicsView):
 
     # ---- navigation
 
+    def graph_rect(self) -> QRectF:
+        """The drawn graph's extent in the scene (boxes, edges and arrowheads)."""
+        return self._root.childrenBoundingRect()
+
+    def _fit_regions(self) -> list[QRectF]:
+        """The parts of the viewport a fitted graph may use: beside or above the legend."""
+        vp = QRectF(self.viewport().rect())
+        legend = (
+            QRectF(self.legend.geometry()).adjusted(0, 0, Legend.MARGIN, Legend.MARGIN)
+            if self.legend.isVisible()
+            else QRectF()
+        )
+        if legend.isEmpty():
+            return [vp]
+        above = QRectF(vp.left(), vp.top(), vp.width(), max(legend.top() - vp.top(), 1.0))
+        beside = QRectF(legend.right(), vp.top(), max(vp.right() - legend.right(), 1.0), vp.height())
+        return [above, beside]
+
+    def _free_aspect(self) -> float:
+        """Width/height of the largest region a fitted graph may use (to choose the layout's orientation)."""
+        regions = self._fit_regions()
+        region = max(regions, key=lambda r: r.width() * r.height())
+        return max(region.width(), 1.0) / max(region.height(), 1.0)
+
+    def fit_transform_scale(self, rect: QRectF | None = None) -> tuple[float, QRectF]:
+        """The scale Fit uses and the viewport region the graph goes in."""
+        rect = self.graph_rect() if rect is None else rect
+        m = self.fit_margin
+        best = (0.0, QRectF(self.viewport().rect()))
+        for region in self._fit_regions():
+            w, h = region.width() - 2 * m, region.height() - 2 * m
+            if w <= 0 or h <= 0:
+                continue
+            scale = min(w / max(rect.width(), 1.0), h / max(rect.height(), 1.0))
+            if scale > best[0]:
+                best = (scale, region)
+        return min(best[0], MAX_FIT_SCALE) if best[0] > 0 else 0.05, best[1]
+
     def fit(self) -> None:
+        """Show the whole graph as large as it goes, clear of the legend."""
         self.auto_fit = True
-        rect = self.scene().itemsBoundingRect()
+        rect = self.graph_rect()
         if rect.isEmpty():
             return
-        m = self.fit_margin
-        self.fitInView(rect.adjusted(-m, -m, m, m), Qt.AspectRatioMode.KeepAspectRatio)
-        # leave room under the graph for the legend, which is drawn over the bottom-left corner
-        below = (self.legend.height() + 12) / max(self.transform().m11(), 1e-6)
-        shown = rect.adjusted(-m, -m, m, m + below)
-        # the scene is what Fit shows: the legend's room can be scrolled to (centring kept the graph
-        # under the legend otherwise) and no scroll bar appears for margins only
-        self.scene().setSceneRect(shown)
-        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 2.0:  # a three-node graph should not fill a projector
-            self.setTransform(self.transform().fromScale(2.0, 2.0))
+        scale, region = self.fit_transform_scale(rect)
+        vp = QRectF(self.viewport().rect())
+        # the viewport in scene units, placed so that the graph's centre falls on the region's centre
+        top_left = rect.center() - QPointF(region.center().x() - vp.left(), region.center().y() - vp.top()) / scale
+        shown = QRectF(top_left, QSizeF(vp.width() / scale, vp.height() / scale))
+        self.scene().setSceneRect(shown.united(rect))
+        self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
+
+    def fitted_text_points(self) -> float:
+        """On-screen size, in points, of the value and gradient text at the current zoom."""
+        return self.body_font.pointSizeF() * self.transform().m11()
 
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
