@@ -44,7 +44,9 @@ NODE_GAP = 16.0  # between two boxes of one layer
 EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
 RESTARTS = 12  # shaken restarts of the crossing minimisation for small graphs
-SIFT_LIMIT = 800  # items (boxes and edge slots) up to which sifting runs
+# Work limits, in segments between adjacent layers (edges split at their virtual slots):
+THOROUGH_SEGMENTS = 400  # up to this: four strategies, sifting and restarts (every example, typical expressions)
+TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: barycentre sweeps only
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,7 @@ def _arg_index(graph, e) -> int:
     return index if index is not None else e[2]
 
 
-def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, transpose_limit: int = 4000) -> LayeredOrder:
+def layered_order(graph: nx.DiGraph, *, sweeps: int = 24) -> LayeredOrder:
     """Layers, virtual nodes and an order with few crossings (see the module's docstring)."""
     layer_of = assign_layers(graph)
     depth = max(layer_of.values(), default=-1) + 1
@@ -234,15 +236,17 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, transpose_limit: int =
             up[b].append(a)
     for items in layers:
         items.sort(key=lambda it: key[it])
-    total_items = sum(len(items) for items in layers)
+    segments = sum(len(chain) - 1 for chain in chains.values())
+    thorough = segments <= THOROUGH_SEGMENTS
     # Several strategies (barycentre or median, first sweep down or up); the fewest crossings win.
     strategies = [(False, True), (True, True), (False, False), (True, False)]
-    if total_items > 1500:
+    if not thorough:
         strategies = strategies[:1]
     best, best_layers = None, layers
     for median, downward_first in strategies:
+        start = [list(items) for items in layers]
         crossings, result = _minimise(
-            [list(items) for items in layers], up, down, sweeps, median, downward_first, total_items <= transpose_limit
+            start, up, down, sweeps, median, downward_first, segments <= TRANSPOSE_SEGMENTS, thorough
         )
         if best is None or crossings < best:
             best, best_layers = crossings, result
@@ -250,14 +254,14 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, transpose_limit: int =
             break
     # Restarts from shaken copies of the best order, while the work stays small (seeded: deterministic).
     rng = random.Random(0)
-    restarts = RESTARTS if total_items <= SIFT_LIMIT else 0
+    restarts = RESTARTS if thorough else 0
     for _ in range(restarts if best else 0):
         shaken = [list(items) for items in best_layers]
         for items in shaken:
             for i in range(len(items) - 1):
                 if rng.random() < 0.3:
                     items[i], items[i + 1] = items[i + 1], items[i]
-        crossings, result = _minimise(shaken, up, down, sweeps, rng.random() < 0.5, rng.random() < 0.5, True)
+        crossings, result = _minimise(shaken, up, down, sweeps, rng.random() < 0.5, rng.random() < 0.5, True, True)
         if crossings < best:
             best, best_layers = crossings, result
         if best == 0:
@@ -265,7 +269,7 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, transpose_limit: int =
     return LayeredOrder(best_layers, layer_of, chains, best)
 
 
-def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose):
+def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, sift=False):
     depth = len(layers)
     pos = {it: i for items in layers for i, it in enumerate(items)}
     best = _total_crossings(layers, down, pos)
@@ -285,7 +289,7 @@ def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose):
             stale += 1
         if best == 0 or stale >= 6:
             break
-    if best and do_transpose and len(pos) <= SIFT_LIMIT:
+    if best and sift:
         layers = [list(items) for items in best_layers]
         pos = {it: i for items in layers for i, it in enumerate(items)}
         for _ in range(4):
@@ -720,9 +724,7 @@ def _detour(p: Point, q: Point, index: _BoxIndex, exclude: set, depth: int) -> l
         if not group:
             continue
         along = sorted(group, key=lambda c: (c[0] - p[0]) * dx + (c[1] - p[1]) * dy)
-        cost = (
-            math.dist(p, along[0]) + sum(math.dist(a, b2) for a, b2 in pairwise(along)) + math.dist(along[-1], q)
-        )
+        cost = math.dist(p, along[0]) + sum(math.dist(a, b2) for a, b2 in pairwise(along)) + math.dist(along[-1], q)
         options.append((cost, along))
     options.sort(key=lambda o: o[0])
     along = options[0][1]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import networkx as nx
 
@@ -65,6 +66,70 @@ def to_networkx(root: Tensor) -> nx.MultiDiGraph:
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)
     return graph
+
+
+@dataclass(frozen=True)
+class GraphSnapshot:
+    """What a view draws of one graph at one moment; never changes once made.
+
+    ``graph`` carries the structure and what does not change with the numbers
+    (label, op, kind, group, each edge's formula); it is shared by every
+    snapshot of the same structure (``structure_version``).  The numbers are
+    copied, indexed by node id: ``values``, ``grads`` (None where the
+    step-by-step backward has not reached a node yet) and ``locals`` (each
+    node's local derivative with respect to each argument, in argument order).
+    ``highlight`` is the current backward step: (nodes, edges, current node).
+    """
+
+    graph: nx.MultiDiGraph
+    structure_version: int
+    values: tuple
+    grads: tuple
+    locals: tuple
+    highlight: tuple = (frozenset(), frozenset(), None)
+
+    def value(self, node) -> float | None:
+        return self.values[node] if isinstance(node, int) and 0 <= node < len(self.values) else None
+
+    def grad(self, node) -> float | None:
+        return self.grads[node] if isinstance(node, int) and 0 <= node < len(self.grads) else None
+
+    def local(self, u, v, key) -> float | None:
+        """∂v/∂u along edge (u, v, key) (key = argument index)."""
+        if not isinstance(v, int) or not 0 <= v < len(self.locals):
+            return None
+        index = self.graph.edges[u, v, key].get("index", key)
+        row = self.locals[v]
+        return row[index] if 0 <= index < len(row) else None
+
+
+def numbers_of(order: list[Tensor]) -> tuple[tuple, tuple, tuple]:
+    """(values, gradients, local derivatives) of the nodes of ``order`` (a topological order), by position."""
+    return (
+        tuple(t.data for t in order),
+        tuple(t.grad for t in order),
+        tuple(t.local_grads for t in order),
+    )
+
+
+def snapshot_of_graph(graph: nx.MultiDiGraph, grads: dict | None = None, version: int = 0) -> GraphSnapshot:
+    """A snapshot from a ``to_networkx`` graph's own attributes (``grads`` overrides the gradients)."""
+    n = graph.number_of_nodes()
+    values = [None] * n
+    shown = [None] * n
+    locals_: list = [()] * n
+    for node, attrs in graph.nodes(data=True):
+        if isinstance(node, int) and 0 <= node < n:
+            values[node] = attrs.get("data")
+            shown[node] = grads.get(node) if grads is not None else attrs.get("grad")
+    for _u, v, key, attrs in graph.edges(keys=True, data=True):
+        if isinstance(v, int) and 0 <= v < n:
+            row = list(locals_[v])
+            index = attrs.get("index", key)
+            row.extend([None] * (index + 1 - len(row)))
+            row[index] = attrs.get("local")
+            locals_[v] = tuple(row)
+    return GraphSnapshot(graph, version, tuple(values), tuple(shown), tuple(locals_))
 
 
 def update_values(graph: nx.MultiDiGraph) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from gui.backward_panel import backward_column
 from gui.expression_editor import ExpressionEditor
 from gui.expression_state import ExpressionState
+from gui.graph_state import Change
 from gui.graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from gui.inputs_panel import InputsPanel
 from gui.theme import monospace_font
@@ -143,9 +144,7 @@ class ExpressionPanel(QWidget):
         self.editor.text_edited.connect(self.evaluate)
         self.editor.evaluate_requested.connect(self.evaluate)
         self.state.text_changed.connect(self.editor.set_text)
-        self.state.error_changed.connect(self._error_changed)
-        self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
+        self.state.changed.connect(self._state_changed)
         self.state.message.connect(self.status)
         self.view.message.connect(self.status)
         self.view.groups_changed.connect(self._groups_changed)
@@ -184,6 +183,13 @@ class ExpressionPanel(QWidget):
         self.collapse_button.blockSignals(False)
 
     # ---- state -> view
+
+    def _state_changed(self, change: Change) -> None:
+        """One signal per change of the state: redraw what it says changed."""
+        if change & Change.ERROR:
+            self._error_changed(self.state.error)
+        if change & Change.everything_drawn():
+            self._redraw()
 
     def _error_changed(self, err) -> None:
         self.editor.show_error(err)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import networkx as nx
 from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layered_order
+from autograd_core.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
@@ -533,7 +535,7 @@ class GraphView(QGraphicsView):
         self.graph: nx.MultiDiGraph | None = None  # what is drawn (groups may be collapsed)
         self.collapsed: set[str] = set()
         self._drawn_version = -1  # structure_version of the GraphState last drawn (show_state)
-        self.grad_override: dict | None = None
+        self.snapshot: GraphSnapshot | None = None  # the numbers drawn: never live Tensors
         self.grad_scale = 0.0
         self.nodes: dict = {}
         self.edges: dict = {}
@@ -681,55 +683,73 @@ class GraphView(QGraphicsView):
         relayout: bool = True,
         collapsed: set[str] | None = None,
     ) -> None:
-        """Show ``graph``; with ``relayout=False`` and the same shape, only numbers change.
+        """Show a ``to_networkx`` graph with the numbers it carries (``grads`` overrides its gradients)."""
+        snapshot = snapshot_of_graph(graph, grads) if graph is not None else None
+        self.show_snapshot(snapshot, relayout=relayout, collapsed=collapsed)
+
+    def show_snapshot(
+        self, snapshot: GraphSnapshot | None, relayout: bool = True, collapsed: set[str] | None = None
+    ) -> None:
+        """Draw ``snapshot``; with ``relayout=False`` and the same shape, only the numbers that changed.
 
         ``collapsed`` (groups drawn as one box) replaces the current choice; by
         default the groups collapsed now stay collapsed.
         """
-        self.grad_override = grads
         if collapsed is not None and set(collapsed) != self.collapsed:
             self.collapsed = set(collapsed)
             relayout = True
-        if graph is None:
+        if snapshot is None:
+            self.snapshot = None
             self.base_graph = None
             self._clear()
             return
+        graph = snapshot.graph
         same_shape = (
             not relayout
             and self.base_graph is not None
             and graph.number_of_nodes() == self.base_graph.number_of_nodes()
             and graph.number_of_edges() == self.base_graph.number_of_edges()
         )
-        self.base_graph = graph
+        previous, self.snapshot = self.snapshot, snapshot
         if same_shape and not self.busy:
-            self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
-            self.refresh_values()
+            if graph is not self.base_graph:
+                self.base_graph = graph
+                self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
+            self.refresh_values(previous)
             return
+        self.base_graph = graph
         self.collapsed &= set(groups_of(graph))
         self._rebuild(relayout=True)
         if collapsed is not None:
             self.groups_changed.emit()
 
     def set_grads(self, grads: dict | None) -> None:
-        """Override the gradients shown (node id -> grad or None), e.g. while stepping."""
-        self.grad_override = grads
-        self.refresh_values()
+        """Show other gradients (node id -> grad or None) with the same values, e.g. while stepping."""
+        if self.snapshot is None:
+            return
+        shown = tuple(grads.get(i) for i in range(len(self.snapshot.grads))) if grads is not None else None
+        if shown is None:
+            shown = snapshot_of_graph(self.snapshot.graph).grads
+        previous, self.snapshot = self.snapshot, replace(self.snapshot, grads=shown)
+        self.refresh_values(previous)
 
-    def show_state(self, state, collapsed: set[str] | None = None) -> None:
-        """Draw a ``GraphState``: its graph, the gradients it shows and the current step.
+    def show_state(self, state, change=None, collapsed: set[str] | None = None) -> None:
+        """Draw a ``GraphState``'s snapshot: its graph, the gradients it shows and the current step.
 
         The layout is recomputed only when the state's structure changed, so
         dragging a value or following new weights keeps every box in place.
         """
-        relayout = state.structure_version != self._drawn_version
-        self._drawn_version = state.structure_version
-        self.set_graph(state.graph, state.displayed_grads(), relayout=relayout, collapsed=collapsed)
-        self.set_highlight(*state.highlight())
+        snapshot = state.snapshot
+        version = snapshot.structure_version if snapshot is not None else -1
+        relayout = version != self._drawn_version
+        self._drawn_version = version
+        self.show_snapshot(snapshot, relayout=relayout, collapsed=collapsed)
+        if snapshot is not None:
+            self.set_highlight(*snapshot.highlight)
 
     def show_grads(self, state) -> None:
         """Refresh only the gradients and the highlighted step of a ``GraphState``."""
-        self.set_grads(state.displayed_grads())
-        self.set_highlight(*state.highlight())
+        self.show_state(state)
 
     def set_layout_method(self, method: str) -> None:
         if method not in LAYOUTS:
@@ -945,39 +965,37 @@ class GraphView(QGraphicsView):
 
     # ---- numbers
 
+    def _source(self, node, attrs: dict):
+        """The base-graph node whose numbers a drawn box shows (a collapsed group shows its output)."""
+        return attrs.get("output") if attrs.get("kind") == "group" else node
+
     def grad_of(self, node, attrs: dict) -> float | None:
-        if attrs.get("kind") == "group":
-            source = attrs.get("output")
-            if self.grad_override is not None:
-                return self.grad_override.get(source)
-            return attrs.get("grad")
-        if self.grad_override is not None:
-            return self.grad_override.get(node)
-        return attrs.get("grad")
+        return self.snapshot.grad(self._source(node, attrs)) if self.snapshot is not None else None
 
-    def refresh_values(self) -> None:
-        if self.graph is None:
+    def value_of(self, node, attrs: dict) -> float | None:
+        return self.snapshot.value(self._source(node, attrs)) if self.snapshot is not None else None
+
+    def refresh_values(self, previous: GraphSnapshot | None = None) -> None:
+        """Give each box its numbers from the snapshot; repaint only boxes whose numbers changed."""
+        if self.graph is None or self.snapshot is None:
             return
-        self._update_numbers(list(self.nodes))
-        self.legend.update()
-
-    def _update_numbers(self, nodes: list) -> None:
-        graph = self.graph
+        snap = self.snapshot
         scale = 0.0
-        for node in graph.nodes:
-            g = self.grad_of(node, graph.nodes[node])
-            if g is not None and math.isfinite(g):
-                scale = max(scale, abs(g))
+        for g in snap.grads:
+            if g is not None and (g > scale or -g > scale) and math.isfinite(g):
+                scale = abs(g)
         rescaled = scale != self.grad_scale
         self.grad_scale = scale
-        for node in list(self.nodes) if rescaled else nodes:
-            if node not in graph:
+        graph = self.graph
+        same = previous is not None and not rescaled and previous.graph is snap.graph
+        for node, item in self.nodes.items():
+            source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
+            value, grad = snap.value(source), snap.grad(source)
+            if same and item.value == value and item.grad == grad:  # nan never equals: redrawn
                 continue
-            attrs = graph.nodes[node]
-            item = self.nodes[node]
-            item.value = attrs.get("data")
-            item.grad = self.grad_of(node, attrs)
+            item.value, item.grad = value, grad
             item.update()
+        self.legend.update()
 
     def tooltip_for(self, node) -> str:
         """Full-precision value and gradient, and the local derivative of each incoming edge."""
@@ -989,15 +1007,15 @@ class GraphView(QGraphicsView):
             f"<b>{_esc(name)}</b> ({_esc(attrs.get('kind', 'op'))}"
             + (f", op {_esc(attrs.get('op'))}" if attrs.get("op") else "")
             + ")",
-            f"data = {format_full(attrs.get('data'))}",
+            f"data = {format_full(self.value_of(node, attrs))}",
             f"grad = {format_full(grad)}" if grad is not None else "grad: not computed yet",
         ]
         incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
         if incoming:
             lines.append("local derivatives:")
-        for u, _v, _key, data in incoming:
+        for u, v, key, data in incoming:
             parent = node_name(graph.nodes[u], u)
-            local = data.get("local")
+            local = self.snapshot.local(u, v, key) if isinstance(u, int) and isinstance(v, int) else None
             if local is None:
                 lines.append(f"&nbsp;&nbsp;from {_esc(parent)}")
                 continue
@@ -1008,10 +1026,8 @@ class GraphView(QGraphicsView):
             params = [m for m in attrs.get("members", ()) if self.base_graph.nodes[m].get("kind") == "parameter"]
             for m in params[:24]:
                 p = self.base_graph.nodes[m]
-                g = self.grad_override.get(m) if self.grad_override is not None else p.get("grad")
-                lines.append(
-                    f"&nbsp;&nbsp;{_esc(p.get('label'))} = {format_number(p.get('data'))}, grad {format_number(g)}"
-                )
+                value, g = self.snapshot.value(m), self.snapshot.grad(m)
+                lines.append(f"&nbsp;&nbsp;{_esc(p.get('label'))} = {format_number(value)}, grad {format_number(g)}")
             if len(params) > 24:
                 lines.append(f"&nbsp;&nbsp;… and {len(params) - 24} more parameters")
             lines.append("Double-click to expand this group.")

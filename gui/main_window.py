@@ -74,8 +74,7 @@ class MainWindow(QMainWindow):
         self.non_finite_label.setStyleSheet("color: #d0021b; font-weight: bold;")
         self.non_finite_label.setToolTip("A node's value or gradient is inf or nan; this names the op that made it")
         self.statusBar().addPermanentWidget(self.non_finite_label)
-        self.expression.state.grads_changed.connect(self._update_non_finite)
-        self.expression.state.evaluated.connect(self._update_non_finite)
+        self.expression.state.changed.connect(self._update_non_finite)
 
         # A status message belongs to the area that sent it: switching areas clears it.
         self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
@@ -204,7 +203,7 @@ class MainWindow(QMainWindow):
             checkable=True,
         )
         self.gradcheck_action = expr.actions()[-1]
-        state.gradcheck_changed.connect(self._sync_gradcheck_action)
+        state.changed.connect(self._sync_gradcheck_action)
 
         view = bar.addMenu("&View")
         self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
@@ -236,7 +235,7 @@ class MainWindow(QMainWindow):
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
         self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
 
-    def _sync_gradcheck_action(self) -> None:
+    def _sync_gradcheck_action(self, _change=None) -> None:
         on = self.expression.state.gradcheck_enabled
         if self.gradcheck_action.isChecked() != on:
             self.gradcheck_action.blockSignals(True)
@@ -450,7 +449,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ status
 
-    def _update_non_finite(self) -> None:
+    def _update_non_finite(self, _change=None) -> None:
         items = self.expression.state.non_finite
         if not items:
             self.non_finite_label.clear()

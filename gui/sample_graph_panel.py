@@ -180,8 +180,7 @@ class SampleGraphPanel(QWidget):
         self._follow_timer.setInterval(FOLLOW_INTERVAL_MS)
         self._follow_timer.timeout.connect(self.refresh_model)
 
-        self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
+        self.state.changed.connect(self._redraw)  # one signal per change; the view draws the snapshot
         self.state.sample_changed.connect(self._sample_changed)
         self.state.message.connect(self.status)
         self.view.message.connect(self.status)
@@ -312,7 +311,7 @@ class SampleGraphPanel(QWidget):
 
     # ---- state -> view
 
-    def _redraw(self) -> None:
+    def _redraw(self, _change=None) -> None:
         graph = self.state.graph
         collapsed = None
         if graph is not None:
