@@ -43,10 +43,12 @@ LAYER_GAP = 56.0  # between the columns (rows) of boxes of a layered drawing
 NODE_GAP = 16.0  # between two boxes of one layer
 EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
+TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
 RESTARTS = 12  # shaken restarts of the crossing minimisation for small graphs
 # Work limits, in segments between adjacent layers (edges split at their virtual slots):
 THOROUGH_SEGMENTS = 400  # up to this: four strategies, sifting and restarts (every example, typical expressions)
-TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: barycentre sweeps only
+TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycentre sweeps
+QUICK_SWEEPS = 4
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,11 @@ class Drawing:
     ``paths[edge]`` is a list of commands, ``("M", x, y)``, ``("L", x, y)`` and
     ``("C", x1, y1, x2, y2, x, y)`` (a cubic curve), from the source's border to
     the tip of the arrow on the target's border; ``arrows[edge]`` is that tip
-    and the unit direction the arrow points in.
+    and the unit direction the arrow points in.  A node with many edges that
+    skip layers sends them along one shared *trunk* (as dot's ``concentrate``),
+    so a value used everywhere is one line, not dozens side by side: its
+    stretch along the trunk is the command ``("T", source, first, end)``,
+    ``trunks[source][first:end]``; ``path(edge)`` writes it out.
     """
 
     centres: dict
@@ -64,6 +70,17 @@ class Drawing:
     paths: dict = field(default_factory=dict)
     arrows: dict = field(default_factory=dict)
     direction: str = "LR"  # LR (layers left to right), TB (top to bottom) or free
+    trunks: dict = field(default_factory=dict)  # source -> commands of the trunk its long edges share
+
+    def path(self, edge) -> list:
+        """The edge's commands with its stretch along a trunk (``("T", source, first, end)``) written out."""
+        out = []
+        for c in self.paths[edge]:
+            if c[0] == "T":
+                out.extend(self.trunks[c[1]][c[2] : c[3]])
+            else:
+                out.append(c)
+        return out
 
     def box(self, node) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of a node's box."""
@@ -123,6 +140,11 @@ class LayeredOrder:
     layer_of: dict  # real node -> layer index
     chains: dict  # edge (u, v, key) -> [u, virtual..., v]
     crossings: int  # between adjacent layers, counting virtual slots
+    trunks: dict = field(default_factory=dict)  # source -> its trunk's slots, layer by layer
+
+
+def _is_virtual(item) -> bool:
+    return isinstance(item, tuple) and len(item) == 3 and item[0] == "virtual"
 
 
 def _natural(n):
@@ -218,30 +240,63 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24) -> LayeredOrder:
         layers[k].append(n)
         key[n] = (rank[n], 0)
     edges = list(graph.edges(keys=True)) if graph.is_multigraph() else [(u, v, 0) for u, v in graph.edges()]
+    long_edges: dict = {}
+    for u, v, _k in edges:
+        if layer_of[v] - layer_of[u] > 1:
+            long_edges[u] = long_edges.get(u, 0) + 1
     chains: dict = {}
-    up: dict = {n: [] for n in layer_of}  # item -> items in the previous layer it connects to (with multiplicity)
+    up: dict = {n: [] for n in layer_of}  # item -> items in the previous layer it connects to
     down: dict = {n: [] for n in layer_of}
+    linked: set = set()
+
+    def link(a, b) -> None:
+        linked.add((a, b))
+        down[a].append(b)
+        up[b].append(a)
+
+    trunks: dict = {}  # source -> its trunk's slots, layer by layer
     for u, v, k in edges:
-        chain = [u]
-        for layer in range(layer_of[u] + 1, layer_of[v]):
-            item = ("virtual", (u, v, k), layer)
-            layers[layer].append(item)
-            key[item] = (edge_rank.get((u, v, k), rank[u]), 1 + layer)
-            up[item], down[item] = [], []
-            chain.append(item)
-        chain.append(v)
+        ku, kv = layer_of[u], layer_of[v]
+        if kv - ku > 1 and long_edges.get(u, 0) >= TRUNK_EDGES:
+            trunk = trunks.setdefault(u, [])
+            while len(trunk) < kv - ku - 1:  # extend the trunk to this edge's last layer
+                layer = ku + 1 + len(trunk)
+                item = ("virtual", ("trunk", u), layer)
+                layers[layer].append(item)
+                key[item] = (edge_rank.get((u, v, k), rank[u]), 1 + layer)
+                up[item], down[item] = [], []
+                link(trunk[-1] if trunk else u, item)
+                trunk.append(item)
+            chain = [u, *trunk[: kv - ku - 1], v]
+            link(chain[-2], v)
+        else:
+            chain = [u]
+            for layer in range(ku + 1, kv):
+                item = ("virtual", (u, v, k), layer)
+                layers[layer].append(item)
+                key[item] = (edge_rank.get((u, v, k), rank[u]), 1 + layer)
+                up[item], down[item] = [], []
+                chain.append(item)
+            chain.append(v)
+            for a, b in pairwise(chain):
+                if (a, b) not in linked or not (_is_virtual(a) or _is_virtual(b)):
+                    link(a, b)
         chains[(u, v, k)] = chain
-        for a, b in pairwise(chain):
-            down[a].append(b)
-            up[b].append(a)
     for items in layers:
         items.sort(key=lambda it: key[it])
-    segments = sum(len(chain) - 1 for chain in chains.values())
+    segments = len(linked)
     thorough = segments <= THOROUGH_SEGMENTS
     # Several strategies (barycentre or median, first sweep down or up); the fewest crossings win.
     strategies = [(False, True), (True, True), (False, False), (True, False)]
     if not thorough:
         strategies = strategies[:1]
+    if segments > TRANSPOSE_SEGMENTS:  # a big graph: a few sweeps, no counting in between (it must draw fast)
+        pos = {it: i for items in layers for i, it in enumerate(items)}
+        for sweep in range(QUICK_SWEEPS):
+            downward = sweep % 2 == 0
+            for k in range(1, depth) if downward else range(depth - 2, -1, -1):
+                _sort_by_barycentre(layers[k], up if downward else down, pos)
+        return LayeredOrder(layers, layer_of, chains, _total_crossings(layers, down, pos), trunks)
     best, best_layers = None, layers
     for median, downward_first in strategies:
         start = [list(items) for items in layers]
@@ -266,7 +321,7 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24) -> LayeredOrder:
             best, best_layers = crossings, result
         if best == 0:
             break
-    return LayeredOrder(best_layers, layer_of, chains, best)
+    return LayeredOrder(best_layers, layer_of, chains, best, trunks)
 
 
 def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, sift=False):
@@ -407,22 +462,22 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
     along = 1 - across
     layers = order.layers
 
-    def extent(it) -> float:
-        return EDGE_GAP if isinstance(it, tuple) and it and it[0] == "virtual" else sizes[it][across]
-
-    def is_virtual(it) -> bool:
-        return isinstance(it, tuple) and len(it) == 3 and it[0] == "virtual"
-
+    virtual = {it for items in layers for it in items if _is_virtual(it)}
+    is_virtual = virtual.__contains__
+    half = {it: (EDGE_GAP if it in virtual else sizes[it][across]) / 2 for items in layers for it in items}
     layer_gap, node_gap = gaps
 
     def separation(a, b) -> float:
-        gap = node_gap if not (is_virtual(a) or is_virtual(b)) else EDGE_GAP
-        return extent(a) / 2 + extent(b) / 2 + gap
+        return half[a] + half[b] + (EDGE_GAP if a in virtual or b in virtual else node_gap)
 
     up: dict = {}
     down: dict = {}
+    linked: set = set()
     for chain in order.chains.values():
         for a, b in pairwise(chain):
+            if (a, b) in linked:
+                continue
+            linked.add((a, b))
             down.setdefault(a, []).append(b)
             up.setdefault(b, []).append(a)
     coord: dict = {}
@@ -435,7 +490,7 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         mid = c / 2
         for it in items:
             coord[it] -= mid
-    for sweep in range(8):
+    for sweep in range(8 if len(coord) <= TRANSPOSE_SEGMENTS else 2):
         downward = sweep % 2 == 0
         rng = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
         for k in rng:
@@ -473,6 +528,28 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
     for n, items in by_target.items():
         for e, c in zip((x[2] for x in sorted(items)), _spread(coord[n], sizes[n][across], len(items))):
             in_port[e] = c
+    # Each trunk once: per layer it crosses, a run across the layer and a curve to the next one.
+    trunks: dict = {}
+    trunk_at: dict = {}  # (source, layer) -> index of the trunk's run across that layer
+    for chain in order.chains.values():
+        u = chain[0]
+        if len(chain) < 3 or chain[1][1][0] != "trunk" or u in trunks:
+            continue
+        ku = order.layer_of[u]
+        items = order.trunks[u]
+        first = items[0]
+        cmds = [("M", *point(flow[ku + 1] - thickness[ku + 1] / 2, coord[first]))]
+        for i, item in enumerate(items):
+            k = ku + 1 + i
+            if i:
+                here_flow = flow[k - 1] + thickness[k - 1] / 2
+                enter = flow[k] - thickness[k] / 2
+                mid = (here_flow + enter) / 2
+                prev = coord[items[i - 1]]
+                cmds.append(("C", *point(mid, prev), *point(mid, coord[item]), *point(enter, coord[item])))
+            trunk_at[(u, k)] = len(cmds)
+            cmds.append(("L", *point(flow[k] + thickness[k] / 2, coord[item])))
+        trunks[u] = cmds
     paths = {}
     arrows = {}
     for e, chain in order.chains.items():
@@ -483,22 +560,30 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         here_flow, here = flow[ku] + thickness[ku] / 2, out_port[e]
         if here_flow > start:
             cmds.append(("L", *point(here_flow, here)))
-        for k in range(ku + 1, kv + 1):
+        on_trunk = len(chain) > 2 and chain[1][1][0] == "trunk"
+        k = ku + 1
+        while k <= kv:
             item = chain[k - ku]
             target = in_port[e] if k == kv else coord[item]
             enter = flow[k] - thickness[k] / 2
             mid = (here_flow + enter) / 2
             cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
             here = target
-            if k < kv:
+            if k < kv and on_trunk:  # ride the trunk to the layer before the target
+                cmds.append(("T", u, trunk_at[(u, k)], trunk_at[(u, kv - 1)] + 1))
+                k = kv - 1
+                here = coord[chain[k - ku]]
+                here_flow = flow[k] + thickness[k] / 2
+            elif k < kv:
                 here_flow = flow[k] + thickness[k] / 2
                 cmds.append(("L", *point(here_flow, here)))
+            k += 1
         tip_flow = flow[kv] - sizes[v][along] / 2
         if tip_flow > flow[kv] - thickness[kv] / 2:
             cmds.append(("L", *point(tip_flow, here)))
         paths[e] = cmds
         arrows[e] = (*point(tip_flow, here), *point(1.0, 0.0))
-    return Drawing(centres, sizes, paths, arrows, direction)
+    return Drawing(centres, sizes, paths, arrows, direction, trunks)
 
 
 def _edge_index(graph, e) -> int:
@@ -821,8 +906,8 @@ def edge_box_hits(drawing: Drawing, steps: int = 16, tolerance: float = 0.5) -> 
     boxes = {n: drawing.box(n) for n in drawing.centres}
     shrunk = {n: (b[0] + tolerance, b[1] + tolerance, b[2] - tolerance, b[3] - tolerance) for n, b in boxes.items()}
     index = _BoxIndex(shrunk)
-    for e, cmds in drawing.paths.items():
-        pts = flatten(cmds, steps)
+    for e in drawing.paths:
+        pts = flatten(drawing.path(e), steps)
         for a, b in pairwise(pts):
             hit = index.first_hit(a, b, {e[0], e[1]})
             if hit is not None:

@@ -60,7 +60,7 @@ def dot_drawing(graph) -> Drawing:
 
 
 def measure(drawing: Drawing) -> tuple[int, int, int]:
-    polylines = {e: flatten(c) for e, c in drawing.paths.items()}
+    polylines = {e: flatten(drawing.path(e)) for e in drawing.paths}
     return count_path_crossings(polylines), len(edge_box_hits(drawing)), len(box_overlaps(drawing))
 
 

@@ -96,7 +96,8 @@ class GraphState(QObject):
             self._batching -= 1
             if not self._batching and self._pending:
                 change, self._pending = self._pending, Change.NONE
-                self._make_snapshot()
+                if change & Change.everything_drawn() or self.snapshot is None:
+                    self._make_snapshot()
                 self.changed.emit(change)
 
     def _notify(self, change: Change) -> None:

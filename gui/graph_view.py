@@ -57,6 +57,7 @@ HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 300  # items added per event-loop turn
 MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
 DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
 
 
@@ -140,10 +141,12 @@ def compute_drawing(
     if method != "layered" or graph.number_of_nodes() < 2:
         return draw(graph, method, sizes)
     order = layered_order(graph)
+    # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
+    by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
         direction = guess_direction(order, sizes, aspect, gaps)
-        return draw(graph, method, sizes, direction=direction, layering=order, gaps=gaps)
-    drawings = [draw(graph, method, sizes, direction=d, layering=order, gaps=gaps) for d in ("LR", "TB")]
+        return draw(graph, method, sizes, direction=direction, layering=order, gaps=by_direction[direction])
+    drawings = [draw(graph, method, sizes, direction=d, layering=order, gaps=g) for d, g in by_direction.items()]
     return max(drawings, key=lambda d: fit_scale(d.bounds(), aspect))
 
 
@@ -305,35 +308,72 @@ def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metric
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
+def painter_path(commands: list, trunks: dict | None = None, whole: bool = True) -> QPainterPath:
+    """A QPainterPath from drawing commands (M, L, C); a trunk stretch (T) is drawn from ``trunks``,
+    or skipped when not ``whole`` (the trunk's own item draws it)."""
+    path = QPainterPath()
+    for c in commands:
+        op = c[0]
+        if op == "M":
+            path.moveTo(c[1], c[2])
+        elif op == "L":
+            path.lineTo(c[1], c[2])
+        elif op == "C":
+            path.cubicTo(c[1], c[2], c[3], c[4], c[5], c[6])
+        else:  # ("T", source, first, end)
+            stretch = trunks[c[1]][c[2] : c[3]]
+            if not whole:
+                path.moveTo(stretch[-1][-2], stretch[-1][-1])
+                continue
+            for t in stretch:
+                if t[0] == "L":
+                    path.lineTo(t[1], t[2])
+                elif t[0] == "C":
+                    path.cubicTo(t[1], t[2], t[3], t[4], t[5], t[6])
+    return path
+
+
 class EdgeItem(QGraphicsItem):
-    """parent → child along its routed path (``autograd_core.drawing``), with an arrowhead on the child's border."""
+    """parent → child along its routed path (``autograd_core.drawing``), with an arrowhead on the child's border.
+
+    An edge that rides its source's trunk paints only its own ends (the trunk
+    is one ``TrunkItem``); highlighted, it paints its whole route.
+    """
 
     def __init__(self, view: GraphView, u, v, key):
         super().__init__()
         self.view, self.u, self.v, self.key = view, u, v, key
         self.highlighted = False
-        self.path = QPainterPath()
+        self.commands: list = []
+        self.own_path = QPainterPath()
+        self._path: QPainterPath | None = None
         self.arrow = QPolygonF()
         self._bounds = QRectF()
 
     def set_route(self, commands: list, arrow: tuple) -> None:
-        """Build the painter path from the drawing's commands (M, L, C) and the arrowhead at its tip."""
+        """Build the painter path from the drawing's commands (M, L, C, T) and the arrowhead at its tip."""
         self.prepareGeometryChange()
-        path = QPainterPath()
-        for c in commands:
-            if c[0] == "M":
-                path.moveTo(c[1], c[2])
-            elif c[0] == "L":
-                path.lineTo(c[1], c[2])
-            else:
-                path.cubicTo(c[1], c[2], c[3], c[4], c[5], c[6])
+        self.commands = commands
+        self._path = None
+        self.own_path = painter_path(commands, self.view.drawing.trunks, whole=False)
         end = QPointF(arrow[0], arrow[1])
         direction = QPointF(arrow[2], arrow[3])
         size = 9.0 * self.view.line_width
         normal = QPointF(-direction.y(), direction.x()) * size * 0.45
         base = end - direction * size
-        self.path, self.arrow = path, QPolygonF([end, base + normal, base - normal])
-        self._bounds = path.controlPointRect().united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+        self.arrow = QPolygonF([end, base + normal, base - normal])
+        bounds = self.own_path.controlPointRect()
+        if any(c[0] == "T" for c in commands):
+            bounds = self.path.controlPointRect()
+        self._bounds = bounds.united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+
+    @property
+    def path(self) -> QPainterPath:
+        """The whole route as drawn, trunk stretch included."""
+        if self._path is None:
+            has_trunk = any(c[0] == "T" for c in self.commands)
+            self._path = painter_path(self.commands, self.view.drawing.trunks) if has_trunk else self.own_path
+        return self._path
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -349,12 +389,32 @@ class EdgeItem(QGraphicsItem):
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # no square cap poking past the arrow's tip
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self.path)
+        painter.drawPath(self.path if self.highlighted else self.own_path)
         if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
             return  # zoomed far out: the arrowhead is a dot
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawPolygon(self.arrow)
+
+
+class TrunkItem(QGraphicsItem):
+    """The shared stretch of a node's long edges (drawn once, under the edges that ride it)."""
+
+    def __init__(self, view: GraphView, commands: list):
+        super().__init__()
+        self.view = view
+        self.path = painter_path(commands)
+        self._bounds = self.path.controlPointRect().adjusted(-4, -4, 4, 4)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        pen = QPen(self.view.colors.edge, self.view.line_width * 1.2)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path)
 
 
 class _Root(QGraphicsObject):
@@ -580,7 +640,7 @@ class GraphView(QGraphicsView):
         self.body_font = QFont()
         self.body_font.setPointSizeF(base * 0.9)
         fm = QFontMetricsF(self.body_font)
-        self.node_height = fm.height() * 3 + 14
+        self.node_height = fm.height() * 3 + 10
         self._title_metrics = QFontMetricsF(self.title_font)
         self._body_metrics = fm
         # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
@@ -911,6 +971,7 @@ class GraphView(QGraphicsView):
         for start in range(0, len(nodes), BATCH):
             self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
         edges = list(graph.edges(keys=True))
+        self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
             self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
         self._pending.append(self._finish)
@@ -943,6 +1004,10 @@ class GraphView(QGraphicsView):
             item.setPos(x, y)
             item.setParentItem(self._root)
             self.nodes[node] = item
+
+    def _add_trunks(self) -> None:
+        for commands in self.drawing.trunks.values():
+            TrunkItem(self, commands).setParentItem(self._root)
 
     def _add_edges(self, chunk: list) -> None:
         drawing = self.drawing
