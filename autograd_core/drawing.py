@@ -153,6 +153,21 @@ def _natural(n):
     return (1, 0, tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(n))))
 
 
+def _topological(graph: nx.DiGraph) -> list:
+    """A topological order; ids from ``to_networkx`` already are one (checked), else networkx's."""
+    nodes = list(graph)
+    if nodes == list(range(len(nodes))) and all(u < v for u, v in graph.edges()):
+        return nodes
+    return list(nx.lexicographical_topological_sort(graph, key=_natural))
+
+
+def argument_indices(graph: nx.DiGraph) -> dict:
+    """Edge (u, v, key) -> the argument position of u in v's op (the key when no ``index`` is stored)."""
+    if graph.is_multigraph():
+        return {(u, v, k): (i if i is not None else k) for u, v, k, i in graph.edges(keys=True, data="index")}
+    return {(u, v, 0): 0 for u, v in graph.edges()}
+
+
 def assign_layers(graph: nx.DiGraph) -> dict:
     """Layer of each node: every edge goes from a lower to a higher layer, edges kept short.
 
@@ -162,7 +177,7 @@ def assign_layers(graph: nx.DiGraph) -> dict:
     its first use allows, until nothing moves (a cheap stand-in for dot's
     network simplex, which minimises the total edge length).
     """
-    order = list(nx.lexicographical_topological_sort(graph, key=_natural))
+    order = _topological(graph)
     layer: dict = {}
     for n in reversed(order):
         layer[n] = min((layer[s] for s in graph.successors(n)), default=1) - 1
@@ -187,6 +202,38 @@ def assign_layers(graph: nx.DiGraph) -> dict:
     return {n: rank[k] for n, k in layer.items()}
 
 
+def _limit_width(layer_of: dict, rank: dict, width: int) -> dict:
+    """Split every layer of more than ``width`` nodes into consecutive layers of at most ``width`` (in DFS order).
+
+    Nodes of one layer have no edge between them, so any split keeps every edge
+    pointing forward."""
+    by_layer: dict = {}
+    for n, k in layer_of.items():
+        by_layer.setdefault(k, []).append(n)
+    out: dict = {}
+    shift = 0
+    for k in sorted(by_layer):
+        nodes = sorted(by_layer[k], key=rank.__getitem__)
+        parts = max(1, math.ceil(len(nodes) / width))
+        size = math.ceil(len(nodes) / parts)
+        for i, n in enumerate(nodes):
+            out[n] = k + shift + i // size
+        shift += parts - 1
+    return out
+
+
+def layer_width_for(sizes: dict, gaps: tuple, aspect: float, direction: str) -> int:
+    """How many boxes a layer may hold for a drawing of ``len(sizes)`` boxes to take the view's shape."""
+    n = max(len(sizes), 1)
+    w = sum(s[0] for s in sizes.values()) / n
+    h = sum(s[1] for s in sizes.values()) / n
+    if direction == "LR":  # layers are columns: depth × (w + layer gap) wide, width × (h + node gap) tall
+        ratio = (w + gaps[0]) / (h + gaps[1]) / aspect
+    else:
+        ratio = aspect * (h + gaps[0]) / (w + gaps[1])
+    return max(3, round(math.sqrt(n * ratio)))
+
+
 def _dfs_rank(graph: nx.DiGraph) -> tuple[dict, dict]:
     """Depth-first post-order from the output(s), arguments in order: a tree's planar order.
 
@@ -198,10 +245,14 @@ def _dfs_rank(graph: nx.DiGraph) -> tuple[dict, dict]:
     edge_rank: dict = {}
     multi = graph.is_multigraph()
 
+    index = argument_indices(graph)
+    incoming: dict = {}
+    for e in index:
+        incoming.setdefault(e[1], []).append(e)
+
     def arguments(n) -> list:
         if multi:
-            edges = graph.in_edges(n, keys=True, data="index")
-            return sorted(((u, (u, n, k)) for u, _n, k, i in edges), key=lambda a: _arg_index(graph, a[1]))
+            return [(e[0], e) for e in sorted(incoming.get(n, ()), key=index.__getitem__)]
         return [(u, (u, n, 0)) for u in sorted(graph.predecessors(n), key=_natural)]
 
     started: set = set()
@@ -224,16 +275,18 @@ def _dfs_rank(graph: nx.DiGraph) -> tuple[dict, dict]:
     return rank, edge_rank
 
 
-def _arg_index(graph, e) -> int:
-    index = graph.edges[e].get("index") if graph.is_multigraph() else None
-    return index if index is not None else e[2]
+def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None = None) -> LayeredOrder:
+    """Layers, virtual nodes and an order with few crossings (see the module's docstring).
 
-
-def layered_order(graph: nx.DiGraph, *, sweeps: int = 24) -> LayeredOrder:
-    """Layers, virtual nodes and an order with few crossings (see the module's docstring)."""
+    ``max_width`` splits a layer with more boxes than that into several
+    consecutive layers (fifty terms of one sum become five columns of ten),
+    so that a drawing can follow the view's shape instead of one long strip.
+    """
     layer_of = assign_layers(graph)
-    depth = max(layer_of.values(), default=-1) + 1
     rank, edge_rank = _dfs_rank(graph)
+    if max_width:
+        layer_of = _limit_width(layer_of, rank, max_width)
+    depth = max(layer_of.values(), default=-1) + 1
     layers: list[list] = [[] for _ in range(depth)]
     key: dict = {}
     for n, k in layer_of.items():
@@ -519,9 +572,10 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
     in_port: dict = {}
     by_source: dict = {}
     by_target: dict = {}
+    index = argument_indices(graph)
     for e, chain in order.chains.items():
-        by_source.setdefault(chain[0], []).append((coord[chain[1]], _edge_index(graph, e), e))
-        by_target.setdefault(chain[-1], []).append((coord[chain[-2]], _edge_index(graph, e), e))
+        by_source.setdefault(chain[0], []).append((coord[chain[1]], index[e], e))
+        by_target.setdefault(chain[-1], []).append((coord[chain[-2]], index[e], e))
     for n, items in by_source.items():
         for e, c in zip((x[2] for x in sorted(items)), _spread(coord[n], sizes[n][across], len(items))):
             out_port[e] = c
@@ -584,13 +638,6 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         paths[e] = cmds
         arrows[e] = (*point(tip_flow, here), *point(1.0, 0.0))
     return Drawing(centres, sizes, paths, arrows, direction, trunks)
-
-
-def _edge_index(graph, e) -> int:
-    if graph.is_multigraph():
-        index = graph.edges[e].get("index")
-        return index if index is not None else e[2]
-    return e[2]
 
 
 def _spread(centre: float, extent: float, count: int) -> list[float]:

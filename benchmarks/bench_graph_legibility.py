@@ -18,6 +18,7 @@ import re
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -29,11 +30,12 @@ from PySide6.QtWidgets import QApplication
 from tests.graph_cases import EXAMPLES, graph_of, random_expression
 
 
-def settle(app, view) -> None:
-    for _ in range(400):
+def settle(app, view, timeout_s: float = 30.0) -> None:
+    end = time.perf_counter() + timeout_s
+    app.processEvents()
+    while view.busy and time.perf_counter() < end:
         app.processEvents()
-        if not view.busy:
-            break
+        time.sleep(0.002)
     app.processEvents()
 
 

@@ -31,9 +31,11 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from autograd_core import non_finite_nodes
-from autograd_core.graph import GraphSnapshot, numbers_of, to_networkx
+from autograd_core.graph import GraphSnapshot, numbers_of, overview_groups, to_networkx
 from autograd_core.tensor import topological_order
 from autograd_core.trace import backward_steps
+
+OVERVIEW_NODES = 60  # above this an expression's graph is first shown as groups (double-click to open)
 
 
 class Change(enum.Flag):
@@ -138,6 +140,7 @@ class GraphState(QObject):
             order = topological_order(root)
             if structure_changed or self.graph is None or len(order) != self.graph.number_of_nodes():
                 self.graph = to_networkx(root)
+                self._add_overview_groups()
                 structure_changed = True
             self.tensors = order
             self.node_ids = {t: i for i, t in enumerate(order)}
@@ -154,6 +157,15 @@ class GraphState(QObject):
         with self.batch():
             self._refresh_checks()
             self._notify(change)
+
+    def _add_overview_groups(self) -> None:
+        """A big graph without groups of its own (an expression) gets overview groups: names, sums, terms."""
+        graph = self.graph
+        if graph.number_of_nodes() <= OVERVIEW_NODES or any(g for _, g in graph.nodes(data="group")):
+            return
+        for node, group in overview_groups(graph).items():
+            graph.nodes[node]["group"] = group
+        graph.graph["overview"] = True  # the view starts with these groups collapsed
 
     # ------------------------------------------------------------ backward
 

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layered_order
+from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layer_width_for, layered_order
 from autograd_core.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
@@ -57,6 +57,9 @@ HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 300  # items added per event-loop turn
 MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+OVERVIEW_WIDTH = 200  # pixels, at normal font size
+NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
+NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
 TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
 DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
 
@@ -140,13 +143,16 @@ def compute_drawing(
     (left to right, or top to bottom) that shows it larger in a view of width/height ``aspect``."""
     if method != "layered" or graph.number_of_nodes() < 2:
         return draw(graph, method, sizes)
-    order = layered_order(graph)
     # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
     by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
+        order = layered_order(graph)
         direction = guess_direction(order, sizes, aspect, gaps)
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=by_direction[direction])
-    drawings = [draw(graph, method, sizes, direction=d, layering=order, gaps=g) for d, g in by_direction.items()]
+    drawings = []
+    for direction, g in by_direction.items():
+        order = layered_order(graph, max_width=layer_width_for(sizes, g, aspect, direction))
+        drawings.append(draw(graph, method, sizes, direction=direction, layering=order, gaps=g))
     return max(drawings, key=lambda d: fit_scale(d.bounds(), aspect))
 
 
@@ -263,11 +269,16 @@ class NodeItem(QGraphicsItem):
             pen = QPen(colors.non_finite, lw * 3)
         if self.highlighted:
             pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+        # Semantic zoom: numbers only where they can be read, names a little further out, then plain boxes.
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        if lod < 0.35:  # zoomed out: a plain box, no text (fast for thousands of nodes)
+        body_points = lod * view.body_font.pointSizeF()
+        if body_points < NUMBERS_MIN_POINTS:
             painter.setPen(QPen(pen.color(), pen.widthF()))
             painter.setBrush(fill)
             painter.drawRect(rect)
+            if lod * view.name_font.pointSizeF() >= NAMES_MIN_POINTS:
+                painter.setPen(readable_text(fill, view.theme))
+                _draw_fitted(painter, rect.adjusted(3, 0, -3, 0), self.title, view.name_font, view._name_metrics)
             return
         painter.setPen(pen)
         painter.setBrush(fill)
@@ -363,8 +374,9 @@ class EdgeItem(QGraphicsItem):
         base = end - direction * size
         self.arrow = QPolygonF([end, base + normal, base - normal])
         bounds = self.own_path.controlPointRect()
-        if any(c[0] == "T" for c in commands):
-            bounds = self.path.controlPointRect()
+        for c in commands:
+            if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
+                bounds = bounds.united(self.view.trunk_rect(c[1]))
         self._bounds = bounds.united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
 
     @property
@@ -544,6 +556,79 @@ class Legend(QWidget):
             y += lh + 3
 
 
+class OverviewMap(QWidget):
+    """A small map of the whole graph in the viewport's corner, with the part on screen framed.
+
+    Shown while the view is zoomed in past the whole graph; click or drag in it to go there.
+    Boxes only (coloured as in the view), so it costs a few milliseconds even for thousands.
+    """
+
+    def __init__(self, view: GraphView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setObjectName("graphOverview")
+        self.setToolTip("Overview of the whole graph: click or drag to move there")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.hide()
+
+    def _mapping(self) -> tuple[QRectF, float, QPointF]:
+        """(graph rect, scale, offset): map a scene point p to offset + (p - rect.topLeft()) * scale."""
+        rect = self.view.graph_rect()
+        inner = QRectF(self.rect()).adjusted(4, 4, -4, -4)
+        scale = min(inner.width() / max(rect.width(), 1.0), inner.height() / max(rect.height(), 1.0))
+        offset = QPointF(
+            inner.left() + (inner.width() - rect.width() * scale) / 2,
+            inner.top() + (inner.height() - rect.height() * scale) / 2,
+        )
+        return rect, scale, offset
+
+    def paintEvent(self, event) -> None:
+        view = self.view
+        colors = view.colors
+        painter = QPainter(self)
+        bg = QColor(colors.background)
+        bg.setAlpha(235)
+        painter.setPen(QPen(colors.muted, 1))
+        painter.setBrush(bg)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        rect, scale, offset = self._mapping()
+        painter.setPen(Qt.PenStyle.NoPen)
+        for item in view.nodes.values():
+            box = item.mapRectToScene(item.box())
+            fill = (
+                colors.neutral_fill
+                if item.grad is None
+                else diverging_color(gradient_strength(item.grad, view.grad_scale), view.theme)
+            )
+            painter.setBrush(fill if item.grad else colors.muted)
+            painter.drawRect(
+                QRectF(
+                    offset + (box.topLeft() - rect.topLeft()) * scale,
+                    QSizeF(max(box.width() * scale, 1.5), max(box.height() * scale, 1.5)),
+                )
+            )
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        frame = QRectF(offset + (shown.topLeft() - rect.topLeft()) * scale, shown.size() * scale)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colors.highlight, 2))
+        painter.drawRect(frame.intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1)))
+
+    def _go(self, pos) -> None:
+        rect, scale, offset = self._mapping()
+        target = rect.topLeft() + (QPointF(pos) - offset) / max(scale, 1e-9)
+        self.view.auto_fit = False
+        self.view.centerOn(target)
+
+    def mousePressEvent(self, event) -> None:
+        self._go(event.position())
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._go(event.position())
+        event.accept()
+
+
 # ------------------------------------------------------------------ the view
 
 
@@ -601,6 +686,7 @@ class GraphView(QGraphicsView):
         self.edges: dict = {}
         self.positions: dict = {}
         self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
+        self._trunk_rects: dict = {}
         self._root = _Root()
         self.scene().addItem(self._root)
         self._generation = 0
@@ -623,6 +709,7 @@ class GraphView(QGraphicsView):
         self._reorient_timer.setInterval(200)
         self._reorient_timer.timeout.connect(self._reorient)
         self.legend = Legend(self)
+        self.overview = OverviewMap(self)
         self._overlay = QLabel(self.viewport())
         self._overlay.setObjectName("graphOverlay")
         self._overlay.setWordWrap(True)
@@ -642,6 +729,9 @@ class GraphView(QGraphicsView):
         fm = QFontMetricsF(self.body_font)
         self.node_height = fm.height() * 3 + 10
         self._title_metrics = QFontMetricsF(self.title_font)
+        self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
+        self.name_font.setPointSizeF(base * 2.0)
+        self._name_metrics = QFontMetricsF(self.name_font)
         self._body_metrics = fm
         # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
         # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
@@ -705,6 +795,21 @@ class GraphView(QGraphicsView):
             self.fit()
             self._reorient_timer.start()
 
+    def _place_overview(self) -> None:
+        """The overview map sits top right while part of the graph is off screen."""
+        vp = self.viewport().rect()
+        rect = self.graph_rect()
+        shown = self.mapToScene(vp).boundingRect()
+        off_screen = bool(self.nodes) and not shown.adjusted(-2, -2, 2, 2).contains(rect)
+        if not off_screen or vp.width() < 300 or vp.height() < 240:
+            self.overview.hide()
+            return
+        width = min(int(OVERVIEW_WIDTH * self.font_scale), vp.width() // 3)
+        height = int(width * min(max(rect.height() / max(rect.width(), 1.0), 0.4), 1.2))
+        self.overview.setGeometry(vp.width() - width - 8, 8, width, height)
+        self.overview.show()
+        self.overview.update()
+
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         # QWidget.scroll moves the viewport's child widgets too: put the legend and messages back
         super().scrollContentsBy(dx, dy)
@@ -728,6 +833,7 @@ class GraphView(QGraphicsView):
         hint = self.legend.sizeHint()
         m = Legend.MARGIN
         self.legend.setGeometry(m, max(self.viewport().height() - hint.height() - m, 0), hint.width(), hint.height())
+        self._place_overview()
         width = min(self.viewport().width() - 16, 640)
         self._overlay.setFixedWidth(max(120, width))
         self._overlay.adjustSize()
@@ -777,8 +883,12 @@ class GraphView(QGraphicsView):
                 self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
             self.refresh_values(previous)
             return
+        new_structure = graph is not self.base_graph
         self.base_graph = graph
         self.collapsed &= set(groups_of(graph))
+        if collapsed is None and new_structure and graph.graph.get("overview"):
+            self.collapsed = set(groups_of(graph))  # a big expression: start from its overview
+            collapsed = self.collapsed
         self._rebuild(relayout=True)
         if collapsed is not None:
             self.groups_changed.emit()
@@ -1006,8 +1116,14 @@ class GraphView(QGraphicsView):
             self.nodes[node] = item
 
     def _add_trunks(self) -> None:
-        for commands in self.drawing.trunks.values():
-            TrunkItem(self, commands).setParentItem(self._root)
+        self._trunk_rects = {}
+        for source, commands in self.drawing.trunks.items():
+            item = TrunkItem(self, commands)
+            item.setParentItem(self._root)
+            self._trunk_rects[source] = item.boundingRect()
+
+    def trunk_rect(self, source) -> QRectF:
+        return self._trunk_rects.get(source, QRectF())
 
     def _add_edges(self, chunk: list) -> None:
         drawing = self.drawing
@@ -1061,6 +1177,8 @@ class GraphView(QGraphicsView):
             item.value, item.grad = value, grad
             item.update()
         self.legend.update()
+        if self.overview.isVisible():
+            self.overview.update()
 
     def tooltip_for(self, node) -> str:
         """Full-precision value and gradient, and the local derivative of each incoming edge."""
@@ -1154,6 +1272,7 @@ class GraphView(QGraphicsView):
         self.scene().setSceneRect(shown.united(rect))
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
+        self._place_overview()
 
     def fitted_text_points(self) -> float:
         """On-screen size, in points, of the value and gradient text at the current zoom."""
@@ -1164,6 +1283,7 @@ class GraphView(QGraphicsView):
         factor = min(max(factor, 0.02 / current), 8.0 / current)
         self.auto_fit = False
         self.scale(factor, factor)
+        self._place_overview()
 
     def zoom_in(self) -> None:
         self.zoom(1.25)
