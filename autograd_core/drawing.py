@@ -36,6 +36,8 @@ from itertools import pairwise
 
 import networkx as nx
 
+from autograd_core.graph import topological_nodes
+
 Point = tuple[float, float]
 EdgeKey = tuple  # (u, v, key)
 
@@ -153,14 +155,6 @@ def _natural(n):
     return (1, 0, tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(n))))
 
 
-def _topological(graph: nx.DiGraph) -> list:
-    """A topological order; ids from ``to_networkx`` already are one (checked), else networkx's."""
-    nodes = list(graph)
-    if nodes == list(range(len(nodes))) and all(u < v for u, v in graph.edges()):
-        return nodes
-    return list(nx.lexicographical_topological_sort(graph, key=_natural))
-
-
 def argument_indices(graph: nx.DiGraph) -> dict:
     """Edge (u, v, key) -> the argument position of u in v's op (the key when no ``index`` is stored)."""
     if graph.is_multigraph():
@@ -177,7 +171,7 @@ def assign_layers(graph: nx.DiGraph) -> dict:
     its first use allows, until nothing moves (a cheap stand-in for dot's
     network simplex, which minimises the total edge length).
     """
-    order = _topological(graph)
+    order = topological_nodes(graph)
     layer: dict = {}
     for n in reversed(order):
         layer[n] = min((layer[s] for s in graph.successors(n)), default=1) - 1
@@ -577,10 +571,12 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         by_source.setdefault(chain[0], []).append((coord[chain[1]], index[e], e))
         by_target.setdefault(chain[-1], []).append((coord[chain[-2]], index[e], e))
     for n, items in by_source.items():
-        for e, c in zip((x[2] for x in sorted(items)), _spread(coord[n], sizes[n][across], len(items))):
+        items.sort(key=_port_order)
+        for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
             out_port[e] = c
     for n, items in by_target.items():
-        for e, c in zip((x[2] for x in sorted(items)), _spread(coord[n], sizes[n][across], len(items))):
+        items.sort(key=_port_order)
+        for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
             in_port[e] = c
     # Each trunk once: per layer it crosses, a run across the layer and a curve to the next one.
     trunks: dict = {}
@@ -638,6 +634,11 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         paths[e] = cmds
         arrows[e] = (*point(tip_flow, here), *point(1.0, 0.0))
     return Drawing(centres, sizes, paths, arrows, direction, trunks)
+
+
+def _port_order(item: tuple) -> tuple:
+    """Ports in the order of the other ends, then of the argument (never comparing node ids of mixed types)."""
+    return item[0], item[1]
 
 
 def _spread(centre: float, extent: float, count: int) -> list[float]:
@@ -767,6 +768,8 @@ def route_straight(graph: nx.DiGraph, centres: dict, sizes: dict, margin: float 
         nx_, ny_ = -dy / length * offset, dx / length * offset
         a2, b2 = (a[0] + nx_, a[1] + ny_), (b[0] + nx_, b[1] + ny_)
         points = [a2, *_detour(a2, b2, index, {u, v}, 0), b2]
+        if any(index.first_hit(p, q, {u, v}) for p, q in pairwise(points)):
+            points = [a2, *_visibility_route(a2, b2, index, {u, v}), b2]  # dense spot: shortest way round
         # clip at the two borders
         start = _exit_point(points[0], points[1], _box(centres[u], sizes[u]))
         end = _exit_point(points[-1], points[-2], _box(centres[v], sizes[v]))
@@ -867,6 +870,48 @@ def _detour(p: Point, q: Point, index: _BoxIndex, exclude: set, depth: int) -> l
         if c is not q:
             out.append(c)
     return out
+
+
+def _visibility_route(p: Point, q: Point, index: _BoxIndex, exclude: set) -> list:
+    """Bend points of the shortest path from p to q through box corners that sees no box on the way (A*)."""
+    import heapq
+
+    corners = []
+    for n, b in index.boxes.items():
+        if n in exclude:
+            continue
+        c = _inflate(b, 2.0)
+        corners += [(c[0], c[1]), (c[2], c[1]), (c[2], c[3]), (c[0], c[3])]
+    corners = [c for c in corners if index.first_hit(c, c, set()) is None]
+    goal = len(corners)
+    points = [*corners, q, p]
+    start = goal + 1
+    best = {start: 0.0}
+    came: dict = {}
+    heap = [(math.dist(p, q), start)]
+    done: set = set()
+    while heap:
+        _f, i = heapq.heappop(heap)
+        if i == goal:
+            path = []
+            while i in came:
+                i = came[i]
+                if i != start:
+                    path.append(points[i])
+            return path[::-1]
+        if i in done:
+            continue
+        done.add(i)
+        here = points[i]
+        for j in range(goal + 1):
+            if j in done:
+                continue
+            cost = best[i] + math.dist(here, points[j])
+            if cost >= best.get(j, math.inf) or index.first_hit(here, points[j], exclude) is not None:
+                continue
+            best[j], came[j] = cost, i
+            heapq.heappush(heap, (cost + math.dist(points[j], q), j))
+    return []  # no way round (cannot happen once boxes are apart): the straight line
 
 
 def _exit_point(centre: Point, toward: Point, box: tuple) -> Point:

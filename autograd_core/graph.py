@@ -132,6 +132,14 @@ def snapshot_of_graph(graph: nx.MultiDiGraph, grads: dict | None = None, version
     return GraphSnapshot(graph, version, tuple(values), tuple(shown), tuple(locals_))
 
 
+def topological_nodes(graph: nx.DiGraph) -> list:
+    """A topological order: ``to_networkx``'s ids already are one (checked in O(E)), else networkx's."""
+    nodes = list(graph)
+    if nodes == list(range(len(nodes))) and all(u < v for u, v in graph.edges()):
+        return nodes
+    return list(nx.lexicographical_topological_sort(graph, key=_sort_key))
+
+
 def overview_groups(graph: nx.MultiDiGraph, min_size: int = 3) -> dict:
     """Node -> group name, so that a big expression can be shown as a few expandable boxes.
 
@@ -145,9 +153,12 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = 3) -> dict:
     every edge between groups is still drawn.  Groups smaller than ``min_size``
     are dropped.
     """
-    order = list(nx.topological_sort(graph))
-    succ = {n: list(graph.successors(n)) for n in order}
-    uses = {n: graph.out_degree(n) for n in order}
+    order = topological_nodes(graph)
+    succ, uses = {}, {}
+    multi = graph.is_multigraph()
+    for n, neighbours in graph.adjacency():
+        succ[n] = list(neighbours)
+        uses[n] = sum(map(len, neighbours.values())) if multi else len(neighbours)
     attrs = graph.nodes
     chain: dict = {}
     for n in reversed(order):  # chains of one associative op, from their end
@@ -155,13 +166,13 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = 3) -> dict:
         if op not in ("+", "*") or n in chain:
             continue
         head = n
-        members = [n]
+        members = {n}
         frontier = [n]
         while frontier:
             m = frontier.pop()
             for p in graph.predecessors(m):
                 if attrs[p].get("op") == op and uses[p] == 1 and not attrs[p].get("label") and p not in chain:
-                    members.append(p)
+                    members.add(p)
                     frontier.append(p)
         if len(members) >= min_size:
             terms = sum(1 for m in members for p in graph.predecessors(m) if p not in members)

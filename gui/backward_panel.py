@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -76,6 +77,9 @@ class BackwardPanel(QWidget):
         self.ledger = QListWidget()
         self.ledger.setObjectName("ledger")
         self.ledger.setWordWrap(True)
+        # Laid out in batches: a ledger of thousands of wrapped lines would be measured whole at every step.
+        self.ledger.setLayoutMode(QListView.LayoutMode.Batched)
+        self.ledger.setBatchSize(200)
         self.ledger.setAlternatingRowColors(True)
         self.ledger.setToolTip(
             "The ledger: each contribution of the chain rule, grad(parent) += ∂node/∂parent · grad(node). "

@@ -149,10 +149,15 @@ def compute_drawing(
         order = layered_order(graph)
         direction = guess_direction(order, sizes, aspect, gaps)
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=by_direction[direction])
+    plain = layered_order(graph)
+    widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
     drawings = []
     for direction, g in by_direction.items():
-        order = layered_order(graph, max_width=layer_width_for(sizes, g, aspect, direction))
-        drawings.append(draw(graph, method, sizes, direction=direction, layering=order, gaps=g))
+        drawings.append(draw(graph, method, sizes, direction=direction, layering=plain, gaps=g))
+        width = layer_width_for(sizes, g, aspect, direction)
+        if widest > width:  # also try splitting the widest layers, and keep whichever shows larger
+            order = layered_order(graph, max_width=width)
+            drawings.append(draw(graph, method, sizes, direction=direction, layering=order, gaps=g))
     return max(drawings, key=lambda d: fit_scale(d.bounds(), aspect))
 
 
@@ -215,6 +220,7 @@ class NodeItem(QGraphicsItem):
         self.grad: float | None = None
         self.highlighted = False
         self.current = False
+        self._fill_key, self._fill = None, None
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
 
@@ -254,7 +260,13 @@ class NodeItem(QGraphicsItem):
         if self.grad is None:
             fill = colors.neutral_fill
         else:
-            fill = diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
+            key = (self.grad, view.grad_scale, view.theme)
+            if self._fill_key != key:  # one colour computation per new gradient, not per repaint
+                self._fill_key, self._fill = (
+                    key,
+                    diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme),
+                )
+            fill = self._fill
         lw = view.line_width
         pen = QPen(colors.op_border, lw)
         if self.kind == "input":
@@ -396,10 +408,7 @@ class EdgeItem(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         colors = self.view.colors
         color = colors.highlight if self.highlighted else colors.edge
-        width = self.view.line_width * (3.0 if self.highlighted else 1.2)
-        pen = QPen(color, width)
-        pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # no square cap poking past the arrow's tip
-        painter.setPen(pen)
+        painter.setPen(self.view.edge_pen(self.highlighted))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self.path if self.highlighted else self.own_path)
         if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
@@ -422,9 +431,7 @@ class TrunkItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        pen = QPen(self.view.colors.edge, self.view.line_width * 1.2)
-        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        painter.setPen(pen)
+        painter.setPen(self.view.edge_pen(False))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self.path)
 
@@ -687,6 +694,7 @@ class GraphView(QGraphicsView):
         self.positions: dict = {}
         self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
         self._trunk_rects: dict = {}
+        self._edge_pens: dict = {}
         self._root = _Root()
         self.scene().addItem(self._root)
         self._generation = 0
@@ -739,6 +747,17 @@ class GraphView(QGraphicsView):
         self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
         self.fit_margin = 10.0 if self.presentation else 20.0
         self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
+
+    def edge_pen(self, highlighted: bool) -> QPen:
+        """The pen of every edge (built once per look, not once per edge and repaint)."""
+        key = (self.theme, self.line_width, highlighted)
+        pen = self._edge_pens.get(key)
+        if pen is None:
+            color = self.colors.highlight if highlighted else self.colors.edge
+            pen = QPen(color, self.line_width * (3.0 if highlighted else 1.2))
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # no square cap poking past the arrow's tip
+            self._edge_pens[key] = pen
+        return pen
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -870,11 +889,13 @@ class GraphView(QGraphicsView):
             self._clear()
             return
         graph = snapshot.graph
-        same_shape = (
-            not relayout
-            and self.base_graph is not None
-            and graph.number_of_nodes() == self.base_graph.number_of_nodes()
-            and graph.number_of_edges() == self.base_graph.number_of_edges()
+        same_shape = not relayout and (
+            graph is self.base_graph
+            or (
+                self.base_graph is not None
+                and graph.number_of_nodes() == self.base_graph.number_of_nodes()
+                and graph.number_of_edges() == self.base_graph.number_of_edges()
+            )
         )
         previous, self.snapshot = self.snapshot, snapshot
         if same_shape and not self.busy:

@@ -29,6 +29,22 @@ def test_no_edge_crosses_a_box_and_no_boxes_overlap(method):
         assert set(drawing.paths) == set(graph.edges(keys=True))
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_a_network_with_collapsed_and_open_groups_is_drawn_truthfully(method):
+    """Group boxes (string ids) next to open nodes (int ids), as the sample graph shows a network."""
+    from autograd_core.graph import to_networkx
+    from autograd_core.inspection import sample_graph
+    from autograd_core.nn import MLP
+    from gui.graph_view import collapse_groups
+
+    graph = to_networkx(sample_graph(MLP(2, [16, 16, 1], seed=0), (0.3, 0.2), 1, "bce", fused=True).loss)
+    neurons = {f"L{k}.n{j}" for k in (1, 2) for j in range(1, 17)} | {"L3.n1"}
+    for collapsed in (neurons, neurons - {"L2.n3"}, neurons - {"L1.n1", "L3.n1"}):
+        shown = collapse_groups(graph, collapsed)
+        drawing = draw(shown, method, sizes_for(shown))
+        assert edge_box_hits(drawing) == [] and box_overlaps(drawing) == []
+
+
 @pytest.mark.parametrize("direction", ["LR", "TB"])
 def test_layered_edges_end_on_the_target_border_and_parallel_edges_stay_apart(direction):
     graph = graph_of("y = x*x + x")
