@@ -47,8 +47,9 @@ EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
 TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
 RESTARTS = 12  # shaken restarts of the crossing minimisation for small graphs
+RESTART_SEGMENTS = 90  # ... done up to this many segments (the layout of a typed expression stays well under 0.1 s)
 # Work limits, in segments between adjacent layers (edges split at their virtual slots):
-THOROUGH_SEGMENTS = 400  # up to this: four strategies, sifting and restarts (every example, typical expressions)
+THOROUGH_SEGMENTS = 250  # up to this: four strategies, sifting and restarts (every example, typical expressions)
 TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycentre sweeps
 QUICK_SWEEPS = 4
 
@@ -112,12 +113,14 @@ def draw(
     direction: str = "LR",
     layering=None,
     gaps: tuple[float, float] = (LAYER_GAP, NODE_GAP),
+    aspect: float | None = None,
 ) -> Drawing:
     """A drawing of ``graph`` with boxes of ``sizes`` ({node: (w, h)}, default 100×50).
 
     ``direction`` ("LR" or "TB") orients a layered drawing; ``layering`` (from
     ``layered_order``) lets both orientations share the ordering work; ``gaps``
-    are the space between layers and between two boxes of a layer.
+    are the space between layers and between two boxes of a layer; ``aspect``
+    (width/height of the view) stretches a force layout towards the view's shape.
     """
     sizes = {n: (sizes or {}).get(n, (100.0, 50.0)) for n in graph.nodes}
     if graph.number_of_nodes() == 0:
@@ -128,7 +131,7 @@ def draw(
     from autograd_core.graph import layout
 
     pos = layout(graph, method)
-    return _force_drawing(graph, pos, sizes)
+    return _force_drawing(graph, pos, sizes, aspect)
 
 
 # ------------------------------------------------------------------ layering and order
@@ -356,7 +359,7 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None 
             break
     # Restarts from shaken copies of the best order, while the work stays small (seeded: deterministic).
     rng = random.Random(0)
-    restarts = RESTARTS if thorough else 0
+    restarts = RESTARTS if segments <= RESTART_SEGMENTS else 0
     for _ in range(restarts if best else 0):
         shaken = [list(items) for items in best_layers]
         for items in shaken:
@@ -687,18 +690,24 @@ def _place_layer(items, neighbours, coord, separation, is_virtual, both=None) ->
 # ------------------------------------------------------------------ force layouts
 
 
-def _force_drawing(graph: nx.DiGraph, pos: dict, sizes: dict) -> Drawing:
+def _force_drawing(graph: nx.DiGraph, pos: dict, sizes: dict, aspect: float | None = None) -> Drawing:
     nodes = list(graph.nodes)
     if len(nodes) == 1:
         centres = {nodes[0]: (0.0, 0.0)}
         return Drawing(centres, sizes, {}, {}, "free")
-    # scale so that an edge is about two boxes long
+    # scale so that a typical edge is about one box long (overlap removal then makes room)
     lengths = [math.dist(pos[u], pos[v]) for u, v in graph.edges() if u != v]
     typical = sorted(lengths)[len(lengths) // 2] if lengths else 1.0
     mean_w = sum(s[0] for s in sizes.values()) / len(sizes)
     mean_h = sum(s[1] for s in sizes.values()) / len(sizes)
-    scale = (1.1 * math.hypot(mean_w, mean_h) + FORCE_GAP) / (typical or 1.0)
-    centres = {n: (pos[n][0] * scale, pos[n][1] * scale) for n in nodes}
+    scale = (0.8 * math.hypot(mean_w, mean_h) + FORCE_GAP) / (typical or 1.0)
+    sx = sy = scale
+    if aspect:  # stretch towards the view's shape (at most 2× either way)
+        xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        stretch = min(max(math.sqrt(aspect / (w / h)), 0.5), 2.0)
+        sx, sy = scale * stretch, scale / stretch
+    centres = {n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}
     centres = remove_overlaps(centres, sizes, FORCE_GAP)
     paths, arrows = route_straight(graph, centres, sizes)
     return Drawing(centres, sizes, paths, arrows, "free")

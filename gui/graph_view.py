@@ -51,7 +51,7 @@ from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
-ASYNC_LAYOUT_NODES = 300  # layouts of bigger graphs run on a worker thread
+ASYNC_LAYOUT_NODES = 40  # layouts of bigger graphs run on a worker thread (crossing minimisation takes time)
 LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
@@ -142,7 +142,7 @@ def compute_drawing(
     """Boxes and routed edges from autograd_core.drawing; a layered graph takes the orientation
     (left to right, or top to bottom) that shows it larger in a view of width/height ``aspect``."""
     if method != "layered" or graph.number_of_nodes() < 2:
-        return draw(graph, method, sizes)
+        return draw(graph, method, sizes, aspect=aspect)
     # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
     by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
