@@ -121,7 +121,9 @@ class BackwardPanel(QWidget):
         state = self.state
         stepping = state.mode == "stepping"
         total = len(state.steps)
-        if stepping:
+        if state.root is None:
+            self.progress.setText("No graph yet: nothing to differentiate.")
+        elif stepping:
             node = state.current_step.node if state.current_step is not None else None
             name = (node.label or node.op) if node is not None else ""
             self.progress.setText(
