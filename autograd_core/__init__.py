@@ -17,6 +17,8 @@ from autograd_core.tensor import (
 from autograd_core.trace import backward_steps, grads_after
 from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
 
+__version__ = "0.1.0"  # the one place; pyproject.toml reads it
+
 __all__ = [
     "MLP",
     "Dataset",

@@ -3,9 +3,12 @@
 Every ``TrainingConfig`` field has an option; defaults are the config's.
 With ``--load`` the saved session's config is used and training continues
 up to ``--steps`` (options that would change the model or data are refused).
-Bad options print one line and exit with code 2; a failed load/save or a
-non-finite stop exits with 1.  No Qt here: ``--plot`` calls a ``plot_writer``
-that ``main.py`` passes in from ``gui/boundary_png.py``.
+Every bad input gets one line and no traceback: bad options, unusable
+``--save``/``--plot`` paths (checked before training) and runs that would
+exhaust memory (``run_cost``, checked before anything is built) exit with 2;
+a failed load/save or a non-finite stop exits with 1.  Messages name options
+(``--test-fraction``), never config fields.  No Qt here: ``--plot`` calls a
+``plot_writer`` that the launcher passes in from ``gui/boundary_png.py``.
 """
 
 from __future__ import annotations
@@ -14,14 +17,25 @@ import argparse
 import csv
 import dataclasses
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
 
-from autograd_core.data import DATASETS
+from autograd_core.data import DATASETS, MAX_SAMPLES
+from autograd_core.files import (
+    FileError,
+    check_writable,
+    count_json_values,
+    format_size,
+    read_regular_file,
+    write_atomically,
+    write_target,
+)
 from autograd_core.losses import LOSSES
 from autograd_core.nn import ACTIVATIONS, INITIALISATIONS
 from autograd_core.optim import OPTIMIZERS, SCHEDULES
+from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
 from autograd_core.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 
@@ -33,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but an error is a single line (plus where to look), exit code 2."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, f"{self.prog}: error: {_one_line(message)} (see --help)\n")
 
 
 def _layers(text: str) -> list[int]:
@@ -45,42 +59,80 @@ def _layers(text: str) -> list[int]:
         widths = [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"layers must be widths separated by commas, like 16,16; got {text!r}"
+            f"layers must be widths separated by commas, like 16,16; got {_clip(text)!r}"
         ) from None
     if any(w < 1 for w in widths):
-        raise argparse.ArgumentTypeError(f"every layer needs at least one neuron; got {text!r}")
+        raise argparse.ArgumentTypeError(f"every layer needs at least one neuron; got {_clip(text)!r}")
     return widths
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str) -> int:
+    """Only the syntax: the range is the config's (``TrainingConfig.validate``), so every message about it agrees."""
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_clip(text)!r}") from None
 
 
 def _number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {_clip(text)!r}") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {_clip(text)!r}")
     return value
 
 
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    """Whatever a message holds (a repr of a huge list, a newline), print it as one readable line."""
+    return _clip(" ".join(str(text).split()), limit)
+
+
+# A points file holds at most MAX_SAMPLES points; a CSV line or a pretty-printed JSON point is < 100 bytes.
+MAX_POINTS_BYTES = 16 * 2**20
+
+
+def _betas(text: str) -> list[float]:
+    """'0.9,0.999' → [0.9, 0.999] (Adam's β₁, β₂)."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(
+            f"betas must be two numbers separated by a comma, like 0.9,0.999; got {text!r}"
+        )
+    return [_number(part.strip()) for part in parts]
+
+
 def read_points(path: str) -> list[list[float]]:
-    """Painted points from a CSV (x,y,label per line; a header line is skipped) or JSON ([[x, y, label], ...])."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    """Painted points from a CSV (x,y,label per line; a header line is skipped) or JSON ([[x, y, label], ...]).
+
+    Bounded like a session: a regular file of at most ``MAX_POINTS_BYTES``,
+    at most ``MAX_SAMPLES`` points, and a JSON document's values counted
+    before it is parsed.  Raises FileError or ValueError (the reason, without the path).
+    """
+    raw = read_regular_file(path, MAX_POINTS_BYTES)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("it is not UTF-8 text") from None
     if path.lower().endswith(".json"):
-        points = json.loads(text)
+        if count_json_values(raw) > 5 * MAX_SAMPLES:  # [x, y, label] is 4 values with its comma
+            raise ValueError(f"it holds more than the {MAX_SAMPLES:,} points allowed")
+        try:
+            points = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"it is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        except RecursionError:
+            raise ValueError("it is not a list of [x, y, label]: its JSON is nested too deeply") from None
+        if not isinstance(points, list):
+            raise ValueError("it is not a list of [x, y, label]")
     else:
         points = []
-        for row in csv.reader(text.splitlines()):
+        for number, row in enumerate(csv.reader(text.splitlines()), start=1):
             if not row or row[0].strip().startswith("#"):
                 continue
             try:
@@ -88,36 +140,49 @@ def read_points(path: str) -> list[list[float]]:
             except ValueError:
                 if not points:  # a header
                     continue
-                raise ValueError(f"bad line in {path}: {','.join(row)!r} (want x,y,label)") from None
+                raise ValueError(f"line {number} is {_clip(','.join(row))!r}, not x,y,label") from None
             points.append([x, y, int(label) if label in (0.0, 1.0) else label])
+    if len(points) > MAX_SAMPLES:
+        raise ValueError(f"it holds {len(points):,} points; at most {MAX_SAMPLES:,} are allowed")
+    if not points:
+        raise ValueError("it holds no points")
     return points
 
 
-def build_parser() -> argparse.ArgumentParser:
+def runnable(prog: str) -> str:
+    """A program name as one types it again: ``python main.py …`` for the script, the installed command as is."""
+    return f"python {prog}" if prog.split(" ")[0].endswith(".py") else prog
+
+
+def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     d = DEFAULTS
+    command = runnable(prog)
     p = _Parser(
-        prog="main.py train",
+        prog=prog,
         description="Train an MLP (scalar autograd engine) on a two-class toy data set and report its accuracy.",
         epilog=(
             "examples:\n"
-            "  python main.py train --dataset moons --samples 200 --noise 0.1 --layers 16,16 --activation relu \\\n"
+            f"  {command} --dataset moons --samples 200 --noise 0.1 --layers 16,16 --activation relu \\\n"
             "      --loss bce --optimizer adam --lr 0.05 --steps 200 --batch-size 32 --seed 0 --plot boundary.png\n"
             "  micrograd's demo: --samples 100 --test-fraction 0 --init uniform --loss hinge --l2 1e-4 \\\n"
             "      --optimizer sgd --lr 1 --schedule linear --batch-size 0 --steps 100\n"
-            "  python main.py train --save run.json; python main.py train --load run.json --steps 400\n"
-            "exit codes: 0 done, 1 training stopped on a non-finite value or a file error, 2 bad options"
+            f"  {command} --save run.json; {command} --load run.json --steps 400\n"
+            "before training, the run's memory and time are estimated: beyond half of this machine's memory it is\n"
+            "refused; beyond 1 GiB or 10 minutes you are asked on a terminal (elsewhere: refused unless --yes)\n"
+            "exit codes: 0 done, 1 training stopped on a non-finite value or a file error, 2 bad options,\n"
+            "130 interrupted"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=argparse.SUPPRESS,
     )
     data = p.add_argument_group("data")
     data.add_argument("--dataset", choices=DATASETS, help=f"data set (default {d.dataset})")
-    data.add_argument("--samples", type=_positive_int, help=f"number of points (default {d.samples})")
+    data.add_argument("--samples", type=_whole_number, help=f"number of points (default {d.samples})")
     data.add_argument("--noise", type=_number, help=f"noise level (default {d.noise})")
     data.add_argument(
         "--test-fraction", type=_number, help=f"share of points held out for testing (default {d.test_fraction})"
     )
-    data.add_argument("--data-seed", type=_positive_int, help=f"seed of the data and the split (default {d.data_seed})")
+    data.add_argument("--data-seed", type=_whole_number, help=f"seed of the data and the split (default {d.data_seed})")
     data.add_argument(
         "--standardize",
         action=argparse.BooleanOptionalAction,
@@ -135,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     model.add_argument("--activation", choices=ACTIVATIONS, help=f"hidden activation (default {d.activation})")
     model.add_argument("--init", choices=INITIALISATIONS, help=f"weight initialisation (default {d.init})")
-    model.add_argument("--seed", type=_positive_int, help=f"seed of the weights and batch order (default {d.seed})")
+    model.add_argument("--seed", type=_whole_number, help=f"seed of the weights and batch order (default {d.seed})")
 
     train = p.add_argument_group("training")
     train.add_argument(
@@ -143,7 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimiser (default {d.optimizer})")
     train.add_argument("--lr", type=_number, help=f"learning rate (default {d.lr})")
-    train.add_argument("--momentum", type=_number, help=f"momentum of the 'momentum' optimiser (default {d.momentum})")
+    train.add_argument(
+        "--momentum", type=_number, help=f"momentum of the momentum and nesterov optimisers (default {d.momentum})"
+    )
+    train.add_argument("--betas", type=_betas, help=f"adam and adamw: β₁,β₂ (default {','.join(map(str, d.betas))})")
+    train.add_argument("--alpha", type=_number, help=f"rmsprop: smoothing constant α (default {d.alpha})")
+    train.add_argument(
+        "--weight-decay", type=_number, help=f"adamw: decoupled weight decay λ (default {d.weight_decay})"
+    )
     train.add_argument(
         "--schedule",
         choices=SCHEDULES,
@@ -151,13 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {d.schedule})",
     )
     train.add_argument(
-        "--batch-size", type=_positive_int, help=f"minibatch size, 0 = full batch (default {d.batch_size})"
+        "--batch-size", type=_whole_number, help=f"minibatch size, 0 = full batch (default {d.batch_size})"
     )
     train.add_argument("--l1", type=_number, help=f"L1 penalty coefficient (default {d.l1})")
     train.add_argument("--l2", type=_number, help=f"L2 penalty coefficient (default {d.l2})")
     train.add_argument(
         "--steps",
-        type=_positive_int,
+        type=_whole_number,
         help=f"total optimiser steps; with --load, training goes on up to this step (default {d.steps})",
     )
 
@@ -172,10 +244,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="progress bar on stderr: auto (only on a terminal), bar (always), none",
     )
     io.add_argument("--json", action="store_true", default=False, help="print the summary as JSON")
+    io.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        default=False,
+        help="run without asking even if it needs over 1 GiB of memory or over 10 minutes",
+    )
     return p
 
 
 CONFIG_OPTIONS = {f.name for f in dataclasses.fields(TrainingConfig)} - {"points"}
+_FIELD_AT_START = re.compile(
+    r"^(every layer width|every point|"
+    + "|".join(sorted((f.name for f in dataclasses.fields(TrainingConfig)), key=len, reverse=True))
+    + r")\b"
+)
+
+
+def with_option_names(message: str) -> str:
+    """A config error as the command line says it: 'test_fraction must …' → '--test-fraction must …'."""
+    match = _FIELD_AT_START.match(message)
+    if match is None:
+        return message
+    word = match.group(1)
+    if word.startswith("every "):
+        return f"{option_name('layers' if 'layer' in word else 'points')}: {message}"
+    return option_name(word) + message[len(word) :]
 
 
 class ProgressBar:
@@ -216,46 +311,79 @@ def _describe(trainer: Trainer) -> str:
     )
 
 
-def main(argv: list[str] | None = None, plot_writer: PlotWriter | None = None) -> int:
-    parser = build_parser()
+def main(
+    argv: list[str] | None = None,
+    plot_writer: PlotWriter | None = None,
+    prog: str = "main.py train",
+    limits: RunLimits | None = None,
+) -> int:
+    """Run the command; returns the exit code (argparse exits itself with 2 for bad options and 0 for --help)."""
+    parser = build_parser(prog)
     args = vars(parser.parse_args(argv))
     given = {k: v for k, v in args.items() if k in CONFIG_OPTIONS}
     out, err = sys.stdout, sys.stderr
 
+    # Everything that can be checked before training is checked first: a bad path never costs a run.
     if "plot" in args and not args["plot"].lower().endswith(".png"):
-        parser.error(f"--plot writes a PNG: give a file name ending in .png, not {args['plot']!r}")
+        parser.error(f"--plot writes a PNG: give a file name ending in .png, not {_clip(args['plot'])!r}")
     if "plot" in args and plot_writer is None:
-        parser.error("--plot needs the PNG renderer; run it as: python main.py train ... --plot FILE.png")
+        parser.error(f"--plot needs the PNG renderer; run it as: {runnable(parser.prog)} ... --plot FILE.png")
+    for option in ("save", "plot"):
+        if option in args:
+            try:
+                check_writable(args[option])
+            except FileError as exc:
+                parser.error(f"cannot write --{option} {args[option]}: {exc}")
+    if "save" in args and "plot" in args and write_target(args["save"]) == write_target(args["plot"]):
+        parser.error("--save and --plot name the same file")
+
+    steps_done, data_sizes = 0, {}
+    if "load" in args:
+        if "points" in args:
+            parser.error("--points cannot be combined with --load (the session has its own data)")
+        fixed = sorted(set(given) - set(SETTINGS_WITHOUT_RESET))
+        if fixed:
+            parser.error(
+                f"{option_name(fixed[0])} cannot change a loaded session's model or data; "
+                f"only {', '.join(option_name(s) for s in SETTINGS_WITHOUT_RESET)} can"
+            )
+        try:
+            session = load_session(args["load"])
+        except SessionError as exc:
+            err.write(_one_line(f"error: cannot load the session: {exc}") + "\n")
+            return 1
+        if session.config is None:
+            err.write(_one_line(f"error: {args['load']} holds no trained model (only app state)") + "\n")
+            return 1
+        config = _valid_config(parser, dataclasses.replace(session.config, **given))
+        steps_done = session.step
+        if session.data is not None:
+            data_sizes = {"train_size": len(session.data.y_train), "test_size": len(session.data.y_test)}
+    else:
+        fields = dict(given)
+        if "points" in args:
+            try:
+                fields["points"] = read_points(args["points"])
+            except (FileError, ValueError) as exc:
+                parser.error(f"cannot read --points {args['points']}: {exc}")
+        config = _valid_config(parser, TrainingConfig(**fields))
+
+    cost = estimate_run_cost(config, steps_done=steps_done, **data_sizes)
+    if not _cost_accepted(parser, cost, limits, args["yes"]):
+        return 2
 
     try:
         if "load" in args:
-            if "points" in args:
-                parser.error("--points cannot be combined with --load (the session has its own data)")
-            fixed = sorted(set(given) - set(SETTINGS_WITHOUT_RESET))
-            if fixed:
-                parser.error(
-                    f"--{fixed[0].replace('_', '-')} cannot change a loaded session's model or data; "
-                    f"only {', '.join('--' + s.replace('_', '-') for s in SETTINGS_WITHOUT_RESET)} can"
-                )
-            trainer = trainer_from_session(load_session(args["load"]))
+            trainer = trainer_from_session(session)
             if given:
-                try:
-                    trainer.update_settings(**given)
-                except ValueError as exc:
-                    parser.error(str(exc))
+                trainer.update_settings(**given)
         else:
-            fields = dict(given)
-            if "points" in args:
-                try:
-                    fields["points"] = read_points(args["points"])
-                except (OSError, ValueError) as exc:
-                    parser.error(f"cannot read --points {args['points']}: {exc}")
-            try:
-                trainer = Trainer(TrainingConfig(**fields))
-            except ValueError as exc:
-                parser.error(str(exc))
+            trainer = Trainer(config)
     except SessionError as exc:
-        err.write(f"error: cannot load the session: {exc}\n")
+        err.write(_one_line(f"error: cannot load the session: {exc}") + "\n")
+        return 1
+    except MemoryError:
+        err.write(_out_of_memory(cost, "while building the model and data") + "\n")
         return 1
 
     quiet = args["json"]
@@ -274,6 +402,11 @@ def main(argv: list[str] | None = None, plot_writer: PlotWriter | None = None) -
                 bar.update(m, force=trainer.finished)
     except KeyboardInterrupt:
         interrupted = True
+    except MemoryError:
+        if bar is not None:
+            bar.close()
+        err.write(_out_of_memory(cost, f"at step {trainer.step_count + 1}") + "\n")
+        return 1
     seconds = time.perf_counter() - t0
     if bar is not None:
         bar.close()
@@ -307,22 +440,62 @@ def main(argv: list[str] | None = None, plot_writer: PlotWriter | None = None) -
     if interrupted:
         err.write(f"interrupted at step {trainer.step_count}\n")
 
-    try:
-        if "save" in args:
+    code = 130 if interrupted else 1 if trainer.stopped_reason else 0
+    if "save" in args:
+        try:
             save_session(args["save"], trainer)
+        except SessionError as exc:
+            err.write(_one_line(f"error: {exc}") + "\n")
+            code = 1
+        else:
             if not quiet:
                 out.write(f"saved {args['save']}\n")
-    except SessionError as exc:
-        err.write(f"error: {exc}\n")
-        return 1
     if "plot" in args:
         try:
-            plot_writer(args["plot"], trainer)
-        except OSError as exc:
-            err.write(f"error: cannot write {args['plot']}: {exc}\n")
-            return 1
-        if not quiet:
-            out.write(f"wrote {args['plot']}\n")
-    if interrupted:
-        return 130
-    return 1 if trainer.stopped_reason else 0
+            write_atomically(args["plot"], lambda tmp: plot_writer(tmp, trainer))
+        except FileError as exc:
+            err.write(_one_line(f"error: cannot write --plot {args['plot']}: {exc}") + "\n")
+            code = 1
+        else:
+            if not quiet:
+                out.write(f"wrote {args['plot']}\n")
+    return code
+
+
+def _valid_config(parser: argparse.ArgumentParser, config: TrainingConfig) -> TrainingConfig:
+    """The config, validated; a bad value is a one-line usage error naming the option."""
+    try:
+        return config.validate()
+    except ValueError as exc:
+        parser.error(with_option_names(str(exc)))
+
+
+def _cost_accepted(parser: argparse.ArgumentParser, cost: RunCost, limits: RunLimits | None, yes: bool) -> bool:
+    """Refuse a run beyond the machine; ask (on a terminal) before a big or slow one."""
+    problems = cost.problems(limits)
+    for problem in problems:
+        if problem.refuse:
+            parser.error(problem.message())
+    if not problems or yes:
+        return True
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        for problem in problems:
+            sys.stderr.write(problem.message() + "\n")
+        sys.stderr.write("Run it anyway? [y/N] ")
+        sys.stderr.flush()
+        try:
+            answer = input()
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        sys.stderr.write("not run\n")
+        return False
+    parser.error(f"{problems[0].message()} (add --yes to run it anyway)")
+
+
+def _out_of_memory(cost: RunCost, where: str) -> str:
+    problems = [p for p in cost.problems(RunLimits(ask_bytes=0)) if p.kind == "memory"]
+    names = [option_name(f) for f in (problems[0].fields if problems else ("batch_size", "layers"))]
+    fix = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f"error: out of memory {where} (estimated need {format_size(cost.peak_bytes)}); lower {fix}"

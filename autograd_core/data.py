@@ -279,6 +279,8 @@ def add_point(dataset: Dataset, x: float, y: float, label: int) -> Dataset:
     x, y = _check_point(x, y)
     if isinstance(label, bool) or _num(label) not in (0.0, 1.0):
         raise ValueError(f"labels must be 0 or 1, got {label!r}")
+    if len(dataset.y_train) + len(dataset.y_test) >= MAX_SAMPLES:
+        raise ValueError(f"a data set holds at most {MAX_SAMPLES:,} points")  # sessions refuse more
     return _edited(
         np.vstack([dataset.X_train.reshape(-1, 2), [[x, y]]]),
         np.append(dataset.y_train, int(label)),

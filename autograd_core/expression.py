@@ -151,6 +151,10 @@ class ExpressionError(Exception):
         return f"line {self.line}, column {self.column}"
 
 
+class EmptyExpressionError(ExpressionError):
+    """No expression at all (blank or only comments): a prompt to type one, not a mistake in the text."""
+
+
 # ------------------------------------------------------------ instructions
 # The compiled program is a flat list of tuples run by a stack machine:
 # (_NUM, value), (_INPUT, name), (_LOAD, name), (_CONST, name),
@@ -457,7 +461,7 @@ class _Compiler:
     def compile(self, tree: ast.Module) -> Program:
         body = tree.body
         if not body:
-            raise ExpressionError("type an expression, for example tanh(a*b + c)", 1, 1, 1, 1)
+            raise EmptyExpressionError("type an expression, for example tanh(a*b + c)", 1, 1, 1, 1)
         for stmt in body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 self.will_assign.setdefault(stmt.targets[0].id, stmt.lineno)

@@ -7,7 +7,9 @@
 - ``dead_units``: ReLU units that output zero for every training point.
 - ``layer_gradient_norms``: how much gradient reaches each layer.
 - ``loss_slice``: the loss as one weight varies, its tangent (slope = the
-  weight's gradient) and where the next SGD step lands.
+  weight's gradient) and where the optimiser's next step lands
+  (``next_step`` takes that step on a deep copy of the trainer, so it is the
+  real one whatever the optimiser).
 
 Everything works on a *copy* of the model's weights, so it is safe to call
 while another thread trains the model and never disturbs its gradients.
@@ -15,6 +17,7 @@ while another thread trains the model and never disturbs its gradients.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 
@@ -148,18 +151,56 @@ def layer_gradient_norms(model: MLP) -> list[float]:
 
 
 @dataclass
+class NextStep:
+    """What the optimiser's next update does, found by taking it on a deep copy of the trainer."""
+
+    optimizer: str  # the optimiser's name in the config: "sgd", "momentum", "adam"
+    lr: float  # the learning rate of that step (after the schedule)
+    batch: int  # training points in the batch it uses
+    train_size: int  # training points in all
+    weights: list[float] | None  # every parameter after the step; None when there is no next step
+    problem: str | None = None  # why there is none (finished, or the step would diverge)
+
+
+def next_step(trainer) -> NextStep:
+    """Take ``trainer``'s next update on a deep copy: model, optimiser state and batch position.
+
+    The copy runs the trainer's own ``step()``, so the answer is the step that
+    will really happen (the next minibatch, momentum or Adam's running
+    averages, the schedule) without re-deriving any optimiser's rule here.
+    The trainer itself is untouched.
+    """
+    config = trainer.config
+    n = len(trainer.data.y_train)
+    batch = n if config.batch_size <= 0 or config.batch_size >= n else config.batch_size
+    memo = {id(trainer.history): [], id(trainer.data): trainer.data}  # neither is needed for one step
+    if trainer.finished:
+        problem = trainer.stopped_reason or f"all {config.steps} steps are done"
+        return NextStep(config.optimizer, config.lr, batch, n, None, problem)
+    twin = copy.deepcopy(trainer, memo)
+    lr = twin.step().lr
+    if twin.stopped_reason is not None:
+        return NextStep(config.optimizer, lr, batch, n, None, "the next step would diverge (it is rolled back)")
+    return NextStep(config.optimizer, lr, batch, n, twin.model.state_dict())
+
+
+@dataclass
 class LossSlice:
-    """The training loss along one weight, with the tangent and the next SGD step."""
+    """The training loss along one weight, with the tangent and the optimiser's next step."""
 
     name: str
     values: np.ndarray  # weight values along the slice
     losses: np.ndarray  # training loss (data loss + penalty) at each value
     weight: float  # current value
     loss: float  # loss at the current value
-    gradient: float  # ∂loss/∂weight at the current value (the tangent's slope)
+    gradient: float  # ∂loss/∂weight at the current value, full batch (the tangent's slope)
     lr: float
-    next_weight: float  # weight − lr · gradient
+    next_weight: float  # the weight after the optimiser's next step (nan: no next step)
     next_loss: float  # loss after that step (other weights fixed)
+    optimizer: str = "sgd"  # whose step next_weight is
+    batch: int = 0  # points in the batch of that step
+    train_size: int = 0  # training points (the slice's loss is over all of them)
+    problem: str | None = None  # why there is no next step
 
     def tangent(self, w: np.ndarray) -> np.ndarray:
         """The tangent line at the current weight."""
@@ -187,13 +228,16 @@ def loss_slice(
     span: float | None = None,
     points: int = 61,
     weights: list[float] | None = None,
+    step: NextStep | None = None,
 ) -> LossSlice:
     """The training loss as parameter ``index`` varies around its current value.
 
     The curve is evaluated with the vectorised forward pass; the gradient comes
     from the scalar engine (a full-batch backward on a copy), so the tangent
-    drawn with it is exactly the slope the optimiser sees.  ``span`` is the
-    half-width of the slice (default: enough to show the next SGD step).
+    drawn with it is exactly the slope of the curve.  ``step`` (from
+    ``next_step``) places the optimiser's real next step on the curve; without
+    it the next step is full-batch SGD, ``w − lr·gradient``.  ``span`` is the
+    half-width of the slice (default: enough to show the next step).
     """
     twin = clone_model(model, weights)
     params = twin.parameters()
@@ -204,7 +248,11 @@ def loss_slice(
     root = full_batch_loss(twin, X, y, loss, l1, l2)
     root.backward()
     gradient = params[index].grad
-    next_weight = w0 - lr * gradient
+    if step is None:
+        step = NextStep("sgd", lr, len(X), len(X), None)
+        next_weight = w0 - lr * gradient
+    else:
+        next_weight = step.weights[index] if step.weights is not None else math.nan
     if span is None:
         span = max(1.0, 1.5 * abs(next_weight - w0)) if math.isfinite(next_weight) else 1.0
     values = np.linspace(w0 - span, w0 + span, points)
@@ -218,7 +266,21 @@ def loss_slice(
     losses = np.array([loss_at(w) for w in values])
     next_loss = loss_at(next_weight) if math.isfinite(next_weight) else math.nan
     current = loss_at(w0)
-    return LossSlice(name, values, losses, w0, current, gradient, lr, next_weight, next_loss)
+    return LossSlice(
+        name,
+        values,
+        losses,
+        w0,
+        current,
+        gradient,
+        step.lr,
+        next_weight,
+        next_loss,
+        optimizer=step.optimizer,
+        batch=step.batch,
+        train_size=step.train_size,
+        problem=step.problem,
+    )
 
 
 # ---------------------------------------------------------------- unit maps

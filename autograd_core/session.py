@@ -1,32 +1,42 @@
 """Save and load a training session (config, weights, history, optimiser state, data) as versioned JSON.
 
-Writes are atomic: the JSON goes to a temporary file in the same directory,
-is flushed to disk, then ``os.replace``-d over the target, so a crash or a
-full disk never leaves a half-written file and never loses the old one.
+Writes are atomic (``files.write_atomically``): the JSON goes to a temporary
+file in the same folder, is flushed to disk, then renamed over the target,
+so a crash or a full disk never leaves a half-written file and never loses
+the old one; saving onto a symlink rewrites its target, and a file keeps its
+permissions.
 
-Loading trusts nothing: every field's type and range is checked before
-anything is built, and every problem (unreadable, truncated, malformed,
-wrong type, newer version, weights that do not fit the model) raises one
-error type, ``SessionError``, with a sentence that says what is wrong.
+Loading trusts nothing, and its memory is bounded before anything is built:
+only a regular file of at most ``MAX_BYTES`` is read (never a device or a
+pipe); a document of more than ``MAX_JSON_VALUES`` values is refused before
+it is parsed (parsing costs ~30–100 bytes of Python objects per value, so the
+count, not the file size, bounds memory); the data and painted points are
+counted against ``MAX_SAMPLES`` before they become arrays.  Then every
+field's type and range is checked, and every problem (unreadable, truncated,
+malformed, wrong type, newer version, weights that do not fit the model)
+raises one error type, ``SessionError``, with a sentence that says what is
+wrong.  Saving refuses a session that loading would refuse.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 
-from autograd_core.data import Dataset
-from autograd_core.optim import make_optimizer
+from autograd_core.data import MAX_SAMPLES, Dataset
+from autograd_core.files import FileError, count_json_values, format_size, read_regular_file, write_atomically
 from autograd_core.tensor import Tensor
-from autograd_core.training import StepMetrics, Trainer, TrainingConfig
+from autograd_core.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
 
 FORMAT = "autograd-playground-session"
 VERSION = 1
+# The largest session the app writes (8 hidden layers of 256 with Adam state, 100,000 points both as
+# data and as painted points) is ~47 MiB and ~2.2 M values; the rest leaves room for a long history.
+# Parsing a document at both limits peaks at ~300 MB (see files.count_json_values).
 MAX_BYTES = 64 * 1024 * 1024
+MAX_JSON_VALUES = 4_000_000
 FIELDS = {
     "format",
     "version",
@@ -92,46 +102,47 @@ def session_dict(trainer: Trainer | None = None, extra: dict | None = None) -> d
 
 def save_session(path: str | os.PathLike, trainer: Trainer | None = None, extra: dict | None = None) -> None:
     """Write the session atomically; raises SessionError (and leaves any old file intact) on failure."""
+    path = os.fspath(path)
     try:
         text = json.dumps(session_dict(trainer, extra), allow_nan=False, indent=1, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise SessionError(f"cannot save the session: {exc}") from exc
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
+    raw = (text + "\n").encode("utf-8")
+    too_large = _too_large(raw)
+    if too_large:
+        steps = f" (its history holds {len(trainer.history):,} steps)" if trainer is not None else ""
+        raise SessionError(f"cannot save the session to {path}: {too_large}{steps}, so it could not be opened again")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise SessionError(f"cannot save the session to {path}: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise SessionError(f"cannot save the session to {path}: {exc.strerror or exc}") from exc
-        raise
+        write_atomically(path, raw)
+    except FileError as exc:
+        raise SessionError(f"cannot save the session to {path}: {exc}") from exc
+
+
+def _too_large(raw: bytes) -> str | None:
+    """Why a session document is too large to load within bounded memory, or None (checked before parsing)."""
+    if len(raw) > MAX_BYTES:
+        return f"it is {format_size(len(raw))}, over the {format_size(MAX_BYTES)} a session file may hold"
+    values = count_json_values(raw)
+    if values > MAX_JSON_VALUES:
+        return f"it holds about {values:,} JSON values, over the {MAX_JSON_VALUES:,} a session file may hold"
+    return None
 
 
 def load_session(path: str | os.PathLike) -> SessionData:
     """Read and fully validate a session file; raises SessionError for anything wrong."""
     path = os.fspath(path)
     try:
-        if os.path.getsize(path) > MAX_BYTES:
-            raise SessionError(f"{path} is too large to be a session file")
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as exc:
-        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raw = read_regular_file(path, MAX_BYTES)
+    except FileError as exc:
+        raise SessionError(f"cannot read {path}: {exc}") from exc
+    too_large = _too_large(raw)
+    if too_large:
+        raise SessionError(f"{path} is not a session file this app can open: {too_large}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SessionError(f"{path} is not a session file (not UTF-8 text)") from exc
+    del raw
     if not text.strip():
         raise SessionError(f"{path} is empty")
     try:
@@ -140,8 +151,10 @@ def load_session(path: str | os.PathLike) -> SessionData:
         raise SessionError(
             f"{path} is not valid JSON (truncated or damaged?): {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from exc
-    except (ValueError, RecursionError) as exc:  # NaN/Infinity literals; absurdly deep nesting
+    except ValueError as exc:  # NaN/Infinity literals
         raise SessionError(f"{path} is not a valid session file: {exc}") from exc
+    except RecursionError as exc:
+        raise SessionError(f"{path} is not a valid session file: its JSON is nested too deeply") from exc
     try:
         return parse_session(doc)
     except SessionError as exc:
@@ -186,6 +199,7 @@ def parse_session(doc) -> SessionData:
     if isinstance(position, bool) or not isinstance(position, int) or position < 0:
         raise SessionError(f"'sample_position' must be a whole number ≥ 0, got {position!r}")
 
+    _check_counts(doc)
     if doc["config"] is None:
         if any(doc[k] not in (None, []) for k in ("weights", "history", "optimizer_state", "data")):
             raise SessionError("a session without a config cannot hold weights, history, optimizer state or data")
@@ -215,7 +229,7 @@ def parse_session(doc) -> SessionData:
     state = doc["optimizer_state"]
     if state is not None:
         try:
-            make_optimizer(config.optimizer, [Tensor(0.0) for _ in range(count)], config.lr).load_state_dict(state)
+            config.make_optimizer([Tensor(0.0) for _ in range(count)]).load_state_dict(state)
         except (ValueError, TypeError, AttributeError) as exc:
             raise SessionError(f"bad optimizer state: {exc}") from exc
 
@@ -227,6 +241,20 @@ def parse_session(doc) -> SessionData:
             raise SessionError(f"bad data: {exc}") from exc
 
     return SessionData(config, [float(v) for v in weights], metrics, state, extra, data, step, position, stopped)
+
+
+def _check_counts(doc: dict) -> None:
+    """The same limits as a config's, on the lists that could hold millions of items, before anything is built."""
+    config, data, history = doc["config"], doc["data"], doc["history"]
+    if isinstance(config, dict) and isinstance(config.get("points"), list) and len(config["points"]) > MAX_SAMPLES:
+        raise SessionError(f"the config holds {len(config['points']):,} points; at most {MAX_SAMPLES:,} are allowed")
+    if isinstance(data, dict):
+        parts = [data.get(key) for key in ("X_train", "X_test")]
+        count = sum(len(part) for part in parts if isinstance(part, list))
+        if count > MAX_SAMPLES:
+            raise SessionError(f"'data' holds {count:,} points; at most {MAX_SAMPLES:,} are allowed")
+    if isinstance(history, list) and len(history) > MAX_STEPS:
+        raise SessionError(f"'history' holds {len(history):,} steps; at most {MAX_STEPS:,} are allowed")
 
 
 def _finite(v) -> bool:

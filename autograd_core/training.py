@@ -30,7 +30,7 @@ from autograd_core.inspection import layer_gradient_norms
 from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
 from autograd_core.naming import input_name
 from autograd_core.nn import ACTIVATIONS, INITIALISATIONS, MLP
-from autograd_core.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
+from autograd_core.optim import OPTIMIZER_SETTINGS, OPTIMIZERS, SCHEDULES, Optimizer, learning_rate, make_optimizer
 from autograd_core.tensor import Tensor
 
 MAX_LAYERS = 8
@@ -52,7 +52,10 @@ class TrainingConfig:
     ``layers`` are the hidden layer widths (the model is ``MLP(2, layers + [1])``
     with a linear output: a logit).  ``batch_size`` 0 means full batch.
     ``points`` (a list of ``[x, y, label]``), when given, replaces the named
-    data set (painted data).  ``momentum`` is used by the "momentum" optimiser.
+    data set (painted data).  ``momentum`` (the "momentum" and "nesterov"
+    optimisers), ``betas`` (adam, adamw), ``alpha`` (rmsprop) and
+    ``weight_decay`` (adamw's decoupled decay) are used only by the optimisers
+    named in ``optim.OPTIMIZER_SETTINGS``; the others keep torch's defaults.
 
     Defaults, measured with benchmarks/bench_training.py: micrograd's network
     and initialisation, cross-entropy, Adam at 0.05 on minibatches of 32 and
@@ -80,6 +83,9 @@ class TrainingConfig:
     steps: int = 200
     seed: int = 0
     momentum: float = 0.9
+    betas: list[float] = field(default_factory=lambda: [0.9, 0.999])
+    alpha: float = 0.99
+    weight_decay: float = 0.01
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -111,6 +117,8 @@ class TrainingConfig:
         if self.points is not None:
             if not isinstance(self.points, list) or not self.points:
                 raise ValueError("points must be a non-empty list of [x, y, label]")
+            if len(self.points) > MAX_SAMPLES:
+                raise ValueError(f"points must be at most {MAX_SAMPLES:,}, got {len(self.points):,}")
             for p in self.points:
                 if not (
                     isinstance(p, list | tuple)
@@ -138,7 +146,28 @@ class TrainingConfig:
         _integer("steps", self.steps, 1, MAX_STEPS)
         _integer("seed", self.seed, 0, 2**32 - 1)
         _number("momentum", self.momentum, 0.0, 0.999999)
+        if self.optimizer == "nesterov" and self.momentum == 0.0:
+            raise ValueError("the nesterov optimizer needs a momentum above 0")
+        if not isinstance(self.betas, list | tuple) or len(self.betas) != 2:
+            raise ValueError(f"betas must be two numbers (β₁, β₂), got {self.betas!r}")
+        for beta in self.betas:
+            _number("every beta", beta, 0.0, 0.999999)
+        self.betas = [float(beta) for beta in self.betas]  # JSON's list, whatever came in
+        _number("alpha", self.alpha, 0.0, 0.999999)
+        _number("weight_decay", self.weight_decay, 0.0, 1e3)
         return self
+
+    def make_optimizer(self, params: list[Tensor]) -> Optimizer:
+        """The configured optimiser over ``params``, with the settings its kind uses."""
+        return make_optimizer(
+            self.optimizer,
+            params,
+            self.lr,
+            self.momentum,
+            betas=tuple(self.betas),
+            alpha=self.alpha,
+            weight_decay=self.weight_decay,
+        )
 
     def make_data(self) -> Dataset:
         if self.points is not None:
@@ -246,7 +275,20 @@ def micrograd_recipe() -> TrainingConfig:
     )
 
 
-SETTINGS_WITHOUT_RESET = ("lr", "schedule", "l1", "l2", "batch_size", "optimizer", "momentum", "steps", "loss")
+SETTINGS_WITHOUT_RESET = (
+    "lr",
+    "schedule",
+    "l1",
+    "l2",
+    "batch_size",
+    "optimizer",
+    "momentum",
+    "betas",
+    "alpha",
+    "weight_decay",
+    "steps",
+    "loss",
+)
 
 
 class Trainer:
@@ -277,7 +319,7 @@ class Trainer:
         self.model = self.config.make_model()
         self.params = self.model.parameters()
         self.param_names = [name for name, _ in self.model.named_parameters()]
-        self.optimizer = make_optimizer(self.config.optimizer, self.params, self.config.lr, self.config.momentum)
+        self.optimizer = self.config.make_optimizer(self.params)
         self.history: list[StepMetrics] = []
         self.step_count = 0
         self.stopped_reason: str | None = None
@@ -295,7 +337,8 @@ class Trainer:
         """Change settings between steps without losing the weights.
 
         Allowed: ``SETTINGS_WITHOUT_RESET``.  A new optimiser starts with empty
-        state.  After a non-finite stop, changing a setting (say a smaller lr)
+        state; new settings of the same optimiser (momentum, betas...) keep it.
+        After a non-finite stop, changing a setting (say a smaller lr)
         lets training go on from the last good weights.
         """
         bad = sorted(set(fields) - set(SETTINGS_WITHOUT_RESET))
@@ -307,11 +350,15 @@ class Trainer:
         new = dataclasses.replace(self.config, **fields).validate()
         old = self.config
         self.config = new
-        if new.optimizer != old.optimizer or (new.optimizer == "momentum" and new.momentum != old.momentum):
-            if new.optimizer == old.optimizer == "momentum":
-                self.optimizer.momentum = new.momentum
-            else:
-                self.optimizer = make_optimizer(new.optimizer, self.params, new.lr, new.momentum)
+        if new.optimizer != old.optimizer:
+            self.optimizer = new.make_optimizer(self.params)
+        else:
+            settings = OPTIMIZER_SETTINGS[new.optimizer]
+            changed = {k: getattr(new, k) for k in settings if getattr(new, k) != getattr(old, k)}
+            if "betas" in changed:
+                changed["betas"] = tuple(changed["betas"])
+            if changed:
+                self.optimizer.set_hyperparameters(**changed)
         if new.batch_size != old.batch_size:
             self._restart_batches()
         if fields:
@@ -363,7 +410,7 @@ class Trainer:
             grad_norms = layer_gradient_norms(self.model)
             problem = self._non_finite("gradient", [p.grad for p in self.params])
             if problem is None:
-                self.optimizer.step(lr)
+                self.optimizer.step(lr=lr)
                 problem = self._non_finite("parameter", [p.data for p in self.params])
         self.step_count += 1
         metrics = self._metrics(lr, loss.data)

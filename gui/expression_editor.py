@@ -1,9 +1,11 @@
 """The expression editor: monospace, highlighted, debounced, errors underlined.
 
 Typing restarts a short timer; when it fires the text goes to the state, so
-the graph follows the user without recompiling on every key.  A parse error
-underlines the exact span the library reports and writes its message below;
-the editor never owns the program itself.
+the graph follows the user without recompiling on every key (and only when
+the text really changed: re-colouring for a new theme is not an edit).  A
+parse error underlines the exact span the library reports and writes its
+message below; an empty editor gets a quiet hint instead of an error.  The
+editor never owns the program itself.
 """
 
 from __future__ import annotations
@@ -15,17 +17,11 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
+from autograd_core.expression import CONSTANTS, FUNCTION_NAMES, EmptyExpressionError
 from gui.theme import monospace_font
 
 DEBOUNCE_MS = 250
-
-
-def _known_names() -> tuple[set[str], set[str]]:
-    try:
-        from autograd_core.expression import CONSTANTS, FUNCTION_NAMES
-    except ImportError:  # the highlighter still works without the library
-        return set(), set()
-    return set(FUNCTION_NAMES), set(CONSTANTS)
+EMPTY_HINT = "Type an expression, for example tanh(a*b + c), or pick one from Examples."
 
 
 class ExpressionHighlighter(QSyntaxHighlighter):
@@ -33,7 +29,7 @@ class ExpressionHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document, dark: bool = False):
         super().__init__(document)
-        self.functions, self.constants = _known_names()
+        self.functions, self.constants = set(FUNCTION_NAMES), set(CONSTANTS)
         self.set_dark(dark)
 
     def set_dark(self, dark: bool) -> None:
@@ -124,15 +120,22 @@ class ExpressionEditor(QWidget):
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.setToolTip("The parse error, with its line and column")
         self.error_label.hide()
+        self.hint_label = QLabel()
+        self.hint_label.setObjectName("hintLabel")
+        self.hint_label.setWordWrap(True)
+        self.hint_label.setToolTip("Nothing to compute yet: the editor is empty")
+        self.hint_label.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.error_label)
+        layout.addWidget(self.hint_label)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._emit_text)
         self._setting = False
+        self._known = ""  # the text last sent to, or received from, the state
         self.edit.textChanged.connect(self._on_changed)
         self.edit.evaluate_requested.connect(self.evaluate_now)
 
@@ -141,6 +144,7 @@ class ExpressionEditor(QWidget):
 
     def set_text(self, text: str) -> None:
         """Replace the text without re-emitting it (it came from the state)."""
+        self._known = text
         if text == self.text():
             return
         self._setting = True
@@ -151,15 +155,19 @@ class ExpressionEditor(QWidget):
         self._timer.stop()
 
     def _on_changed(self) -> None:
-        if not self._setting:
-            self._timer.start()
+        # textChanged also fires when the highlighter re-colours (a theme switch): that is no edit.
+        if self._setting or (self.text() == self._known and not self._timer.isActive()):
+            return
+        self._timer.start()
 
     def _emit_text(self) -> None:
-        self.text_edited.emit(self.text())
+        self._known = self.text()
+        self.text_edited.emit(self._known)
 
     def evaluate_now(self) -> None:
         self._timer.stop()
-        self.evaluate_requested.emit(self.text())
+        self._known = self.text()
+        self.evaluate_requested.emit(self._known)
 
     @property
     def pending(self) -> bool:
@@ -168,11 +176,18 @@ class ExpressionEditor(QWidget):
     # ---- errors
 
     def show_error(self, err) -> None:
-        """Underline the error's span (1-based columns, end exclusive) and show its message."""
+        """Underline the error's span (1-based columns, end exclusive) and show its message.
+
+        An empty editor is no mistake: it gets a hint, not a red error.
+        """
+        self.edit.setExtraSelections([])
+        self.error_label.clear()
+        self.error_label.hide()
+        self.hint_label.setVisible(isinstance(err, EmptyExpressionError))
+        if isinstance(err, EmptyExpressionError):
+            self.hint_label.setText(EMPTY_HINT)
+            return
         if err is None:
-            self.edit.setExtraSelections([])
-            self.error_label.clear()
-            self.error_label.hide()
             return
         doc = self.edit.document()
         line = max(1, int(getattr(err, "line", 1) or 1))
@@ -183,21 +198,24 @@ class ExpressionEditor(QWidget):
         end_block = doc.findBlockByNumber(min(end_line, doc.blockCount()) - 1)
         start = start_block.position() + min(column - 1, max(0, start_block.length() - 1))
         end = end_block.position() + min(end_column - 1, max(0, end_block.length() - 1))
+        last = doc.characterCount() - 1  # the last valid cursor position (after the final character)
         if end <= start:  # an empty span (e.g. "unexpected end"): mark one character
-            start = max(0, min(start, doc.characterCount() - 2))
+            start = max(0, min(start, last - 1))
             end = start + 1
-        cursor = QTextCursor(doc)
-        cursor.setPosition(start)
-        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-        selection = QTextEdit.ExtraSelection()
-        selection.cursor = cursor
-        fmt = QTextCharFormat()
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        fmt.setUnderlineColor(QColor("#e0001b"))
-        fmt.setBackground(QColor(255, 0, 30, 40))
-        fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
-        selection.format = fmt
-        self.edit.setExtraSelections([selection])
+        end = min(end, last)
+        if start < end:  # a document without characters has nothing to underline
+            cursor = QTextCursor(doc)
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            fmt.setUnderlineColor(QColor("#e0001b"))
+            fmt.setBackground(QColor(255, 0, 30, 40))
+            fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
+            selection.format = fmt
+            self.edit.setExtraSelections([selection])
         self.error_label.setText(f"Line {line}, column {column}: {getattr(err, 'message', str(err))}")
         self.error_label.show()
 

@@ -23,14 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.expression import EmptyExpressionError
 from gui.backward_panel import backward_column
-from gui.expression_editor import ExpressionEditor
+from gui.expression_editor import EMPTY_HINT, ExpressionEditor
 from gui.expression_state import ExpressionState
+from gui.graph_state import Change
 from gui.graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from gui.inputs_panel import InputsPanel
+from gui.status_messages import StatusMessages
 from gui.theme import monospace_font
 
-EXAMPLES_PATH = Path(__file__).resolve().parents[1] / "resources" / "examples.json"
+EXAMPLES_PATH = Path(__file__).resolve().parents[1] / "resources" / "examples.json"  # beside gui/, installed too
 
 
 def load_examples(path: Path = EXAMPLES_PATH) -> list[dict]:
@@ -43,6 +46,7 @@ class ExpressionPanel(QWidget):
     """Type an expression, see its graph, run and step through backward."""
 
     status = Signal(str)
+    status_withdrawn = Signal(str)  # a message said earlier is no longer true
     title = "Expression"
 
     def __init__(self, parent: QWidget | None = None):
@@ -143,11 +147,13 @@ class ExpressionPanel(QWidget):
         self.editor.text_edited.connect(self.evaluate)
         self.editor.evaluate_requested.connect(self.evaluate)
         self.state.text_changed.connect(self.editor.set_text)
-        self.state.error_changed.connect(self._error_changed)
-        self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
-        self.state.message.connect(self.status)
-        self.view.message.connect(self.status)
+        self.state.changed.connect(self._state_changed)
+        self.messages = StatusMessages(self._status_key, self)
+        self.messages.said.connect(self.status)
+        self.messages.withdrawn.connect(self.status_withdrawn)
+        self.messages.watch(self.state.changed, self.view.layout_started, self.view.groups_changed)
+        self.state.message.connect(self._state_message)
+        self.view.message.connect(self.messages.say)
         self.view.groups_changed.connect(self._groups_changed)
         self.view.drawn.connect(self._groups_changed)
 
@@ -159,11 +165,24 @@ class ExpressionPanel(QWidget):
 
     def load_example(self, example: dict) -> None:
         self.state.load(example["text"], example.get("values"))
-        self.status.emit(f"Example: {example['name']}. {example.get('description', '')}")
+        self.messages.say(f"Example: {example['name']}. {example.get('description', '')}")
 
     def export_image(self, path: str) -> None:
         self.view.export(path)
-        self.status.emit(f"Graph saved to {path}")
+        self.messages.say(f"Graph saved to {path}")
+
+    # ---- status line
+
+    def _status_key(self) -> tuple:
+        """What this area's messages speak about: a message stands while these stay the same."""
+        state = self.state
+        view = self.view
+        return (state.text, state.error, state.root, state.mode, state.position, frozenset(view.collapsed), view.method)
+
+    def _state_message(self, text: str) -> None:
+        if isinstance(self.state.error, EmptyExpressionError) and text.endswith(self.state.error.message):
+            text = EMPTY_HINT  # an empty editor is a prompt, not a mistake
+        self.messages.say(text)
 
     def _export_clicked(self) -> None:
         window = self.window()
@@ -185,10 +204,19 @@ class ExpressionPanel(QWidget):
 
     # ---- state -> view
 
+    def _state_changed(self, change: Change) -> None:
+        """One signal per change of the state: redraw what it says changed."""
+        if change & Change.ERROR:
+            self._error_changed(self.state.error)
+        if change & Change.everything_drawn():
+            self._redraw()
+
     def _error_changed(self, err) -> None:
         self.editor.show_error(err)
         if err is None:
             self.view.set_dimmed(False)
+        elif isinstance(err, EmptyExpressionError):
+            self.view.set_dimmed(True)  # the last graph, faded; the hint under the editor says what to do
         else:
             self.view.set_dimmed(
                 True,

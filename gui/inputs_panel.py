@@ -1,7 +1,8 @@
 """One row per input: value (spin box + slider, editable range) and gradient.
 
 With the gradient check on, each row also shows the numeric gradient from
-finite differences and the relative error, flagged when they disagree.
+finite differences and how the gradient *on screen* compares with it: a tick
+only beside a number that was checked, never before Backward has run.
 """
 
 from __future__ import annotations
@@ -21,11 +22,82 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.numbers import format_number
+from autograd_core.tensor import relative_error
 from gui.expression_state import ExpressionState
+from gui.graph_state import Change
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged
+BOX_LIMIT = 1e15  # the spin boxes' range; beyond it (or inf/nan) the value is shown as text
+
+
+def slider_position(value: float, lo: float, hi: float) -> int:
+    """Where ``value`` sits between ``lo`` and ``hi`` (clamped; inf/nan and an empty range at an end)."""
+    if not (hi > lo) or math.isnan(value):
+        return 0
+    t = (value - lo) / (hi - lo) if math.isfinite(value) else (1.0 if value > 0 else 0.0)
+    return round(min(max(t, 0.0), 1.0) * SLIDER_STEPS) if math.isfinite(t) else 0
+
+
+VERDICT_STYLES = {
+    "pending": "font-style: italic;",
+    "ok": "color: #2e9d4f;",
+    "accumulated": "color: #d0021b; font-weight: bold;",
+    "mismatch": "color: #d0021b; font-weight: bold;",
+    "nonfinite": "color: #d0021b; font-weight: bold;",
+}
+
+
+def comparable(state: ExpressionState) -> bool:
+    """True when the gradients on screen are a finished backward pass (so a check can judge them)."""
+    return state.mode == "done" or (state.mode == "stepping" and state.position == len(state.steps))
+
+
+def grad_tooltip(state: ExpressionState, name: str, grad: float | None) -> str:
+    if grad is None:
+        return f"{name}.grad: not reached yet by the step-by-step backward pass"
+    if state.mode == "none":
+        return f"{name}.grad = {grad!r}: backward has not run yet (press Backward, F5)"
+    if not comparable(state):
+        return f"{name}.grad so far = {grad!r}: the step-by-step pass may still add to it"
+    return f"d(output)/d({name}) from autograd = {grad!r}"
+
+
+def check_against_screen(state: ExpressionState, name: str, grad: float | None, result) -> tuple[str, str, str]:
+    """(verdict, text, tooltip) comparing the gradient *shown* for ``name`` with the numeric one.
+
+    The check judges the number on screen, never one the learner cannot see: before Backward
+    (or halfway through stepping) there is nothing to compare yet, and gradients accumulated by
+    several Backward presses are flagged as such — each pass alone agrees with the numeric one.
+    """
+    numeric = result.numeric
+    if not comparable(state) or grad is None:
+        if state.mode == "none":
+            return "pending", "needs Backward", "The gradient shown is 0 until backward runs: press Backward"
+        return "pending", "needs last step", "The step-by-step pass is not finished: Step or Play to the end"
+    if not (math.isfinite(grad) and math.isfinite(numeric)):
+        return (
+            "nonfinite",
+            "✗ not finite",
+            f"grad shown = {grad!r}, numeric = {numeric!r}: a gradient that is inf or nan cannot be checked",
+        )
+    rel = relative_error(grad, numeric)
+    shown = f"grad shown = {grad!r}, numeric = {numeric!r}, relative error = {rel:.3g}"
+    formula = "relative error = |grad − numeric| / max(|grad|, |numeric|, 1)"
+    if rel <= MISMATCH:
+        return "ok", f"rel {rel:.1e} ✓", f"{shown}: they agree ({formula})"
+    if result.rel_error <= MISMATCH and result.analytic != 0.0:
+        passes = grad / result.analytic
+        whole = math.isfinite(passes) and passes > 1.5 and abs(passes - round(passes)) < 1e-9
+        times = f" ×{round(passes)}" if whole else ""
+        return (
+            "accumulated",
+            f"✗ accumulated{times}",
+            f"{shown}. One backward pass gives {result.analytic!r}, which agrees with the numeric gradient; "
+            "pressing Backward again added (+=) to the leaf gradients. Zero grad, then Backward.",
+        )
+    return "mismatch", f"rel {rel:.1e} ✗ mismatch", f"{shown}: they disagree ({formula})"
 
 
 class InputRow:
@@ -39,7 +111,7 @@ class InputRow:
         self.spin = QDoubleSpinBox()
         self.spin.setObjectName(f"value_{name}")
         self.spin.setDecimals(4)
-        self.spin.setRange(-1e9, 1e9)
+        self.spin.setRange(-BOX_LIMIT, BOX_LIMIT)
         self.spin.setSingleStep(0.1)
         self.spin.setKeyboardTracking(False)
         self.spin.setMaximumWidth(120)
@@ -53,7 +125,7 @@ class InputRow:
         self.high = QDoubleSpinBox()
         for box, what in ((self.low, "minimum"), (self.high, "maximum")):
             box.setDecimals(2)
-            box.setRange(-1e9, 1e9)
+            box.setRange(-BOX_LIMIT, BOX_LIMIT)
             box.setKeyboardTracking(False)
             box.setToolTip(f"Slider {what} for {name}")
             box.setMaximumWidth(76)
@@ -68,7 +140,8 @@ class InputRow:
         self.numeric.setToolTip(f"Numeric gradient of {name} by central finite differences")
         self.error = QLabel()
         self.error.setObjectName(f"relerr_{name}")
-        self.error.setToolTip("Relative error |autograd − numeric| / max(|autograd|, |numeric|)")
+        self.error.setToolTip("The gradient shown compared with the numeric one")
+        self.verdict = ""  # "", "pending", "ok", "accumulated", "mismatch" or "nonfinite"
         # Three lines per input: name, value, gradient / slider between its bounds / gradient check.
         top = 3 * row
         grid.addWidget(self.label, top, 0)
@@ -112,34 +185,39 @@ class InputRow:
         lo, hi = state.ranges.get(self.name, (-5.0, 5.0))
         self.panel.updating = True
         try:
-            if self.spin.value() != value:
-                self.spin.setValue(value)
+            if math.isfinite(value) and abs(value) <= BOX_LIMIT:
+                self.spin.setSpecialValueText("")
+                if self.spin.value() != value:
+                    self.spin.setValue(value)
+            else:  # a box cannot hold it (a hand-edited session): show the value itself, never a clamped one
+                self.spin.setSpecialValueText(format_number(value))
+                self.spin.setValue(self.spin.minimum())
             self.low.setValue(lo)
             self.high.setValue(hi)
-            self.slider.setValue(round((value - lo) / (hi - lo) * SLIDER_STEPS) if hi > lo else 0)
+            self.slider.setValue(slider_position(value, lo, hi))
         finally:
             self.panel.updating = False
         grad = state.input_grad(self.name)
         self.grad.setText(f"grad {format_number(grad)}")
-        self.grad.setToolTip(f"d(output)/d({self.name}) from autograd = {grad!r}")
+        self.grad.setToolTip(grad_tooltip(state, self.name, grad))
         result = state.gradcheck_results.get(self.name) if state.gradcheck_enabled else None
         self.numeric.setVisible(state.gradcheck_enabled)
         self.error.setVisible(state.gradcheck_enabled)
         if result is None:
+            self.verdict = ""
             self.numeric.setText("")
             self.error.setText("")
             return
-        bad = not (result.rel_error <= MISMATCH)
         self.numeric.setText(f"numeric {format_number(result.numeric)}")
-        self.numeric.setToolTip(f"Numeric gradient = {result.numeric!r}; autograd = {result.analytic!r}")
-        mark = "✗ mismatch" if bad else "✓"
-        rel = "nan" if math.isnan(result.rel_error) else f"{result.rel_error:.1e}"
-        self.error.setText(f"rel {rel} {mark}")
-        self.error.setStyleSheet("color: #d0021b; font-weight: bold;" if bad else "color: #2e9d4f;")
+        self.numeric.setToolTip(f"Numeric gradient of {self.name} by central finite differences = {result.numeric!r}")
+        self.verdict, text, tip = check_against_screen(state, self.name, grad, result)
+        self.error.setText(text)
+        self.error.setToolTip(tip)
+        self.error.setStyleSheet(VERDICT_STYLES[self.verdict])
 
     @property
     def mismatch(self) -> bool:
-        return "mismatch" in self.error.text()
+        return self.verdict == "mismatch"
 
 
 class InputsPanel(QWidget):
@@ -153,8 +231,8 @@ class InputsPanel(QWidget):
         self.gradcheck = QCheckBox("Gradient check (finite differences)")
         self.gradcheck.setObjectName("gradcheckToggle")
         self.gradcheck.setToolTip(
-            "Show, for each input, the numeric gradient by central finite differences next to autograd's, "
-            f"with the relative error; errors above {MISMATCH:g} are flagged"
+            "Show, for each input, the numeric gradient by central finite differences and compare it with the "
+            f"gradient on screen once Backward has run; relative errors above {MISMATCH:g} are flagged"
         )
         self.gradcheck.toggled.connect(state.set_gradcheck)
         self.empty = QLabel("No inputs: the expression has no free names.")
@@ -175,10 +253,14 @@ class InputsPanel(QWidget):
         layout.addWidget(self.gradcheck)
         layout.addWidget(self.empty)
         layout.addWidget(scroll, 1)
-        state.program_changed.connect(self.rebuild)
-        state.grads_changed.connect(self.refresh)
-        state.gradcheck_changed.connect(self.refresh)
-        state.evaluated.connect(self.refresh)
+        state.changed.connect(self._state_changed)
+
+    def _state_changed(self, change: Change) -> None:
+        """One refresh per change of the state (a new program rebuilds the rows)."""
+        if change & Change.PROGRAM:
+            self.rebuild()
+        elif change & (Change.VALUES | Change.GRADS | Change.CHECKS):
+            self.refresh()
 
     def rebuild(self) -> None:
         names = self.state.inputs[:MAX_ROWS]

@@ -1,8 +1,10 @@
-"""A one-weight slice of the loss surface: the curve, its tangent and the next SGD step.
+"""A one-weight slice of the loss surface: the curve, its tangent and the optimiser's next step.
 
 The numbers come from ``autograd_core.inspection.loss_slice``; this widget only
 draws them.  The tangent's slope is the weight's gradient, so a learner sees
-why gradient descent moves the weight the way it does, and by how much.
+which way is downhill; the green triangle is where the optimiser in use
+(SGD, momentum or Adam, on its next batch) really moves the weight, and the
+caption says why that may differ from "slope × learning rate".
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from autograd_core.inspection import LossSlice
@@ -21,6 +23,35 @@ CURVE_PEN = {"color": "#37474f", "width": 2.5}
 TANGENT_PEN = {"color": "#c2185b", "width": 2, "style": Qt.PenStyle.DashLine}
 NOW_COLOR = "#c2185b"
 NEXT_COLOR = "#2e7d32"
+CAPTION_LINES = 3
+
+
+OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
+
+
+def caption(sl: LossSlice) -> str:
+    """Two short sentences: the slope here, then what the optimiser in use really does next."""
+    name, f = sl.name, format_number
+    downhill = "to the left" if sl.gradient > 0 else "to the right" if sl.gradient < 0 else "nowhere"
+    slope = (
+        f"<b>Loss along {name}</b>: {f(sl.loss)} at {name} = {f(sl.weight)}. "
+        f"Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)}: downhill is {downhill}."
+    )
+    if not math.isfinite(sl.next_weight):
+        return f"{slope}<br>No next step: {sl.problem or 'the step is not finite'}."
+    lands = f"{f(sl.weight)} → <b>{f(sl.next_weight)}</b> (loss {f(sl.next_loss)})"
+    full = sl.batch >= sl.train_size
+    if sl.optimizer == "sgd" and full:
+        rule = f"{f(sl.weight)} − {f(sl.lr)} × {f(sl.gradient)} = <b>{f(sl.next_weight)}</b>"
+        return f"{slope}<br>SGD's next step is w − lr × slope: {rule} (loss {f(sl.next_loss)})."
+    data = f"all {sl.train_size} points" if full else f"next batch of {sl.batch} of {sl.train_size} points"
+    how = {
+        "sgd": "follows that batch's slope, not this one",
+        "momentum": "adds a share of its last step to −lr × slope",
+        "adam": "is about lr long, whatever the slope",
+    }.get(sl.optimizer, "is its own")
+    optimizer = OPTIMIZER_NAMES.get(sl.optimizer, sl.optimizer)
+    return f"{slope}<br>{optimizer}'s next step (lr {f(sl.lr)}, {data}) {how}: {lands}."
 
 
 class LossSlicePlot(QWidget):
@@ -50,20 +81,29 @@ class LossSlicePlot(QWidget):
             self.plot.addItem(extra)
         self.caption = QLabel("Click a weight (an edge) in the network diagram to see the loss along it.")
         self.caption.setWordWrap(True)
-        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
-        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * 3 + 6)
+        self._fit_caption()
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self._axis_label = ""
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setToolTip(
             "The training objective (data loss over every training point + the L1/L2 penalty, what the optimiser "
             "minimises) as one weight varies, all others fixed. The dashed tangent's slope is the weight's "
-            "gradient; the green triangle is where the next SGD step (w − lr·gradient) lands."
+            "gradient; the green triangle is where the optimiser's next step really lands (taken on a copy "
+            "of the trainer: its next batch, its momentum or Adam's running averages)."
         )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.caption)
+
+    def _fit_caption(self) -> None:
+        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
+        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * CAPTION_LINES + 6)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # presentation mode: three lines of the new font
+            self._fit_caption()
 
     def show_slice(self, sl: LossSlice) -> None:
         self.current = sl
@@ -84,15 +124,7 @@ class LossSlicePlot(QWidget):
         if label != self._axis_label:  # an unchanged label is not set again: no re-layout
             self._axis_label = label
             self.plot.getPlotItem().setLabel("bottom", label)
-        w, lr, g, nxt = (format_number(v) for v in (sl.weight, sl.lr, sl.gradient, sl.next_weight))
-        direction = "down" if sl.gradient > 0 else "up" if sl.gradient < 0 else "nowhere"
-        self.caption.setText(
-            f"<b>Loss along {sl.name}</b>: {sl.name} = {format_number(sl.weight)}, loss = {format_number(sl.loss)}.  "
-            f"Slope of the tangent = ∂loss/∂{sl.name} "
-            f"= {format_number(sl.gradient)}, so SGD moves the weight {direction}: "
-            f"{w} − {lr} × {g} = {nxt} "
-            f"(loss there: {format_number(sl.next_loss)})."
-        )
+        self.caption.setText(caption(sl))
 
     def clear(self) -> None:
         self.current = None

@@ -8,35 +8,84 @@ Areas (tabs) plug in through a small protocol, all of it optional:
 * ``session_trainer()`` – the Trainer to save with the session, if any;
 * ``set_theme(name)``, ``set_presentation(on)``, ``export_image(path)``,
   ``view`` (a GraphView, for the zoom actions);
-* a ``status`` signal with one-line messages for the status bar.
+* a ``status`` signal with one-line messages for the status bar, and a
+  ``status_withdrawn`` signal naming a message that is no longer true (it is
+  cleared if still shown);
+* ``state`` (a GraphState) and ``backward`` (its BackwardPanel): the Backward
+  menu's keys (F5, F6, Shift+F6, F7) then drive this area's graph, and the
+  non-finite warning in the status bar describes it.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import os
 
 from PySide6.QtCore import QByteArray, QSize, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
+    QScrollArea,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from gui.errors import ErrorReporter
 from gui.expression_panel import ExpressionPanel
+from gui.graph_state import GraphState
 from gui.settings import AppSettings
 from gui.theme import THEMES, apply_theme
 
 SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
+# Where a menu's keys act, as the shortcut list says it.
+MENU_SCOPES = {"&Backward": "Backward, on the graph shown"}
+# Keys and gestures handled inside widgets (no QAction or QShortcut to read them from); tests check each one.
+POINTER_AND_FIELD_KEYS = (
+    ("Enter", "In the Sample graph's x or y field: show that point"),
+    ("Mouse wheel", "Zoom the graph"),
+    ("Drag", "Pan the graph"),
+    ("Double-click a group", "Collapse / expand it"),
+)
+
+
+class ShortcutsDialog(QDialog):
+    """Help → Keyboard shortcuts: a rich-text table that scrolls when the screen is small."""
+
+    def __init__(self, text: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard shortcuts")
+        self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setContentsMargins(12, 12, 12, 12)
+        scroll = QScrollArea()
+        scroll.setWidget(self.label)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setToolTip("Close the list")
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(buttons)
+        hint = self.label.sizeHint()
+        screen = (parent.screen() if parent is not None else QApplication.primaryScreen()).availableGeometry()
+        self.resize(min(hint.width() + 40, screen.width() - 40), min(hint.height() + 70, screen.height() - 80))
+
+    def text(self) -> str:
+        return self.label.text()
 
 
 class MainWindow(QMainWindow):
@@ -74,13 +123,15 @@ class MainWindow(QMainWindow):
         self.non_finite_label.setStyleSheet("color: #d0021b; font-weight: bold;")
         self.non_finite_label.setToolTip("A node's value or gradient is inf or nan; this names the op that made it")
         self.statusBar().addPermanentWidget(self.non_finite_label)
-        self.expression.state.grads_changed.connect(self._update_non_finite)
-        self.expression.state.evaluated.connect(self._update_non_finite)
+        for area in self.areas.values():
+            state = self._graph_state_of(area)
+            if state is not None:
+                state.changed.connect(self._update_non_finite)
 
         # A status message belongs to the area that sent it: switching areas clears it.
         self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
+        self.tabs.currentChanged.connect(lambda _index: self._update_non_finite())
 
-        self.shortcut_actions: list[QAction] = []
         self._build_menus()
         self._restore_settings()
         self.statusBar().showMessage("Ready. Type an expression, or pick one from Examples.", 8000)
@@ -95,6 +146,14 @@ class MainWindow(QMainWindow):
         status = getattr(widget, "status", None)
         if status is not None:
             status.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        withdrawn = getattr(widget, "status_withdrawn", None)
+        if withdrawn is not None:
+            withdrawn.connect(self._withdraw_status)
+
+    def _withdraw_status(self, text: str) -> None:
+        """An area says a message it sent is no longer true: clear it if it is still the one shown."""
+        if self.statusBar().currentMessage() == text:
+            self.statusBar().clearMessage()
 
     def _install_training_panels(self) -> None:
         # ---- owned by the training/network work (issue 6): replace the placeholders below ----
@@ -141,6 +200,20 @@ class MainWindow(QMainWindow):
         view = getattr(self.current_area(), "view", None)
         return view if view is not None and hasattr(view, "fit") else self.expression.view
 
+    @staticmethod
+    def _graph_state_of(area):
+        """The GraphState an area shows (Expression, Sample graph), or None."""
+        state = getattr(area, "state", None)
+        return state if isinstance(state, GraphState) else None
+
+    def _graph_area(self):
+        """The area the backward keys drive: the graph area on screen, else the Expression (switched to)."""
+        area = self.current_area()
+        if self._graph_state_of(area) is not None and hasattr(area, "backward"):
+            return area
+        self._to_expression()
+        return self.expression
+
     # ------------------------------------------------------------ menus
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
@@ -149,7 +222,6 @@ class MainWindow(QMainWindow):
             keys = shortcut if isinstance(shortcut, list) else [shortcut]
             action.setShortcuts([QKeySequence(k) for k in keys])
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            self.shortcut_actions.append(action)
         action.setToolTip(tip or text)
         action.setStatusTip(tip or text)
         action.setCheckable(checkable)
@@ -187,24 +259,35 @@ class MainWindow(QMainWindow):
         self.evaluate_action = self._action(
             expr, "&Evaluate", self._evaluate, ["Ctrl+Return", "Ctrl+Enter"], "Compile and evaluate the expression now"
         )
-        self.backward_action = self._action(expr, "&Backward", self._backward, "F5", "Run backward() on the output")
-        self._action(expr, "&Zero grad", state.zero_grad, None, "Set every gradient to zero")
-        self.step_action = self._action(expr, "&Step", self._step, "F6", "One node of the backward pass")
-        self._action(expr, "Step &back", state.back, "Shift+F6", "Undo the last step")
-        self._action(
-            expr, "&Play / pause", self.expression.backward.toggle_play, "F7", "Animate the remaining backward steps"
-        )
-        expr.addSeparator()
-        self._action(
+        self.gradcheck_action = self._action(
             expr,
             "&Gradient check",
             state.set_gradcheck,
             "Ctrl+G",
-            "Compare autograd with finite differences for each input",
+            "Compare the gradients shown with finite differences for each input",
             checkable=True,
         )
-        self.gradcheck_action = expr.actions()[-1]
-        state.gradcheck_changed.connect(self._sync_gradcheck_action)
+        state.changed.connect(self._sync_gradcheck_action)
+
+        # The graph on screen (Expression or Sample graph); from another area, the Expression's.
+        graph = bar.addMenu("&Backward")
+        self.backward_action = self._action(
+            graph, "&Backward", lambda: self._graph_area().state.backward(), "F5", "Run backward() on the graph shown"
+        )
+        self._action(
+            graph, "&Zero grad", lambda: self._graph_area().state.zero_grad(), None, "Set every gradient to zero"
+        )
+        self.step_action = self._action(
+            graph, "&Step", lambda: self._graph_area().state.step(), "F6", "One node of the backward pass"
+        )
+        self._action(graph, "Step &back", lambda: self._graph_area().state.back(), "Shift+F6", "Undo the last step")
+        self._action(
+            graph,
+            "&Play / pause",
+            lambda: self._graph_area().backward.toggle_play(),
+            "F7",
+            "Animate the remaining backward steps",
+        )
 
         view = bar.addMenu("&View")
         self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
@@ -236,14 +319,14 @@ class MainWindow(QMainWindow):
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
         self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
 
-    def _sync_gradcheck_action(self) -> None:
+    def _sync_gradcheck_action(self, _change=None) -> None:
         on = self.expression.state.gradcheck_enabled
         if self.gradcheck_action.isChecked() != on:
             self.gradcheck_action.blockSignals(True)
             self.gradcheck_action.setChecked(on)
             self.gradcheck_action.blockSignals(False)
 
-    # Keyboard actions go to the Expression area (switching to it, so the result is visible).
+    # Expression keys go to the Expression area (switching to it, so the result is visible).
     def _to_expression(self) -> None:
         self.tabs.setCurrentWidget(self.expression)
 
@@ -251,37 +334,52 @@ class MainWindow(QMainWindow):
         self._to_expression()
         self.expression.editor.evaluate_now()
 
-    def _backward(self) -> None:
-        self._to_expression()
-        self.expression.state.backward()
-
-    def _step(self) -> None:
-        self._to_expression()
-        self.expression.state.step()
-
     # ------------------------------------------------------------ help
 
-    def shortcut_table(self) -> list[tuple[str, str]]:
+    def shortcut_table(self) -> list[tuple[str, str, str]]:
+        """(keys, what they do, where) for every shortcut the window really has: its actions and its areas' shortcuts.
+
+        Read from the live QActions and QShortcuts, so the list cannot drift from the keys that work.
+        """
+        native = QKeySequence.SequenceFormat.NativeText
         rows = []
-        for action in self.shortcut_actions:
-            keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
-            rows.append((keys, action.text().replace("&", "")))
+        for action in self.actions():  # the window holds every action, so they work with the menu bar hidden
+            if action.shortcuts():
+                keys = ", ".join(k.toString(native) for k in action.shortcuts())
+                menu = next((m.title() for m in action.associatedObjects() if isinstance(m, QMenu)), "")
+                rows.append((keys, action.text().replace("&", ""), MENU_SCOPES.get(menu, menu.replace("&", ""))))
+        for shortcut in self.findChildren(QShortcut):
+            if shortcut.key().isEmpty() or not shortcut.isEnabled():
+                continue
+            parent = shortcut.parent()
+            area = next((a for a in self.areas.values() if a is parent or a.isAncestorOf(parent)), None)
+            where = f"{self.tabs.tabText(self.tabs.indexOf(area))} tab" if area is not None else ""
+            rows.append((shortcut.key().toString(native), shortcut.whatsThis() or "(undocumented)", where))
         return rows
 
-    def show_shortcuts(self) -> QMessageBox:
-        rows = "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{t}</td></tr>" for k, t in self.shortcut_table())
-        extra = (
-            "<tr><td><b>Mouse wheel</b></td><td>Zoom the graph</td></tr>"
-            "<tr><td><b>Drag</b></td><td>Pan the graph</td></tr>"
-            "<tr><td><b>Double-click a group</b></td><td>Collapse / expand it</td></tr>"
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """The shortcut table, grouped by where the keys act, in two columns (it fits a projector's screen)."""
+        table = self.shortcut_table() + [(k, t, "Mouse and fields") for k, t in POINTER_AND_FIELD_KEYS]
+        groups: dict[str, list[str]] = {}
+        for keys, what, where in table:
+            groups.setdefault(where, []).append(
+                f"<tr><td style='white-space:pre'><b>{html.escape(keys)}</b>   </td><td>{html.escape(what)}</td></tr>"
+            )
+        blocks = [
+            (len(rows) + 2, f"<tr><td colspan=2><i>{html.escape(where)}</i></td></tr>{''.join(rows)}")
+            for where, rows in groups.items()
+        ]
+        total = sum(n for n, _ in blocks)
+        prefix = [sum(n for n, _ in blocks[:i]) for i in range(len(blocks) + 1)]
+        split = min(range(len(blocks) + 1), key=lambda i: abs(2 * prefix[i] - total))
+        spacer = "<tr><td>&nbsp;</td></tr>"
+        left = f"<table>{spacer.join(b for _, b in blocks[:split])}</table>"
+        right = f"<table>{spacer.join(b for _, b in blocks[split:])}</table>"
+        dialog = ShortcutsDialog(
+            f"<table><tr><td valign=top>{left}</td><td width=32></td><td valign=top>{right}</td></tr></table>", self
         )
-        box = QMessageBox(self)
-        box.setObjectName("shortcutsDialog")
-        box.setWindowTitle("Keyboard shortcuts")
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(f"<table>{rows}{extra}</table>")
-        box.open()
-        return box
+        dialog.open()
+        return dialog
 
     def show_about(self) -> QMessageBox:
         box = QMessageBox(self)
@@ -450,8 +548,10 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ status
 
-    def _update_non_finite(self) -> None:
-        items = self.expression.state.non_finite
+    def _update_non_finite(self, _change=None) -> None:
+        """The warning describes the graph on screen (none on an area without one)."""
+        state = self._graph_state_of(self.current_area())
+        items = state.non_finite if state is not None else []
         if not items:
             self.non_finite_label.clear()
             self.non_finite_label.hide()

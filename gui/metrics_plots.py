@@ -1,20 +1,27 @@
 """Loss and accuracy curves, train and test, against the step.
 
 Reads the controller's ``MetricHistory`` (numpy columns) and hands them to
-pyqtgraph as they are; down-sampling and clipping keep long runs cheap.
+pyqtgraph as they are; down-sampling and clipping keep long runs cheap.  A
+run that diverged keeps its curves up to the last good step, and a red mark
+shows where the loss went on the step that was rolled back (pinned to the
+top edge when it is off the scale).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from autograd_core.numbers import format_number
 from gui.training_controller import MetricHistory
 
 TRAIN_COLOR = "#37474f"
 TEST_COLOR = "#c2185b"
+DIVERGED_COLOR = "#d32f2f"
 TRAIN_PEN = {"color": TRAIN_COLOR, "width": 2.5}
 TEST_PEN = {"color": TEST_COLOR, "width": 2.5}
 
@@ -67,10 +74,19 @@ class MetricsPlots(QWidget):
         self.test_loss = self.loss_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
         self.train_acc = self.acc_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
         self.test_acc = self.acc_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
+        self.diverged_line = self.loss_plot.plot(
+            pen=pg.mkPen(DIVERGED_COLOR, width=2, style=Qt.PenStyle.DashLine), name="diverged"
+        )
+        self.diverged_mark = self.loss_plot.plot(
+            pen=None, symbol="x", symbolSize=14, symbolPen=pg.mkPen(DIVERGED_COLOR, width=2.5), symbolBrush=None
+        )
+        self._loss_title = ""
+        self._set_loss_title("")
         self.log_loss = QCheckBox("Log scale")
         self.log_loss.setToolTip("Show the loss on a logarithmic axis: late, small improvements stay visible")
         self.log_loss.toggled.connect(self._set_log)
         self._y_max = 0.0
+        self.diverged = None
         self.loss_plot.getPlotItem().enableAutoRange(axis="y", enable=False)
         self._set_y_max(1.0)
 
@@ -98,13 +114,29 @@ class MetricsPlots(QWidget):
         layout.addLayout(top, 1)
         layout.addLayout(options)
 
-    def update_history(self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy")) -> None:
-        """Hand the columns to the curves; ``which`` lets a caller redraw one plot per frame."""
+    def update_history(
+        self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy"), diverged=None
+    ) -> None:
+        """Hand the columns to the curves; ``which`` lets a caller redraw one plot per frame.
+
+        ``diverged`` (StepMetrics of a rolled-back step) marks where the loss went when training stopped.
+        """
         step = history.column("step")
         last = float(step[-1]) if len(step) else 0.0
+        if diverged is not None:
+            last = max(last, float(diverged.step))
         if last > self._x_max or (self._x_max > 10 and last < self._x_max / 5):
             self._set_x_max(nice_ceiling(max(10.0, 1.25 * last)))
+        # A lone point (step 0 before the first step, or a run that diverged on its first step) has no line to
+        # draw: it shows as a dot.
+        symbol = "o" if len(step) == 1 else None
         with np.errstate(invalid="ignore"):
+            for curve in (self.train_loss, self.test_loss, self.train_acc, self.test_acc):
+                if curve.opts["symbol"] != symbol:
+                    curve.setSymbol(symbol)
+                    curve.setSymbolSize(7)
+                    curve.setSymbolBrush(curve.opts["pen"].color())
+                    curve.setSymbolPen(None)
             if "loss" in which:
                 train, test = history.column("train_loss"), history.column("test_loss")
                 self.train_loss.setData(step, train)
@@ -114,9 +146,50 @@ class MetricsPlots(QWidget):
                     top = float(np.max(both[np.isfinite(both)], initial=0.0))
                     if top > self._y_max or (self._y_max > 0.1 and top < self._y_max / 4):
                         self._set_y_max(nice_ceiling(max(top, 0.01)))
+                self._show_divergence(history, diverged)
             if "accuracy" in which:
                 self.train_acc.setData(step, 100.0 * history.column("train_acc"))
                 self.test_acc.setData(step, 100.0 * history.column("test_acc"))
+
+    def _show_divergence(self, history: MetricHistory, diverged) -> None:
+        """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge
+        when that loss is off the scale or not finite); the title gives the value."""
+        self.diverged = diverged
+        if diverged is None:
+            self.diverged_line.setData([], [])
+            self.diverged_mark.setData([], [])
+            self._set_loss_title("")
+            return
+        log = self.log_loss.isChecked()
+        top = self._y_max
+        if log:  # a log axis follows its data: any positive loss fits on it
+            top = 10.0 ** self.loss_plot.getPlotItem().getViewBox().viewRange()[1][1]
+        loss = diverged.train_loss
+        on_scale = loss is not None and math.isfinite(loss) and 0 < loss and (log or loss <= top)
+        shown = loss if on_scale else top * (1.0 if log else 0.97)  # just inside the top edge
+        x = float(diverged.step)
+        losses = history.column("train_loss")
+        if len(losses) and math.isfinite(losses[-1]):
+            self.diverged_line.setData([float(history.column("step")[-1]), x], [float(losses[-1]), shown])
+        else:
+            self.diverged_line.setData([], [])
+        self.diverged_mark.setData([x], [shown])
+        self.diverged_mark.setSymbol("x" if on_scale else "t1")
+        value = "not a number" if loss is None or math.isnan(loss) else format_number(loss)
+        self._set_loss_title(f"diverged at step {diverged.step}: {value}")
+
+    def _set_loss_title(self, divergence: str) -> None:
+        """The loss plot's title, with the divergence in red after it (a title is always in view)."""
+        if divergence == self._loss_title:
+            return  # an unchanged title is not set again: no re-layout
+        self._loss_title = divergence
+        title = "Loss" if not divergence else f"Loss · <span style='color:{DIVERGED_COLOR}'>{divergence}</span>"
+        self.loss_plot.getPlotItem().setTitle(title, color="#202124", size="11pt")
+
+    @property
+    def divergence_text(self) -> str:
+        """The divergence written in the loss plot's title ("" when none)."""
+        return self._loss_title
 
     def _set_y_max(self, y_max: float) -> None:
         self._y_max = y_max

@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from gui.backward_panel import backward_column
 from gui.graph_view import GraphView, view_tool_buttons
-from gui.sample_state import SampleState
+from gui.sample_state import NO_NETWORK, SampleState
+from gui.status_messages import StatusMessages
 
 FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second
 COLLAPSE_ABOVE_NODES = 120  # bigger graphs open with every neuron drawn as one box
@@ -65,6 +66,7 @@ class SampleGraphPanel(QWidget):
     """Header, point entry, follow/fused/collapse controls, the graph view and the backward panel."""
 
     status = Signal(str)
+    status_withdrawn = Signal(str)  # a message said earlier is no longer true
     title = "Sample graph"
 
     def __init__(self, parent: QWidget | None = None):
@@ -159,6 +161,10 @@ class SampleGraphPanel(QWidget):
         centre_layout.setContentsMargins(0, 0, 0, 0)
         centre_layout.addWidget(self.view, 1)
         right, self.backward = backward_column(self.state)
+        self.backward.backward_button.setToolTip(
+            "Run backward() on this point's loss: every node gets d(loss)/d(node). "
+            "Here it always starts from zero, so pressing it again never adds up gradients (F5)"
+        )
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("sampleSplitter")
         self.splitter.addWidget(centre)
@@ -180,11 +186,15 @@ class SampleGraphPanel(QWidget):
         self._follow_timer.setInterval(FOLLOW_INTERVAL_MS)
         self._follow_timer.timeout.connect(self.refresh_model)
 
-        self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
+        self.messages = StatusMessages(self._status_key, self)
+        self.messages.said.connect(self.status)
+        self.messages.withdrawn.connect(self.status_withdrawn)
+        self.messages.watch(self.state.changed, self.state.sample_changed)
+        self.messages.watch(self.view.layout_started, self.view.groups_changed)
+        self.state.changed.connect(self._redraw)  # one signal per change; the view draws the snapshot
         self.state.sample_changed.connect(self._sample_changed)
-        self.state.message.connect(self.status)
-        self.view.message.connect(self.status)
+        self.state.message.connect(self.messages.say)
+        self.view.message.connect(self.messages.say)
         self._sync_follow_button()
 
     def _number_edit(self, name: str, tip: str, text: str) -> QLineEdit:
@@ -238,7 +248,7 @@ class SampleGraphPanel(QWidget):
             except ValueError:
                 text = f"{name} must be a number, such as 0.5 or −1.2 (got {edit.text().strip()!r})."
                 self._show_error(text)
-                self.status.emit(text)
+                self.messages.say(text)
                 edit.setFocus()
                 edit.selectAll()
                 return False
@@ -264,6 +274,9 @@ class SampleGraphPanel(QWidget):
 
     def model_changed(self) -> None:
         """New weights arrived: rebuild soon (coalesced) if following and visible, else remember."""
+        if self.error_label.text() == NO_NETWORK:
+            self._show_error("")  # there is a network now: the refusal no longer holds
+            self.messages.withdraw(NO_NETWORK)
         if self.state.point is None:
             return
         if not self.following:
@@ -312,7 +325,7 @@ class SampleGraphPanel(QWidget):
 
     # ---- state -> view
 
-    def _redraw(self) -> None:
+    def _redraw(self, _change=None) -> None:
         graph = self.state.graph
         collapsed = None
         if graph is not None:
@@ -330,7 +343,13 @@ class SampleGraphPanel(QWidget):
 
     def export_image(self, path: str) -> None:
         self.view.export(path)
-        self.status.emit(f"Graph saved to {path}")
+        self.messages.say(f"Graph saved to {path}")
+
+    def _status_key(self) -> tuple:
+        """What this area's messages speak about: a message stands while these stay the same."""
+        state = self.state
+        view = self.view
+        return (state.root, state.mode, state.position, frozenset(view.collapsed), view.method)
 
     def _export_clicked(self) -> None:
         window = self.window()

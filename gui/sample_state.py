@@ -4,6 +4,12 @@ The numbers come from ``autograd_core.inspection.sample_graph`` (a copy of the
 model, so training is never disturbed); showing, backward and stepping are
 ``GraphState``'s.  This class only remembers *which* point, label, loss and
 model are shown, so the same point can be re-shown when new weights arrive.
+
+One rule for its gradients: they are always *this point's* d(loss)/d(node)
+from one backward pass.  The graph opens with them; Backward recomputes them
+from zero (it never accumulates here, unlike the expression playground, whose
+lesson is exactly that accumulation), Zero grad clears them, stepping walks
+the same pass.
 """
 
 from __future__ import annotations
@@ -16,6 +22,11 @@ from autograd_core.inspection import sample_graph
 from autograd_core.losses import LOSSES
 from autograd_core.numbers import format_number
 from gui.graph_state import GraphState
+
+NO_NETWORK = (
+    "No network yet: open the Network training tab (its network appears there), then click a data point "
+    "(Inspect mode) or enter x and y here."
+)
 
 
 class SampleState(GraphState):
@@ -37,10 +48,7 @@ class SampleState(GraphState):
     def show_sample(self, model, point: tuple[float, float], label: int, loss: str = "bce") -> bool:
         """Forward ``point`` through a copy of ``model`` and show its loss graph; False (and a message) on bad input."""
         if model is None:
-            return self._fail(
-                "No network yet: build one in the Network training tab, then click a data point there "
-                "(Inspect mode) or enter x and y here."
-            )
+            return self._fail(NO_NETWORK)
         try:
             x, y = float(point[0]), float(point[1])
         except (TypeError, ValueError, IndexError):
@@ -65,6 +73,21 @@ class SampleState(GraphState):
         self.show_root(sample.loss, structure_changed=changed)
         self.sample_changed.emit()
         return True
+
+    def backward(self) -> None:
+        """One backward pass from zero: pressing it again shows the same gradients, never their sum."""
+        if self.root is None:
+            return
+        again = self.mode == "done"
+        if again:
+            self.root.zero_grad()
+            self.mode = "none"  # so GraphState.backward runs one fresh pass, not an accumulating one
+        super().backward()
+        if again:
+            self.message.emit(
+                "Backward again: the same gradients. The sample graph recomputes d(loss)/d(node) from zero "
+                "on every pass; it never accumulates."
+            )
 
     def _fail(self, text: str) -> bool:
         self.last_error = text
@@ -101,9 +124,11 @@ class SampleState(GraphState):
         score = self.sample.score.data
         predicted = 1 if score > 0 else 0
         verdict = "right" if predicted == self.label else "wrong"
+        # σ(score) is a probability only for a network trained with cross-entropy; hinge and MSE scores are not.
+        probability = f", P(class 1) = {format_number(self.sample.probability)}" if self.loss_name == "bce" else ""
         return (
-            f"Point ({format_number(x)}, {format_number(y)}), class {self.label}: score {format_number(score)}, "
-            f"P(class 1) = {format_number(self.sample.probability)} → predicted {predicted} ({verdict}), "
+            f"Point ({format_number(x)}, {format_number(y)}), class {self.label}: score {format_number(score)}"
+            f"{probability} → predicted {predicted} ({verdict}), "
             f"{self.loss_name} loss {format_number(self.sample.loss.data)}"
         )
 

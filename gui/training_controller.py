@@ -1,4 +1,4 @@
-"""The training model the widgets observe: one config, one Trainer on a worker thread, signals out.
+"""The training model the widgets observe: one config, one Trainer in the training process, signals out.
 
 Widgets never touch the Trainer.  They send commands (play, step, a new
 learning rate, a new network) and redraw from the signals.  The controller
@@ -19,8 +19,22 @@ from autograd_core import data as data_edits
 from autograd_core.inspection import mlp_from_arrays
 from autograd_core.session import trainer_from_session
 from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
-from gui.training_process import Snapshot
-from gui.training_worker import TrainingWorker
+from gui.training_process import Engine
+from gui.training_protocol import (
+    Command,
+    Load,
+    Pause,
+    PickSlice,
+    Play,
+    Reset,
+    SetData,
+    SetDelay,
+    Snapshot,
+    Start,
+    Step,
+    UpdateSettings,
+)
+from gui.training_worker import LocalPipe, ProcessWorker, TrainingWorker
 
 # Speed presets: label → pause between steps in seconds (0 = as fast as the engine goes).
 SPEEDS = {"Max": 0.0, "20 steps/s": 0.05, "5 steps/s": 0.2, "1 step/s": 1.0}
@@ -85,7 +99,14 @@ class MetricHistory:
 
 
 class TrainingController(QObject):
-    """Commands in, snapshots out.  All training goes through ``autograd_core.training.Trainer``."""
+    """Commands in, snapshots out.  All training goes through ``autograd_core.training.Trainer``.
+
+    The training process starts on ``start()`` (the training area calls it
+    when first shown): commands before that wait and go first, so an unseen
+    tab costs nothing and opening a session never starts a process nobody
+    watches.  The controller belongs to its widget (pass it as ``parent``):
+    when the widget goes, the training process goes with it.
+    """
 
     snapshotReady = Signal(object)  # Snapshot, at most ~20 per second
     historyChanged = Signal()  # history grew or was replaced
@@ -96,18 +117,26 @@ class TrainingController(QObject):
     weightsChanged = Signal()  # a snapshot brought weights other than the last ones
     sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
 
-    def __init__(self, config: TrainingConfig | None = None, parent=None, min_interval: float = 0.05):
+    worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
+
+    def __init__(
+        self, config: TrainingConfig | None = None, parent=None, min_interval: float = 0.05, worker_factory=None
+    ):
         super().__init__(parent)
         self._config = copy.deepcopy(config or TrainingConfig()).validate()
+        self._start_config = copy.deepcopy(self._config)
+        self._worker_factory = worker_factory
         self.history = MetricHistory()
         self.last_snapshot: Snapshot | None = None
         self.last_metrics = None
+        self.diverged = None  # StepMetrics of the step that diverged (rolled back), while training is stopped on it
         self._generation = -1
         self._running = False
         self._speed = "Max"
         self._closed = False
         self._min_interval = min_interval
-        self._worker: TrainingWorker | None = None  # started on first use: an unseen tab costs nothing
+        self._worker: TrainingWorker | None = None  # started by start(): an unseen tab costs nothing
+        self._queued: list[Command] = []  # commands before start(), sent first when it starts
         self.dataset = None  # the data as the user sees it (edits land here first)
         self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
         self.slice_spec: tuple | None = None
@@ -117,22 +146,34 @@ class TrainingController(QObject):
             app.aboutToQuit.connect(self.shutdown)
 
     def start(self) -> None:
-        """Start the training process (idempotent; every command does it)."""
+        """Start the training process (idempotent); commands sent before go to it first."""
         if self._worker is not None or self._closed:
             return
-        self._worker = TrainingWorker(self._config.to_dict(), min_interval=self._min_interval)
-        self._worker.snapshotReady.connect(self._take_snapshot)
-        self._worker.processDied.connect(self._process_died)
-        self._worker.start()
-        if self._speed != "Max":
-            self._worker.send("delay", SPEEDS[self._speed])
+        self._launch(Start(config=self._start_config.to_dict(), min_interval=self._min_interval))
+        queued, self._queued = self._queued, []
+        for command in queued:
+            self._send(command)
 
-    def _send(self, *message) -> None:
-        self.start()
-        if self._worker is not None:
-            self._worker.send(*message)
-            if message[0] == "data" or (message[0] == "reset" and message[1] is not None) or message[0] == "load":
-                self._local_data_until = self._worker.sent
+    def _launch(self, start: Start) -> None:
+        if self._speed != "Max":
+            start = dataclasses.replace(start, delay=SPEEDS[self._speed])
+        factory = self._worker_factory or type(self).worker_factory
+        worker = factory(start)
+        worker.snapshotReady.connect(self._take_snapshot)
+        worker.restarted.connect(self._worker_restarted)
+        worker.failed.connect(self._worker_failed)
+        self.destroyed.connect(worker.release)  # the widget that owns us is gone: so is the training process
+        self._worker = worker
+
+    def _send(self, command: Command) -> None:
+        if self._closed:
+            return
+        if self._worker is None:
+            self._queued.append(command)
+            return
+        self._worker.send(command)
+        if isinstance(command, SetData | Load) or (isinstance(command, Reset) and command.config is not None):
+            self._local_data_until = self._worker.sent
 
     # ------------------------------------------------------------- state
 
@@ -155,19 +196,24 @@ class TrainingController(QObject):
     def speed(self) -> str:
         return self._speed
 
+    @property
+    def worker(self) -> TrainingWorker | None:
+        """The engine's GUI side (None before ``start()``)."""
+        return self._worker
+
     # ---------------------------------------------------------- commands
 
     def play(self) -> None:
         if self._closed:
             return
         self.message.emit("")
-        self._send("play")
+        self._send(Play())
         self._set_running(True)
 
     def pause(self) -> None:
         if self._closed:
             return
-        self._send("pause")
+        self._send(Pause())
         self._set_running(False)
 
     def toggle(self) -> None:
@@ -179,21 +225,35 @@ class TrainingController(QObject):
             return
         self.pause()
         self.message.emit("")
-        self._send("step", 1)
+        self._send(Step(1))
 
     def reset(self) -> None:
-        """New initial weights from the seed, same data; history cleared; paused."""
+        """New initial weights from the seed, same data; history cleared; paused.
+
+        Always works: if the training process could not be restarted after a
+        crash, a new one starts from the current settings and data.
+        """
         if self._closed:
             return
         self.pause()
         self.message.emit("")
-        self._send("reset", None)
+        if self._worker is not None and self._worker.gave_up:
+            old = self._worker
+            self.destroyed.disconnect(old.release)
+            old.stop(1000)
+            data = None if self.dataset is None or self._config.points is None else self.dataset.to_dict()
+            self._launch(Start(config=self._config.to_dict(), data=data, min_interval=self._min_interval))
+            self._local_data_until = 0
+            self._generation = -1  # the new process counts from 0: its first snapshot replaces everything
+            self.last_snapshot = None  # (and only a snapshot of the new process may say it is settled)
+        else:
+            self._send(Reset())
 
     def set_speed(self, label: str) -> None:
         if label not in SPEEDS:
             raise ValueError(f"unknown speed {label!r}; choose one of {', '.join(SPEEDS)}")
         self._speed = label
-        self._send("delay", SPEEDS[label])
+        self._send(SetDelay(SPEEDS[label]))
 
     def update_settings(self, **fields) -> bool:
         """Change settings.  Optimiser settings apply between steps without a reset;
@@ -211,9 +271,9 @@ class TrainingController(QObject):
             return True
         self._config = new
         if all(k in SETTINGS_WITHOUT_RESET for k in changed):
-            self._send("update", {k: getattr(new, k) for k in changed})
+            self._send(UpdateSettings({k: getattr(new, k) for k in changed}))
         else:
-            self._send("reset", new.to_dict())
+            self._send(Reset(new.to_dict()))
         return True
 
     def load_session_data(self, data) -> None:
@@ -225,13 +285,20 @@ class TrainingController(QObject):
         trainer = trainer_from_session(data)
         self.pause()
         self._config = copy.deepcopy(trainer.config)
-        self._send("load", data)
+        self._send(Load(data))
         self.configChanged.emit(self.config)
 
     def export_trainer(self, timeout: float = 10.0) -> Trainer:
         """A copy of the live trainer (same weights, optimiser state, history and data), e.g. to save it."""
         if self._worker is None:
-            return Trainer(self._config)  # never started: the fresh trainer it would have built
+            # Not started: the trainer it would start with, after the commands waiting for it.
+            queued = LocalPipe()
+            for command in self._queued:
+                queued.send(command)
+            engine = Engine(Start(config=self._start_config.to_dict()), LocalPipe())
+            while queued.poll():
+                engine.handle(queued.recv())
+            return engine.trainer
         return self._worker.export_trainer(timeout)
 
     # ------------------------------------------------------- painted data
@@ -276,7 +343,7 @@ class TrainingController(QObject):
         points = data_edits.dataset_points(dataset)
         self._config = dataclasses.replace(self._config, points=points, standardize=False)
         self.message.emit("")
-        self._send("data", dataset.to_dict(), points)
+        self._send(SetData(dataset.to_dict(), points))
         self.configChanged.emit(self.config)
 
     # -------------------------------------------------------- inspection
@@ -287,7 +354,7 @@ class TrainingController(QObject):
         if spec != self.slice_spec:
             self.slice_spec = spec
             self.last_slice = None
-            self._send("slice", spec)
+            self._send(PickSlice(spec))
 
     def current_model(self):
         """A fresh MLP with the latest snapshot's weights (a copy; the trainer lives in another process)."""
@@ -297,16 +364,20 @@ class TrainingController(QObject):
         return mlp_from_arrays(snap.weights, snap.activation)
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Stop the worker thread and wait for it: call before the window closes."""
+        """Stop the training process and wait for it: the window calls it when it closes."""
         if self._closed:
             return True
         self._closed = True
         self._running = False
+        self._queued = []
         return self._worker.stop(timeout_ms) if self._worker is not None else True
 
     # ---------------------------------------------------------- snapshots
 
-    def _process_died(self, text: str) -> None:
+    def _worker_restarted(self, text: str) -> None:
+        self.message.emit(text)
+
+    def _worker_failed(self, text: str) -> None:
         self._set_running(False)
         self.message.emit(text)
 
@@ -324,6 +395,8 @@ class TrainingController(QObject):
             self.history.clear()
         if snap.history is not None:
             self.history.clear()
+            if snap.start is not None:  # the curves begin where training began: step 0
+                self.history.extend([snap.start])
             self.history.extend(snap.history)
         self.history.extend(snap.metrics)
         if snap.last is not None:
@@ -338,23 +411,27 @@ class TrainingController(QObject):
         if snap.loss_slice is not None and snap.slice_spec == self.slice_spec:
             self.last_slice = snap.loss_slice
             self.sliceReady.emit(snap.loss_slice)
+        diverged_changed = (snap.diverged is None) != (self.diverged is None)
+        self.diverged = snap.diverged
+        settled = snap.seq >= self._worker.sent
+        was_running = self._running
+        if settled:
+            # Only a snapshot that has seen every command sent may say whether training runs: then the Play
+            # button and the status line always tell the same thing, and a stale picture never pauses it.
+            self._set_running(snap.running)
         self.snapshotReady.emit(snap)
         if previous is None or not _same_arrays(previous.weights, snap.weights):
             self.weightsChanged.emit()
-        if snap.history is not None or snap.metrics:
+        if snap.history is not None or snap.metrics or diverged_changed:
             self.historyChanged.emit()
         if snap.error:
             self.message.emit(snap.error)
         elif snap.stopped_reason:
             self.message.emit(snap.stopped_reason)
-        elif snap.finished and not snap.running and self._running:
+        elif settled and was_running and snap.finished and not snap.running:
             self.message.emit(
                 f"Training finished: all {self._config.steps} steps are done. Raise the step limit to go on."
             )
-        stopped = snap.finished or snap.stopped_reason or snap.error
-        # Only a snapshot that has seen every command we sent may say training stopped (no stale pause).
-        if stopped and self._running and not snap.running and snap.seq >= self._worker.sent:
-            self._set_running(False)
 
 
 def _same_arrays(a: list, b: list) -> bool:

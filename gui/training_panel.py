@@ -28,13 +28,16 @@ from PySide6.QtWidgets import (
 
 from autograd_core.data import DATASETS
 from autograd_core.numbers import format_number, format_percent
+from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
+from autograd_core.optim import OPTIMIZERS
 from gui.training_controller import SPEEDS, TrainingController
 
 DATASET_LABELS = {"moons": "Two moons", "circles": "Circles", "xor": "XOR", "blobs": "Blobs", "spiral": "Spiral"}
 LOSS_LABELS = {"bce": "Cross-entropy", "hinge": "Hinge", "mse": "MSE"}
-OPTIMIZER_LABELS = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
+OPTIMIZER_LABELS = {k: _OPTIMIZER_NAMES[k] for k in OPTIMIZERS}
 SCHEDULE_LABELS = {"constant": "constant", "linear": "linear decay", "cosine": "cosine decay"}
 PLAY_TEXT, PAUSE_TEXT = "Play", "Pause"
+PAINTED, PAINTED_LABEL = "points", "Painted points"  # the data set entry shown while training on painted data
 
 BANNER_STYLE = (
     "QFrame#trainingBanner { background: #fff4d6; border: 1px solid #e0b050; border-radius: 4px; }"
@@ -95,13 +98,16 @@ class TrainingPanel(QWidget):
         controller.configChanged.connect(self.show_config)
         controller.runningChanged.connect(self._show_running)
         controller.snapshotReady.connect(self._show_status)
+        controller.datasetChanged.connect(self._show_data_summary)
         controller.message.connect(self.show_message)
         self.show_config(controller.config)
 
     # ---------------------------------------------------------------- data
 
     def _build_data(self) -> None:
-        self.dataset = _combo({k: DATASET_LABELS.get(k, k) for k in DATASETS}, "Which two-class data set to learn")
+        self.dataset = _combo(
+            {k: DATASET_LABELS.get(k, k) for k in DATASETS}, "Which two-class data set to learn (or painted points)"
+        )
         self.samples = _spin(10, 2000, "Number of points (train + test)")
         self.noise = _double(0.0, 2.0, 2, "How much the points scatter around the clean shape", step=0.05)
         self.test_percent = _spin(0, 90, "Share of the points held out as a test set (hollow circles)", " %")
@@ -110,21 +116,31 @@ class TrainingPanel(QWidget):
         self.regenerate = QPushButton("Regenerate")
         self.regenerate.setToolTip("Draw a fresh sample of points (next data seed); the network starts again")
         self.regenerate.clicked.connect(self._regenerate)
+        # Painted data: what training really uses, instead of the generator's settings (which no longer apply).
+        self.data_summary = QLabel()
+        self.data_summary.setObjectName("paintedDataSummary")
+        self.data_summary.setWordWrap(True)
+        self.data_summary.setToolTip(
+            "Training uses exactly these points. Pick a data set or press Regenerate to go back to generated data."
+        )
         form = QFormLayout()
         form.addRow("Data set", self.dataset)
+        form.addRow("", self.data_summary)
         form.addRow("Samples", self.samples)
         form.addRow("Noise", self.noise)
         form.addRow("Test set", self.test_percent)
         form.addRow("Data seed", self.data_seed)
         form.addRow("", self.regenerate)
+        self.data_form = form
         self.data_box = QGroupBox("Data")
         self.data_box.setLayout(form)
+        self._painted = False
         self.dataset.currentIndexChanged.connect(self._send_data)
         for spin in (self.samples, self.noise, self.test_percent, self.data_seed):
             spin.valueChanged.connect(self._send_data)
 
     def _send_data(self) -> None:
-        if self._updating:
+        if self._updating or self.dataset.currentData() == PAINTED:
             return
         self.controller.update_settings(
             dataset=self.dataset.currentData(),
@@ -134,9 +150,52 @@ class TrainingPanel(QWidget):
             data_seed=self.data_seed.value(),
             points=None,
         )
+        if self._painted and self.controller.config.points is None:
+            self._show_painted(False)  # generated data again: its settings come back
 
     def _regenerate(self) -> None:
+        if self._painted:  # back to the generated data set the painting started from, with a fresh sample
+            self._updating = True
+            _select(self.dataset, self.controller.config.dataset)
+            self._updating = False
         self.data_seed.setValue((self.data_seed.value() + 1) % self.data_seed.maximum())
+
+    def _show_painted(self, painted: bool) -> None:
+        """Painted data replaces the generator: its settings rows hide and the summary says what trains."""
+        self._painted = painted
+        index = self.dataset.findData(PAINTED)
+        if painted and index < 0:
+            self.dataset.addItem(PAINTED_LABEL, PAINTED)
+        elif not painted and index >= 0:
+            self.dataset.removeItem(index)
+        if painted:
+            _select(self.dataset, PAINTED)
+        for widget in (self.samples, self.noise, self.test_percent, self.data_seed):
+            self.data_form.setRowVisible(widget, not painted)
+        self.data_form.setRowVisible(self.data_summary, painted)
+        self.data_box.setTitle("Data (painted points)" if painted else "Data")
+        self.regenerate.setToolTip(
+            "Replace the painted points with a fresh sample of the data set they started from"
+            if painted
+            else "Draw a fresh sample of points (next data seed); the network starts again"
+        )
+        self._show_data_summary(self.controller.dataset)
+
+    def _show_data_summary(self, dataset) -> None:
+        if not self._painted or dataset is None:
+            return
+        train, test = len(dataset.y_train), len(dataset.y_test)
+        if train == 0:
+            self.data_summary.setText("No training points: paint at least one.")
+            return
+        ones = int(dataset.y_train.sum())
+        plural = "s" if train != 1 else ""
+        text = f"Training uses <b>{train}</b> point{plural} ({train - ones} of class 0, {ones} of class 1)"
+        if test:
+            text += f" and tests on <b>{test}</b> (hollow), kept from the generated data."
+        else:
+            text += "; no test set, so no test loss or accuracy."
+        self.data_summary.setText(text)
 
     # ------------------------------------------------------------ settings
 
@@ -240,6 +299,7 @@ class TrainingPanel(QWidget):
         self.play_button.setText(PAUSE_TEXT if running else PLAY_TEXT)
         icon = QStyle.StandardPixmap.SP_MediaPause if running else QStyle.StandardPixmap.SP_MediaPlay
         self.play_button.setIcon(self.style().standardIcon(icon))
+        self._show_status(self.controller.last_snapshot)
 
     def show_message(self, text: str) -> None:
         """The banner under the controls: why training stopped, or a refused setting."""
@@ -247,6 +307,7 @@ class TrainingPanel(QWidget):
         self.banner.setVisible(bool(text))
 
     def _show_status(self, snap) -> None:
+        """Step and metrics, then the state, read from the controller like the Play button (never disagree)."""
         m = self.controller.last_metrics
         if m is None:
             return
@@ -254,7 +315,14 @@ class TrainingPanel(QWidget):
         parts.append(f"train loss {format_number(m.train_loss)} · acc {format_percent(m.train_acc)}")
         if m.test_acc is not None:
             parts.append(f"<b>test loss {format_number(m.test_loss)} · acc {format_percent(m.test_acc)}</b>")
-        parts.append(f"{snap.steps_per_second:.1f} steps/s" if snap.running else "paused")
+        if self.controller.running:
+            parts.append(f"{snap.steps_per_second:.1f} steps/s" if snap is not None else "running")
+        elif snap is not None and (snap.stopped_reason or snap.error):
+            parts.append("stopped")
+        elif snap is not None and snap.finished:
+            parts.append("finished")
+        else:
+            parts.append("paused")
         self.status.setText(" &nbsp;|&nbsp; ".join(parts))
 
     # -------------------------------------------------------------- config
@@ -263,7 +331,8 @@ class TrainingPanel(QWidget):
         """Show ``config`` in the widgets without sending it back."""
         self._updating = True
         try:
-            _select(self.dataset, config.dataset)
+            if config.points is None:
+                _select(self.dataset, config.dataset)
             self.samples.setValue(int(config.samples))
             self.noise.setValue(float(config.noise))
             self.test_percent.setValue(round(100 * float(config.test_fraction)))
@@ -275,7 +344,6 @@ class TrainingPanel(QWidget):
             self.batch_size.setValue(int(config.batch_size))
             self.l2.setValue(float(config.l2))
             self.steps.setValue(int(config.steps))
-            painted = config.points is not None
-            self.data_box.setTitle("Data (painted points)" if painted else "Data")
+            self._show_painted(config.points is not None)
         finally:
             self._updating = False

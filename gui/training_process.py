@@ -8,70 +8,58 @@ thread: event-loop stalls of several *seconds* per frame.  In a child
 process training runs truly in parallel and the GUI keeps its GIL.
 
 This module imports no Qt, so the child starts quickly.  The child owns the
-Trainer; the GUI sends small command tuples and receives ``Snapshot``
-objects (weights, gradients, metrics since the last one, the decision
-boundary grid and its 0.5 contour) at a bounded rate, so the GUI thread
-only hands arrays to the plots.
+Trainer inside an ``Engine``; the GUI sends typed commands
+(``gui.training_protocol``) and receives ``Snapshot`` objects (weights,
+gradients, metrics since the last one, the decision boundary grid and its
+0.5 contour, and the state a restart needs) at a bounded rate, so the GUI
+thread only hands arrays to the plots.
+
+The engine never sees a pipe directly: anything with ``poll/recv`` brings
+commands and anything with ``send`` takes replies, and its clock can be
+replaced, so tests drive it in-process, one ``run_once`` at a time.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections import deque
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from autograd_core.data import Dataset
-from autograd_core.inspection import loss_slice, parameter_index
+from autograd_core.inspection import loss_slice, next_step, parameter_index
 from autograd_core.losses import probability
-from autograd_core.optim import learning_rate
 from autograd_core.session import session_dict, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
+from gui.training_protocol import (
+    BoundaryGrid,
+    Command,
+    Export,
+    Exported,
+    Load,
+    Pause,
+    PickSlice,
+    Play,
+    Reset,
+    SetData,
+    SetDelay,
+    Snapshot,
+    Start,
+    Step,
+    Stop,
+    TrainerState,
+    UpdateSettings,
+)
+
+__all__ = ["BoundaryGrid", "Engine", "Snapshot", "boundary_grid", "square_extent"]
 
 GRID_RESOLUTION = 90  # cells per side of the decision-boundary heat map
 GRID_MARGIN = 0.15  # fraction of the data range added on each side
 SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
-
-
-@dataclass
-class BoundaryGrid:
-    """The model's predicted probability of class 1 on a regular grid.
-
-    ``probability[i, j]`` is at x = xs[j], y = ys[i] (row-major, y up);
-    ``contour_x/contour_y`` hold the 0.5 level as segments, point pairs
-    (draw with connect="pairs").
-    """
-
-    probability: np.ndarray
-    extent: tuple[float, float, float, float]  # x0, x1, y0, y1
-    contour_x: np.ndarray
-    contour_y: np.ndarray
-
-
-@dataclass
-class Snapshot:
-    """Everything the GUI draws, copied out of the trainer in the training process."""
-
-    generation: int  # increases whenever the trainer is rebuilt (new network, new data, reset, session)
-    seq: int = 0  # commands the training process had handled when it made this snapshot
-    metrics: list = field(default_factory=list)  # StepMetrics since the previous snapshot
-    history: list | None = None  # the whole history, sent once per generation (later metrics add to it)
-    last: object | None = None  # the most recent StepMetrics (or the initial evaluation)
-    weights: list = field(default_factory=list)  # [(W (nout×nin), b)] per layer
-    grads: list = field(default_factory=list)  # same shapes: gradients of the last backward pass
-    grid: BoundaryGrid | None = None
-    dataset: object | None = None  # sent when it changed, else None
-    sizes: tuple[int, ...] = ()  # (inputs, hidden..., outputs)
-    activation: str = ""
-    running: bool = False
-    finished: bool = False
-    stopped_reason: str | None = None
-    error: str | None = None
-    steps_per_second: float = 0.0
-    loss_slice: object | None = None  # autograd_core.inspection.LossSlice of the picked weight, when recomputed
-    slice_spec: tuple | None = None  # (layer, neuron, source) that slice is for (source None: the bias)
+SLICE_SHARE = 0.25  # …and never more than this share of the time: a slow slice comes less often
+IDLE_WAIT = 0.5  # seconds the paused process sleeps between looks at its pipe (a command wakes it at once)
 
 
 def parameter_grads(model) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -166,126 +154,180 @@ def boundary_grid(
 
 
 class Engine:
-    """The child process's loop: commands in, steps, snapshots out."""
+    """The training process's state machine: commands in, steps, snapshots out.
 
-    def __init__(self, trainer: Trainer, out, min_interval: float):
-        self.trainer = trainer
+    ``run_once`` handles the commands waiting, does at most one step and
+    publishes a snapshot when one is due; it returns how long the caller may
+    sleep (a command wakes it earlier).  ``loop`` is that, in the child
+    process, until ``Stop`` or the GUI's end of the pipe closes.
+    """
+
+    def __init__(self, start: Start, out, clock=time.monotonic):
         self.out = out
-        self.min_interval = min_interval
-        self.running = False
-        self.steps_requested = 0
-        self.delay = 0.0
-        self.generation = 0
-        self.seq = 0
+        self.clock = clock
+        self.min_interval = start.min_interval
         self.error: str | None = None
+        try:
+            if start.session is not None:
+                self.trainer = trainer_from_session(start.session)
+            else:
+                data = None if start.data is None else Dataset.from_dict(start.data)
+                self.trainer = Trainer(TrainingConfig.from_dict(start.config or {}), data=data)
+        except Exception as exc:
+            self.trainer = Trainer(TrainingConfig())
+            self.error = f"The settings were refused ({exc}); using the defaults."
+        self.generation = start.generation
+        self.seq = start.seq
+        self.running = start.running
+        self.delay = start.delay
+        self.slice_spec = None if start.slice_spec is None else tuple(start.slice_spec)
+        self.steps_requested = 0
+        self.stop = False
+        self.revision = 0  # counts every change to the trainer other than a step (new settings, data, weights)
         self.metrics: list = []
         self.history_due = True
+        self.start_metrics = start.start_metrics
+        if self.start_metrics is None and self.trainer.step_count == 0:
+            self.start_metrics = self.trainer.evaluate()
+        self.diverged = None  # the metrics of the step that was rolled back, while training stays stopped on it
         self.sent_dataset = None
+        self.sent_config_key: tuple | None = None
         self.extent_dataset = None
         self.extent = None
         self.step_times: deque[float] = deque(maxlen=30)
-        self.stop = False
-        self.slice_spec: tuple | None = None  # the weight whose loss slice the GUI shows
-        self.slice_state = None  # (generation, step, data) the last slice was computed for
-        self.slice_time = 0.0
+        self.next_step_at = 0.0
+        self.last_publish = -math.inf
+        self.publish_due = True
+        self.slice_key: tuple | None = None  # (generation, revision, step) the last slice was computed for
+        self.slice_time = -math.inf
+        self.slice_cost = 0.0  # seconds the last slice took
 
     # ----------------------------------------------------------------- loop
 
     def loop(self, commands) -> None:
-        last_publish = 0.0
-        next_step = 0.0
-        force = True
+        """Run until ``Stop`` or until the GUI goes away (its end of the pipe closes)."""
         while not self.stop:
-            if force or (self.metrics and time.monotonic() - last_publish >= self.min_interval):
-                self.publish()
-                last_publish = time.monotonic()
-                force = False
-            stepping = self.running or self.steps_requested > 0
-            if not stepping:
-                wait = 0.5
-            elif self.running and self.delay > 0 and not self.steps_requested:
-                wait = max(0.0, next_step - time.monotonic())
-            else:
-                wait = 0.0
-            slice_due = self.slice_pending()
-            if slice_due is not None:  # a paused picture still gets the slice of its latest weights
-                wait = min(wait, max(0.0, slice_due))
-                if slice_due <= 0.0 and not stepping:
-                    force = True
-                    continue
+            wait = self.run_once(commands)
             try:
-                if commands.poll(wait):
-                    while True:
-                        self.handle(commands.recv())
-                        if self.stop or not commands.poll(0):
-                            break
-                    force = True
-                    continue
-            except (EOFError, OSError):  # the GUI went away
+                if wait > 0 and not self.stop:
+                    commands.poll(wait)  # returns early when a command arrives
+            except (EOFError, OSError):
                 return
-            if not stepping or (self.running and self.delay > 0 and time.monotonic() < next_step):
-                continue
+
+    @property
+    def stepping(self) -> bool:
+        return self.running or self.steps_requested > 0
+
+    def run_once(self, commands) -> float:
+        """Handle waiting commands, take at most one step, publish if due; return seconds to sleep."""
+        try:
+            while not self.stop and commands.poll(0):
+                self.handle(commands.recv())
+                self.publish_due = True
+        except (EOFError, OSError):  # the GUI went away
+            self.stop = True
+        if self.stop:
+            return 0.0
+        now = self.clock()
+        if self.stepping and (self.steps_requested > 0 or now >= self.next_step_at):
             single = self.steps_requested > 0
             if single:
                 self.steps_requested -= 1
             stopped = self.step_once()
-            next_step = time.monotonic() + self.delay
-            if single or stopped or self.delay > 0 or time.monotonic() - last_publish >= self.min_interval:
-                force = True
+            self.next_step_at = self.clock() + self.delay
+            if single or stopped or self.delay > 0:
+                self.publish_due = True
+        slice_due = self.slice_pending()
+        if slice_due is not None and slice_due <= 0.0 and not self.stepping:
+            self.publish_due = True  # a paused picture still gets the slice of its latest weights
+        now = self.clock()
+        if self.publish_due or (self.metrics and now - self.last_publish >= self.min_interval):
+            self.publish()
+            self.last_publish, self.publish_due = now, False
+        return self.wait_time()
 
-    def handle(self, message) -> None:
-        kind, *args = message
-        self.seq += 1
+    def wait_time(self) -> float:
+        """Seconds until there is work: a step, a due slice; a paused engine only waits for commands."""
+        if self.stepping:
+            if self.running and self.delay > 0 and not self.steps_requested:
+                return max(0.0, self.next_step_at - self.clock())
+            return 0.0
+        wait = IDLE_WAIT
+        slice_due = self.slice_pending()
+        if slice_due is not None:
+            wait = min(wait, max(0.0, slice_due))
+        return wait
+
+    def handle(self, command: Command) -> None:
+        """Apply one command.  A refused one (a bad setting, a session that does not fit) sets ``error``
+        and pauses; it never ends the process."""
         try:
-            if kind == "play":
-                self.running, self.error = True, None
-            elif kind == "pause":
-                self.running, self.steps_requested = False, 0
-            elif kind == "step":
-                self.running, self.error = False, None
-                self.steps_requested += int(args[0])
-            elif kind == "delay":
-                self.delay = max(0.0, float(args[0]))
-            elif kind == "update":
-                self.trainer.update_settings(**args[0])
-            elif kind == "reset":
-                config = None if args[0] is None else TrainingConfig.from_dict(args[0])
-                if config is not None and config.points is not None and config.points == self.trainer.config.points:
-                    # A new network on painted data keeps those points and their train/test split.
-                    self.trainer = Trainer(config, data=self.trainer.data)
-                else:
-                    self.trainer.reset(config)
-                self.new_generation()
-            elif kind == "data":
-                # Edited (painted) data: the same model goes on training on it, no reset.
-                dataset = Dataset.from_dict(args[0])
-                self.trainer.set_data(dataset)
-                self.trainer.config = dataclasses.replace(self.trainer.config, points=args[1], standardize=False)
-                x0, x1, y0, y1 = self.extent or (0.0, 0.0, 0.0, 0.0)
-                X = dataset.X
-                inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
-                if inside:  # keep the map where it is while the user paints inside it
-                    self.extent_dataset = dataset
-            elif kind == "slice":
-                self.slice_spec = None if args[0] is None else tuple(args[0])
-                self.slice_state = None
-            elif kind == "load":
-                self.trainer = trainer_from_session(args[0])
-                self.running = False
-                self.new_generation()
-            elif kind == "export":
-                self.out.send(("export", args[0], session_dict(self.trainer)))
-            elif kind == "stop":
-                self.stop = True
-        except Exception as exc:  # a refused setting must not end the process
+            match command:
+                case Play():
+                    self.running, self.error = True, None
+                case Pause():
+                    self.running, self.steps_requested = False, 0
+                case Step(count=count):
+                    self.running, self.error = False, None
+                    self.steps_requested += max(0, int(count))
+                case SetDelay(seconds=seconds):
+                    self.delay = max(0.0, float(seconds))
+                case UpdateSettings(fields=fields):
+                    self.trainer.update_settings(**fields)
+                    self.revision += 1
+                case Reset(config=None):
+                    self.trainer.reset()
+                    self.new_generation()
+                case Reset(config=config_dict):
+                    config = TrainingConfig.from_dict(config_dict)
+                    if config.points is not None and config.points == self.trainer.config.points:
+                        # A new network on painted data keeps those points and their train/test split.
+                        self.trainer = Trainer(config, data=self.trainer.data)
+                    else:
+                        self.trainer.reset(config)
+                    self.new_generation()
+                case SetData(dataset=dataset_dict, points=points):
+                    self.set_data(Dataset.from_dict(dataset_dict), points)
+                case PickSlice(spec=spec):
+                    self.slice_spec = None if spec is None else tuple(spec)
+                    self.slice_key = None
+                case Load(session=session):
+                    self.trainer = trainer_from_session(session)
+                    self.running = False
+                    self.new_generation()
+                case Export(request=request):
+                    self.out.send(Exported(request, session_dict(self.trainer)))
+                case Stop():
+                    self.stop = True
+                case _:
+                    raise ValueError(f"unknown command {command!r}")
+        except (BrokenPipeError, EOFError):
+            raise
+        except Exception as exc:
             self.error = f"{type(exc).__name__}: {exc}"
             self.running = False
+        finally:
+            self.seq = max(self.seq, getattr(command, "seq", 0))
+
+    def set_data(self, dataset: Dataset, points: list) -> None:
+        """Edited (painted) data: the same model goes on training on it, no reset."""
+        self.trainer.set_data(dataset)
+        self.trainer.config = dataclasses.replace(self.trainer.config, points=points, standardize=False)
+        self.revision += 1
+        x0, x1, y0, y1 = self.extent or (0.0, 0.0, 0.0, 0.0)
+        X = dataset.X
+        inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
+        if inside:  # keep the map where it is while the user paints inside it
+            self.extent_dataset = dataset
 
     def new_generation(self) -> None:
         self.generation += 1
+        self.revision += 1
         self.metrics = []
         self.history_due = True
         self.step_times.clear()
+        self.diverged = None
+        self.start_metrics = self.trainer.evaluate() if self.trainer.step_count == 0 else None
 
     def step_once(self) -> bool:
         """One update; True when training stopped (step limit, divergence, error) and the GUI must know now."""
@@ -299,23 +341,30 @@ class Engine:
             self.error = f"Training stopped: {type(exc).__name__}: {exc}"
             self.running, self.steps_requested = False, 0
             return True
-        self.step_times.append(time.monotonic())
+        self.step_times.append(self.clock())
         if trainer.stopped_reason is None:
             self.metrics.append(metrics)
+        else:
+            self.diverged = metrics  # rolled back: the curves show where it went, the weights stay good
         if trainer.finished:
             self.running, self.steps_requested = False, 0
             return True
         return False
 
+    # -------------------------------------------------------------- snapshots
+
     def publish(self) -> None:
         trainer = self.trainer
         model, dataset = trainer.model, trainer.data
-        history = initial = None
+        history = start = None
+        last = self.metrics[-1] if self.metrics else None
         if self.history_due:
-            history = list(trainer.history)
-            initial = None if history else trainer.evaluate()  # so step 0 shows its loss and accuracy
+            history, start = list(trainer.history), self.start_metrics
             self.metrics = []
             self.history_due = False
+            last = history[-1] if history else (start or trainer.evaluate())  # so step 0 shows its loss
+        if trainer.stopped_reason is None:
+            self.diverged = None
         if self.extent_dataset is not dataset:
             self.extent = square_extent(dataset.bounds(margin=GRID_MARGIN))
             self.extent_dataset = dataset
@@ -324,16 +373,14 @@ class Engine:
             grid = boundary_grid(model, weights, self.extent)
         except (ValueError, FloatingPointError):  # never lose a frame to a numeric corner case
             grid = None
-        times = self.step_times
-        sps = 0.0
-        if len(times) > 1 and time.monotonic() - times[-1] < 1.0:
-            sps = (len(times) - 1) / max(times[-1] - times[0], 1e-9)
         snap = Snapshot(
             generation=self.generation,
             seq=self.seq,
             metrics=self.metrics,
             history=history,
-            last=self.metrics[-1] if self.metrics else (history[-1] if history else initial),
+            start=start,
+            last=last,
+            diverged=self.diverged,
             weights=weights,
             grads=parameter_grads(model),
             grid=grid,
@@ -344,61 +391,104 @@ class Engine:
             finished=trainer.finished,
             stopped_reason=trainer.stopped_reason,
             error=self.error,
-            steps_per_second=sps,
+            steps_per_second=self.steps_per_second(),
+            delay=self.delay,
+            slice_spec=self.slice_spec,
+            state=self.trainer_state(),
         )
         if self.slice_spec is not None:
-            snap.slice_spec, snap.loss_slice = self.slice_spec, self.compute_slice()
+            snap.loss_slice = self.compute_slice()
         self.sent_dataset = dataset
         self.metrics = []
-        self.out.send(("snapshot", snap))
+        self.out.send(snap)
 
-    def _slice_state(self) -> tuple:
-        trainer, config = self.trainer, self.trainer.config
-        return (self.generation, trainer.step_count, trainer.data, config.lr, config.schedule, config.l1, config.l2)
+    def steps_per_second(self) -> float:
+        times = self.step_times
+        if len(times) > 1 and self.clock() - times[-1] < 1.0:
+            return (len(times) - 1) / max(times[-1] - times[0], 1e-9)
+        return 0.0
+
+    def trainer_state(self) -> TrainerState:
+        trainer = self.trainer
+        try:
+            optimizer_state = trainer.optimizer.state_dict()
+        except Exception:  # a restart without the optimiser's state still keeps weights, data and history
+            optimizer_state = None
+        key = (self.generation, self.revision)  # every command that can change the config changes this
+        config = None if key == self.sent_config_key else trainer.config.to_dict()
+        self.sent_config_key = key
+        return TrainerState(
+            config=config,
+            optimizer_state=optimizer_state,
+            step=trainer.step_count,
+            sample_position=trainer.sample_position,
+            stopped_reason=trainer.stopped_reason,
+        )
+
+    # -------------------------------------------------------------- loss slice
+
+    def _slice_key(self) -> tuple:
+        """What the slice depends on: a revision number for settings, data and rebuilt weights, and the step.
+
+        (Numbers, never the Dataset itself: its generated ``__eq__`` compares
+        numpy arrays and raised "operands could not be broadcast together" when
+        a painted point changed the number of rows.)
+        """
+        return (self.generation, self.revision, self.trainer.step_count)
 
     def slice_pending(self) -> float | None:
         """Seconds until the picked weight's slice is due again (≤ 0: now), or None when it is up to date."""
-        if self.slice_spec is None or self._slice_state() == self.slice_state:
+        if self.slice_spec is None or self._slice_key() == self.slice_key:
             return None
-        if self.slice_state is None:
+        if self.slice_key is None:
             return 0.0
-        return self.slice_time + SLICE_INTERVAL - time.monotonic()
+        interval = max(SLICE_INTERVAL, self.slice_cost / SLICE_SHARE)
+        return self.slice_time + interval - self.clock()
 
     def compute_slice(self):
-        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL).
+        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL,
+        and at most SLICE_SHARE of the time).
 
         Computed here, not in the GUI: it is a full-batch scalar backward
-        (~100 ms for 150 points), which would freeze the GUI thread.
+        (~100 ms for 150 points) plus the optimiser's next step on a copy of
+        the trainer, which would freeze the GUI thread.
         """
         due = self.slice_pending()
         if due is None or due > 0.0:
             return None  # up to date, or too soon: a later publish sends it
-        trainer, config, state = self.trainer, self.trainer.config, self._slice_state()
+        trainer, config, key = self.trainer, self.trainer.config, self._slice_key()
         layer, neuron, source = self.slice_spec
+        began = self.clock()
         try:
             index = parameter_index(trainer.model, layer, neuron, source)
-            lr = learning_rate(config.schedule, config.lr, trainer.step_count, config.steps)  # the next step's
+            data = trainer.data
             result = loss_slice(
-                trainer.model, trainer.data.X_train, trainer.data.y_train, index, config.loss, lr, config.l1, config.l2
+                trainer.model,
+                data.X_train,
+                data.y_train,
+                index,
+                config.loss,
+                config.lr,
+                config.l1,
+                config.l2,
+                step=next_step(trainer),
             )
         except (IndexError, ValueError, OverflowError):  # the network changed under the request
             self.slice_spec = None
             return None
-        self.slice_state, self.slice_time = state, time.monotonic()
+        except Exception as exc:  # a side view must never end the training process
+            self.slice_spec = None
+            self.error = f"The loss slice could not be computed: {type(exc).__name__}: {exc}"
+            return None
+        self.slice_key, self.slice_time = key, self.clock()
+        self.slice_cost = self.slice_time - began
         return result
 
 
 def engine_main(commands, out) -> None:
-    """The training process: the first message is (config dict, min_interval), then commands."""
-    config, min_interval = commands.recv()
-    try:
-        trainer = Trainer(TrainingConfig.from_dict(config))
-    except Exception as exc:
-        trainer = Trainer(TrainingConfig())
-        engine = Engine(trainer, out, min_interval)
-        engine.error = f"The settings were refused ({exc}); using the defaults."
-    else:
-        engine = Engine(trainer, out, min_interval)
+    """The training process: the first message is a ``Start``, then commands until ``Stop``."""
+    start = commands.recv()
+    engine = Engine(start, out)
     try:
         engine.loop(commands)
     except (BrokenPipeError, EOFError, KeyboardInterrupt):

@@ -58,8 +58,12 @@ class TrainingWorkspace(QWidget):
 
     def __init__(self, controller: TrainingController | None = None, parent=None):
         super().__init__(parent)
-        self.controller = controller or TrainingController()
-        self.controller.message.connect(lambda text: text and self.status.emit(text))
+        # The controller is ours: it (and its training process) ends when this widget does.  Every signal below
+        # goes to a method of a widget, never a lambda, so Qt drops the connection when the widget is deleted.
+        self.controller = controller or TrainingController(parent=self)
+        if self.controller.parent() is None:
+            self.controller.setParent(self)
+        self.controller.message.connect(self._message)
         self._watched_window = None
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.network_panel = NetworkPanel(self.controller)
@@ -118,6 +122,7 @@ class TrainingWorkspace(QWidget):
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.play_shortcut.setWhatsThis("Play / pause training")  # the window's shortcut list reads it
         self.play_shortcut.activated.connect(self.controller.toggle)
 
         # One view per frame tick: each repaint is then one plot's worth of painting (a few ms), never all
@@ -130,15 +135,15 @@ class TrainingWorkspace(QWidget):
         self._map_model = None  # ((sizes, activation), MLP): reused, only its weights change
         self._maps_timer = QTimer(self)
         self._maps_timer.setSingleShot(True)
-        self._maps_timer.timeout.connect(lambda: self._mark_dirty("maps"))
+        self._maps_timer.timeout.connect(self._maps_due)
         self._sizes: tuple[int, ...] = ()
         controller = self.controller
-        controller.snapshotReady.connect(lambda _snap: self._mark_dirty("boundary", "diagram"))
-        controller.historyChanged.connect(lambda: self._mark_dirty("loss", "accuracy", "gradient flow"))
+        controller.snapshotReady.connect(self._snapshot_arrived)
+        controller.historyChanged.connect(self._history_changed)
         controller.weightsChanged.connect(self.modelChanged)
-        controller.weightsChanged.connect(lambda: self._mark_dirty("maps"))
+        controller.weightsChanged.connect(self._maps_due)
         controller.datasetChanged.connect(self._dataset_changed)
-        controller.sliceReady.connect(lambda _slice: self._mark_dirty("loss slice"))
+        controller.sliceReady.connect(self._slice_arrived)
         self.boundary.pointPicked.connect(self._point_picked)
         self.sample_entry.requested.connect(self._point_typed)
         self.boundary.pointPainted.connect(controller.add_point)
@@ -170,6 +175,22 @@ class TrainingWorkspace(QWidget):
     def _point_typed(self, x: float, y: float, label: int) -> None:
         self.boundary.select(x, y, label)
         self.sampleSelected.emit(x, y, label)
+
+    def _message(self, text: str) -> None:
+        if text:
+            self.status.emit(text)
+
+    def _snapshot_arrived(self, _snap) -> None:
+        self._mark_dirty("boundary", "diagram")
+
+    def _history_changed(self) -> None:
+        self._mark_dirty("loss", "accuracy", "gradient flow")
+
+    def _maps_due(self) -> None:
+        self._mark_dirty("maps")
+
+    def _slice_arrived(self, _slice) -> None:
+        self._mark_dirty("loss slice")
 
     def _dataset_changed(self, dataset) -> None:
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
@@ -223,7 +244,7 @@ class TrainingWorkspace(QWidget):
         view = self._dirty.pop(0)
         snap = self.controller.last_snapshot
         if view in ("loss", "accuracy"):
-            self.metrics.update_history(self.controller.history, which=(view,))
+            self.metrics.update_history(self.controller.history, which=(view,), diverged=self.controller.diverged)
         elif view == "gradient flow":
             history = self.controller.history
             self.gradient_flow.update_norms(history.column("step"), history.grad_norms())

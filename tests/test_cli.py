@@ -1,13 +1,19 @@
 """``python main.py train``: main paths in a subprocess, as a user runs it; the many error cases in-process (fast)."""
 
+import io
 import json
+import os
+import re
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from autograd_core.cli import main
+from autograd_core.run_cost import RunLimits
+from autograd_core.training import Trainer
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ["--samples", "60", "--layers", "4", "--steps", "20", "--batch-size", "16"]
@@ -57,11 +63,21 @@ def test_a_bad_option_gives_one_line_and_exit_code_2():
         (["--layers", "16,x"], "layers must be widths separated by commas"),
         (["--lr", "-1"], "lr must be positive"),
         (["--noise", "nan"], "expected a finite number"),
-        (["--steps", "-5"], "expected a whole number ≥ 0"),
-        (["--steps", "0"], "steps must be a whole number from 1"),
+        # One range, one message, whatever the wrong number: the config's.
+        (["--steps", "-5"], "--steps must be a whole number from 1 to 1000000, got -5"),
+        (["--steps", "0"], "--steps must be a whole number from 1 to 1000000, got 0"),
+        (["--steps", "x"], "argument --steps: expected a whole number, got 'x'"),
+        (["--test-fraction", "2"], "--test-fraction must be a number from 0 to 0.95, got 2.0"),
+        (["--data-seed", "-1"], "--data-seed must be a whole number from 0 to"),
+        (["--batch-size", "-3"], "--batch-size must be a whole number from 0 to 100000, got -3"),
+        (["--layers", "999"], "--layers: every layer width must be a whole number from 1 to 256, got 999"),
+        (["--layers", "1,1,1,1,1,1,1,1,1"], "--layers must be a list of at most 8 hidden layer widths"),
         (["--frobnicate"], "unrecognized arguments: --frobnicate"),
         (["--plot", "out.jpg"], "ending in .png"),
-        (["--points", "missing.csv"], "cannot read --points missing.csv"),
+        (["--points", "missing.csv"], "cannot read --points missing.csv: No such file or directory"),
+        (["--points", "/dev/zero"], "cannot read --points /dev/zero: it is a device, not a regular file"),
+        (["--save", "/nonexistent/run.json"], "cannot write --save /nonexistent/run.json: the folder /nonexistent"),
+        (["--save", "/dev/null"], "cannot write --save /dev/null: it is a device"),
     ],
 )
 def test_bad_options_in_process(capsys, args, message):
@@ -70,6 +86,7 @@ def test_bad_options_in_process(capsys, args, message):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("main.py train: error:")
     assert message in lines[0]
+    assert not re.search(r"\b(test_fraction|data_seed|batch_size)\b", lines[0])  # option names, not field names
 
 
 def test_training_prints_a_summary_and_a_progress_bar():
@@ -140,3 +157,177 @@ def test_plot_writes_a_png_without_a_screen(tmp_path):
     colours = {image.pixelColor(x, y).name() for x in range(80, 700, 20) for y in range(80, 620, 20)}
     assert any(int(c[1:3], 16) > int(c[5:7], 16) + 40 for c in colours)  # more red than blue: orange
     assert any(int(c[5:7], 16) > int(c[1:3], 16) + 40 for c in colours)  # more blue than red: blue
+
+
+# ------------------------------------------------------------------ hostile input: one line, no traceback, bounded
+
+
+def test_deeply_nested_points_json_is_one_line_in_a_subprocess(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    result = train("--points", str(deep))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"main.py train: error: cannot read --points {deep}: it is not a list of [x, y, label]: "
+        "its JSON is nested too deeply (see --help)\n"
+    )
+
+
+def test_a_run_that_would_exhaust_memory_is_refused_before_anything_is_built():
+    """The issue's two runs: 2.5 GB peak today (asked first), MemoryError with 256,256 (refused)."""
+    result = train("--samples", "100000", "--batch-size", "0")
+    assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "this run needs about 2." in result.stderr and "lower --batch-size, --samples or --layers" in result.stderr
+    if RunLimits.for_this_machine().refuse_bytes > 3 * 2**30:  # asked (here: refused without a terminal)
+        assert "(add --yes to run it anyway)" in result.stderr
+    else:  # a machine with under 6 GiB: beyond half of it, refused outright
+        assert "half of this machine's memory" in result.stderr
+    result = train("--samples", "100000", "--batch-size", "0", "--layers", "256,256", "--yes")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "GiB of memory (over" in result.stderr and "(--layers 256,256)" in result.stderr
+    assert "--yes" not in result.stderr  # no way around a refusal
+
+
+def test_the_refusal_allocates_almost_nothing(capsys):
+    tracemalloc.start()
+    try:
+        code, _, err = run_in_process(capsys, "--samples", "100000", "--batch-size", "0", "--layers", "256,256")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert code == 2 and "of memory" in err
+    assert peak < 20 * 2**20  # no data set, no model, no graph
+
+
+TINY_LIMITS = RunLimits(ask_bytes=2**40, refuse_bytes=2**41, ask_seconds=1e-6)
+
+
+def test_a_slow_run_needs_yes_when_nobody_can_be_asked(capsys):
+    code, out, err = run_in_process_with(capsys, TINY_LIMITS, *SMALL)
+    assert code == 2 and out == ""
+    assert "this run takes about" in err and "lower --steps" in err and err.rstrip().endswith("(see --help)")
+    code, out, err = run_in_process_with(capsys, TINY_LIMITS, *SMALL, "--yes", "--json")
+    assert code == 0 and json.loads(out)["step"] == 20
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(("answer", "expected"), [("y\n", 0), ("\n", 2), ("", 2)])
+def test_on_a_terminal_a_slow_run_is_asked_about(capsys, monkeypatch, answer, expected):
+    monkeypatch.setattr(sys, "stdin", _Terminal(answer))
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code, out, _ = run_in_process_with(capsys, TINY_LIMITS, *SMALL, "--json", "--progress", "none")
+    assert code == expected
+    assert "this run takes about" in terminal.getvalue() and "Run it anyway? [y/N]" in terminal.getvalue()
+    assert (json.loads(out)["step"] == 20) if expected == 0 else out == ""
+
+
+def test_save_and_plot_paths_are_checked_before_training(tmp_path, capsys, monkeypatch):
+    trained = []
+    monkeypatch.setattr(Trainer, "step", lambda self: trained.append(1))
+    code, out, err = run_in_process(capsys, "--save", str(tmp_path / "no" / "run.json"))
+    assert code == 2 and out == "" and not trained
+    assert err.count(str(tmp_path / "no" / "run.json")) == 1  # the path once
+    code, _, err = run_in_process_with(capsys, None, "--plot", str(tmp_path / "no" / "b.png"), plot_writer=_png)
+    assert code == 2 and "cannot write --plot" in err and not trained
+    same = str(tmp_path / "same.png")
+    code, _, err = run_in_process_with(capsys, None, "--plot", same, "--save", same, plot_writer=_png)
+    assert code == 2 and "--save and --plot name the same file" in err and not trained
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        code, _, err = run_in_process(capsys, "--save", str(locked / "run.json"))
+        assert code == 2 and "Permission denied" in err and not trained
+
+
+def _png(path, trainer):
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG fake " + str(trainer.step_count).encode())
+
+
+def test_a_failing_plot_writer_keeps_the_old_png_and_says_so_once(tmp_path, capsys):
+    target = tmp_path / "b.png"
+    target.write_bytes(b"old picture")
+
+    def broken(path, trainer):
+        with open(path, "wb") as f:
+            f.write(b"half a pic")
+        raise OSError(f"Qt could not write the PNG to {path}")
+
+    code, _, err = run_in_process_with(capsys, None, *SMALL, "--plot", str(target), "--json", plot_writer=broken)
+    assert code == 1 and target.read_bytes() == b"old picture"
+    assert err == f"error: cannot write --plot {target}: the writer failed\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.png"]
+
+
+def test_plotting_onto_a_symlink_keeps_the_link_and_the_mode(tmp_path, capsys):
+    real = tmp_path / "real.png"
+    real.write_bytes(b"old")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.png"
+    link.symlink_to(real)
+    code, _, _ = run_in_process_with(capsys, None, *SMALL, "--plot", str(link), "--json", plot_writer=_png)
+    assert code == 0 and link.is_symlink() and real.read_bytes() == b"\x89PNG fake 20"
+    assert os.stat(real).st_mode & 0o777 == 0o640
+
+
+def test_running_out_of_memory_mid_run_is_one_line(capsys, monkeypatch):
+    def exhausted(self):
+        raise MemoryError
+
+    monkeypatch.setattr(Trainer, "step", exhausted)
+    code, _, err = run_in_process(capsys, *SMALL)
+    assert code == 1
+    assert err.startswith("error: out of memory at step 1 (estimated need ") and err.count("\n") == 1
+    assert err.endswith("MiB); lower --batch-size or --layers\n")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("x,y,label\n0,0,0\n1,1\n", "line 3 is '1,1', not x,y,label"),
+        ("", "it holds no points"),
+        ("0,0,0\n" * 100_001, "it holds 100,001 points; at most 100,000 are allowed"),
+        ("0,0,7\n", "--points: every point must be [x, y, label]"),
+    ],
+)
+def test_bad_points_files(tmp_path, capsys, content, message):
+    path = tmp_path / "p.csv"
+    path.write_text(content)
+    code, out, err = run_in_process(capsys, "--points", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+def test_bad_points_json(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps([[0.5] * 50_000]))  # one "point" of 50,000 numbers: the message stays short
+    code, _, err = run_in_process(capsys, "--points", str(path))
+    assert code == 2 and err.count("\n") == 1 and len(err) < 500 and "every point must be" in err
+    path.write_text("[" + "[0,0,1]," * 200_000 + "[0,0,1]]")
+    code, _, err = run_in_process(capsys, "--points", str(path))
+    assert code == 2 and "more than the 100,000 points allowed" in err
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    code, _, err = run_in_process(capsys, "--points", str(fifo))
+    assert code == 2 and "it is a pipe" in err
+
+
+def test_loading_a_special_file_is_one_line(capsys):
+    code, out, err = run_in_process(capsys, "--load", "/dev/zero")
+    assert code == 1 and out == ""
+    assert err == "error: cannot load the session: cannot read /dev/zero: it is a device, not a regular file\n"
+
+
+def run_in_process_with(capsys, limits, *args, plot_writer=None):
+    """``run_in_process`` with run-cost limits and a plot writer."""
+    try:
+        code = main(list(args), plot_writer=plot_writer, limits=limits)
+    except SystemExit as exc:
+        code = exc.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

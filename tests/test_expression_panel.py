@@ -10,6 +10,9 @@ from autograd_core.numbers import format_number
 from autograd_core.trace import backward_steps
 from gui.expression_panel import ExpressionPanel
 
+# Any Qt warning fails these tests (the offscreen platform's own notice aside).
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 
 @pytest.fixture
 def panel(qtbot):
@@ -225,22 +228,62 @@ def test_error_span_matches_the_library_position(qtbot, panel):
     assert edit.toPlainText()[start:end].strip() != ""
 
 
-def test_gradient_check_shows_numeric_gradients_and_flags_mismatches(qtbot, panel):
+def click(qtbot, button):
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_gradient_check_judges_only_the_gradient_on_screen(qtbot, panel):
     type_expression(qtbot, panel, "y = a*b + sin(c)")
-    panel.inputs.gradcheck.click()
+    click(qtbot, panel.inputs.gradcheck)
     v = panel.state.values
     expected = gradcheck(lambda a, b, c: a * b + c.sin(), [v["a"], v["b"], v["c"]], names=["a", "b", "c"])
+    rows = panel.inputs.rows
+    # Before Backward the gradients shown are 0: numeric gradients, but nothing ticked.
     for result in expected:
-        row = panel.inputs.rows[result.name]
+        row = rows[result.name]
         assert row.numeric.isVisible() and row.numeric.text() == f"numeric {format_number(result.numeric)}"
-        assert "✓" in row.error.text() and not row.mismatch
-    # relu at 0 has a kink: autograd says 0, central differences 0.5 -> flagged
+        assert row.grad.text() == "grad 0"
+        assert row.error.text() == "needs Backward" and "✓" not in row.error.text()
+        assert row.verdict == "pending" and not row.mismatch
+    # After Backward: the tick sits beside the very number shown, which is the engine's gradient.
+    click(qtbot, panel.backward.backward_button)
+    for result in expected:
+        row = rows[result.name]
+        assert row.grad.text() == f"grad {format_number(result.analytic)}"
+        assert row.verdict == "ok" and row.error.text().endswith("✓")
+        assert f"grad shown = {result.analytic!r}" in row.error.toolTip()
+    # Backward again accumulates into the leaves: the grad shown is twice the numeric one, and the check says so.
+    click(qtbot, panel.backward.backward_button)
+    for result in expected:
+        row = rows[result.name]
+        assert row.grad.text() == f"grad {format_number(2 * result.analytic)}"
+        assert row.error.text() == "✗ accumulated ×2" and row.verdict == "accumulated" and not row.mismatch
+    # Zero grad: back to nothing to compare.
+    click(qtbot, panel.backward.zero_button)
+    assert all(row.verdict == "pending" for row in rows.values())
+    # Stepping: compared only once the pass is complete; one step back and it waits again.
+    click(qtbot, panel.backward.step_button)
+    assert all(row.error.text() == "needs last step" for row in rows.values())
+    while panel.backward.step_button.isEnabled():
+        click(qtbot, panel.backward.step_button)
+    assert all(row.verdict == "ok" for row in rows.values())
+    click(qtbot, panel.backward.back_button)
+    assert all(row.verdict == "pending" for row in rows.values())
+    # relu at 0 has a kink: autograd says 0, central differences 0.5 -> flagged once Backward has run
+    click(qtbot, panel.backward.zero_button)
     type_expression(qtbot, panel, "y = relu(x)")
     set_value(qtbot, panel, "x", 0)
     row = panel.inputs.rows["x"]
-    assert row.mismatch and "numeric 0.5" in row.numeric.text()
-    panel.inputs.gradcheck.click()
-    assert not row.numeric.isVisible()
+    assert row.verdict == "pending" and "numeric 0.5" in row.numeric.text()
+    click(qtbot, panel.backward.backward_button)
+    assert row.mismatch and row.error.text() == "rel 5.0e-01 ✗ mismatch" and row.grad.text() == "grad 0"
+    # a gradient that is not finite cannot be checked: said so, not called a mismatch of "rel inf"
+    type_expression(qtbot, panel, "y = log(x)")
+    set_value(qtbot, panel, "x", -1)
+    row = panel.inputs.rows["x"]
+    assert row.verdict == "nonfinite" and row.error.text() == "✗ not finite" and not row.mismatch
+    click(qtbot, panel.inputs.gradcheck)
+    assert not row.numeric.isVisible() and not row.error.isVisible()
 
 
 def test_non_finite_nodes_are_marked(qtbot, panel):
@@ -290,3 +333,39 @@ def test_range_edit_refuses_an_empty_range(qtbot, panel):
     row.high.setValue(3.0)
     assert panel.state.ranges["a"] == (1.0, 3.0)
     assert 1.0 <= panel.state.values["a"] <= 3.0  # clamped into the new range
+
+
+def test_an_empty_editor_gets_a_hint_not_an_error(qtbot, panel):
+    messages = []
+    panel.status.connect(messages.append)
+    type_expression(qtbot, panel, "y = a*b")
+    edit = panel.editor.edit
+    for blank in ("", "   \n", "# only a comment"):
+        edit.selectAll()
+        qtbot.keyClick(edit, Qt.Key.Key_Delete)  # Qt warned "QTextCursor::setPosition: Position '1' out of range"
+        qtbot.keyClicks(edit, blank.replace("\n", ""))
+        qtbot.waitUntil(lambda: not panel.editor.pending, timeout=3000)
+        assert panel.editor.hint_label.isVisible() and "Type an expression" in panel.editor.hint_label.text()
+        assert not panel.editor.error_label.isVisible() and panel.editor.error_span() is None
+        assert messages[-1].startswith("Type an expression") and not messages[-1].startswith("Line")
+        assert panel.view.dimmed  # the last graph stays, faded: it is not the (empty) text's graph
+    type_expression(qtbot, panel, "y = 2*a")
+    assert not panel.editor.hint_label.isVisible() and not panel.view.dimmed
+    # an error at the very end of the text is underlined inside the document, never past it
+    type_expression(qtbot, panel, "y = (")
+    start, end = panel.editor.error_span()
+    assert 0 <= start < end <= len(edit.toPlainText())
+
+
+@pytest.mark.parametrize("value", [5e9, -1e20, math.inf, math.nan])
+def test_an_input_no_box_can_hold_is_shown_as_it_is(qtbot, panel, value):
+    """A hand-edited session may bring any float: the row shows that number (never a clamped one) and keeps working."""
+    panel.state.load("y = 2*a", {"a": value})
+    row = panel.inputs.rows["a"]
+    if abs(value) <= 1e15:
+        assert row.spin.value() == value and row.spin.specialValueText() == ""
+    else:
+        assert row.spin.text() == format_number(value)
+    assert 0 <= row.slider.value() <= 1000
+    set_value(qtbot, panel, "a", 1.5)  # typing a number brings the row back to ordinary
+    assert panel.state.values["a"] == 1.5 and row.spin.text() == "1.5000" and panel.state.root.data == 3.0

@@ -1,28 +1,35 @@
 """The main window: areas, menus, shortcuts, tooltips, settings, sessions, errors, themes."""
 
+import html
 import json
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QAction, QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSlider,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QFileDialog,
     QPlainTextEdit,
     QPushButton,
     QScrollBar,
     QSplitter,
     QTabBar,
+    QWidget,
 )
 
 from autograd_core import Tensor
+from autograd_core.nn import MLP
 from gui.errors import ErrorReporter, setup_logging
-from gui.main_window import MainWindow
+from gui.main_window import POINTER_AND_FIELD_KEYS, MainWindow, ShortcutsDialog
 from gui.settings import AppSettings
 from gui.theme import PRESENTATION_SCALE
+
+# Any Qt warning fails these tests (the offscreen platform's own notice aside).
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 @pytest.fixture
@@ -62,30 +69,86 @@ def test_areas_and_menus(window):
     assert window.expression.state.program is not None and window.expression.view.nodes
 
 
-def test_shortcuts_are_listed_and_work(qtbot, window):
-    table = dict(window.shortcut_table())
-    for keys in ("Ctrl+Return", "F5", "F6", "Ctrl+0", "Ctrl+S"):
-        assert any(keys in k for k in table), keys
+def press(qtbot, widget, sequence: QKeySequence) -> None:
+    combo = sequence[0]
+    qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
+
+
+def test_shortcuts_dialog_lists_exactly_the_keys_that_exist(qtbot, window, monkeypatch):
+    table = window.shortcut_table()
+    # Every action with a key is in the table (and held by the window, so it works with the menu bar hidden)…
+    keyed = [a for a in window.findChildren(QAction) if a.shortcuts()]
+    assert keyed and all(a in window.actions() for a in keyed)
+    native = QKeySequence.SequenceFormat.NativeText
+    rows = {(", ".join(k.toString(native) for k in a.shortcuts()), a.text().replace("&", "")) for a in keyed}
+    # …and so is every QShortcut of an area: Space plays and pauses training, in its tab.
+    shortcuts = [s for s in window.findChildren(QShortcut) if not s.key().isEmpty()]
+    assert [s.key().toString() for s in shortcuts] == ["Space"]
+    rows.add(("Space", "Play / pause training"))
+    assert {(keys, what) for keys, what, _ in table} == rows and len(table) == len(rows)
+    assert ("Space", "Play / pause training", "Network training tab") in table
+    assert ("F5", "Backward", "Backward, on the graph shown") in table
+    for needed in ("Ctrl+Return", "F5", "F6", "Shift+F6", "F7", "Ctrl+0", "Ctrl+S", "Space"):
+        assert any(needed in keys.split(", ") for keys, _, _ in table), needed
+    # No key is bound twice: Qt calls such a key ambiguous and runs neither action.
+    bound = [k.toString() for a in keyed for k in a.shortcuts()] + ["Space"]
+    assert len(bound) == len(set(bound))
     box = window.show_shortcuts()
-    assert "F5" in box.text() and "Backward" in box.text()
+    for keys, what, where in table:
+        assert f"<b>{html.escape(keys)}</b>" in box.text() and html.escape(what) in box.text()
+        assert html.escape(where) in box.text()
+    for keys, what in POINTER_AND_FIELD_KEYS:
+        assert html.escape(keys) in box.text() and html.escape(what) in box.text()
     box.close()
-    state = window.expression.state
-    window.tabs.setCurrentIndex(2)
+    # Every listed action answers its key (file dialogs answer "cancelled"; Quit last).
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: ("", "")))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
+    keyed.sort(key=lambda a: a.shortcut().toString() == "Ctrl+Q")
+    for action in keyed:
+        for sequence in action.shortcuts():
+            with qtbot.waitSignal(action.triggered, timeout=2000):
+                press(qtbot, window, sequence)
+            for dialog in window.findChildren(ShortcutsDialog):
+                dialog.close()  # F1 opened the list
+    window.set_presentation(False)
+
+
+def test_the_backward_keys_drive_the_graph_on_screen(qtbot, window):
+    """F5, F6, Shift+F6, F7 act on the Sample graph in its tab (as its tooltips say), else on the Expression."""
+    expression, sample = window.expression.state, window.sample.state
+    window.sample.set_source(lambda: MLP(2, [3, 1], seed=1), lambda: "bce")
+    window.tabs.setCurrentWidget(window.sample)
+    assert window.sample.show_sample(0.5, -0.25, 1)
+    first = {node: item.grad for node, item in window.sample.view.nodes.items()}
     qtbot.keyClick(window, Qt.Key.Key_F5)
-    assert state.mode == "done" and window.tabs.currentIndex() == 0
+    assert window.current_area() is window.sample and expression.mode == "none"
+    assert sample.mode == "done" and {node: item.grad for node, item in window.sample.view.nodes.items()} == first
     qtbot.keyClick(window, Qt.Key.Key_F6)
-    assert state.mode == "stepping" and state.position == 1
-    window.expression.view.zoom_in()
-    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
-    visible = window.expression.view.mapToScene(window.expression.view.viewport().rect()).boundingRect()
-    assert visible.contains(window.expression.view.scene().itemsBoundingRect())
+    assert sample.mode == "stepping" and sample.position == 1 and expression.mode == "none"
+    qtbot.keyClick(window, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    assert sample.position == 0
+    qtbot.keyClick(window, Qt.Key.Key_F7)
+    assert sample.playing and not expression.playing
+    qtbot.keyClick(window, Qt.Key.Key_F7)
+    assert not sample.playing
+    # From an area without a graph the keys go to the Expression, which is brought to the front.
+    other = QWidget()
+    window.add_area("other", other, "Other")
+    window.tabs.setCurrentWidget(other)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    assert window.current_area() is window.expression and expression.mode == "done"
+    window.tabs.setCurrentWidget(other)
+    qtbot.keyClick(window, Qt.Key.Key_F6)
+    assert window.current_area() is window.expression and expression.mode == "stepping" and expression.position == 1
     # Ctrl+Enter evaluates at once, without waiting for the debounce
     edit = window.expression.editor.edit
     edit.setFocus()
     edit.selectAll()
     qtbot.keyClicks(edit, "q = 3*z")
     qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert state.text == "q = 3*z" and state.inputs == ["z"]
+    assert expression.text == "q = 3*z" and expression.inputs == ["z"]
+    window.tabs.removeTab(window.tabs.indexOf(other))
+    del window.areas["other"]
 
 
 def test_every_control_has_a_tooltip(window):
@@ -231,3 +294,76 @@ def test_switching_areas_clears_the_previous_areas_status_message(qtbot, window)
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(target).center())
     assert window.tabs.currentIndex() == target
     assert window.statusBar().currentMessage() == ""
+
+
+def type_into_editor(qtbot, window, text):
+    edit = window.expression.editor.edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.waitUntil(lambda: window.expression.state.text == text and not window.expression.editor.pending)
+
+
+def test_a_status_message_stands_only_while_it_is_true(qtbot, window):
+    bar, panel = window.statusBar(), window.expression
+    click = lambda button: qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # noqa: E731
+    # An example's description (its numbers hold for its text and values) goes when the text changes.
+    menu_action = next(a for a in panel.examples_menu.actions() if a.text() == "micrograd test: sanity check")
+    menu_action.trigger()
+    assert bar.currentMessage().startswith("Example: micrograd test: sanity check. micrograd's test_sanity_check")
+    type_into_editor(qtbot, window, "y = a*b + c")
+    assert bar.currentMessage() == ""
+    # "Gradients set to zero." goes at the first Step.
+    click(panel.backward.backward_button)
+    assert bar.currentMessage().startswith("Backward done")
+    click(panel.backward.zero_button)
+    assert bar.currentMessage() == "Gradients set to zero."
+    click(panel.backward.step_button)
+    assert bar.currentMessage() == ""
+    # "accumulated" goes when a value changes (the new graph holds one pass).
+    click(panel.backward.backward_button)
+    click(panel.backward.backward_button)
+    assert bar.currentMessage().startswith("Backward again: leaf gradients accumulated")
+    panel.inputs.rows["a"].spin.setValue(1.25)
+    assert bar.currentMessage() == ""
+    # A parse error stands while the text is wrong, and goes when it is fixed.
+    type_into_editor(qtbot, window, "y = a +")
+    assert bar.currentMessage().startswith("Line 1, column")
+    type_into_editor(qtbot, window, "y = a + 1")
+    assert bar.currentMessage() == ""
+    # A message that is no longer true is never put back, and a newer one is never cleared by an older one.
+    bar.showMessage("Session opened: x.agp.json", 10000)
+    type_into_editor(qtbot, window, "y = a + 2")
+    assert bar.currentMessage() == "Session opened: x.agp.json"
+
+
+def test_switching_theme_changes_no_number_and_says_nothing(qtbot, window):
+    state, bar = window.expression.state, window.statusBar()
+    type_into_editor(qtbot, window, "y = a*b")
+    state.backward()
+    state.backward()  # accumulated: a fresh evaluation would silently halve what is shown
+    root, grads = state.root, {n: state.input_grad(n) for n in state.inputs}
+    bar.showMessage("Backward again: leaf gradients accumulated (+=). Press Zero grad to reset them.")
+    window.tabs.setCurrentWidget(window.sample)
+    bar.showMessage("a message of the Sample graph")
+    for theme in ("dark", "light"):
+        window.set_theme(theme)
+        qtbot.wait(400)  # longer than the editor's debounce
+        assert not window.expression.editor.pending
+        assert state.root is root and {n: state.input_grad(n) for n in state.inputs} == grads
+        assert bar.currentMessage() == "a message of the Sample graph"
+
+
+def test_the_non_finite_warning_describes_the_graph_on_screen(qtbot, window):
+    example = next(e for e in window.expression.examples if "division by zero" in e["name"])
+    window.expression.load_example(example)
+    label = window.non_finite_label
+    assert label.isVisible() and "1 / 0" in label.text()
+    window.tabs.setCurrentWidget(window.sample)  # no point shown there: nothing is infinite
+    assert not label.isVisible()
+    window.sample.set_source(lambda: MLP(2, [4, 4, 1], seed=2), lambda: "bce")
+    assert window.sample.show_sample(1e308, 1e308, 1)  # a finite point whose weighted sum overflows
+    assert window.sample.state.non_finite and label.isVisible()
+    assert label.text().startswith("⚠ " + window.sample.state.non_finite[0].message)
+    window.tabs.setCurrentWidget(window.expression)
+    assert label.isVisible() and "1 / 0" in label.text()

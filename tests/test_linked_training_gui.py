@@ -15,6 +15,7 @@ from autograd_core.nn import MLP
 from autograd_core.session import load_session, save_session
 from autograd_core.training import Trainer, TrainingConfig
 from gui.training_controller import TrainingController
+from gui.training_worker import InProcessWorker
 from gui.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
@@ -24,7 +25,7 @@ LEFT = Qt.MouseButton.LeftButton
 @pytest.fixture
 def ws(qtbot):
     config = TrainingConfig(samples=80, layers=[6, 5], steps=5000)
-    w = TrainingWorkspace(TrainingController(config))
+    w = TrainingWorkspace(TrainingController(config, worker_factory=InProcessWorker))
     qtbot.addWidget(w)
     w.resize(1400, 900)
     w.show()
@@ -243,7 +244,8 @@ def test_neuron_maps_hover_and_gradient_edges(qtbot, ws):
     ws.curves.setCurrentWidget(ws.gradient_flow)
     ws.flush()
     norms = ws.controller.history.grad_norms()
-    assert norms.shape == (1, 3) and ws.controller.history.column("step").tolist() == [1.0]
+    assert norms.shape == (2, 3) and ws.controller.history.column("step").tolist() == [0.0, 1.0]
+    assert np.isnan(norms[0]).all()  # step 0, before any backward pass, has no gradient
     for curve, column in zip(ws.gradient_flow.curves, norms.T):
         np.testing.assert_allclose(curve.yData, column)  # getData() is log10 on the log axis
 
@@ -302,10 +304,50 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     assert sl.loss == pytest.approx(loss.data, rel=1e-9)
     xs, ys = ws.loss_slice.tangent.getData()
     assert (ys[1] - ys[0]) / (xs[1] - xs[0]) == pytest.approx(params[index].grad, rel=1e-6, abs=1e-12)
-    assert sl.next_weight == pytest.approx(sl.weight - config.lr * params[index].grad)
     assert "Slope of the tangent" in ws.loss_slice.caption.text()
+
+    # The green triangle is the optimiser's real next step (Adam, the default, on its next batch of 32), not the
+    # SGD rule w − lr·slope: one click on Step lands the weight exactly there.
+    caption = ws.loss_slice.caption.text()
+    assert sl.optimizer == "adam" and "Adam's next step (lr 0.05, next batch of 32 of 60 points)" in caption
+    assert sl.next_weight != pytest.approx(sl.weight - config.lr * params[index].grad, rel=1e-3)
+    qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 2, timeout=TIMEOUT)
+    assert ws.controller.last_snapshot.weights[1][0][3, 1] == sl.next_weight
+    xs, ys = ws.loss_slice.next_point.getData()
+    assert xs.tolist() == [sl.next_weight] and ys[0] == pytest.approx(sl.next_loss)
 
     # A click on a neuron picks its bias.
     neuron = diagram.neurons[1][0]
     qtbot.mouseClick(diagram.view.viewport(), LEFT, pos=diagram.view.mapFromScene(neuron.rect().center()))
     qtbot.waitUntil(lambda: getattr(ws.controller.last_slice, "name", "") == "L1.n1.b", timeout=TIMEOUT)
+
+
+def test_the_data_form_says_what_training_really_uses(qtbot, ws):
+    panel, boundary, controller = ws.training_panel, ws.boundary, ws.controller
+    form_rows = (panel.samples, panel.noise, panel.test_percent, panel.data_seed)
+    assert all(panel.data_form.isRowVisible(w) for w in form_rows) and not panel.data_form.isRowVisible(
+        panel.data_summary
+    )
+    # Clear the plane and paint three points: the form drops the generator's settings and says what trains.
+    qtbot.mouseClick(boundary.clear_button, LEFT)
+    qtbot.mouseClick(boundary.mode_buttons["paint1"], LEFT)
+    for x, y in ((0.0, 0.5), (0.5, 0.0)):
+        click_plane(qtbot, ws, x, y)
+    qtbot.mouseClick(boundary.mode_buttons["paint0"], LEFT)
+    click_plane(qtbot, ws, -0.5, 0.0)
+    assert panel.dataset.currentText() == "Painted points" and panel.data_box.title() == "Data (painted points)"
+    assert not any(panel.data_form.isRowVisible(w) for w in form_rows)
+    summary = panel.data_summary.text()
+    assert "<b>3</b> points (1 of class 0, 2 of class 1)" in summary and "no test set" in summary
+    qtbot.mouseClick(panel.step_button, LEFT)
+    settle(qtbot, ws)
+    assert controller.last_metrics.test_acc is None and "test loss" not in panel.status.text()
+    assert len(controller.export_trainer().data.y_train) == 3  # what the form says is what trains
+
+    # Regenerate goes back to the generated data set, and the form shows its settings again.
+    qtbot.mouseClick(panel.regenerate, LEFT)
+    assert controller.config.points is None and controller.config.dataset == "moons"
+    assert panel.dataset.currentText() == "Two moons" and panel.dataset.findData("points") < 0
+    assert all(panel.data_form.isRowVisible(w) for w in form_rows) and panel.data_box.title() == "Data"
+    qtbot.waitUntil(lambda: controller.settled and len(controller.dataset.y_train) == 60, timeout=TIMEOUT)

@@ -2,9 +2,13 @@
 
 import json
 import os
+import stat
+import tracemalloc
 
 import pytest
 
+from autograd_core import session as session_module
+from autograd_core.data import MAX_SAMPLES, add_point, make_dataset
 from autograd_core.session import (
     VERSION,
     SessionError,
@@ -168,3 +172,147 @@ def test_binary_and_missing_files(tmp_path):
         load_session(tmp_path / "missing.json")
     with pytest.raises(SessionError, match="cannot read"):
         load_session(tmp_path)  # a directory
+
+
+# ------------------------------------------------------------------ hostile files: refused fast, memory bounded
+
+
+def test_special_files_are_refused_without_reading_them(tmp_path):
+    with pytest.raises(SessionError, match=r"cannot read /dev/zero: it is a device, not a regular file"):
+        load_session("/dev/zero")  # today's bug: read ~3 GiB, then MemoryError
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    # Nobody writes to the pipe: opening it for reading would block forever.
+    with pytest.raises(SessionError, match="it is a pipe"):
+        load_session(fifo)
+    with pytest.raises(SessionError, match="it is a folder"):
+        load_session(tmp_path)
+
+
+def test_a_session_of_millions_of_points_is_refused_before_parsing(tmp_path):
+    """The issue's file: 42 MiB, 5.5 M points in the data section.  Refused from a cheap count, not by numpy."""
+    doc = session_dict(Trainer(SMALL))
+    doc["data"]["X_train"] = "@POINTS@"
+    head, tail = json.dumps(doc).encode().split(b'"@POINTS@"')
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as f:
+        f.write(head + b"[" + b"[0.1,0.2]," * 5_499_999 + b"[0.1,0.2]]" + tail)
+    size = path.stat().st_size
+    assert size > 40 * 2**20
+    tracemalloc.start()
+    try:
+        with pytest.raises(SessionError, match=r"not a session file this app can open: it holds about 16,5\d\d,\d\d\d"):
+            load_session(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < size + 8 * 2**20  # the bytes once; no JSON objects, no arrays (it was 3 GiB)
+
+
+def test_too_many_points_in_a_parsable_session_are_refused_before_arrays_are_built(tmp_path):
+    doc = session_dict(Trainer(SMALL))
+    doc["data"]["X_train"] = [[0.5, 0.5]] * (MAX_SAMPLES + 1)
+    doc["data"]["y_train"] = [0] * (MAX_SAMPLES + 1)
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SessionError, match=r"'data' holds 100,\d{3} points; at most 100,000 are allowed"):
+        load_session(path)
+    doc = session_dict(Trainer(SMALL))
+    doc["config"]["points"] = [[0.5, 0.5, 1]] * (MAX_SAMPLES + 1)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SessionError, match=r"the config holds 100,001 points; at most 100,000"):
+        load_session(path)
+
+
+def test_a_file_over_the_byte_limit_is_refused_from_its_size(tmp_path, monkeypatch):
+    monkeypatch.setattr(session_module, "MAX_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * 1001)
+    with pytest.raises(SessionError, match=r"cannot read .*big.json: it is too large \(1001 bytes; the limit is 1000"):
+        load_session(path)
+
+
+def test_saving_refuses_what_loading_would_refuse_and_keeps_the_old_file(tmp_path, trained, monkeypatch):
+    path = tmp_path / "run.json"
+    save_session(path, trained)
+    before = path.read_bytes()
+    monkeypatch.setattr(session_module, "MAX_JSON_VALUES", 100)
+    with pytest.raises(SessionError, match=r"JSON values, over the 100 .* \(its history holds 6 steps\), so it could"):
+        save_session(path, trained)
+    assert path.read_bytes() == before
+
+
+def test_painting_stops_at_the_sample_limit_so_every_session_can_be_opened_again():
+    big = make_dataset("moons", MAX_SAMPLES, 0.1, 0, 0.25)
+    with pytest.raises(ValueError, match="at most 100,000 points"):
+        add_point(big, 0.0, 0.0, 1)
+    with pytest.raises(ValueError, match="points must be at most 100,000"):
+        TrainingConfig(points=[[0.0, 0.0, 1]] * (MAX_SAMPLES + 1)).validate()
+
+
+# ------------------------------------------------------------------ saving keeps links, modes and the old bytes
+
+
+def test_saving_onto_a_symlink_writes_its_target_and_keeps_the_link(tmp_path, trained):
+    real = tmp_path / "real" / "run.json"
+    real.parent.mkdir()
+    save_session(real, trained)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    save_session(link, trained, extra={"again": True})
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert load_session(real).extra == {"again": True}
+    assert sorted(p.name for p in real.parent.iterdir()) == ["run.json"]  # no temporary left
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "real" / "new.json")
+    save_session(dangling, trained)
+    assert dangling.is_symlink() and load_session(tmp_path / "real" / "new.json").step == 6
+
+
+def test_resaving_keeps_the_file_mode_and_a_new_file_follows_the_umask(tmp_path, trained):
+    path = tmp_path / "run.json"
+    save_session(path, trained)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    os.chmod(path, 0o600)
+    save_session(path, trained, extra={"v": 2})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    os.chmod(path, 0o664)
+    save_session(path, trained, extra={"v": 3})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o664 and load_session(path).extra == {"v": 3}
+
+
+def test_a_failed_save_through_a_symlink_keeps_the_target_byte_identical(tmp_path, trained, monkeypatch):
+    real = tmp_path / "run.json"
+    save_session(real, trained)
+    before = real.read_bytes()
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+
+    def broken_fsync(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(SessionError, match=r"^cannot save the session to .*link.json: Input/output error$"):
+        save_session(link, trained, extra={"new": True})
+    monkeypatch.undo()
+    assert real.read_bytes() == before and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "run.json"]
+
+
+def test_saving_onto_a_device_a_folder_or_a_read_only_file_is_refused(tmp_path, trained, monkeypatch):
+    with pytest.raises(SessionError, match="it is a device"):
+        save_session("/dev/null", trained)  # as root, a rename would have replaced /dev/null
+    with pytest.raises(SessionError, match="it is a folder"):
+        save_session(tmp_path, trained)
+    locked = tmp_path / "locked.json"
+    save_session(locked, trained)
+    os.chmod(locked, 0o444)
+    before = locked.read_bytes()
+    real_access = os.access
+    # Root may write anything (and os.access says so); ask as a user would.
+    monkeypatch.setattr(os, "access", lambda p, mode: False if os.fspath(p) == str(locked) else real_access(p, mode))
+    with pytest.raises(SessionError, match=r"^cannot save the session to .*locked.json: the file is read-only$"):
+        save_session(locked, trained, extra={"x": 1})
+    assert locked.read_bytes() == before

@@ -7,8 +7,9 @@ import time
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from training_gui_helpers import set_spin
+from training_gui_helpers import child_pids, set_spin
 
+from autograd_core.numbers import format_number
 from autograd_core.session import load_session
 from autograd_core.training import Trainer
 from gui.main_window import MainWindow
@@ -47,7 +48,9 @@ def small_network(qtbot, ws):
     )
 
 
-def test_play_to_90_percent_pause_step_reset(qtbot, ws):
+def test_play_to_90_percent_pause_step_reset(qtbot, process_ws):
+    # End to end with the real training process.
+    ws = process_ws
     small_network(qtbot, ws)
     panel = ws.training_panel
     click(qtbot, panel.play_button)
@@ -73,7 +76,8 @@ def test_play_to_90_percent_pause_step_reset(qtbot, ws):
     assert step_of(ws) == paused_at + 1 and not ws.controller.running
 
     click(qtbot, panel.reset_button)
-    qtbot.waitUntil(lambda: step_of(ws) == 0 and len(ws.controller.history) == 0, timeout=TIMEOUT)
+    # the curves start again from the new weights' step 0
+    qtbot.waitUntil(lambda: step_of(ws) == 0 and ws.controller.history.column("step").tolist() == [0], timeout=TIMEOUT)
     # new initial weights by the same seed rules: those a fresh Trainer of this config starts from
     expected = Trainer(ws.controller.config).model.weight_arrays()
     for (w, b), (we, be) in zip(ws.controller.last_snapshot.weights, expected):
@@ -101,9 +105,9 @@ def test_learning_rate_changes_while_running_without_reset(qtbot, ws):
     qtbot.waitUntil(lambda: 0.01 in ws.controller.history.column("lr"), timeout=TIMEOUT)
     lrs = ws.controller.history.column("lr")
     steps = ws.controller.history.column("step")
-    # one run: the steps go on counting (no reset) and the rate changes from old to new
+    # one run from step 0: the steps go on counting (no reset) and the rate changes from old to new
     assert lrs[0] == old_lr and lrs[-1] == 0.01
-    np.testing.assert_array_equal(steps, np.arange(1, len(steps) + 1))
+    np.testing.assert_array_equal(steps, np.arange(len(steps)))
     assert ws.controller.running
 
 
@@ -158,15 +162,33 @@ def test_bad_input_gets_a_message_not_a_crash(qtbot, ws):
     assert step_of(ws) == 2 and not ws.controller.running
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
+def main_window(qtbot, tmp_path):
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     w = MainWindow(settings)
     qtbot.addWidget(w)
     w.show()
+    return w
+
+
+def training_tab(qtbot, w):
     w.tabs.setCurrentWidget(w.training)
     qtbot.waitUntil(lambda: w.training.controller.last_snapshot is not None, timeout=TIMEOUT)
+    return w
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, in_process_training):
+    """The main window on its training tab, the engine in this process."""
+    w = training_tab(qtbot, main_window(qtbot, tmp_path))
+    yield w
+    w.training.shutdown()
+
+
+@pytest.fixture
+def process_window(qtbot, tmp_path):
+    """The main window with the real training process (started when the training tab is first shown)."""
+    w = main_window(qtbot, tmp_path)
     yield w
     w.training.shutdown()
 
@@ -221,15 +243,16 @@ def test_a_broken_session_is_refused_and_nothing_changes(qtbot, window, tmp_path
     assert ws.controller.config == before
 
 
-def test_closing_during_training_ends_thread_and_process(qtbot, window):
-    ws = window.training
+def test_closing_during_training_ends_thread_and_process(qtbot, process_window):
+    ws = training_tab(qtbot, process_window).training
     click(qtbot, ws.training_panel.play_button)
     qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
-    worker = ws.controller._worker
-    assert ws.controller.running and worker.isRunning()
-    window.close()
-    assert worker.isFinished()
+    worker = ws.controller.worker
+    assert ws.controller.running and worker._reader.is_alive()
+    process_window.close()
+    assert not worker._reader.is_alive()
     assert worker._process.poll() is not None  # the training process has exited
+    assert worker.pid not in child_pids()
     # commands after closing are ignored, not errors
     ws.controller.play()
     ws.controller.step()
@@ -276,6 +299,41 @@ def test_default_optimiser_at_learning_rate_100_stops_with_a_message(qtbot, ws):
     assert "Training stopped" in text and "exploded" in text and "learning rate 100 too large" in text
     qtbot.waitUntil(lambda: not ws.controller.running, timeout=5000)
     assert np.all(np.isfinite(ws.controller.history.column("train_loss")))
+    # Not empty curves and a bare "step 0": the start of the run is drawn, and a mark shows where step 1 went.
+    ws.curves.setCurrentIndex(0)
+    ws.flush()
+    metrics = ws.metrics
+    assert metrics.train_loss.getData()[0].tolist() == [0.0] and metrics.train_loss.opts["symbol"] == "o"
+    diverged = ws.controller.diverged
+    assert diverged.step == 1 and diverged.train_loss > 100 * ws.controller.history.column("train_loss")[0]
+    assert metrics.diverged_mark.getData()[0].tolist() == [1.0]
+    text = f"diverged at step 1: {format_number(diverged.train_loss)}"
+    assert metrics.divergence_text == text and text in metrics.loss_plot.getPlotItem().titleLabel.text
+    assert "stopped" in ws.training_panel.status.text() and ws.training_panel.play_button.text() == "Play"
+
+    # After a good run, a divergence keeps every good step on the curves, and the mark follows them.
+    set_spin(qtbot, ws.training_panel.lr, 0.05)
+    click(qtbot, ws.training_panel.reset_button)
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 20, timeout=TIMEOUT)
+    set_spin(qtbot, ws.training_panel.lr, 100)
+    qtbot.waitUntil(lambda: "exploded" in ws.training_panel.banner_text.text(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.running, timeout=TIMEOUT)
+    ws.flush()
+    steps = metrics.train_loss.getData()[0]
+    good = ws.controller.last_metrics.step
+    assert steps.tolist() == list(range(good + 1)) and metrics.train_loss.opts["symbol"] is None
+    assert metrics.diverged_mark.getData()[0].tolist() == [good + 1.0] == [ws.controller.diverged.step]
+    # the mark is pinned inside the plot when the loss is off the scale
+    (_x0, _x1), (_y0, top) = metrics.loss_plot.getPlotItem().getViewBox().viewRange()
+    assert metrics.diverged_mark.getData()[1][0] <= top
+    # and goes when training goes on
+    set_spin(qtbot, ws.training_panel.lr, 0.01)
+    click(qtbot, ws.training_panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) == good + 1, timeout=TIMEOUT)
+    ws.flush()
+    assert ws.controller.diverged is None and metrics.diverged_mark.getData()[0] is None
+    assert metrics.divergence_text == "" and "diverged" not in metrics.loss_plot.getPlotItem().titleLabel.text
 
 
 def test_hidden_curve_tabs_and_throttled_maps_take_no_frame_tick(qtbot, ws):

@@ -1,4 +1,5 @@
-"""Shared by the training-area GUI tests: typing into a spin box and clicking an edge as a user would."""
+"""Shared by the training-area GUI tests: typing into a spin box and clicking an edge as a user would, and
+listing this process's children (a training process nobody stopped)."""
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -28,3 +29,21 @@ def lonely_point(edge, edges):
         if gap > best_gap:
             best, best_gap = point, gap
     return best
+
+
+def child_pids() -> set[int]:
+    """Process ids whose parent is this process (Linux /proc): a training process nobody stopped shows here."""
+    import os
+
+    mine, found = os.getpid(), set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == mine and fields[0] != "Z":
+            found.add(int(entry))
+    return found
