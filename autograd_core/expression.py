@@ -7,7 +7,9 @@ engine's style (``(a*b).relu()``), the constants ``pi`` and ``e``, assignments
 (``h = a*b + c``) and comments.  Everything else is refused with an
 ``ExpressionError`` that names the line and column.  **User text is never
 executed**: the walk compiles it into a flat list of instructions for a small
-stack machine, and ``Program.evaluate`` runs that list on Tensors.
+stack machine, and ``Program.evaluate`` runs that list on Tensors (a graph to
+differentiate), ``Program.evaluate_array`` on numpy arrays with each op's
+numpy twin (the same numbers over a whole grid at once).
 
 Both the walk and the machine are iterative, so a 10,000-term sum is fine;
 the only recursion is inside ``ast.parse``, which is guarded (see ``_parse``).
@@ -17,7 +19,8 @@ Choices a learner will see:
   two edges, which is why gradients add up.
 - Every number is its own constant leaf (as in the engine, where ``a*2``
   makes a constant ``2``), except a number exponent or base of ``**``:
-  ``x**2`` is the engine's one-parent op ``**2`` and ``2**x`` its op ``2**``.
+  ``x**2`` is the engine's one-parent op ``**2`` and ``2**x`` its op ``2**``,
+  and an op's numeric parameter (the slope in ``leaky_relu(x, 0.1)``).
 - ``h = <expr>`` labels the node of ``<expr>`` with ``h``.  An alias
   (``y = x``, ``y = pi``) names a node that already has a label: no new node is
   made, the node keeps its first label, and ``named['y']`` is that same node.
@@ -37,23 +40,15 @@ import threading
 import warnings
 from collections.abc import Mapping
 
+import numpy as np
+
+from autograd_core.ops import LANGUAGE_OPS, OPS, Op
 from autograd_core.tensor import Tensor
 
-FUNCTION_NAMES: tuple[str, ...] = (
-    "tanh",
-    "relu",
-    "leaky_relu",
-    "sigmoid",
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "abs",
-    "sqrt",
-    "softplus",
-    "pow",
-)
-METHOD_NAMES: tuple[str, ...] = tuple(name for name in FUNCTION_NAMES if name != "pow")
+# The language's functions and methods are the op table's (``autograd_core.ops``):
+# ``tanh(x)`` / ``x.tanh()``, ``leaky_relu(x, 0.1)``, ``max(a, b)``, ``pow(a, b)``…
+FUNCTION_NAMES: tuple[str, ...] = tuple(op.name for op in LANGUAGE_OPS.values() if op.function)
+METHOD_NAMES: tuple[str, ...] = tuple(op.name for op in LANGUAGE_OPS.values() if op.method)
 CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e}
 
 MAX_TEXT_LENGTH = 20_000
@@ -161,18 +156,14 @@ class EmptyExpressionError(ExpressionError):
 
 
 # ------------------------------------------------------------ instructions
-# The compiled program is a flat list of tuples run by a stack machine.
+# The compiled program is a flat list of tuples run by a stack machine:
+# (_NUM, value), (_INPUT, name), (_LOAD, name), (_CONST, name),
+# (_APPLY, op, params, operands) and (_STORE, name, is_last_line).
 
-_NUM, _INPUT, _LOAD, _CONST, _BIN, _POW_NUM, _RPOW_NUM, _NEG, _CALL, _STORE = range(10)
+_NUM, _INPUT, _LOAD, _CONST, _APPLY, _STORE = range(6)
 
-_BINARY = {
-    "+": Tensor.__add__,
-    "-": Tensor.__sub__,
-    "*": Tensor.__mul__,
-    "/": Tensor.__truediv__,
-    "**": Tensor.__pow__,
-}
-_UNARY_METHODS = {name: getattr(Tensor, name) for name in METHOD_NAMES}
+_BINARY_OPS = {"+": OPS["add"], "-": OPS["sub"], "*": OPS["mul"], "/": OPS["div"], "**": OPS["pow"]}
+_NEG, _POW_CONST, _RPOW_CONST = OPS["neg"], OPS["pow_const"], OPS["rpow_const"]
 
 
 class Evaluation:
@@ -211,6 +202,11 @@ class Program:
     def __repr__(self) -> str:
         return f"Program(inputs={self._inputs}, nodes={self.node_count})"
 
+    def _value_of(self, name: str, values: Mapping) -> object:
+        if name not in values:
+            raise ExpressionError(f"no value given for input '{name}'", *self._first_use[name])
+        return values[name]
+
     def evaluate(self, values: Mapping[str, float] | None = None) -> Evaluation:
         """Build a fresh graph; ``values`` maps each input name to a number (extra names are ignored).
 
@@ -220,9 +216,7 @@ class Program:
         values = {} if values is None else values
         leaves: dict[str, Tensor] = {}
         for name in self._inputs:
-            if name not in values:
-                raise ExpressionError(f"no value given for input '{name}'", *self._first_use[name])
-            raw = values[name]
+            raw = self._value_of(name, values)
             if isinstance(raw, Tensor):
                 leaves[name] = raw
                 continue
@@ -235,44 +229,83 @@ class Program:
                     f"the value of '{name}' must be a number, not {type(raw).__name__}", *self._first_use[name]
                 ) from None
             leaves[name] = Tensor(number, label=name, kind="input")
-        bound: dict[str, Tensor] = {}
-        named: dict[str, Tensor] = {}
         constants: dict[str, Tensor] = {}
-        stack: list[Tensor] = []
+
+        def constant(name: str) -> Tensor:
+            node = constants.get(name)
+            if node is None:
+                node = constants[name] = Tensor(CONSTANTS[name], label=name, kind="constant")
+            return node
+
+        def label(node: Tensor, name: str) -> Tensor:
+            if not node.label:
+                node.label = name
+            return node
+
+        output, named = self._run(
+            leaves, lambda value: Tensor(value, kind="constant"), constant, lambda op: op.apply, label
+        )
+        return Evaluation(self, output, leaves, named)
+
+    def evaluate_array(self, values: Mapping[str, object] | None = None) -> np.ndarray:
+        """The output over whole arrays of inputs, with each op's numpy twin: one pass, no graph.
+
+        ``values`` maps each input name to a number or an array; they are
+        broadcast together (a 200 × 200 grid of ``x`` against one of ``y``…) and
+        the result has their common shape.  The numbers are the scalar path's
+        (to 1e-12), IEEE included: ``log(0)`` is ``-inf`` here too, silently.
+        """
+        values = {} if values is None else values
+        arrays: dict[str, np.ndarray] = {}
+        for name in self._inputs:
+            raw = self._value_of(name, values)
+            try:
+                if isinstance(raw, (str, bytes)):
+                    raise TypeError
+                arrays[name] = np.asarray(raw, dtype=float)
+            except (TypeError, ValueError, OverflowError):
+                raise ExpressionError(
+                    f"the values of '{name}' must be numbers, not {type(raw).__name__}", *self._first_use[name]
+                ) from None
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+        except ValueError:
+            shapes = ", ".join(f"{n} {a.shape}" for n, a in arrays.items())
+            raise ExpressionError(f"the input arrays have shapes that do not fit together: {shapes}") from None
+        with np.errstate(all="ignore"):
+            output, _ = self._run(arrays, float, CONSTANTS.__getitem__, lambda op: op.numpy, lambda value, name: value)
+            return np.array(np.broadcast_to(np.asarray(output, dtype=float), shape))
+
+    def _run(self, leaves: Mapping, number, constant, function_of, label) -> tuple[object, dict[str, object]]:
+        """Run the instructions: ``number`` makes a literal, ``constant`` pi or e, ``function_of(op)`` the
+        function that applies an op (to Tensors, arrays…), ``label(value, name)`` names a result."""
+        bound: dict[str, object] = {}
+        named: dict[str, object] = {}
+        stack: list = []
         push, pop = stack.append, stack.pop
         for ins in self._code:
             code = ins[0]
-            if code == _BIN:
-                b = pop()
-                push(_BINARY[ins[1]](pop(), b))
+            if code == _APPLY:
+                fn = function_of(ins[1])
+                if ins[3] == 2:
+                    b = pop()
+                    push(fn(pop(), b, *ins[2]))
+                else:
+                    push(fn(pop(), *ins[2]))
             elif code == _NUM:
-                push(Tensor(ins[1], kind="constant"))
+                push(number(ins[1]))
             elif code == _INPUT:
                 push(leaves[ins[1]])
             elif code == _LOAD:
                 push(bound[ins[1]])
-            elif code == _CALL:
-                x = pop()
-                push(_UNARY_METHODS[ins[1]](x) if ins[1] != "leaky_relu" else x.leaky_relu(ins[2]))
-            elif code == _NEG:
-                push(-pop())
-            elif code == _POW_NUM:
-                push(pop() ** ins[1])
-            elif code == _RPOW_NUM:
-                push(ins[1] ** pop())
             elif code == _CONST:
-                node = constants.get(ins[1])
-                if node is None:
-                    node = constants[ins[1]] = Tensor(CONSTANTS[ins[1]], label=ins[1], kind="constant")
-                push(node)
+                push(constant(ins[1]))
             elif code == _STORE:
-                node = pop()
-                if not node.label:
-                    node.label = ins[1]
+                node = label(pop(), ins[1])
                 bound[ins[1]] = named[ins[1]] = node
                 if ins[2]:  # the last line: it stays as the output
                     push(node)
-        return Evaluation(self, stack[-1], leaves, named)
+        return stack[-1], named
 
 
 # ------------------------------------------------------------------- parse
@@ -488,7 +521,7 @@ class _Compiler:
                     self.power(node, node.left, node.right, depth, work)
                     continue
                 self.count(node)
-                work.append(((_BIN, _BINARY_SYMBOLS[op_type]), depth))
+                work.append(((_APPLY, _BINARY_OPS[_BINARY_SYMBOLS[op_type]], (), 2), depth))
                 work.append((node.right, depth + 1))
                 work.append((node.left, depth))  # a left chain a+b+c+… is not nesting
             elif isinstance(node, ast.Name):
@@ -506,7 +539,7 @@ class _Compiler:
                     emit((_NUM, value))
                 elif isinstance(node.op, ast.USub):
                     self.count(node)
-                    work.append(((_NEG,), depth))
+                    work.append(((_APPLY, _NEG, (), 1), depth))
                     work.append((node.operand, depth + 1))
                 elif isinstance(node.op, ast.UAdd):
                     work.append((node.operand, depth + 1))
@@ -530,17 +563,17 @@ class _Compiler:
         n = _literal(exponent)
         if n is not None:
             self.count(node)
-            work.append(((_POW_NUM, n), depth))
+            work.append(((_APPLY, _POW_CONST, (n,), 1), depth))
             work.append((base, depth + 1))
             return
         c = _literal(base)
         if c is not None:
             self.count(node)
-            work.append(((_RPOW_NUM, c), depth))
+            work.append(((_APPLY, _RPOW_CONST, (c,), 1), depth))
             work.append((exponent, depth + 1))
             return
         self.count(node)
-        work.append(((_BIN, "**"), depth))
+        work.append(((_APPLY, _BINARY_OPS["**"], (), 2), depth))
         work.append((exponent, depth + 1))
         work.append((base, depth + 1))
 
@@ -590,47 +623,56 @@ class _Compiler:
             name = func.attr
             if name not in METHOD_NAMES:
                 raise self.error(f"unknown method '{name}'{_suggest(name, METHOD_NAMES)}", func)
-            receiver, extra = func.value, args
-            where = f"x.{name}()"
-            receiver_depth = depth  # x.tanh().exp()… is a chain, not nesting
+            op = LANGUAGE_OPS[name]
+            operands, extra = [func.value, *args[: op.arity - 1]], args[op.arity - 1 :]
+            depths = [depth] + [depth + 1] * (len(operands) - 1)  # x.tanh().exp()… is a chain, not nesting
+            method = True
         elif isinstance(func, ast.Name):
             name = func.id
             if name not in FUNCTION_NAMES:
                 if name in CONSTANTS or name in self.assigned or name in self.first_use or name in self.will_assign:
                     raise self.error(f"'{name}' is not a function", func)
                 raise self.error(f"unknown function '{name}'{_suggest(name, FUNCTION_NAMES)}", func)
+            op = LANGUAGE_OPS[name]
             if name == "pow":
                 if len(args) != 2:
                     raise self.error(f"pow takes 2 arguments, pow(a, b) (got {len(args)})", node)
                 self.power(node, args[0], args[1], depth, work)
                 return
-            if not args:
-                raise self.error(f"{name} takes 1 argument, like {name}(x) (got 0)", node)
-            receiver, extra = args[0], args[1:]
-            where = f"{name}(x)"
-            receiver_depth = depth + 1
+            if len(args) < op.arity:
+                example = f"{name}(x)" if op.arity == 1 else f"{name}(a, b)"
+                plural = "s" if op.arity > 1 else ""
+                raise self.error(f"{name} takes {op.arity} argument{plural}, like {example} (got {len(args)})", node)
+            operands, extra = args[: op.arity], args[op.arity :]
+            depths = [depth + 1] * len(operands)
+            method = False
         else:
             raise self.error("only functions by name can be called, like tanh(x)", func)
-        if name == "leaky_relu":
-            if len(extra) > 1:
-                raise self.error(
-                    f"too many arguments: leaky_relu takes x and an optional slope (got {len(args)})", node
-                )
-            slope = 0.01
-            if extra:
-                value = _literal(extra[0])
-                if value is None:
-                    raise self.error("the slope of leaky_relu must be a number, like leaky_relu(x, 0.1)", extra[0])
-                slope = value
-            instruction = (_CALL, name, slope)
-        else:
-            if extra:
-                got = len(args)
-                raise self.error(f"too many arguments: {name} takes none besides x, write {where} (got {got})", node)
-            instruction = (_CALL, name)
+        params = self.parameters(node, op, extra, len(args), method)
         self.count(node)
-        work.append((instruction, depth))
-        work.append((receiver, receiver_depth))
+        work.append(((_APPLY, op, params, op.arity), depth))
+        for operand, operand_depth in reversed(list(zip(operands, depths))):
+            work.append((operand, operand_depth))
+
+    def parameters(self, node: ast.Call, op: Op, extra: list[ast.AST], got: int, method: bool) -> tuple:
+        """The numbers after an op's operands (``leaky_relu(x, 0.1)``): literals only, at most ``op.params``."""
+        if len(extra) > len(op.params):
+            if op.params:
+                names = " and ".join(name for name, _ in op.params)
+                takes = f"{'x' if op.arity == 1 else 'a, b'} and an optional {names}"
+                raise self.error(f"too many arguments: {op.name} takes {takes} (got {got})", node)
+            if op.arity == 1:
+                where = f"x.{op.name}()" if method else f"{op.name}(x)"
+                raise self.error(f"too many arguments: {op.name} takes none besides x, write {where} (got {got})", node)
+            where = f"a.{op.name}(b)" if method else f"{op.name}(a, b)"
+            raise self.error(f"too many arguments: write {where} (got {got})", node)
+        params = []
+        for arg, (param, default) in zip(extra, op.params):
+            value = _literal(arg)
+            if value is None:
+                raise self.error(f"the {param} of {op.name} must be a number, like {op.name}(x, {default:g})", arg)
+            params.append(value)
+        return op.resolve(params)  # the defaults too, so every backend gets all of them
 
 
 def compile_expression(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import networkx as nx
 
@@ -65,6 +66,155 @@ def to_networkx(root: Tensor) -> nx.MultiDiGraph:
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)
     return graph
+
+
+@dataclass(frozen=True)
+class GraphSnapshot:
+    """What a view draws of one graph at one moment; never changes once made.
+
+    ``graph`` carries the structure and what does not change with the numbers
+    (label, op, kind, group, each edge's formula); it is shared by every
+    snapshot of the same structure (``structure_version``).  The numbers are
+    copied, indexed by node id: ``values``, ``grads`` (None where the
+    step-by-step backward has not reached a node yet) and ``locals`` (each
+    node's local derivative with respect to each argument, in argument order).
+    ``highlight`` is the current backward step: (nodes, edges, current node).
+    """
+
+    graph: nx.MultiDiGraph
+    structure_version: int
+    values: tuple
+    grads: tuple
+    locals: tuple
+    highlight: tuple = (frozenset(), frozenset(), None)
+
+    def value(self, node) -> float | None:
+        return self.values[node] if isinstance(node, int) and 0 <= node < len(self.values) else None
+
+    def grad(self, node) -> float | None:
+        return self.grads[node] if isinstance(node, int) and 0 <= node < len(self.grads) else None
+
+    def local(self, u, v, key) -> float | None:
+        """∂v/∂u along edge (u, v, key) (key = argument index)."""
+        if not isinstance(v, int) or not 0 <= v < len(self.locals):
+            return None
+        index = self.graph.edges[u, v, key].get("index", key)
+        row = self.locals[v]
+        return row[index] if 0 <= index < len(row) else None
+
+
+def numbers_of(order: list[Tensor]) -> tuple[tuple, tuple, tuple]:
+    """(values, gradients, local derivatives) of the nodes of ``order`` (a topological order), by position."""
+    return (
+        tuple(t.data for t in order),
+        tuple(t.grad for t in order),
+        tuple(t.local_grads for t in order),
+    )
+
+
+def snapshot_of_graph(graph: nx.MultiDiGraph, grads: dict | None = None, version: int = 0) -> GraphSnapshot:
+    """A snapshot from a ``to_networkx`` graph's own attributes (``grads`` overrides the gradients)."""
+    n = graph.number_of_nodes()
+    values = [None] * n
+    shown = [None] * n
+    locals_: list = [()] * n
+    for node, attrs in graph.nodes(data=True):
+        if isinstance(node, int) and 0 <= node < n:
+            values[node] = attrs.get("data")
+            shown[node] = grads.get(node) if grads is not None else attrs.get("grad")
+    for _u, v, key, attrs in graph.edges(keys=True, data=True):
+        if isinstance(v, int) and 0 <= v < n:
+            row = list(locals_[v])
+            index = attrs.get("index", key)
+            row.extend([None] * (index + 1 - len(row)))
+            row[index] = attrs.get("local")
+            locals_[v] = tuple(row)
+    return GraphSnapshot(graph, version, tuple(values), tuple(shown), tuple(locals_))
+
+
+def topological_nodes(graph: nx.DiGraph) -> list:
+    """A topological order: ``to_networkx``'s ids already are one (checked in O(E)), else networkx's."""
+    nodes = list(graph)
+    if nodes == list(range(len(nodes))) and all(u < v for u, v in graph.edges()):
+        return nodes
+    return list(nx.lexicographical_topological_sort(graph, key=_sort_key))
+
+
+def overview_groups(graph: nx.MultiDiGraph, min_size: int = 3) -> dict:
+    """Node -> group name, so that a big expression can be shown as a few expandable boxes.
+
+    * A chain of ``+`` (or ``*``) whose inner nodes feed only the next one (an
+      n-ary sum written ``a + b + c + …``) is one group, "Σ 50 terms".
+    * An assigned name (``h3 = tanh(w3*x + b3)``) is a group with every node
+      that only it uses (its unnamed ops and the leaves used nowhere else).
+    * What only one term of such a sum uses is that term's group.
+
+    Nodes used in several places (shared inputs, reused names) stay alone, so
+    every edge between groups is still drawn.  Groups smaller than ``min_size``
+    are dropped.
+    """
+    order = topological_nodes(graph)
+    succ, uses = {}, {}
+    multi = graph.is_multigraph()
+    for n, neighbours in graph.adjacency():
+        succ[n] = list(neighbours)
+        uses[n] = sum(map(len, neighbours.values())) if multi else len(neighbours)
+    attrs = graph.nodes
+    chain: dict = {}
+    for n in reversed(order):  # chains of one associative op, from their end
+        op = attrs[n].get("op")
+        if op not in ("+", "*") or n in chain:
+            continue
+        head = n
+        members = {n}
+        frontier = [n]
+        while frontier:
+            m = frontier.pop()
+            for p in graph.predecessors(m):
+                if attrs[p].get("op") == op and uses[p] == 1 and not attrs[p].get("label") and p not in chain:
+                    members.add(p)
+                    frontier.append(p)
+        if len(members) >= min_size:
+            terms = sum(1 for m in members for p in graph.predecessors(m) if p not in members)
+            name = f"{'Σ' if op == '+' else 'Π'} {terms} {'terms' if op == '+' else 'factors'}"
+            label = attrs[head].get("label")
+            name = f"{label}: {name}" if label else f"{name} #{head}"
+            for m in members:
+                chain[m] = name
+    chain_names = set(chain.values())
+    owner: dict = {}
+    for n in reversed(order):
+        if n in chain:
+            owner[n] = chain[n]
+            continue
+        a = attrs[n]
+        if a.get("label") and graph.in_degree(n):  # an assigned name heads its own group
+            owner[n] = a["label"]
+            continue
+        owners = {owner.get(s) for s in succ[n]}
+        if len(owners) == 1 and uses[n] == 1 and None not in owners:
+            target = owners.pop()
+            if target in chain_names and n not in chain:  # a term of a sum: its own group
+                owner[n] = a.get("label") or _short_name(graph, n)
+            else:
+                owner[n] = target
+        else:
+            owner[n] = None
+    sizes: dict = {}
+    for g in owner.values():
+        if g is not None:
+            sizes[g] = sizes.get(g, 0) + 1
+    return {n: g for n, g in owner.items() if g is not None and sizes[g] >= min_size}
+
+
+def _short_name(graph: nx.MultiDiGraph, n) -> str:
+    """``w3*x3`` for an op on named leaves, else ``tanh #12``."""
+    attrs = graph.nodes[n]
+    op = attrs.get("op") or "node"
+    names = [graph.nodes[p].get("label") for p in graph.predecessors(n)]
+    if len(names) == 2 and all(names) and op in ("+", "-", "*", "/"):
+        return f"{names[0]}{op}{names[1]}"
+    return f"{op} #{n}"
 
 
 def update_values(graph: nx.MultiDiGraph) -> None:

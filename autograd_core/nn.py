@@ -17,40 +17,47 @@ import random
 import numpy as np
 
 from autograd_core.naming import weight_label
+from autograd_core.ops import ACTIVATION_OPS, OPS, Op
 from autograd_core.tensor import Tensor
 
-ACTIVATIONS = ("relu", "leaky_relu", "tanh", "sigmoid", "linear")
+LINEAR = "linear"  # no activation: the neuron's output is its weighted sum
+# Every activation op of the table (``autograd_core.ops``), in its order, then linear.
+ACTIVATIONS: tuple[str, ...] = (*(op.name for op in ACTIVATION_OPS), LINEAR)
+ACTIVATION_HELP: dict[str, str] = {
+    **{op.name: op.help for op in ACTIVATION_OPS},
+    LINEAR: "no activation — the whole network stays a linear model",
+}
 INITIALISATIONS = ("uniform", "he", "xavier")
 
 
-def activate(x: Tensor, activation: str) -> Tensor:
-    """Apply a named activation to a Tensor."""
-    if activation == "linear":
-        return x
-    if activation not in ACTIVATIONS:
+def _activation_op(activation: str) -> Op:
+    op = OPS.get(activation)
+    if op is None or not op.activation:
         raise ValueError(f"unknown activation {activation!r}; choose one of {', '.join(ACTIVATIONS)}")
-    return getattr(x, activation)()
+    return op
+
+
+def activation_range(activation: str) -> tuple[float, float]:
+    """The values a unit with this activation can output: (lo, hi), ±inf when unbounded (for colour scales)."""
+    if activation == LINEAR:
+        return -math.inf, math.inf
+    return _activation_op(activation).range()
+
+
+def activate(x: Tensor, activation: str) -> Tensor:
+    """Apply a named activation (with its default parameters) to a Tensor."""
+    if activation == LINEAR:
+        return x
+    return _activation_op(activation).apply(x)
 
 
 def activate_array(z: np.ndarray, activation: str) -> np.ndarray:
-    """The same activations on numpy arrays, for the vectorised forward pass."""
-    if activation == "linear":
+    """The same activation on numpy arrays (the op's numpy twin), for the vectorised forward pass."""
+    if activation == LINEAR:
         return z
-    if activation == "relu":
-        return np.maximum(z, 0.0)
-    if activation == "leaky_relu":
-        return np.where(z > 0.0, z, 0.01 * z)
-    if activation == "tanh":
-        return np.tanh(z)
-    if activation == "sigmoid":
-        # Stable on both signs, like the scalar engine.
-        out = np.empty_like(z)
-        pos = z >= 0
-        out[pos] = 1.0 / (1.0 + np.exp(-z[pos]))
-        ez = np.exp(z[~pos])
-        out[~pos] = ez / (1.0 + ez)
-        return out
-    raise ValueError(f"unknown activation {activation!r}")
+    op = _activation_op(activation)
+    with np.errstate(all="ignore"):
+        return op.numpy(z, *op.args)
 
 
 def initial_weight(rng: random.Random, init: str, nin: int, nout: int) -> float:

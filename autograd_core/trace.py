@@ -12,6 +12,7 @@ order), so replaying every step gives bit-for-bit ``backward()``'s gradients.
 from __future__ import annotations
 
 from autograd_core.numbers import LEDGER, format_number
+from autograd_core.ops import wrap
 from autograd_core.tensor import Tensor, derivative_formula, topological_order
 
 
@@ -117,38 +118,20 @@ def fmt(x: float) -> str:
 
 
 def node_name(node: Tensor, depth: int = 2) -> str:
-    """The node's label, a constant's value, or a short formula such as 'tanh(… + c)'."""
+    """The node's label, a constant's value, or a short formula such as 'tanh(… + c)' (the op table's text)."""
     if node.label:
         return node.label
     if node.is_leaf:
         return format_number(node.data, LEDGER)
     if depth == 0:
         return "…"
-    op = node.op
-    args = [node_name(p, depth - 1) for p in node.parents]
-    if op in ("+", "-"):
-        text = f"{args[0]} {op} {args[1]}"
-    elif op in ("*", "/", "**"):
-        text = f"{_wrap(args[0])}{op}{_wrap(args[1])}"
-    elif op == "neg":
-        text = f"-{_wrap(args[0])}"
-    elif op.startswith("**"):
-        text = f"{_wrap(args[0])}{op}"
-    elif op.endswith("**"):
-        text = f"{op}{_wrap(args[0])}"
-    elif op == "sum":
-        text = f"sum({len(args)} terms)"
-    elif op == "Σwx+b":
-        text = f"Σwx+b[{node.group}]" if node.group else "Σwx+b"
-    else:
-        text = f"{op}({', '.join(args)})"
+    text = node.op_entry.show([node_name(p, depth - 1) for p in node.parents], node)
     if len(text) > 30 and depth > 1:
         return node_name(node, depth - 1)
     return text
 
 
-def _wrap(name: str) -> str:
-    return name if name.replace("_", "").replace(".", "").isalnum() or name == "…" else f"({name})"
+_wrap = wrap
 
 
 def _attr(name: str) -> str:

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -18,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.graph_state import GraphState
+from gui.graph_state import Change, GraphState
 
 SPEEDS_MS = (1500, 1000, 700, 450, 300, 180, 100, 50)  # slider position -> interval
 
@@ -76,6 +77,9 @@ class BackwardPanel(QWidget):
         self.ledger = QListWidget()
         self.ledger.setObjectName("ledger")
         self.ledger.setWordWrap(True)
+        # Laid out in batches: a ledger of thousands of wrapped lines would be measured whole at every step.
+        self.ledger.setLayoutMode(QListView.LayoutMode.Batched)
+        self.ledger.setBatchSize(200)
         self.ledger.setAlternatingRowColors(True)
         self.ledger.setToolTip(
             "The ledger: each contribution of the chain rule, grad(parent) += ∂node/∂parent · grad(node). "
@@ -97,7 +101,10 @@ class BackwardPanel(QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(title)
         layout.addWidget(self.ledger, 1)
-        state.grads_changed.connect(self.refresh)
+        self._trace = None  # the trace whose lines the ledger shows
+        self._starts: list[int] = []  # first ledger row of each step shown
+        self._bold = 0  # the step whose lines are bold
+        state.changed.connect(self._state_changed)
         state.playing_changed.connect(self._playing)
         self.refresh()
 
@@ -136,33 +143,51 @@ class BackwardPanel(QWidget):
         self.play_button.setEnabled(has_graph)
         self._fill_ledger()
 
+    def _state_changed(self, change: Change) -> None:
+        if change & (Change.GRADS | Change.STEP | Change.STRUCTURE):
+            self.refresh()
+
     def _fill_ledger(self) -> None:
-        lines = self.state.ledger()
-        current = self.state.position
-        # Append only what is new (Play and Step add a few lines at a time).
-        if self.ledger.count() > len(lines) or any(
-            self.ledger.item(i).data(Qt.ItemDataRole.UserRole) != lines[i] for i in range(self.ledger.count())
-        ):
+        """Add or remove only the steps taken or undone since the last call (cost independent of the step)."""
+        state = self.state
+        target = state.position if state.mode == "stepping" else 0
+        if state.steps is not self._trace:  # a new trace (new graph, new values): write it again
             self.ledger.clear()
-        for i in range(self.ledger.count(), len(lines)):
-            step, sentence = lines[i]
-            item = QListWidgetItem(f"{step}. {sentence}")
-            item.setData(Qt.ItemDataRole.UserRole, lines[i])
-            self.ledger.addItem(item)
-        last = None
-        for i in range(self.ledger.count()):
-            item = self.ledger.item(i)
-            is_current = lines[i][0] == current
-            font = item.font()
-            font.setBold(is_current)
-            item.setFont(font)
-            if is_current:
-                last = item
+            self._starts = []
+            self._bold = 0
+            self._trace = state.steps
+        while len(self._starts) > target:
+            first = self._starts.pop()
+            while self.ledger.count() > first:
+                self.ledger.takeItem(self.ledger.count() - 1)
+        while len(self._starts) < target:
+            k = len(self._starts) + 1
+            self._starts.append(self.ledger.count())
+            for sentence in state.step_sentences(k):
+                item = QListWidgetItem(f"{k}. {sentence}")
+                item.setData(Qt.ItemDataRole.UserRole, (k, sentence))
+                self.ledger.addItem(item)
+        self._set_bold(self._bold, False)
+        self._bold = target
+        last = self._set_bold(target, True)
         if last is not None:
             self.ledger.setCurrentItem(last)
             self.ledger.scrollToItem(last)
         else:
             self.ledger.clearSelection()
+
+    def _set_bold(self, k: int, bold: bool) -> QListWidgetItem | None:
+        """Bold (or not) the lines of step ``k``; returns its last line."""
+        if not 0 < k <= len(self._starts):
+            return None
+        end = self._starts[k] if k < len(self._starts) else self.ledger.count()
+        item = None
+        for i in range(self._starts[k - 1], end):
+            item = self.ledger.item(i)
+            font = item.font()
+            font.setBold(bold)
+            item.setFont(font)
+        return item
 
     def sentences(self) -> list[str]:
         return [self.ledger.item(i).text() for i in range(self.ledger.count())]

@@ -27,6 +27,7 @@ from autograd_core.expression import EmptyExpressionError
 from gui.backward_panel import backward_column
 from gui.expression_editor import EMPTY_HINT, ExpressionEditor
 from gui.expression_state import ExpressionState
+from gui.graph_state import Change
 from gui.graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from gui.inputs_panel import InputsPanel
 from gui.status_messages import StatusMessages
@@ -146,16 +147,12 @@ class ExpressionPanel(QWidget):
         self.editor.text_edited.connect(self.evaluate)
         self.editor.evaluate_requested.connect(self.evaluate)
         self.state.text_changed.connect(self.editor.set_text)
-        self.state.error_changed.connect(self._error_changed)
-        self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
+        self.state.changed.connect(self._state_changed)
         self.messages = StatusMessages(self._status_key, self)
         self.messages.said.connect(self.status)
         self.messages.withdrawn.connect(self.status_withdrawn)
-        state = self.state
-        self.messages.watch(state.program_changed, state.error_changed, state.evaluated, state.grads_changed)
-        self.messages.watch(self.view.layout_started, self.view.groups_changed)
-        state.message.connect(self._state_message)
+        self.messages.watch(self.state.changed, self.view.layout_started, self.view.groups_changed)
+        self.state.message.connect(self._state_message)
         self.view.message.connect(self.messages.say)
         self.view.groups_changed.connect(self._groups_changed)
         self.view.drawn.connect(self._groups_changed)
@@ -206,6 +203,13 @@ class ExpressionPanel(QWidget):
         self.collapse_button.blockSignals(False)
 
     # ---- state -> view
+
+    def _state_changed(self, change: Change) -> None:
+        """One signal per change of the state: redraw what it says changed."""
+        if change & Change.ERROR:
+            self._error_changed(self.state.error)
+        if change & Change.everything_drawn():
+            self._redraw()
 
     def _error_changed(self, err) -> None:
         self.editor.show_error(err)

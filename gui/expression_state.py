@@ -1,7 +1,8 @@
 """The expression playground's model: text → program → evaluation → graph.
 
-Widgets never touch the engine; they call the methods here and redraw when a
-signal says something changed.  Showing a graph, backward and the step-by-step
+Widgets never touch the engine; they call the methods here and redraw when
+the one ``changed`` signal (``GraphState``) says what changed: a keystroke or
+a slider move is one signal, so each widget refreshes once.  Showing a graph, backward and the step-by-step
 trace live in ``GraphState`` (shared with the sample-graph view); this class
 adds what is particular to a typed expression: text, inputs and their values,
 parse errors and the gradient check.
@@ -16,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from autograd_core import gradcheck
 from autograd_core.expression import ExpressionError, compile_expression
-from gui.graph_state import GraphState
+from gui.graph_state import Change, GraphState
 
 # Values given to inputs the user has not set yet: the article's a, b, c first.
 DEFAULT_VALUES = (2.0, -3.0, 10.0, 0.5, -1.5, 3.0, -0.5, 1.5, -2.0, 0.25)
@@ -31,9 +32,6 @@ class ExpressionState(GraphState):
     """Holds text, program, input values and gradient check on top of the shown graph."""
 
     text_changed = Signal(str)  # text set from outside (example, session): the editor follows
-    program_changed = Signal()  # a new program compiled: inputs may differ
-    error_changed = Signal(object)  # ExpressionError or None
-    gradcheck_changed = Signal()
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -61,15 +59,15 @@ class ExpressionState(GraphState):
         except ExpressionError as err:
             self._set_error(err)
             return False
-        self._set_error(None)
-        self.program = program
-        for i, name in enumerate(program.inputs):
-            if name not in self.values:
-                self.values[name] = DEFAULT_VALUES[i % len(DEFAULT_VALUES)]
-            if name not in self.ranges:
-                self.ranges[name] = default_range(self.values[name])
-        self.program_changed.emit()
-        self._evaluate(structure_changed=True)
+        with self.batch():
+            self._set_error(None)
+            self.program = program
+            for i, name in enumerate(program.inputs):
+                if name not in self.values:
+                    self.values[name] = DEFAULT_VALUES[i % len(DEFAULT_VALUES)]
+                if name not in self.ranges:
+                    self.ranges[name] = default_range(self.values[name])
+            self._evaluate(structure_changed=True, also=Change.PROGRAM)
         return True
 
     def load(self, text: str, values: dict[str, float] | None = None, ranges: dict | None = None) -> bool:
@@ -94,7 +92,7 @@ class ExpressionState(GraphState):
         if err is None and self.error is None:
             return
         self.error = err
-        self.error_changed.emit(err)
+        self._notify(Change.ERROR)
         if err is not None:
             self.message.emit(f"Line {err.line}, column {err.column}: {err.message}")
 
@@ -123,35 +121,37 @@ class ExpressionState(GraphState):
             self.set_value(name, clamped)
         return True
 
-    def _evaluate(self, structure_changed: bool) -> None:
+    def _evaluate(self, structure_changed: bool, also: Change = Change.NONE) -> None:
         values = {name: self.values[name] for name in self.program.inputs}
         try:
             self.evaluation = self.program.evaluate(values)
         except ExpressionError as err:  # e.g. a runtime check inside the language
             self._set_error(err)
             return
-        self.show_root(self.evaluation.output, structure_changed)
+        with self.batch():
+            self._check_gradients()  # the values changed: check again (stepping does not change them)
+            self.show_root(self.evaluation.output, structure_changed, also)
 
     # ------------------------------------------------------------ what to show
 
     def input_grad(self, name: str) -> float | None:
-        if self.evaluation is None or name not in self.evaluation.inputs:
+        """The gradient shown for input ``name`` (from the snapshot: None while stepping has not reached it)."""
+        if self.evaluation is None or name not in self.evaluation.inputs or self.snapshot is None:
             return None
-        return self.displayed_grad(self.evaluation.inputs[name])
+        node = self.node_ids.get(self.evaluation.inputs[name])
+        return self.snapshot.grad(node) if node is not None else None
 
     # ------------------------------------------------------------ checks
 
     def set_gradcheck(self, enabled: bool) -> None:
         self.gradcheck_enabled = bool(enabled)
-        self._refresh_checks()
-        self.gradcheck_changed.emit()
+        self._check_gradients()
+        self._notify(Change.CHECKS)
 
-    def _refresh_checks(self) -> None:
-        super()._refresh_checks()
+    def _check_gradients(self) -> None:
         self.gradcheck_results = {}
         if self.gradcheck_enabled and self.program is not None and self.program.inputs:
             self.gradcheck_results = {r.name: r for r in self.gradient_check()}
-        self.gradcheck_changed.emit()
 
     def gradient_check(self) -> list:
         """Autograd vs central finite differences for each input (autograd_core.gradcheck)."""
@@ -178,5 +178,6 @@ class ExpressionState(GraphState):
             raise ValueError("the session's expression section is not valid")
         values = {str(k): float(v) for k, v in (data.get("values") or {}).items()}
         ranges = {str(k): (float(v[0]), float(v[1])) for k, v in (data.get("ranges") or {}).items()}
-        self.set_gradcheck(bool(data.get("gradcheck", False)))
-        self.load(data.get("text", ""), values, ranges)
+        with self.batch():
+            self.set_gradcheck(bool(data.get("gradcheck", False)))
+            self.load(data.get("text", ""), values, ranges)

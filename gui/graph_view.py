@@ -12,13 +12,13 @@ worker thread; items are added in batches so the window never freezes.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import networkx as nx
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -29,6 +29,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPen,
     QPolygonF,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -44,15 +45,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layer_width_for, layered_order
+from autograd_core.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
-ASYNC_LAYOUT_NODES = 300  # layouts of bigger graphs run on a worker thread
+ASYNC_LAYOUT_NODES = 40  # layouts of bigger graphs run on a worker thread (crossing minimisation takes time)
 LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 300  # items added per event-loop turn
+MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+OVERVIEW_WIDTH = 200  # pixels, at normal font size
+NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
+NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
+TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
+DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
 
 
 def node_name(attrs: dict, node) -> str:
@@ -127,43 +136,52 @@ def groups_of(graph: nx.MultiDiGraph) -> list[str]:
 # ------------------------------------------------------------------ layout
 
 
-def compute_layout(graph: nx.MultiDiGraph, method: str) -> dict:
-    """Positions from autograd_core.graph.layout; group boxes make it any graph."""
-    from autograd_core.graph import layout
+def compute_drawing(
+    graph: nx.MultiDiGraph, method: str, sizes: dict, aspect: float = 1.6, gaps: tuple = (LAYER_GAP, NODE_GAP)
+) -> Drawing:
+    """Boxes and routed edges from autograd_core.drawing; a layered graph takes the orientation
+    (left to right, or top to bottom) that shows it larger in a view of width/height ``aspect``."""
+    if method != "layered" or graph.number_of_nodes() < 2:
+        return draw(graph, method, sizes, aspect=aspect)
+    # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
+    by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
+    if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
+        order = layered_order(graph)
+        direction = guess_direction(order, sizes, aspect, gaps)
+        return draw(graph, method, sizes, direction=direction, layering=order, gaps=by_direction[direction])
+    plain = layered_order(graph)
+    widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
+    drawings = []
+    for direction, g in by_direction.items():
+        drawings.append(draw(graph, method, sizes, direction=direction, layering=plain, gaps=g))
+        width = layer_width_for(sizes, g, aspect, direction)
+        if widest > width:  # also try splitting the widest layers, and keep whichever shows larger
+            order = layered_order(graph, max_width=width)
+            drawings.append(draw(graph, method, sizes, direction=direction, layering=order, gaps=g))
+    return max(drawings, key=lambda d: fit_scale(d.bounds(), aspect))
 
-    return layout(graph, method=method)
+
+def fit_scale(bounds: tuple, aspect: float) -> float:
+    """How large a drawing shows in a view of width/height ``aspect`` (height 1)."""
+    width, height = max(bounds[2] - bounds[0], 1.0), max(bounds[3] - bounds[1], 1.0)
+    return min(aspect / width, 1.0 / height)
 
 
-def scale_positions(pos: dict, method: str, width: float, height: float, gap: float = 60.0) -> dict:
-    """Turn layout units into scene pixels so boxes do not overlap.
-
-    Layered layouts: columns one box width plus ``gap`` apart, rows one box
-    height plus a gap.  Force layouts: spread over a square that grows with √n.
-    A smaller gap (presentation mode) leaves more of a fitted view to the text.
-    """
-    if not pos:
-        return {}
-    xs = sorted({round(p[0], 9) for p in pos.values()})
-    ys = sorted({round(p[1], 9) for p in pos.values()})
-    if method == "layered":
-        dx = min((b - a for a, b in itertools.pairwise(xs) if b - a > 1e-9), default=1.0)
-        columns: dict[float, list[float]] = {}
-        for p in pos.values():
-            columns.setdefault(round(p[0], 9), []).append(p[1])
-        gaps = [b - a for col in columns.values() for a, b in zip(sorted(col), sorted(col)[1:]) if b - a > 1e-9]
-        dy = min(gaps, default=1.0)
-        sx, sy = (width + gap) / dx, (height + 26.0) / dy
-        return {n: (p[0] * sx, p[1] * sy) for n, p in pos.items()}
-    span_x = (xs[-1] - xs[0]) or 1.0
-    span_y = (ys[-1] - ys[0]) or 1.0
-    side = math.sqrt(len(pos)) * (width + gap - 10.0)
-    return {n: ((p[0] - xs[0]) / span_x * side, (p[1] - ys[0]) / span_y * side) for n, p in pos.items()}
+def guess_direction(order, sizes: dict, aspect: float, gaps: tuple = (LAYER_GAP, NODE_GAP)) -> str:
+    """LR or TB from the layers' count and the widest layer, without drawing both (big graphs)."""
+    w = sum(s[0] for s in sizes.values()) / max(len(sizes), 1)
+    h = sum(s[1] for s in sizes.values()) / max(len(sizes), 1)
+    depth = len(order.layers)
+    breadth = max((len(items) for items in order.layers), default=1)
+    lr = (0.0, 0.0, depth * (w + gaps[0]), breadth * (h + gaps[1]))
+    tb = (0.0, 0.0, breadth * (w + gaps[1]), depth * (h + gaps[0]))
+    return "LR" if fit_scale(lr, aspect) >= fit_scale(tb, aspect) else "TB"
 
 
 class _LayoutSignals(QObject):
     """Carries a finished layout from the worker thread to the GUI thread (queued)."""
 
-    done = Signal(int, object, str)  # generation, positions ({} on failure), error text
+    done = Signal(int, object, str)  # generation, Drawing (None on failure), error text
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -177,13 +195,13 @@ def _layout_executor() -> ThreadPoolExecutor:
     return _executor
 
 
-def _layout_job(generation: int, graph, method: str, signals: _LayoutSignals) -> None:
+def _layout_job(generation: int, graph, method: str, sizes: dict, aspect: float, gaps, signals) -> None:
     try:
-        pos = compute_layout(graph, method)
+        drawing = compute_drawing(graph, method, sizes, aspect, gaps)
     except Exception as err:  # reported to the user by the view
-        signals.done.emit(generation, {}, f"{type(err).__name__}: {err}")
+        signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
         return
-    signals.done.emit(generation, pos, "")
+    signals.done.emit(generation, drawing, "")
 
 
 # ------------------------------------------------------------------ items
@@ -202,6 +220,7 @@ class NodeItem(QGraphicsItem):
         self.grad: float | None = None
         self.highlighted = False
         self.current = False
+        self._fill_key, self._fill = None, None
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
 
@@ -241,7 +260,13 @@ class NodeItem(QGraphicsItem):
         if self.grad is None:
             fill = colors.neutral_fill
         else:
-            fill = diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
+            key = (self.grad, view.grad_scale, view.theme)
+            if self._fill_key != key:  # one colour computation per new gradient, not per repaint
+                self._fill_key, self._fill = (
+                    key,
+                    diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme),
+                )
+            fill = self._fill
         lw = view.line_width
         pen = QPen(colors.op_border, lw)
         if self.kind == "input":
@@ -256,11 +281,16 @@ class NodeItem(QGraphicsItem):
             pen = QPen(colors.non_finite, lw * 3)
         if self.highlighted:
             pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+        # Semantic zoom: numbers only where they can be read, names a little further out, then plain boxes.
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        if lod < 0.35:  # zoomed out: a plain box, no text (fast for thousands of nodes)
+        body_points = lod * view.body_font.pointSizeF()
+        if body_points < NUMBERS_MIN_POINTS:
             painter.setPen(QPen(pen.color(), pen.widthF()))
             painter.setBrush(fill)
             painter.drawRect(rect)
+            if lod * view.name_font.pointSizeF() >= NAMES_MIN_POINTS:
+                painter.setPen(readable_text(fill, view.theme))
+                _draw_fitted(painter, rect.adjusted(3, 0, -3, 0), self.title, view.name_font, view._name_metrics)
             return
         painter.setPen(pen)
         painter.setBrush(fill)
@@ -301,44 +331,73 @@ def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metric
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
-class EdgeItem(QGraphicsItem):
-    """parent → child with an arrow head; parallel edges (x*x) bend apart."""
+def painter_path(commands: list, trunks: dict | None = None, whole: bool = True) -> QPainterPath:
+    """A QPainterPath from drawing commands (M, L, C); a trunk stretch (T) is drawn from ``trunks``,
+    or skipped when not ``whole`` (the trunk's own item draws it)."""
+    path = QPainterPath()
+    for c in commands:
+        op = c[0]
+        if op == "M":
+            path.moveTo(c[1], c[2])
+        elif op == "L":
+            path.lineTo(c[1], c[2])
+        elif op == "C":
+            path.cubicTo(c[1], c[2], c[3], c[4], c[5], c[6])
+        else:  # ("T", source, first, end)
+            stretch = trunks[c[1]][c[2] : c[3]]
+            if not whole:
+                path.moveTo(stretch[-1][-2], stretch[-1][-1])
+                continue
+            for t in stretch:
+                if t[0] == "L":
+                    path.lineTo(t[1], t[2])
+                elif t[0] == "C":
+                    path.cubicTo(t[1], t[2], t[3], t[4], t[5], t[6])
+    return path
 
-    def __init__(self, view: GraphView, u, v, key, offset: float):
+
+class EdgeItem(QGraphicsItem):
+    """parent → child along its routed path (``autograd_core.drawing``), with an arrowhead on the child's border.
+
+    An edge that rides its source's trunk paints only its own ends (the trunk
+    is one ``TrunkItem``); highlighted, it paints its whole route.
+    """
+
+    def __init__(self, view: GraphView, u, v, key):
         super().__init__()
-        self.view, self.u, self.v, self.key, self.offset = view, u, v, key, offset
+        self.view, self.u, self.v, self.key = view, u, v, key
         self.highlighted = False
-        self.path = QPainterPath()
+        self.commands: list = []
+        self.own_path = QPainterPath()
+        self._path: QPainterPath | None = None
         self.arrow = QPolygonF()
         self._bounds = QRectF()
 
-    def set_geometry(self, a: NodeItem, b: NodeItem, curved: bool) -> None:
+    def set_route(self, commands: list, arrow: tuple) -> None:
+        """Build the painter path from the drawing's commands (M, L, C, T) and the arrowhead at its tip."""
         self.prepareGeometryChange()
-        pa, pb = a.pos(), b.pos()
-        if curved and pb.x() > pa.x() + 1:
-            start = QPointF(pa.x() + a.width / 2, pa.y() + self.offset * 0.4)
-            end = QPointF(pb.x() - b.width / 2 - 2, pb.y() + self.offset)
-            dx = (end.x() - start.x()) * 0.5
-            path = QPainterPath(start)
-            path.cubicTo(QPointF(start.x() + dx, start.y()), QPointF(end.x() - dx, end.y()), end)
-            direction = QPointF(1.0, 0.0)
-        else:
-            start = _clip_to_box(pa, pb, a)
-            end = _clip_to_box(pb, pa, b)
-            normal = QPointF(-(end.y() - start.y()), end.x() - start.x())
-            length = math.hypot(normal.x(), normal.y()) or 1.0
-            bend = QPointF(normal.x() / length * self.offset * 2, normal.y() / length * self.offset * 2)
-            middle = (start + end) / 2 + bend
-            path = QPainterPath(start)
-            path.quadTo(middle, end)
-            d = end - middle
-            dl = math.hypot(d.x(), d.y()) or 1.0
-            direction = QPointF(d.x() / dl, d.y() / dl)
+        self.commands = commands
+        self._path = None
+        self.own_path = painter_path(commands, self.view.drawing.trunks, whole=False)
+        end = QPointF(arrow[0], arrow[1])
+        direction = QPointF(arrow[2], arrow[3])
         size = 9.0 * self.view.line_width
-        left = end - direction * size + QPointF(-direction.y(), direction.x()) * size * 0.5
-        right = end - direction * size - QPointF(-direction.y(), direction.x()) * size * 0.5
-        self.path, self.arrow = path, QPolygonF([end, left, right])
-        self._bounds = path.controlPointRect().united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+        normal = QPointF(-direction.y(), direction.x()) * size * 0.45
+        base = end - direction * size
+        self.arrow = QPolygonF([end, base + normal, base - normal])
+        bounds = self.own_path.controlPointRect()
+        for c in commands:
+            if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
+                bounds = bounds.united(self.view.trunk_rect(c[1]))
+        self._bounds = bounds.united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+
+    @property
+    def path(self) -> QPainterPath:
+        """The whole route as drawn, trunk stretch included."""
+        if self._path is None:
+            has_trunk = any(c[0] == "T" for c in self.commands)
+            self._path = painter_path(self.commands, self.view.drawing.trunks) if has_trunk else self.own_path
+        return self._path
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -349,27 +408,32 @@ class EdgeItem(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         colors = self.view.colors
         color = colors.highlight if self.highlighted else colors.edge
-        width = self.view.line_width * (3.0 if self.highlighted else 1.2)
-        painter.setPen(QPen(color, width))
+        painter.setPen(self.view.edge_pen(self.highlighted))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.35:
-            # zoomed out: a straight line is indistinguishable and far cheaper than a curve
-            painter.drawLine(self.path.pointAtPercent(0.0), self.arrow[0])
-            return
-        painter.drawPath(self.path)
+        painter.drawPath(self.path if self.highlighted else self.own_path)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
+            return  # zoomed far out: the arrowhead is a dot
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawPolygon(self.arrow)
 
 
-def _clip_to_box(center: QPointF, toward: QPointF, item: NodeItem) -> QPointF:
-    """Where the segment center→toward leaves the item's box."""
-    dx, dy = toward.x() - center.x(), toward.y() - center.y()
-    if dx == 0 and dy == 0:
-        return center
-    hw, hh = item.width / 2 + 2, item.height / 2 + 2
-    t = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
-    return QPointF(center.x() + dx * t, center.y() + dy * t)
+class TrunkItem(QGraphicsItem):
+    """The shared stretch of a node's long edges (drawn once, under the edges that ride it)."""
+
+    def __init__(self, view: GraphView, commands: list):
+        super().__init__()
+        self.view = view
+        self.path = painter_path(commands)
+        self._bounds = self.path.controlPointRect().adjusted(-4, -4, 4, 4)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.view.edge_pen(False))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path)
 
 
 class _Root(QGraphicsObject):
@@ -386,7 +450,15 @@ class _Root(QGraphicsObject):
 
 
 class Legend(QWidget):
-    """Colour bar for the gradient scale and swatches for node kinds (overlay, not scaled)."""
+    """Colour bar for the gradient scale and swatches for node kinds.
+
+    A child of the viewport, so it stays put while the scene zooms and pans;
+    its size comes from its own text (swatches wrap onto more rows when the
+    view is narrow), and Fit keeps the graph out of its corner.
+    """
+
+    PAD = 8.0
+    MARGIN = 8  # from the viewport's edges
 
     def __init__(self, view: GraphView):
         super().__init__(view.viewport())
@@ -394,9 +466,51 @@ class Legend(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setObjectName("graphLegend")
 
-    def sizeHint(self) -> QSize:
+    def kinds(self) -> list[tuple[str, QColor, Qt.PenStyle]]:
+        colors = self.view.colors
+        return [
+            ("input", colors.leaf_border, Qt.PenStyle.SolidLine),
+            ("param", colors.parameter_border, Qt.PenStyle.SolidLine),
+            ("const", colors.constant_border, Qt.PenStyle.DashLine),
+            ("op", colors.op_border, Qt.PenStyle.SolidLine),
+            ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
+            *((("group", colors.parameter_border, Qt.PenStyle.DashDotLine),) if self.view.collapsed else ()),
+        ]
+
+    def _rows(self, width: float) -> list[list[tuple[float, str]]]:
+        """Swatch rows (x offset, name) that fit in ``width`` (inside the padding)."""
         fm = QFontMetricsF(self.view.body_font)
-        return QSize(int(fm.horizontalAdvance("M") * 30), int(fm.height() * 4 + 26))
+        swatch = fm.height() * 0.8
+        rows: list[list[tuple[float, str]]] = [[]]
+        x = 0.0
+        for name, _c, _s in self.kinds():
+            w = swatch + 4 + fm.horizontalAdvance(name)
+            if rows[-1] and x + w > width:
+                rows.append([])
+                x = 0.0
+            rows[-1].append((x, name))
+            x += w + 12
+        return rows
+
+    def natural_width(self) -> float:
+        fm = QFontMetricsF(self.view.body_font)
+        swatch = fm.height() * 0.8
+        row = sum(swatch + 4 + fm.horizontalAdvance(name) + 12 for name, _c, _s in self.kinds()) - 12
+        scale = fm.horizontalAdvance("−0.0000e+00  0  +0.0000e+00")
+        title = fm.horizontalAdvance("gradient (log scale)")
+        return max(row, scale, title) + 2 * self.PAD
+
+    def size_for(self, available_width: float) -> QSize:
+        """The legend's size when at most ``available_width`` pixels wide."""
+        fm = QFontMetricsF(self.view.body_font)
+        width = min(self.natural_width(), max(available_width, 80.0))
+        rows = self._rows(width - 2 * self.PAD)
+        lh = fm.height()
+        height = self.PAD + lh + lh * 0.8 + 1 + lh + 3 + len(rows) * (lh + 3) + self.PAD
+        return QSize(math.ceil(width), math.ceil(height))
+
+    def sizeHint(self) -> QSize:
+        return self.size_for(self.view.viewport().width() - 2 * self.MARGIN)
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -408,12 +522,12 @@ class Legend(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(colors.muted, 1))
         bg = QColor(colors.background)
-        bg.setAlpha(225)
+        bg.setAlpha(235)
         painter.setBrush(bg)
         painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
         painter.setFont(view.body_font)
         fm = QFontMetricsF(view.body_font)
-        pad, lh = 8.0, fm.height()
+        pad, lh = self.PAD, fm.height()
         bar = QRectF(rect.left() + pad, rect.top() + pad + lh, rect.width() - 2 * pad, lh * 0.8)
         steps = 48
         for i in range(steps):
@@ -435,25 +549,91 @@ class Legend(QWidget):
         painter.drawText(label_row, Qt.AlignmentFlag.AlignLeft, f"−{format_number(scale)}" if scale else "−")
         painter.drawText(label_row, Qt.AlignmentFlag.AlignHCenter, "0")
         painter.drawText(label_row, Qt.AlignmentFlag.AlignRight, f"+{format_number(scale)}" if scale else "+")
-        # kinds
-        y = label_row.bottom() + 3
-        x = bar.left()
         swatch = lh * 0.8
-        for name, color, style in (
-            ("input", colors.leaf_border, Qt.PenStyle.SolidLine),
-            ("param", colors.parameter_border, Qt.PenStyle.SolidLine),
-            ("const", colors.constant_border, Qt.PenStyle.DashLine),
-            ("op", colors.op_border, Qt.PenStyle.SolidLine),
-            ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
-            *((("group", colors.parameter_border, Qt.PenStyle.DashDotLine),) if view.collapsed else ()),
-        ):
-            painter.setPen(QPen(color, 2, style))
-            painter.setBrush(colors.neutral_fill)
-            painter.drawRoundedRect(QRectF(x, y + 2, swatch, swatch), 3, 3)
-            painter.setPen(colors.text)
-            w = fm.horizontalAdvance(name)
-            painter.drawText(QPointF(x + swatch + 3, y + fm.ascent()), name)
-            x += swatch + w + 12
+        styles = {name: (color, style) for name, color, style in self.kinds()}
+        y = label_row.bottom() + 3
+        for row in self._rows(rect.width() - 2 * pad):
+            for x, name in row:
+                color, style = styles[name]
+                painter.setPen(QPen(color, 2, style))
+                painter.setBrush(colors.neutral_fill)
+                painter.drawRoundedRect(QRectF(bar.left() + x, y + 2, swatch, swatch), 3, 3)
+                painter.setPen(colors.text)
+                painter.drawText(QPointF(bar.left() + x + swatch + 4, y + fm.ascent()), name)
+            y += lh + 3
+
+
+class OverviewMap(QWidget):
+    """A small map of the whole graph in the viewport's corner, with the part on screen framed.
+
+    Shown while the view is zoomed in past the whole graph; click or drag in it to go there.
+    Boxes only (coloured as in the view), so it costs a few milliseconds even for thousands.
+    """
+
+    def __init__(self, view: GraphView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setObjectName("graphOverview")
+        self.setToolTip("Overview of the whole graph: click or drag to move there")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.hide()
+
+    def _mapping(self) -> tuple[QRectF, float, QPointF]:
+        """(graph rect, scale, offset): map a scene point p to offset + (p - rect.topLeft()) * scale."""
+        rect = self.view.graph_rect()
+        inner = QRectF(self.rect()).adjusted(4, 4, -4, -4)
+        scale = min(inner.width() / max(rect.width(), 1.0), inner.height() / max(rect.height(), 1.0))
+        offset = QPointF(
+            inner.left() + (inner.width() - rect.width() * scale) / 2,
+            inner.top() + (inner.height() - rect.height() * scale) / 2,
+        )
+        return rect, scale, offset
+
+    def paintEvent(self, event) -> None:
+        view = self.view
+        colors = view.colors
+        painter = QPainter(self)
+        bg = QColor(colors.background)
+        bg.setAlpha(235)
+        painter.setPen(QPen(colors.muted, 1))
+        painter.setBrush(bg)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        rect, scale, offset = self._mapping()
+        painter.setPen(Qt.PenStyle.NoPen)
+        for item in view.nodes.values():
+            box = item.mapRectToScene(item.box())
+            fill = (
+                colors.neutral_fill
+                if item.grad is None
+                else diverging_color(gradient_strength(item.grad, view.grad_scale), view.theme)
+            )
+            painter.setBrush(fill if item.grad else colors.muted)
+            painter.drawRect(
+                QRectF(
+                    offset + (box.topLeft() - rect.topLeft()) * scale,
+                    QSizeF(max(box.width() * scale, 1.5), max(box.height() * scale, 1.5)),
+                )
+            )
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        frame = QRectF(offset + (shown.topLeft() - rect.topLeft()) * scale, shown.size() * scale)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colors.highlight, 2))
+        painter.drawRect(frame.intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1)))
+
+    def _go(self, pos) -> None:
+        rect, scale, offset = self._mapping()
+        target = rect.topLeft() + (QPointF(pos) - offset) / max(scale, 1e-9)
+        self.view.auto_fit = False
+        self.view.centerOn(target)
+
+    def mousePressEvent(self, event) -> None:
+        self._go(event.position())
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._go(event.position())
+        event.accept()
 
 
 # ------------------------------------------------------------------ the view
@@ -507,11 +687,14 @@ class GraphView(QGraphicsView):
         self.graph: nx.MultiDiGraph | None = None  # what is drawn (groups may be collapsed)
         self.collapsed: set[str] = set()
         self._drawn_version = -1  # structure_version of the GraphState last drawn (show_state)
-        self.grad_override: dict | None = None
+        self.snapshot: GraphSnapshot | None = None  # the numbers drawn: never live Tensors
         self.grad_scale = 0.0
         self.nodes: dict = {}
         self.edges: dict = {}
         self.positions: dict = {}
+        self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
+        self._trunk_rects: dict = {}
+        self._edge_pens: dict = {}
         self._root = _Root()
         self.scene().addItem(self._root)
         self._generation = 0
@@ -529,7 +712,12 @@ class GraphView(QGraphicsView):
         self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
         self.auto_fit = True  # keep fitting on resize until the user zooms by hand
+        self._reorient_timer = QTimer(self)
+        self._reorient_timer.setSingleShot(True)
+        self._reorient_timer.setInterval(200)
+        self._reorient_timer.timeout.connect(self._reorient)
         self.legend = Legend(self)
+        self.overview = OverviewMap(self)
         self._overlay = QLabel(self.viewport())
         self._overlay.setObjectName("graphOverlay")
         self._overlay.setWordWrap(True)
@@ -547,15 +735,29 @@ class GraphView(QGraphicsView):
         self.body_font = QFont()
         self.body_font.setPointSizeF(base * 0.9)
         fm = QFontMetricsF(self.body_font)
-        self.node_height = fm.height() * 3 + 14
+        self.node_height = fm.height() * 3 + 10
         self._title_metrics = QFontMetricsF(self.title_font)
+        self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
+        self.name_font.setPointSizeF(base * 2.0)
+        self._name_metrics = QFontMetricsF(self.name_font)
         self._body_metrics = fm
         # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
         # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
         # them in full) and the gaps between layers and around the graph stay narrow.
         self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
-        self.layer_gap = 34.0 if self.presentation else 60.0
-        self.fit_margin = 12.0 if self.presentation else 30.0
+        self.fit_margin = 10.0 if self.presentation else 20.0
+        self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
+
+    def edge_pen(self, highlighted: bool) -> QPen:
+        """The pen of every edge (built once per look, not once per edge and repaint)."""
+        key = (self.theme, self.line_width, highlighted)
+        pen = self._edge_pens.get(key)
+        if pen is None:
+            color = self.colors.highlight if highlighted else self.colors.edge
+            pen = QPen(color, self.line_width * (3.0 if highlighted else 1.2))
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # no square cap poking past the arrow's tip
+            self._edge_pens[key] = pen
+        return pen
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -610,10 +812,47 @@ class GraphView(QGraphicsView):
         self._place_overlays()
         if self.auto_fit and not self.busy:
             self.fit()
+            self._reorient_timer.start()
+
+    def _place_overview(self) -> None:
+        """The overview map sits top right while part of the graph is off screen."""
+        vp = self.viewport().rect()
+        rect = self.graph_rect()
+        shown = self.mapToScene(vp).boundingRect()
+        off_screen = bool(self.nodes) and not shown.adjusted(-2, -2, 2, 2).contains(rect)
+        if not off_screen or vp.width() < 300 or vp.height() < 240:
+            self.overview.hide()
+            return
+        width = min(int(OVERVIEW_WIDTH * self.font_scale), vp.width() // 3)
+        height = int(width * min(max(rect.height() / max(rect.width(), 1.0), 0.4), 1.2))
+        self.overview.setGeometry(vp.width() - width - 8, 8, width, height)
+        self.overview.show()
+        self.overview.update()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        # QWidget.scroll moves the viewport's child widgets too: put the legend and messages back
+        super().scrollContentsBy(dx, dy)
+        self._place_overlays()
+
+    def _reorient(self) -> None:
+        """After a resize, turn a small layered graph (LR ⇄ TB) if the other way shows it clearly larger."""
+        drawing, graph = self.drawing, self.graph
+        if not self.auto_fit or self.busy or drawing is None or graph is None or drawing.direction not in ("LR", "TB"):
+            return
+        if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
+            return
+        aspect = self._free_aspect()
+        other = compute_drawing(graph, "layered", drawing.sizes, aspect, self.gaps)
+        if other.direction != drawing.direction and fit_scale(other.bounds(), aspect) > 1.05 * fit_scale(
+            drawing.bounds(), aspect
+        ):
+            self._rebuild(relayout=True)
 
     def _place_overlays(self) -> None:
         hint = self.legend.sizeHint()
-        self.legend.setGeometry(8, self.viewport().height() - hint.height() - 8, hint.width(), hint.height())
+        m = Legend.MARGIN
+        self.legend.setGeometry(m, max(self.viewport().height() - hint.height() - m, 0), hint.width(), hint.height())
+        self._place_overview()
         width = min(self.viewport().width() - 16, 640)
         self._overlay.setFixedWidth(max(120, width))
         self._overlay.adjustSize()
@@ -629,55 +868,79 @@ class GraphView(QGraphicsView):
         relayout: bool = True,
         collapsed: set[str] | None = None,
     ) -> None:
-        """Show ``graph``; with ``relayout=False`` and the same shape, only numbers change.
+        """Show a ``to_networkx`` graph with the numbers it carries (``grads`` overrides its gradients)."""
+        snapshot = snapshot_of_graph(graph, grads) if graph is not None else None
+        self.show_snapshot(snapshot, relayout=relayout, collapsed=collapsed)
+
+    def show_snapshot(
+        self, snapshot: GraphSnapshot | None, relayout: bool = True, collapsed: set[str] | None = None
+    ) -> None:
+        """Draw ``snapshot``; with ``relayout=False`` and the same shape, only the numbers that changed.
 
         ``collapsed`` (groups drawn as one box) replaces the current choice; by
         default the groups collapsed now stay collapsed.
         """
-        self.grad_override = grads
         if collapsed is not None and set(collapsed) != self.collapsed:
             self.collapsed = set(collapsed)
             relayout = True
-        if graph is None:
+        if snapshot is None:
+            self.snapshot = None
             self.base_graph = None
             self._clear()
             return
-        same_shape = (
-            not relayout
-            and self.base_graph is not None
-            and graph.number_of_nodes() == self.base_graph.number_of_nodes()
-            and graph.number_of_edges() == self.base_graph.number_of_edges()
+        graph = snapshot.graph
+        same_shape = not relayout and (
+            graph is self.base_graph
+            or (
+                self.base_graph is not None
+                and graph.number_of_nodes() == self.base_graph.number_of_nodes()
+                and graph.number_of_edges() == self.base_graph.number_of_edges()
+            )
         )
-        self.base_graph = graph
+        previous, self.snapshot = self.snapshot, snapshot
         if same_shape and not self.busy:
-            self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
-            self.refresh_values()
+            if graph is not self.base_graph:
+                self.base_graph = graph
+                self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
+            self.refresh_values(previous)
             return
+        new_structure = graph is not self.base_graph
+        self.base_graph = graph
         self.collapsed &= set(groups_of(graph))
+        if collapsed is None and new_structure and graph.graph.get("overview"):
+            self.collapsed = set(groups_of(graph))  # a big expression: start from its overview
+            collapsed = self.collapsed
         self._rebuild(relayout=True)
         if collapsed is not None:
             self.groups_changed.emit()
 
     def set_grads(self, grads: dict | None) -> None:
-        """Override the gradients shown (node id -> grad or None), e.g. while stepping."""
-        self.grad_override = grads
-        self.refresh_values()
+        """Show other gradients (node id -> grad or None) with the same values, e.g. while stepping."""
+        if self.snapshot is None:
+            return
+        shown = tuple(grads.get(i) for i in range(len(self.snapshot.grads))) if grads is not None else None
+        if shown is None:
+            shown = snapshot_of_graph(self.snapshot.graph).grads
+        previous, self.snapshot = self.snapshot, replace(self.snapshot, grads=shown)
+        self.refresh_values(previous)
 
-    def show_state(self, state, collapsed: set[str] | None = None) -> None:
-        """Draw a ``GraphState``: its graph, the gradients it shows and the current step.
+    def show_state(self, state, change=None, collapsed: set[str] | None = None) -> None:
+        """Draw a ``GraphState``'s snapshot: its graph, the gradients it shows and the current step.
 
         The layout is recomputed only when the state's structure changed, so
         dragging a value or following new weights keeps every box in place.
         """
-        relayout = state.structure_version != self._drawn_version
-        self._drawn_version = state.structure_version
-        self.set_graph(state.graph, state.displayed_grads(), relayout=relayout, collapsed=collapsed)
-        self.set_highlight(*state.highlight())
+        snapshot = state.snapshot
+        version = snapshot.structure_version if snapshot is not None else -1
+        relayout = version != self._drawn_version
+        self._drawn_version = version
+        self.show_snapshot(snapshot, relayout=relayout, collapsed=collapsed)
+        if snapshot is not None:
+            self.set_highlight(*snapshot.highlight)
 
     def show_grads(self, state) -> None:
         """Refresh only the gradients and the highlighted step of a ``GraphState``."""
-        self.set_grads(state.displayed_grads())
-        self.set_highlight(*state.highlight())
+        self.show_state(state)
 
     def set_layout_method(self, method: str) -> None:
         if method not in LAYOUTS:
@@ -776,6 +1039,7 @@ class GraphView(QGraphicsView):
             item.setParentItem(None)
             self.scene().removeItem(item)
         self.nodes, self.edges, self.positions = {}, {}, {}
+        self.drawing = None
         self.highlight_nodes, self.highlight_edges = set(), set()
         self.busy = False
 
@@ -811,36 +1075,36 @@ class GraphView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing, not large)
         self.layout_started.emit()
         generation = self._generation
+        sizes = {node: (self._node_width(attrs), self.node_height) for node, attrs in graph.nodes(data=True)}
+        aspect = self._free_aspect()
         if n > ASYNC_LAYOUT_NODES:
-            _layout_executor().submit(_layout_job, generation, graph, method, self._signals)
+            _layout_executor().submit(_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
         else:
             try:
-                pos = compute_layout(graph, method)
+                drawing = compute_drawing(graph, method, sizes, aspect, self.gaps)
             except Exception as err:
-                self._layout_done(generation, {}, f"{type(err).__name__}: {err}", method)
+                self._layout_done(generation, None, f"{type(err).__name__}: {err}")
                 return
-            self._layout_done(generation, pos, "", method)
+            self._layout_done(generation, drawing, "")
 
-    def _layout_done(self, generation: int, pos, error: str, method: str | None = None) -> None:
+    def _layout_done(self, generation: int, drawing: Drawing | None, error: str) -> None:
         if generation != self._generation or self.graph is None:
             return  # a newer graph replaced this one while the layout ran
-        if error:
+        if error or drawing is None:
             self.busy = False
             self._root.setVisible(True)
             self.message.emit(f"Layout failed: {error}")
             return
-        method = method or ("layered" if self.method == "kamada_kawai" else self.method)
         graph = self.graph
-        widths = {node: self._node_width(attrs) for node, attrs in graph.nodes(data=True)}
-        width = max(widths.values(), default=100.0)
-        self.positions = scale_positions(pos, method, width, self.node_height, self.layer_gap)
+        self.drawing = drawing
+        self.positions = dict(drawing.centres)
         nodes = list(graph.nodes)
         for start in range(0, len(nodes), BATCH):
-            self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk, widths))
+            self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
         edges = list(graph.edges(keys=True))
-        curved = method == "layered"
+        self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
-            self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk, curved))
+            self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
         self._pending.append(self._finish)
         if len(nodes) + len(edges) <= BATCH:
             while self._pending:
@@ -862,22 +1126,31 @@ class GraphView(QGraphicsView):
         )
         return max(96.0 * self.font_scale, text + 20.0)
 
-    def _add_nodes(self, chunk: list, widths: dict) -> None:
-        graph = self.graph
+    def _add_nodes(self, chunk: list) -> None:
+        graph, drawing = self.graph, self.drawing
         for node in chunk:
-            item = NodeItem(self, node, graph.nodes[node], widths[node], self.node_height)
-            x, y = self.positions[node]
+            width, height = drawing.sizes[node]
+            item = NodeItem(self, node, graph.nodes[node], width, height)
+            x, y = drawing.centres[node]
             item.setPos(x, y)
             item.setParentItem(self._root)
             self.nodes[node] = item
 
-    def _add_edges(self, chunk: list, curved: bool) -> None:
-        graph = self.graph
+    def _add_trunks(self) -> None:
+        self._trunk_rects = {}
+        for source, commands in self.drawing.trunks.items():
+            item = TrunkItem(self, commands)
+            item.setParentItem(self._root)
+            self._trunk_rects[source] = item.boundingRect()
+
+    def trunk_rect(self, source) -> QRectF:
+        return self._trunk_rects.get(source, QRectF())
+
+    def _add_edges(self, chunk: list) -> None:
+        drawing = self.drawing
         for u, v, key in chunk:
-            parallel = graph.number_of_edges(u, v)
-            offset = (key - (parallel - 1) / 2) * 14.0 if parallel > 1 else 0.0
-            item = EdgeItem(self, u, v, key, offset)
-            item.set_geometry(self.nodes[u], self.nodes[v], curved)
+            item = EdgeItem(self, u, v, key)
+            item.set_route(drawing.paths[(u, v, key)], drawing.arrows[(u, v, key)])
             item.setParentItem(self._root)
             self.edges[(u, v, key)] = item
 
@@ -894,39 +1167,39 @@ class GraphView(QGraphicsView):
 
     # ---- numbers
 
+    def _source(self, node, attrs: dict):
+        """The base-graph node whose numbers a drawn box shows (a collapsed group shows its output)."""
+        return attrs.get("output") if attrs.get("kind") == "group" else node
+
     def grad_of(self, node, attrs: dict) -> float | None:
-        if attrs.get("kind") == "group":
-            source = attrs.get("output")
-            if self.grad_override is not None:
-                return self.grad_override.get(source)
-            return attrs.get("grad")
-        if self.grad_override is not None:
-            return self.grad_override.get(node)
-        return attrs.get("grad")
+        return self.snapshot.grad(self._source(node, attrs)) if self.snapshot is not None else None
 
-    def refresh_values(self) -> None:
-        if self.graph is None:
+    def value_of(self, node, attrs: dict) -> float | None:
+        return self.snapshot.value(self._source(node, attrs)) if self.snapshot is not None else None
+
+    def refresh_values(self, previous: GraphSnapshot | None = None) -> None:
+        """Give each box its numbers from the snapshot; repaint only boxes whose numbers changed."""
+        if self.graph is None or self.snapshot is None:
             return
-        self._update_numbers(list(self.nodes))
-        self.legend.update()
-
-    def _update_numbers(self, nodes: list) -> None:
-        graph = self.graph
+        snap = self.snapshot
         scale = 0.0
-        for node in graph.nodes:
-            g = self.grad_of(node, graph.nodes[node])
-            if g is not None and math.isfinite(g):
-                scale = max(scale, abs(g))
+        for g in snap.grads:
+            if g is not None and (g > scale or -g > scale) and math.isfinite(g):
+                scale = abs(g)
         rescaled = scale != self.grad_scale
         self.grad_scale = scale
-        for node in list(self.nodes) if rescaled else nodes:
-            if node not in graph:
+        graph = self.graph
+        same = previous is not None and not rescaled and previous.graph is snap.graph
+        for node, item in self.nodes.items():
+            source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
+            value, grad = snap.value(source), snap.grad(source)
+            if same and item.value == value and item.grad == grad:  # nan never equals: redrawn
                 continue
-            attrs = graph.nodes[node]
-            item = self.nodes[node]
-            item.value = attrs.get("data")
-            item.grad = self.grad_of(node, attrs)
+            item.value, item.grad = value, grad
             item.update()
+        self.legend.update()
+        if self.overview.isVisible():
+            self.overview.update()
 
     def tooltip_for(self, node) -> str:
         """Full-precision value and gradient, and the local derivative of each incoming edge."""
@@ -938,15 +1211,15 @@ class GraphView(QGraphicsView):
             f"<b>{_esc(name)}</b> ({_esc(attrs.get('kind', 'op'))}"
             + (f", op {_esc(attrs.get('op'))}" if attrs.get("op") else "")
             + ")",
-            f"data = {format_full(attrs.get('data'))}",
+            f"data = {format_full(self.value_of(node, attrs))}",
             f"grad = {format_full(grad)}" if grad is not None else "grad: not computed yet",
         ]
         incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
         if incoming:
             lines.append("local derivatives:")
-        for u, _v, _key, data in incoming:
+        for u, v, key, data in incoming:
             parent = node_name(graph.nodes[u], u)
-            local = data.get("local")
+            local = self.snapshot.local(u, v, key) if isinstance(u, int) and isinstance(v, int) else None
             if local is None:
                 lines.append(f"&nbsp;&nbsp;from {_esc(parent)}")
                 continue
@@ -957,10 +1230,8 @@ class GraphView(QGraphicsView):
             params = [m for m in attrs.get("members", ()) if self.base_graph.nodes[m].get("kind") == "parameter"]
             for m in params[:24]:
                 p = self.base_graph.nodes[m]
-                g = self.grad_override.get(m) if self.grad_override is not None else p.get("grad")
-                lines.append(
-                    f"&nbsp;&nbsp;{_esc(p.get('label'))} = {format_number(p.get('data'))}, grad {format_number(g)}"
-                )
+                value, g = self.snapshot.value(m), self.snapshot.grad(m)
+                lines.append(f"&nbsp;&nbsp;{_esc(p.get('label'))} = {format_number(value)}, grad {format_number(g)}")
             if len(params) > 24:
                 lines.append(f"&nbsp;&nbsp;… and {len(params) - 24} more parameters")
             lines.append("Double-click to expand this group.")
@@ -970,29 +1241,70 @@ class GraphView(QGraphicsView):
 
     # ---- navigation
 
+    def graph_rect(self) -> QRectF:
+        """The drawn graph's extent in the scene (boxes, edges and arrowheads)."""
+        return self._root.childrenBoundingRect()
+
+    def _fit_regions(self) -> list[QRectF]:
+        """The parts of the viewport a fitted graph may use: beside or above the legend."""
+        vp = QRectF(self.viewport().rect())
+        legend = (
+            QRectF(self.legend.geometry()).adjusted(0, 0, Legend.MARGIN, Legend.MARGIN)
+            if self.legend.isVisible()
+            else QRectF()
+        )
+        if legend.isEmpty():
+            return [vp]
+        above = QRectF(vp.left(), vp.top(), vp.width(), max(legend.top() - vp.top(), 1.0))
+        beside = QRectF(legend.right(), vp.top(), max(vp.right() - legend.right(), 1.0), vp.height())
+        return [above, beside]
+
+    def _free_aspect(self) -> float:
+        """Width/height of the largest region a fitted graph may use (to choose the layout's orientation)."""
+        regions = self._fit_regions()
+        region = max(regions, key=lambda r: r.width() * r.height())
+        return max(region.width(), 1.0) / max(region.height(), 1.0)
+
+    def fit_transform_scale(self, rect: QRectF | None = None) -> tuple[float, QRectF]:
+        """The scale Fit uses and the viewport region the graph goes in."""
+        rect = self.graph_rect() if rect is None else rect
+        m = self.fit_margin
+        best = (0.0, QRectF(self.viewport().rect()))
+        for region in self._fit_regions():
+            w, h = region.width() - 2 * m, region.height() - 2 * m
+            if w <= 0 or h <= 0:
+                continue
+            scale = min(w / max(rect.width(), 1.0), h / max(rect.height(), 1.0))
+            if scale > best[0]:
+                best = (scale, region)
+        return min(best[0], MAX_FIT_SCALE) if best[0] > 0 else 0.05, best[1]
+
     def fit(self) -> None:
+        """Show the whole graph as large as it goes, clear of the legend."""
         self.auto_fit = True
-        rect = self.scene().itemsBoundingRect()
+        rect = self.graph_rect()
         if rect.isEmpty():
             return
-        m = self.fit_margin
-        self.fitInView(rect.adjusted(-m, -m, m, m), Qt.AspectRatioMode.KeepAspectRatio)
-        # leave room under the graph for the legend, which is drawn over the bottom-left corner
-        below = (self.legend.height() + 12) / max(self.transform().m11(), 1e-6)
-        shown = rect.adjusted(-m, -m, m, m + below)
-        # the scene is what Fit shows: the legend's room can be scrolled to (centring kept the graph
-        # under the legend otherwise) and no scroll bar appears for margins only
-        self.scene().setSceneRect(shown)
-        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 2.0:  # a three-node graph should not fill a projector
-            self.setTransform(self.transform().fromScale(2.0, 2.0))
+        scale, region = self.fit_transform_scale(rect)
+        vp = QRectF(self.viewport().rect())
+        # the viewport in scene units, placed so that the graph's centre falls on the region's centre
+        top_left = rect.center() - QPointF(region.center().x() - vp.left(), region.center().y() - vp.top()) / scale
+        shown = QRectF(top_left, QSizeF(vp.width() / scale, vp.height() / scale))
+        self.scene().setSceneRect(shown.united(rect))
+        self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
+        self._place_overview()
+
+    def fitted_text_points(self) -> float:
+        """On-screen size, in points, of the value and gradient text at the current zoom."""
+        return self.body_font.pointSizeF() * self.transform().m11()
 
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = min(max(factor, 0.02 / current), 8.0 / current)
         self.auto_fit = False
         self.scale(factor, factor)
+        self._place_overview()
 
     def zoom_in(self) -> None:
         self.zoom(1.25)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from autograd_core.numbers import format_number
 from autograd_core.tensor import relative_error
 from gui.expression_state import ExpressionState
+from gui.graph_state import Change
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
@@ -274,10 +275,14 @@ class InputsPanel(QWidget):
         layout.addWidget(self.gradcheck)
         layout.addWidget(self.empty)
         layout.addWidget(scroll, 1)
-        state.program_changed.connect(self.rebuild)
-        state.grads_changed.connect(self.refresh)
-        state.gradcheck_changed.connect(self.refresh)
-        state.evaluated.connect(self.refresh)
+        state.changed.connect(self._state_changed)
+
+    def _state_changed(self, change: Change) -> None:
+        """One refresh per change of the state (a new program rebuilds the rows)."""
+        if change & Change.PROGRAM:
+            self.rebuild()
+        elif change & (Change.VALUES | Change.GRADS | Change.CHECKS):
+            self.refresh()
 
     def rebuild(self) -> None:
         names = self.state.inputs[:MAX_ROWS]

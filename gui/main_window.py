@@ -128,8 +128,7 @@ class MainWindow(QMainWindow):
         for area in self.areas.values():
             state = self._graph_state_of(area)
             if state is not None:
-                state.grads_changed.connect(self._update_non_finite)
-                state.evaluated.connect(self._update_non_finite)
+                state.changed.connect(self._update_non_finite)
 
         # A status message belongs to the area that sent it: switching areas clears it.
         self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
@@ -270,7 +269,7 @@ class MainWindow(QMainWindow):
             "Compare the gradients shown with finite differences for each input",
             checkable=True,
         )
-        state.gradcheck_changed.connect(self._sync_gradcheck_action)
+        state.changed.connect(self._sync_gradcheck_action)
 
         # The graph on screen (Expression or Sample graph); from another area, the Expression's.
         graph = bar.addMenu("&Backward")
@@ -322,7 +321,7 @@ class MainWindow(QMainWindow):
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
         self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
 
-    def _sync_gradcheck_action(self) -> None:
+    def _sync_gradcheck_action(self, _change=None) -> None:
         on = self.expression.state.gradcheck_enabled
         if self.gradcheck_action.isChecked() != on:
             self.gradcheck_action.blockSignals(True)
@@ -558,7 +557,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ status
 
-    def _update_non_finite(self) -> None:
+    def _update_non_finite(self, _change=None) -> None:
         """The warning describes the graph on screen (none on an area without one)."""
         state = self._graph_state_of(self.current_area())
         items = state.non_finite if state is not None else []

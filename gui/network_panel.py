@@ -21,18 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.nn import ACTIVATIONS, INITIALISATIONS
+from autograd_core.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALISATIONS
 from gui.training_controller import TrainingController, parameter_count
 
 MAX_HIDDEN_LAYERS = 6  # the library allows 8; six already trains slowly on a scalar engine
 MAX_NEURONS = 32
-ACTIVATION_HELP = {
-    "relu": "ReLU: max(0, z) — fast to train, bends the boundary in straight pieces",
-    "leaky_relu": "Leaky ReLU: z if z > 0 else 0.01·z — like ReLU but never completely flat",
-    "tanh": "tanh(z) — smooth, between −1 and 1",
-    "sigmoid": "σ(z) = 1/(1+e^−z) — smooth, between 0 and 1; trains slowly in deep networks",
-    "linear": "no activation — the whole network stays a linear model",
-}
 INIT_HELP = {
     "uniform": "weights drawn from U(−1, 1), as micrograd",
     "he": "He: normal with variance 2/fan-in, suited to ReLU",

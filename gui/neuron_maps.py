@@ -2,21 +2,39 @@
 
 The numbers come from ``autograd_core.inspection.unit_maps`` (vectorised
 forward on a small grid); this module only turns them into ``QImage``s.
-Units that can be negative (tanh, linear, leaky ReLU) get a diverging map
+Units that can be negative (tanh, linear, leaky ReLU…) get a diverging map
 around 0 in the sign colours of the diagram (blue −, white 0, orange +);
-units that cannot (ReLU, sigmoid) get a sequential map from white (0) to deep
-purple, so "off" is white and "on" is dark whatever the class colours mean.
+units that cannot (ReLU, sigmoid, softplus) get a sequential map from white
+(0) to deep purple, so "off" is white and "on" is dark whatever the class
+colours mean.  Which is which, and the fixed scale of a bounded unit (sigmoid
+0…1, tanh −1…1), come from the activation's output range in the op table.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtGui import QImage
 
+from autograd_core.nn import ACTIVATIONS, activation_range
 from gui.training_style import CLASS_COLORS
 
 MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)
-SEQUENTIAL = ("relu", "sigmoid")
+
+
+def is_sequential(activation: str) -> bool:
+    """True when the unit's output is never negative (white = 0 … purple), so no diverging map is needed."""
+    return activation_range(activation)[0] >= 0.0
+
+
+def fixed_range(activation: str) -> tuple[float, float] | None:
+    """The whole output range of a bounded unit (sigmoid 0…1), drawn on the same scale every time; None otherwise."""
+    lo, hi = activation_range(activation)
+    return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else None
+
+
+SEQUENTIAL = tuple(name for name in ACTIVATIONS if is_sequential(name))
 _SEQ_STOPS = ((0.0, "#ffffff"), (0.45, "#b39ddb"), (1.0, "#311b92"))
 _DIV_STOPS = ((0.0, CLASS_COLORS[0]), (0.5, "#ffffff"), (1.0, CLASS_COLORS[1]))
 
@@ -41,11 +59,10 @@ def map_range(values: np.ndarray, activation: str) -> tuple[float, float]:
     """The value range the colours span: fixed for bounded units, the map's own extreme otherwise."""
     finite = np.abs(values[np.isfinite(values)])
     peak = float(finite.max()) if finite.size else 0.0
-    if activation == "sigmoid":
-        return 0.0, 1.0
-    if activation == "tanh":
-        return -1.0, 1.0
-    if activation in SEQUENTIAL:
+    fixed = fixed_range(activation)
+    if fixed is not None:
+        return fixed
+    if is_sequential(activation):
         return 0.0, max(peak, 1e-9)
     return -max(peak, 1e-9), max(peak, 1e-9)
 
@@ -64,14 +81,14 @@ def map_images(maps: np.ndarray, activation: str, round_mask: bool = False) -> l
     than all the rest of the diagram).
     """
     maps = np.asarray(maps, dtype=float)
-    table = SEQ_TABLE if activation in SEQUENTIAL else DIV_TABLE
+    sequential = is_sequential(activation)
+    fixed = fixed_range(activation)
+    table = SEQ_TABLE if sequential else DIV_TABLE
     finite = np.where(np.isfinite(maps), maps, 0.0)
     peak = np.abs(finite).reshape(len(maps), -1).max(axis=1) if maps.size else np.zeros(0)
-    if activation == "sigmoid":
-        lo, hi = np.zeros_like(peak), np.ones_like(peak)
-    elif activation == "tanh":
-        lo, hi = -np.ones_like(peak), np.ones_like(peak)
-    elif activation in SEQUENTIAL:
+    if fixed is not None:
+        lo, hi = np.full_like(peak, fixed[0]), np.full_like(peak, fixed[1])
+    elif sequential:
         lo, hi = np.zeros_like(peak), np.maximum(peak, 1e-9)
     else:
         hi = np.maximum(peak, 1e-9)
@@ -96,6 +113,6 @@ def map_image(values: np.ndarray, activation: str) -> QImage:
 def describe_range(values: np.ndarray, activation: str) -> str:
     """The colour key of one map, for its enlarged view."""
     lo, hi = map_range(values, activation)
-    if activation in SEQUENTIAL:
+    if is_sequential(activation):
         return f"white = 0 … purple = {hi:.3g}"
     return f"blue = {lo:.3g} · white = 0 · orange = {hi:.3g}"

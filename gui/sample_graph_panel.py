@@ -192,10 +192,9 @@ class SampleGraphPanel(QWidget):
         self.messages = StatusMessages(self._status_key, self)
         self.messages.said.connect(self.status)
         self.messages.withdrawn.connect(self.status_withdrawn)
-        self.messages.watch(self.state.evaluated, self.state.grads_changed, self.state.sample_changed)
+        self.messages.watch(self.state.changed, self.state.sample_changed)
         self.messages.watch(self.view.layout_started, self.view.groups_changed)
-        self.state.evaluated.connect(self._redraw)
-        self.state.grads_changed.connect(lambda: self.view.show_grads(self.state))
+        self.state.changed.connect(self._redraw)  # one signal per change; the view draws the snapshot
         self.state.sample_changed.connect(self._sample_changed)
         self.state.message.connect(self.messages.say)
         self.view.message.connect(self.messages.say)
@@ -332,7 +331,7 @@ class SampleGraphPanel(QWidget):
 
     # ---- state -> view
 
-    def _redraw(self) -> None:
+    def _redraw(self, _change=None) -> None:
         graph = self.state.graph
         collapsed = None
         if graph is not None:

@@ -17,6 +17,7 @@ from autograd_core.expression import (
     compile_expression,
 )
 from autograd_core.graph import to_networkx
+from autograd_core.ops import LANGUAGE_OPS
 from autograd_core.trace import backward_steps
 
 
@@ -59,9 +60,15 @@ def test_numbers_and_operators(text, expected):
 
 
 def test_every_function_and_method_matches_the_engine():
-    x0 = 0.7
+    x0, y0 = 0.7, -0.4
     for name in FUNCTION_NAMES:
         if name == "pow":
+            continue
+        if LANGUAGE_OPS[name].arity == 2:  # max(a, b), min(a, b)
+            engine = getattr(Tensor(x0), name)(Tensor(y0)).data
+            assert value(f"{name}(x, y)", x=x0, y=y0) == engine, name
+            assert value(f"x.{name}(y)", x=x0, y=y0) == engine, name
+            assert run(f"{name}(x, y)", x=x0, y=y0).output.op == name
             continue
         engine = getattr(Tensor(x0), name)().data
         assert value(f"{name}(x)", x=x0) == engine, name

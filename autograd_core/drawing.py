@@ -1,0 +1,1034 @@
+"""Where every box and every edge of a graph drawing goes, in scene units (no Qt).
+
+The view gives each node's box size; ``draw(graph, method, sizes)`` returns a
+``Drawing``: box centres and, for every edge, a path that touches no box it
+does not connect and ends with its arrowhead on the target box's border.
+
+Layered drawings follow Sugiyama's method, as Graphviz ``dot`` does:
+
+1. *Layers.*  Longest path from the leaves, then each node moves to the
+   layer that shortens its edges (a leaf sits just before its first use).
+2. *Virtual nodes.*  An edge that skips layers gets one slot in each layer
+   it crosses, so it passes *between* boxes, never behind one.
+3. *Order.*  Start from the depth-first order (no crossing at all for a tree),
+   then barycentre sweeps and adjacent swaps ("transpose"); the order with the
+   fewest crossings wins.
+4. *Coordinates.*  Each layer is placed by isotonic regression: every node as
+   close as possible to the mean of its neighbours, boxes kept apart by a gap
+   (virtual slots weigh more, so long edges stay straight).
+5. *Routes.*  An edge leaves its source's border, runs through each layer at
+   its slot's height and crosses each gap between layers as a cubic curve (its
+   control points stay inside the gap, where there is no box).  Each box
+   spreads its edges' ports along its border in the order of the other ends,
+   so the two edges of ``x*x`` are two lines with two arrowheads.
+
+Force layouts (spring, Kamada–Kawai) are scaled to the box sizes, their
+overlaps are pushed apart, and an edge that would cross a box is bent around it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import networkx as nx
+
+from autograd_core.graph import topological_nodes
+
+Point = tuple[float, float]
+EdgeKey = tuple  # (u, v, key)
+
+LAYER_GAP = 56.0  # between the columns (rows) of boxes of a layered drawing
+NODE_GAP = 16.0  # between two boxes of one layer
+EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
+FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
+TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
+RESTARTS = 12  # shaken restarts of the crossing minimisation for small graphs
+RESTART_SEGMENTS = 90  # ... done up to this many segments (the layout of a typed expression stays well under 0.1 s)
+# Work limits, in segments between adjacent layers (edges split at their virtual slots):
+THOROUGH_SEGMENTS = 250  # up to this: four strategies, sifting and restarts (every example, typical expressions)
+TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycentre sweeps
+QUICK_SWEEPS = 4
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Box centres and edge routes in scene units.
+
+    ``paths[edge]`` is a list of commands, ``("M", x, y)``, ``("L", x, y)`` and
+    ``("C", x1, y1, x2, y2, x, y)`` (a cubic curve), from the source's border to
+    the tip of the arrow on the target's border; ``arrows[edge]`` is that tip
+    and the unit direction the arrow points in.  A node with many edges that
+    skip layers sends them along one shared *trunk* (as dot's ``concentrate``),
+    so a value used everywhere is one line, not dozens side by side: its
+    stretch along the trunk is the command ``("T", source, first, end)``,
+    ``trunks[source][first:end]``; ``path(edge)`` writes it out.
+    """
+
+    centres: dict
+    sizes: dict
+    paths: dict = field(default_factory=dict)
+    arrows: dict = field(default_factory=dict)
+    direction: str = "LR"  # LR (layers left to right), TB (top to bottom) or free
+    trunks: dict = field(default_factory=dict)  # source -> commands of the trunk its long edges share
+
+    def path(self, edge) -> list:
+        """The edge's commands with its stretch along a trunk (``("T", source, first, end)``) written out."""
+        out = []
+        for c in self.paths[edge]:
+            if c[0] == "T":
+                out.extend(self.trunks[c[1]][c[2] : c[3]])
+            else:
+                out.append(c)
+        return out
+
+    def box(self, node) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of a node's box."""
+        (x, y), (w, h) = self.centres[node], self.sizes[node]
+        return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        boxes = [self.box(n) for n in self.centres]
+        if not boxes:
+            return (0.0, 0.0, 0.0, 0.0)
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
+
+# ------------------------------------------------------------------ entry
+
+
+def draw(
+    graph: nx.DiGraph,
+    method: str = "layered",
+    sizes: dict | None = None,
+    *,
+    direction: str = "LR",
+    layering=None,
+    gaps: tuple[float, float] = (LAYER_GAP, NODE_GAP),
+    aspect: float | None = None,
+) -> Drawing:
+    """A drawing of ``graph`` with boxes of ``sizes`` ({node: (w, h)}, default 100×50).
+
+    ``direction`` ("LR" or "TB") orients a layered drawing; ``layering`` (from
+    ``layered_order``) lets both orientations share the ordering work; ``gaps``
+    are the space between layers and between two boxes of a layer; ``aspect``
+    (width/height of the view) stretches a force layout towards the view's shape.
+    """
+    sizes = {n: (sizes or {}).get(n, (100.0, 50.0)) for n in graph.nodes}
+    if graph.number_of_nodes() == 0:
+        return Drawing({}, {}, {}, {}, direction)
+    if method == "layered":
+        order = layering if layering is not None else layered_order(graph)
+        return _layered_drawing(graph, order, sizes, direction, gaps)
+    from autograd_core.graph import layout
+
+    pos = layout(graph, method)
+    return _force_drawing(graph, pos, sizes, aspect)
+
+
+# ------------------------------------------------------------------ layering and order
+
+
+@dataclass
+class LayeredOrder:
+    """Layers of real and virtual nodes, each in drawing order; shared by both orientations."""
+
+    layers: list  # list of lists of items: real nodes or ("virtual", edge, k)
+    layer_of: dict  # real node -> layer index
+    chains: dict  # edge (u, v, key) -> [u, virtual..., v]
+    crossings: int  # between adjacent layers, counting virtual slots
+    trunks: dict = field(default_factory=dict)  # source -> its trunk's slots, layer by layer
+
+
+def _is_virtual(item) -> bool:
+    return isinstance(item, tuple) and len(item) == 3 and item[0] == "virtual"
+
+
+def _natural(n):
+    if isinstance(n, (int, float)):
+        return (0, n, ())
+    return (1, 0, tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(n))))
+
+
+def argument_indices(graph: nx.DiGraph) -> dict:
+    """Edge (u, v, key) -> the argument position of u in v's op (the key when no ``index`` is stored)."""
+    if graph.is_multigraph():
+        return {(u, v, k): (i if i is not None else k) for u, v, k, i in graph.edges(keys=True, data="index")}
+    return {(u, v, 0): 0 for u, v in graph.edges()}
+
+
+def assign_layers(graph: nx.DiGraph) -> dict:
+    """Layer of each node: every edge goes from a lower to a higher layer, edges kept short.
+
+    Each node starts as late as possible (just before its first use: a tree
+    then has only edges of length one), then a node with more inputs than
+    uses moves as early as its inputs allow, and one with more uses as late as
+    its first use allows, until nothing moves (a cheap stand-in for dot's
+    network simplex, which minimises the total edge length).
+    """
+    order = topological_nodes(graph)
+    layer: dict = {}
+    for n in reversed(order):
+        layer[n] = min((layer[s] for s in graph.successors(n)), default=1) - 1
+    for _ in range(4):
+        moved = False
+        for n in order:
+            ins, outs = graph.in_degree(n), graph.out_degree(n)
+            if ins > outs and ins:
+                best = 1 + max(layer[p] for p in graph.predecessors(n))
+                if best < layer[n]:
+                    layer[n], moved = best, True
+        for n in reversed(order):
+            ins, outs = graph.in_degree(n), graph.out_degree(n)
+            if outs > ins and outs:
+                best = min(layer[s] for s in graph.successors(n)) - 1
+                if best > layer[n]:
+                    layer[n], moved = best, True
+        if not moved:
+            break
+    used = sorted(set(layer.values()))
+    rank = {k: i for i, k in enumerate(used)}
+    return {n: rank[k] for n, k in layer.items()}
+
+
+def _limit_width(layer_of: dict, rank: dict, width: int) -> dict:
+    """Split every layer of more than ``width`` nodes into consecutive layers of at most ``width`` (in DFS order).
+
+    Nodes of one layer have no edge between them, so any split keeps every edge
+    pointing forward."""
+    by_layer: dict = {}
+    for n, k in layer_of.items():
+        by_layer.setdefault(k, []).append(n)
+    out: dict = {}
+    shift = 0
+    for k in sorted(by_layer):
+        nodes = sorted(by_layer[k], key=rank.__getitem__)
+        parts = max(1, math.ceil(len(nodes) / width))
+        size = math.ceil(len(nodes) / parts)
+        for i, n in enumerate(nodes):
+            out[n] = k + shift + i // size
+        shift += parts - 1
+    return out
+
+
+def layer_width_for(sizes: dict, gaps: tuple, aspect: float, direction: str) -> int:
+    """How many boxes a layer may hold for a drawing of ``len(sizes)`` boxes to take the view's shape."""
+    n = max(len(sizes), 1)
+    w = sum(s[0] for s in sizes.values()) / n
+    h = sum(s[1] for s in sizes.values()) / n
+    if direction == "LR":  # layers are columns: depth × (w + layer gap) wide, width × (h + node gap) tall
+        ratio = (w + gaps[0]) / (h + gaps[1]) / aspect
+    else:
+        ratio = aspect * (h + gaps[0]) / (w + gaps[1])
+    return max(3, round(math.sqrt(n * ratio)))
+
+
+def _dfs_rank(graph: nx.DiGraph) -> tuple[dict, dict]:
+    """Depth-first post-order from the output(s), arguments in order: a tree's planar order.
+
+    Also, for every edge, where in that order its argument was asked for: an
+    edge from a node drawn elsewhere (used twice) runs in its consumer's
+    subtree at that place, not next to its source.
+    """
+    rank: dict = {}
+    edge_rank: dict = {}
+    multi = graph.is_multigraph()
+
+    index = argument_indices(graph)
+    incoming: dict = {}
+    for e in index:
+        incoming.setdefault(e[1], []).append(e)
+
+    def arguments(n) -> list:
+        if multi:
+            return [(e[0], e) for e in sorted(incoming.get(n, ()), key=index.__getitem__)]
+        return [(u, (u, n, 0)) for u in sorted(graph.predecessors(n), key=_natural)]
+
+    started: set = set()
+    for sink in sorted((n for n in graph if graph.out_degree(n) == 0), key=_natural):
+        stack = [(sink, arguments(sink), 0)]
+        started.add(sink)
+        while stack:
+            n, args, i = stack.pop()
+            if i == len(args):
+                rank[n] = len(rank)
+                continue
+            stack.append((n, args, i + 1))
+            parent, edge = args[i]
+            edge_rank[edge] = len(rank) - 0.5
+            if parent not in started:
+                started.add(parent)
+                stack.append((parent, arguments(parent), 0))
+    for n in sorted(graph, key=_natural):
+        rank.setdefault(n, len(rank))
+    return rank, edge_rank
+
+
+def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None = None) -> LayeredOrder:
+    """Layers, virtual nodes and an order with few crossings (see the module's docstring).
+
+    ``max_width`` splits a layer with more boxes than that into several
+    consecutive layers (fifty terms of one sum become five columns of ten),
+    so that a drawing can follow the view's shape instead of one long strip.
+    """
+    layer_of = assign_layers(graph)
+    rank, edge_rank = _dfs_rank(graph)
+    if max_width:
+        layer_of = _limit_width(layer_of, rank, max_width)
+    depth = max(layer_of.values(), default=-1) + 1
+    layers: list[list] = [[] for _ in range(depth)]
+    key: dict = {}
+    for n, k in layer_of.items():
+        layers[k].append(n)
+        key[n] = (rank[n], 0)
+    edges = list(graph.edges(keys=True)) if graph.is_multigraph() else [(u, v, 0) for u, v in graph.edges()]
+    long_edges: dict = {}
+    for u, v, _k in edges:
+        if layer_of[v] - layer_of[u] > 1:
+            long_edges[u] = long_edges.get(u, 0) + 1
+    chains: dict = {}
+    up: dict = {n: [] for n in layer_of}  # item -> items in the previous layer it connects to
+    down: dict = {n: [] for n in layer_of}
+    linked: set = set()
+
+    def link(a, b) -> None:
+        linked.add((a, b))
+        down[a].append(b)
+        up[b].append(a)
+
+    trunks: dict = {}  # source -> its trunk's slots, layer by layer
+    for u, v, k in edges:
+        ku, kv = layer_of[u], layer_of[v]
+        if kv - ku > 1 and long_edges.get(u, 0) >= TRUNK_EDGES:
+            trunk = trunks.setdefault(u, [])
+            while len(trunk) < kv - ku - 1:  # extend the trunk to this edge's last layer
+                layer = ku + 1 + len(trunk)
+                item = ("virtual", ("trunk", u), layer)
+                layers[layer].append(item)
+                key[item] = (edge_rank.get((u, v, k), rank[u]), 1 + layer)
+                up[item], down[item] = [], []
+                link(trunk[-1] if trunk else u, item)
+                trunk.append(item)
+            chain = [u, *trunk[: kv - ku - 1], v]
+            link(chain[-2], v)
+        else:
+            chain = [u]
+            for layer in range(ku + 1, kv):
+                item = ("virtual", (u, v, k), layer)
+                layers[layer].append(item)
+                key[item] = (edge_rank.get((u, v, k), rank[u]), 1 + layer)
+                up[item], down[item] = [], []
+                chain.append(item)
+            chain.append(v)
+            for a, b in pairwise(chain):
+                if (a, b) not in linked or not (_is_virtual(a) or _is_virtual(b)):
+                    link(a, b)
+        chains[(u, v, k)] = chain
+    for items in layers:
+        items.sort(key=lambda it: key[it])
+    segments = len(linked)
+    thorough = segments <= THOROUGH_SEGMENTS
+    # Several strategies (barycentre or median, first sweep down or up); the fewest crossings win.
+    strategies = [(False, True), (True, True), (False, False), (True, False)]
+    if not thorough:
+        strategies = strategies[:1]
+    if segments > TRANSPOSE_SEGMENTS:  # a big graph: a few sweeps, no counting in between (it must draw fast)
+        pos = {it: i for items in layers for i, it in enumerate(items)}
+        for sweep in range(QUICK_SWEEPS):
+            downward = sweep % 2 == 0
+            for k in range(1, depth) if downward else range(depth - 2, -1, -1):
+                _sort_by_barycentre(layers[k], up if downward else down, pos)
+        return LayeredOrder(layers, layer_of, chains, _total_crossings(layers, down, pos), trunks)
+    best, best_layers = None, layers
+    for median, downward_first in strategies:
+        start = [list(items) for items in layers]
+        crossings, result = _minimise(
+            start, up, down, sweeps, median, downward_first, segments <= TRANSPOSE_SEGMENTS, thorough
+        )
+        if best is None or crossings < best:
+            best, best_layers = crossings, result
+        if best == 0:
+            break
+    # Restarts from shaken copies of the best order, while the work stays small (seeded: deterministic).
+    rng = random.Random(0)
+    restarts = RESTARTS if segments <= RESTART_SEGMENTS else 0
+    for _ in range(restarts if best else 0):
+        shaken = [list(items) for items in best_layers]
+        for items in shaken:
+            for i in range(len(items) - 1):
+                if rng.random() < 0.3:
+                    items[i], items[i + 1] = items[i + 1], items[i]
+        crossings, result = _minimise(shaken, up, down, sweeps, rng.random() < 0.5, rng.random() < 0.5, True, True)
+        if crossings < best:
+            best, best_layers = crossings, result
+        if best == 0:
+            break
+    return LayeredOrder(best_layers, layer_of, chains, best, trunks)
+
+
+def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, sift=False):
+    depth = len(layers)
+    pos = {it: i for items in layers for i, it in enumerate(items)}
+    best = _total_crossings(layers, down, pos)
+    best_layers = [list(items) for items in layers]
+    stale = 0
+    for sweep in range(sweeps if best else 0):
+        downward = (sweep % 2 == 0) == downward_first
+        rng = range(1, depth) if downward else range(depth - 2, -1, -1)
+        for k in rng:
+            _sort_by_barycentre(layers[k], up if downward else down, pos, median)
+        if do_transpose:
+            _transpose(layers, up, down, pos)
+        crossings = _total_crossings(layers, down, pos)
+        if crossings < best:
+            best, best_layers, stale = crossings, [list(items) for items in layers], 0
+        else:
+            stale += 1
+        if best == 0 or stale >= 6:
+            break
+    if best and sift:
+        layers = [list(items) for items in best_layers]
+        pos = {it: i for items in layers for i, it in enumerate(items)}
+        for _ in range(4):
+            _sift(layers, up, down, pos)
+            _transpose(layers, up, down, pos)
+            crossings = _total_crossings(layers, down, pos)
+            if crossings >= best:
+                break
+            best, best_layers = crossings, [list(items) for items in layers]
+    return best, best_layers
+
+
+def _sift(layers: list, up: dict, down: dict, pos: dict) -> None:
+    """Sifting: move each item to the place in its layer where its edges cross least."""
+    for items in layers:
+        if len(items) < 3:
+            continue
+        for v in sorted(items, key=lambda it: -(len(up[it]) + len(down[it]))):
+            i = items.index(v)
+            del items[i]
+            # cost of v at position 0, then the change as v passes each item w
+            best_at, best_delta, delta = 0, 0, 0
+            for j, w in enumerate(items):
+                pos[w] = j
+            for j, w in enumerate(items):
+                before = _pair_crossings(up[v], up[w], pos) + _pair_crossings(down[v], down[w], pos)
+                after = _pair_crossings(up[w], up[v], pos) + _pair_crossings(down[w], down[v], pos)
+                delta += after - before
+                if delta < best_delta:
+                    best_delta, best_at = delta, j + 1
+            items.insert(best_at, v)
+            for j, w in enumerate(items):
+                pos[w] = j
+
+
+def _sort_by_barycentre(items: list, neighbours: dict, pos: dict, median: bool = False) -> None:
+    def bary(it):
+        around = neighbours[it]
+        if not around:
+            return pos[it]
+        if median:
+            values = sorted(pos[m] for m in around)
+            mid = len(values) // 2
+            return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+        return sum(pos[m] for m in around) / len(around)
+
+    items.sort(key=lambda it: (bary(it), pos[it]))
+    for i, it in enumerate(items):
+        pos[it] = i
+
+
+def _pair_crossings(a_nbrs: list, b_nbrs: list, pos: dict) -> int:
+    """Crossings between the edges of a (above b) and those of b, towards one adjacent layer."""
+    count = 0
+    for x in a_nbrs:
+        px = pos[x]
+        for y in b_nbrs:
+            if px > pos[y]:
+                count += 1
+    return count
+
+
+def _transpose(layers: list, up: dict, down: dict, pos: dict, rounds: int = 4) -> None:
+    """Swap neighbours in a layer while that removes crossings (dot's transpose step)."""
+    for _ in range(rounds):
+        improved = False
+        for items in layers:
+            for i in range(len(items) - 1):
+                a, b = items[i], items[i + 1]
+                now = _pair_crossings(up[a], up[b], pos) + _pair_crossings(down[a], down[b], pos)
+                if not now:
+                    continue
+                swapped = _pair_crossings(up[b], up[a], pos) + _pair_crossings(down[b], down[a], pos)
+                if swapped < now:
+                    items[i], items[i + 1] = b, a
+                    pos[a], pos[b] = i + 1, i
+                    improved = True
+        if not improved:
+            return
+
+
+def _total_crossings(layers: list, down: dict, pos: dict) -> int:
+    return sum(_layer_crossings(layers[k], down, pos) for k in range(len(layers) - 1))
+
+
+def _layer_crossings(items: list, down: dict, pos: dict) -> int:
+    """Crossings between one layer and the next: inversions of the lower ends (Fenwick tree)."""
+    ends = [pos[b] for it in items for b in sorted(down[it], key=pos.__getitem__)]
+    if len(ends) < 2:
+        return 0
+    size = max(ends) + 2
+    tree = [0] * (size + 1)
+    crossings = 0
+    seen = 0
+    for e in ends:
+        # how many earlier edges end strictly below e
+        i, below = e + 1, 0
+        while i > 0:
+            below += tree[i]
+            i -= i & -i
+        crossings += seen - below
+        i = e + 1
+        while i <= size:
+            tree[i] += 1
+            i += i & -i
+        seen += 1
+    return crossings  # edges that share an end point are equal, not inverted: no crossing
+
+
+# ------------------------------------------------------------------ coordinates
+
+
+def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direction: str, gaps) -> Drawing:
+    across = 1 if direction == "LR" else 0  # index of the in-layer axis in (w, h)
+    along = 1 - across
+    layers = order.layers
+
+    virtual = {it for items in layers for it in items if _is_virtual(it)}
+    is_virtual = virtual.__contains__
+    half = {it: (EDGE_GAP if it in virtual else sizes[it][across]) / 2 for items in layers for it in items}
+    layer_gap, node_gap = gaps
+
+    def separation(a, b) -> float:
+        return half[a] + half[b] + (EDGE_GAP if a in virtual or b in virtual else node_gap)
+
+    up: dict = {}
+    down: dict = {}
+    linked: set = set()
+    for chain in order.chains.values():
+        for a, b in pairwise(chain):
+            if (a, b) in linked:
+                continue
+            linked.add((a, b))
+            down.setdefault(a, []).append(b)
+            up.setdefault(b, []).append(a)
+    coord: dict = {}
+    for items in layers:
+        c = 0.0
+        for i, it in enumerate(items):
+            if i:
+                c += separation(items[i - 1], it)
+            coord[it] = c
+        mid = c / 2
+        for it in items:
+            coord[it] -= mid
+    for sweep in range(8 if len(coord) <= TRANSPOSE_SEGMENTS else 2):
+        downward = sweep % 2 == 0
+        rng = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
+        for k in rng:
+            _place_layer(layers[k], up if downward else down, coord, separation, is_virtual)
+    for k in range(len(layers)):
+        _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down))
+    # layer positions along the flow
+    thickness = [max((sizes[it][along] for it in items if not is_virtual(it)), default=0.0) for items in layers]
+    flow = []
+    f = 0.0
+    for k, t in enumerate(thickness):
+        if k:
+            f += thickness[k - 1] / 2 + layer_gap + t / 2
+        flow.append(f)
+
+    def point(flow_c: float, across_c: float) -> Point:
+        return (flow_c, across_c) if direction == "LR" else (across_c, flow_c)
+
+    centres = {}
+    for k, items in enumerate(layers):
+        for it in items:
+            if not is_virtual(it):
+                centres[it] = point(flow[k], coord[it])
+    # ports: each box spreads its edges along its border in the order of their other ends
+    out_port: dict = {}
+    in_port: dict = {}
+    by_source: dict = {}
+    by_target: dict = {}
+    index = argument_indices(graph)
+    for e, chain in order.chains.items():
+        by_source.setdefault(chain[0], []).append((coord[chain[1]], index[e], e))
+        by_target.setdefault(chain[-1], []).append((coord[chain[-2]], index[e], e))
+    for n, items in by_source.items():
+        items.sort(key=_port_order)
+        for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
+            out_port[e] = c
+    for n, items in by_target.items():
+        items.sort(key=_port_order)
+        for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
+            in_port[e] = c
+    # Each trunk once: per layer it crosses, a run across the layer and a curve to the next one.
+    trunks: dict = {}
+    trunk_at: dict = {}  # (source, layer) -> index of the trunk's run across that layer
+    for chain in order.chains.values():
+        u = chain[0]
+        if len(chain) < 3 or chain[1][1][0] != "trunk" or u in trunks:
+            continue
+        ku = order.layer_of[u]
+        items = order.trunks[u]
+        first = items[0]
+        cmds = [("M", *point(flow[ku + 1] - thickness[ku + 1] / 2, coord[first]))]
+        for i, item in enumerate(items):
+            k = ku + 1 + i
+            if i:
+                here_flow = flow[k - 1] + thickness[k - 1] / 2
+                enter = flow[k] - thickness[k] / 2
+                mid = (here_flow + enter) / 2
+                prev = coord[items[i - 1]]
+                cmds.append(("C", *point(mid, prev), *point(mid, coord[item]), *point(enter, coord[item])))
+            trunk_at[(u, k)] = len(cmds)
+            cmds.append(("L", *point(flow[k] + thickness[k] / 2, coord[item])))
+        trunks[u] = cmds
+    paths = {}
+    arrows = {}
+    for e, chain in order.chains.items():
+        u, v = chain[0], chain[-1]
+        ku, kv = order.layer_of[u], order.layer_of[v]
+        start = flow[ku] + sizes[u][along] / 2
+        cmds = [("M", *point(start, out_port[e]))]
+        here_flow, here = flow[ku] + thickness[ku] / 2, out_port[e]
+        if here_flow > start:
+            cmds.append(("L", *point(here_flow, here)))
+        on_trunk = len(chain) > 2 and chain[1][1][0] == "trunk"
+        k = ku + 1
+        while k <= kv:
+            item = chain[k - ku]
+            target = in_port[e] if k == kv else coord[item]
+            enter = flow[k] - thickness[k] / 2
+            mid = (here_flow + enter) / 2
+            cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
+            here = target
+            if k < kv and on_trunk:  # ride the trunk to the layer before the target
+                cmds.append(("T", u, trunk_at[(u, k)], trunk_at[(u, kv - 1)] + 1))
+                k = kv - 1
+                here = coord[chain[k - ku]]
+                here_flow = flow[k] + thickness[k] / 2
+            elif k < kv:
+                here_flow = flow[k] + thickness[k] / 2
+                cmds.append(("L", *point(here_flow, here)))
+            k += 1
+        tip_flow = flow[kv] - sizes[v][along] / 2
+        if tip_flow > flow[kv] - thickness[kv] / 2:
+            cmds.append(("L", *point(tip_flow, here)))
+        paths[e] = cmds
+        arrows[e] = (*point(tip_flow, here), *point(1.0, 0.0))
+    return Drawing(centres, sizes, paths, arrows, direction, trunks)
+
+
+def _port_order(item: tuple) -> tuple:
+    """Ports in the order of the other ends, then of the argument (never comparing node ids of mixed types)."""
+    return item[0], item[1]
+
+
+def _spread(centre: float, extent: float, count: int) -> list[float]:
+    """``count`` port positions along a border of length ``extent``, centred, at most 14 apart."""
+    if count == 1:
+        return [centre]
+    step = min(14.0, extent * 0.8 / (count - 1))
+    first = centre - step * (count - 1) / 2
+    return [first + i * step for i in range(count)]
+
+
+def _place_layer(items, neighbours, coord, separation, is_virtual, both=None) -> None:
+    """Isotonic regression (pool adjacent violators) under minimum separations."""
+    if not items:
+        return
+    desired, weights = [], []
+    for it in items:
+        if both is not None:
+            around = both[0].get(it, []) + both[1].get(it, [])
+        else:
+            around = neighbours.get(it, [])
+        if around:
+            desired.append(sum(coord[m] for m in around) / len(around))
+            weights.append(4.0 if is_virtual(it) else 1.0 * len(around))
+        else:
+            desired.append(coord[it])
+            weights.append(0.05)
+    offsets = [0.0]
+    for i in range(1, len(items)):
+        offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
+    # minimise sum w (q_i + off_i - d_i)^2 with q non-decreasing
+    blocks: list[list[float]] = []  # [value, weight, count]
+    for d, w, off in zip(desired, weights, offsets):
+        blocks.append([d - off, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            v2, w2, c2 = blocks.pop()
+            v1, w1, c1 = blocks[-1]
+            blocks[-1] = [(v1 * w1 + v2 * w2) / (w1 + w2), w1 + w2, c1 + c2]
+    i = 0
+    for value, _w, count in blocks:
+        for _ in range(count):
+            coord[items[i]] = value + offsets[i]
+            i += 1
+
+
+# ------------------------------------------------------------------ force layouts
+
+
+def _force_drawing(graph: nx.DiGraph, pos: dict, sizes: dict, aspect: float | None = None) -> Drawing:
+    nodes = list(graph.nodes)
+    if len(nodes) == 1:
+        centres = {nodes[0]: (0.0, 0.0)}
+        return Drawing(centres, sizes, {}, {}, "free")
+    # scale so that a typical edge is about one box long (overlap removal then makes room)
+    lengths = [math.dist(pos[u], pos[v]) for u, v in graph.edges() if u != v]
+    typical = sorted(lengths)[len(lengths) // 2] if lengths else 1.0
+    mean_w = sum(s[0] for s in sizes.values()) / len(sizes)
+    mean_h = sum(s[1] for s in sizes.values()) / len(sizes)
+    scale = (0.8 * math.hypot(mean_w, mean_h) + FORCE_GAP) / (typical or 1.0)
+    sx = sy = scale
+    if aspect:  # stretch towards the view's shape (at most 2× either way)
+        xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        stretch = min(max(math.sqrt(aspect / (w / h)), 0.5), 2.0)
+        sx, sy = scale * stretch, scale / stretch
+    centres = {n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}
+    centres = remove_overlaps(centres, sizes, FORCE_GAP)
+    paths, arrows = route_straight(graph, centres, sizes)
+    return Drawing(centres, sizes, paths, arrows, "free")
+
+
+def remove_overlaps(centres: dict, sizes: dict, gap: float, max_rounds: int = 400) -> dict:
+    """Push boxes apart (along the axis of least overlap) until no two boxes, plus ``gap``, overlap."""
+    nodes = list(centres)
+    xs = [centres[n][0] for n in nodes]
+    ys = [centres[n][1] for n in nodes]
+    ws = [sizes[n][0] + gap for n in nodes]
+    hs = [sizes[n][1] + gap for n in nodes]
+    cell = max(max(ws), max(hs))
+    for round_ in range(max_rounds):
+        grid: dict = {}
+        for i in range(len(nodes)):
+            grid.setdefault((int(xs[i] // cell), int(ys[i] // cell)), []).append(i)
+        moved = False
+        for i in range(len(nodes)):
+            cx, cy = int(xs[i] // cell), int(ys[i] // cell)
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for j in grid.get((cx + dx, cy + dy), ()):
+                        if j <= i:
+                            continue
+                        ox = (ws[i] + ws[j]) / 2 - abs(xs[i] - xs[j])
+                        oy = (hs[i] + hs[j]) / 2 - abs(ys[i] - ys[j])
+                        if ox <= 0 or oy <= 0:
+                            continue
+                        moved = True
+                        if ox < oy:
+                            s = 1.0 if xs[j] > xs[i] or (xs[j] == xs[i] and j > i) else -1.0
+                            xs[i] -= s * ox / 2 + s * 0.01
+                            xs[j] += s * ox / 2 + s * 0.01
+                        else:
+                            s = 1.0 if ys[j] > ys[i] or (ys[j] == ys[i] and j > i) else -1.0
+                            ys[i] -= s * oy / 2 + s * 0.01
+                            ys[j] += s * oy / 2 + s * 0.01
+        if not moved:
+            break
+        if round_ % 50 == 49:  # stuck: spread everything a little
+            mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+            xs = [mx + (x - mx) * 1.1 for x in xs]
+            ys = [my + (y - my) * 1.1 for y in ys]
+    return {n: (xs[i], ys[i]) for i, n in enumerate(nodes)}
+
+
+def route_straight(graph: nx.DiGraph, centres: dict, sizes: dict, margin: float = 6.0):
+    """Straight edges between box borders, bent around any box in the way; parallel edges side by side."""
+    boxes = {n: _inflate(_box(centres[n], sizes[n]), margin) for n in centres}
+    index = _BoxIndex(boxes)
+    edges = list(graph.edges(keys=True)) if graph.is_multigraph() else [(u, v, 0) for u, v in graph.edges()]
+    counts: dict = {}
+    for u, v, _k in edges:
+        counts[(u, v)] = counts.get((u, v), 0) + 1
+    seen: dict = {}
+    paths, arrows = {}, {}
+    for e in edges:
+        u, v, _k = e
+        n = counts[(u, v)]
+        i = seen.get((u, v), 0)
+        seen[(u, v)] = i + 1
+        a, b = centres[u], centres[v]
+        offset = (i - (n - 1) / 2) * 10.0
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        nx_, ny_ = -dy / length * offset, dx / length * offset
+        a2, b2 = (a[0] + nx_, a[1] + ny_), (b[0] + nx_, b[1] + ny_)
+        points = [a2, *_detour(a2, b2, index, {u, v}, 0), b2]
+        if any(index.first_hit(p, q, {u, v}) for p, q in pairwise(points)):
+            points = [a2, *_visibility_route(a2, b2, index, {u, v}), b2]  # dense spot: shortest way round
+        # clip at the two borders
+        start = _exit_point(points[0], points[1], _box(centres[u], sizes[u]))
+        end = _exit_point(points[-1], points[-2], _box(centres[v], sizes[v]))
+        points = [start, *points[1:-1], end]
+        cmds = [("M", *points[0])] + [("L", *p) for p in points[1:]]
+        last = points[-2]
+        d = (end[0] - last[0], end[1] - last[1])
+        dl = math.hypot(*d) or 1.0
+        paths[e] = cmds
+        arrows[e] = (end[0], end[1], d[0] / dl, d[1] / dl)
+    return paths, arrows
+
+
+def _box(c: Point, s) -> tuple:
+    return (c[0] - s[0] / 2, c[1] - s[1] / 2, c[0] + s[0] / 2, c[1] + s[1] / 2)
+
+
+def _inflate(b, m) -> tuple:
+    return (b[0] - m, b[1] - m, b[2] + m, b[3] + m)
+
+
+class _BoxIndex:
+    """Boxes in a uniform grid, to find those a segment may cross without testing all of them."""
+
+    def __init__(self, boxes: dict):
+        self.boxes = boxes
+        sizes = [max(b[2] - b[0], b[3] - b[1]) for b in boxes.values()] or [1.0]
+        self.cell = max(sizes) * 2
+        self.grid: dict = {}
+        for n, b in boxes.items():
+            for gx in range(int(b[0] // self.cell), int(b[2] // self.cell) + 1):
+                for gy in range(int(b[1] // self.cell), int(b[3] // self.cell) + 1):
+                    self.grid.setdefault((gx, gy), []).append(n)
+
+    def first_hit(self, p: Point, q: Point, exclude: set):
+        """The box the segment p→q enters first (and its entry parameter), ignoring ``exclude``."""
+        c = self.cell
+        x0, x1 = sorted((p[0], q[0]))
+        y0, y1 = sorted((p[1], q[1]))
+        candidates = set()
+        for gx in range(int(x0 // c), int(x1 // c) + 1):
+            for gy in range(int(y0 // c), int(y1 // c) + 1):
+                candidates.update(self.grid.get((gx, gy), ()))
+        best = None
+        for n in candidates:
+            if n in exclude:
+                continue
+            t = segment_box_entry(p, q, self.boxes[n])
+            if t is not None and (best is None or t < best[1]):
+                best = (n, t)
+        return best
+
+
+def segment_box_entry(p: Point, q: Point, box: tuple, eps: float = 1e-9):
+    """Parameter t in [0, 1] where p→q enters the open box (left, top, right, bottom), or None (Liang–Barsky)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for pk, qk in ((-dx, p[0] - box[0]), (dx, box[2] - p[0]), (-dy, p[1] - box[1]), (dy, box[3] - p[1])):
+        if abs(pk) < eps:
+            if qk <= eps:
+                return None
+            continue
+        r = qk / pk
+        if pk < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 >= t1 - eps:
+            return None
+    return t0
+
+
+def _detour(p: Point, q: Point, index: _BoxIndex, exclude: set, depth: int) -> list:
+    """Bend points that take p→q around every box in its way (around the side nearer the line)."""
+    hit = index.first_hit(p, q, exclude)
+    if hit is None or depth > 8:
+        return []
+    b = _inflate(index.boxes[hit[0]], 2.0)
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy) or 1.0
+    corners = [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]
+    side = [((c[0] - p[0]) * dy - (c[1] - p[1]) * dx) / length for c in corners]
+    left = [c for c, s in zip(corners, side) if s < 0]
+    right = [c for c, s in zip(corners, side) if s >= 0]
+    options = []
+    for group in (left, right):
+        if not group:
+            continue
+        along = sorted(group, key=lambda c: (c[0] - p[0]) * dx + (c[1] - p[1]) * dy)
+        cost = math.dist(p, along[0]) + sum(math.dist(a, b2) for a, b2 in pairwise(along)) + math.dist(along[-1], q)
+        options.append((cost, along))
+    options.sort(key=lambda o: o[0])
+    along = options[0][1]
+    points = [p, *along, q]
+    out = []
+    for a, c in pairwise(points):
+        out.extend(_detour(a, c, index, exclude, depth + 1))
+        if c is not q:
+            out.append(c)
+    return out
+
+
+def _visibility_route(p: Point, q: Point, index: _BoxIndex, exclude: set) -> list:
+    """Bend points of the shortest path from p to q through box corners that sees no box on the way (A*)."""
+    import heapq
+
+    corners = []
+    for n, b in index.boxes.items():
+        if n in exclude:
+            continue
+        c = _inflate(b, 2.0)
+        corners += [(c[0], c[1]), (c[2], c[1]), (c[2], c[3]), (c[0], c[3])]
+    corners = [c for c in corners if index.first_hit(c, c, set()) is None]
+    goal = len(corners)
+    points = [*corners, q, p]
+    start = goal + 1
+    best = {start: 0.0}
+    came: dict = {}
+    heap = [(math.dist(p, q), start)]
+    done: set = set()
+    while heap:
+        _f, i = heapq.heappop(heap)
+        if i == goal:
+            path = []
+            while i in came:
+                i = came[i]
+                if i != start:
+                    path.append(points[i])
+            return path[::-1]
+        if i in done:
+            continue
+        done.add(i)
+        here = points[i]
+        for j in range(goal + 1):
+            if j in done:
+                continue
+            cost = best[i] + math.dist(here, points[j])
+            if cost >= best.get(j, math.inf) or index.first_hit(here, points[j], exclude) is not None:
+                continue
+            best[j], came[j] = cost, i
+            heapq.heappush(heap, (cost + math.dist(points[j], q), j))
+    return []  # no way round (cannot happen once boxes are apart): the straight line
+
+
+def _exit_point(centre: Point, toward: Point, box: tuple) -> Point:
+    """Where the segment centre→toward leaves the box (centre is inside it)."""
+    dx, dy = toward[0] - centre[0], toward[1] - centre[1]
+    if dx == 0 and dy == 0:
+        return centre
+    t = math.inf  # `centre` may sit off the box's centre (parallel edges)
+    for d, lo, hi, c in ((dx, box[0], box[2], centre[0]), (dy, box[1], box[3], centre[1])):
+        if d > 0:
+            t = min(t, (hi - c) / d)
+        elif d < 0:
+            t = min(t, (lo - c) / d)
+    t = min(t, 1.0)
+    return (centre[0] + dx * t, centre[1] + dy * t)
+
+
+# ------------------------------------------------------------------ measuring
+
+
+def flatten(cmds: list, steps: int = 12) -> list[Point]:
+    """A path's commands as a polyline (curves sampled), for geometry checks and crossing counts."""
+    points: list[Point] = []
+    for c in cmds:
+        if c[0] in ("M", "L"):
+            points.append((c[1], c[2]))
+        else:
+            p0 = points[-1]
+            p1, p2, p3 = (c[1], c[2]), (c[3], c[4]), (c[5], c[6])
+            for i in range(1, steps + 1):
+                t = i / steps
+                s = 1 - t
+                points.append(
+                    (
+                        s**3 * p0[0] + 3 * s * s * t * p1[0] + 3 * s * t * t * p2[0] + t**3 * p3[0],
+                        s**3 * p0[1] + 3 * s * s * t * p1[1] + 3 * s * t * t * p2[1] + t**3 * p3[1],
+                    )
+                )
+    return points
+
+
+def count_path_crossings(paths: dict) -> int:
+    """Points where two drawn edges cross (edges sharing an end node are not compared), via numpy."""
+    import numpy as np
+
+    keys = list(paths)
+    segs = []
+    owner = []
+    for i, k in enumerate(keys):
+        pts = paths[k]
+        for a, b in pairwise(pts):
+            if a != b:
+                segs.append((a[0], a[1], b[0], b[1]))
+                owner.append(i)
+    if not segs:
+        return 0
+    s = np.array(segs)
+    own = np.array(owner)
+    ends = [(k[0], k[1]) for k in keys]
+    share = np.array([[len({a[0], a[1]} & {b[0], b[1]}) > 0 for b in ends] for a in ends])
+    px, py, qx, qy = s[:, 0], s[:, 1], s[:, 2], s[:, 3]
+    rx, ry = qx - px, qy - py
+    total = 0
+    chunk = 512
+    for start in range(0, len(s), chunk):
+        sl = slice(start, start + chunk)
+        denom = rx[sl, None] * ry[None, :] - ry[sl, None] * rx[None, :]
+        wx = px[None, :] - px[sl, None]
+        wy = py[None, :] - py[sl, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (wx * ry[None, :] - wy * rx[None, :]) / denom
+            u = (wx * ry[sl, None] - wy * rx[sl, None]) / denom
+        hit = (np.abs(denom) > 1e-12) & (t > 1e-9) & (t < 1 - 1e-9) & (u > 1e-9) & (u < 1 - 1e-9)
+        oi, oj = own[sl, None], own[None, :]
+        hit &= oi < oj
+        hit &= ~share[oi, oj]
+        total += int(hit.sum())
+    return total
+
+
+def edge_box_hits(drawing: Drawing, steps: int = 16, tolerance: float = 0.5) -> list:
+    """(edge, node) for every drawn edge that enters a box it does not connect; [] is a clean drawing."""
+    hits = []
+    boxes = {n: drawing.box(n) for n in drawing.centres}
+    shrunk = {n: (b[0] + tolerance, b[1] + tolerance, b[2] - tolerance, b[3] - tolerance) for n, b in boxes.items()}
+    index = _BoxIndex(shrunk)
+    for e in drawing.paths:
+        pts = flatten(drawing.path(e), steps)
+        for a, b in pairwise(pts):
+            hit = index.first_hit(a, b, {e[0], e[1]})
+            if hit is not None:
+                hits.append((e, hit[0]))
+                break
+    return hits
+
+
+def box_overlaps(drawing: Drawing) -> list:
+    """Pairs of boxes that overlap."""
+    nodes = list(drawing.centres)
+    out = []
+    boxes = [drawing.box(n) for n in nodes]
+    order = sorted(range(len(nodes)), key=lambda i: boxes[i][0])
+    for ii, i in enumerate(order):
+        bi = boxes[i]
+        for j in order[ii + 1 :]:
+            bj = boxes[j]
+            if bj[0] >= bi[2]:
+                break
+            if bj[1] < bi[3] and bi[1] < bj[3]:
+                out.append((nodes[i], nodes[j]))
+    return out

@@ -1,0 +1,123 @@
+"""Our layered drawing against Graphviz ``dot`` on the examples and 200 random expressions.
+
+For every graph both drawings use the same box sizes; the edges as drawn
+(dot's splines, our curves; each sampled into a polyline) are compared for
+crossings, and for each layout the script counts edges that enter a box they do
+not connect and boxes that overlap.  Also times both.  ``dot`` is a
+benchmark-only dependency (``apt-get install graphviz``); without it only our
+figures are printed.
+
+Run:  python benchmarks/bench_graph_layout.py [--random 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from autograd_core.drawing import Drawing, box_overlaps, count_path_crossings, draw, edge_box_hits, flatten
+from tests.graph_cases import cases, graph_of
+
+BOX = (112.0, 56.0)  # about the view's box at normal size, in points (1/72 inch) for dot
+
+
+def dot_drawing(graph) -> Drawing:
+    """Graphviz dot's layout of ``graph`` (rankdir LR, our box sizes), parsed from ``-Tplain``."""
+    w, h = BOX[0] / 72.0, BOX[1] / 72.0
+    lines = [
+        "digraph G {",
+        "rankdir=LR;",
+        f'node [shape=box, fixedsize=true, width={w:.4f}, height={h:.4f}, label=""];',
+    ]
+    lines += [f"n{n};" for n in graph.nodes]
+    lines += [f"n{u} -> n{v};" for u, v, _k in graph.edges(keys=True)]
+    lines.append("}")
+    out = subprocess.run(["dot", "-Tplain"], input="\n".join(lines), capture_output=True, text=True, check=True).stdout
+    centres, paths = {}, {}
+    count: dict = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if parts[0] == "node":
+            centres[int(parts[1][1:])] = (float(parts[2]) * 72.0, -float(parts[3]) * 72.0)
+        elif parts[0] == "edge":
+            u, v = int(parts[1][1:]), int(parts[2][1:])
+            k = count.get((u, v), 0)
+            count[(u, v)] = k + 1
+            n = int(parts[3])
+            pts = [(float(parts[4 + 2 * i]) * 72.0, -float(parts[5 + 2 * i]) * 72.0) for i in range(n)]
+            cmds = [("M", *pts[0])]
+            for i in range(1, n - 2, 3):
+                cmds.append(("C", *pts[i], *pts[i + 1], *pts[i + 2]))
+            paths[(u, v, k)] = cmds
+    return Drawing(centres, {n: BOX for n in centres}, paths, {}, "LR")
+
+
+def measure(drawing: Drawing) -> tuple[int, int, int]:
+    polylines = {e: flatten(drawing.path(e)) for e in drawing.paths}
+    return count_path_crossings(polylines), len(edge_box_hits(drawing)), len(box_overlaps(drawing))
+
+
+def median_ms(rows: list, key: str) -> float:
+    return statistics.median(r[key] for r in rows) * 1000
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--random", type=int, default=200)
+    args = parser.parse_args(argv)
+    has_dot = shutil.which("dot") is not None
+    rows = []
+    for name, text in cases(args.random):
+        graph = graph_of(text)
+        t = time.perf_counter()
+        ours = draw(graph, "layered", {n: BOX for n in graph})
+        t_ours = time.perf_counter() - t
+        row = {"name": name, "nodes": graph.number_of_nodes(), "ours": measure(ours), "t_ours": t_ours}
+        if has_dot:
+            t = time.perf_counter()
+            theirs = dot_drawing(graph)
+            row["t_dot"] = time.perf_counter() - t
+            row["dot"] = measure(theirs)
+        rows.append(row)
+    examples = [r for r in rows if not r["name"].startswith("random")]
+    randoms = [r for r in rows if r["name"].startswith("random")]
+    print(f"layered drawing vs Graphviz dot ({'dot found' if has_dot else 'dot NOT installed: ours only'})")
+    print(f"{'graph':40s} {'nodes':>5s} {'ours: cross hits overl':>24s} {'dot: cross hits overl':>23s}")
+    for r in examples:
+        d = r.get("dot", ("-", "-", "-"))
+        o = r["ours"]
+        print(f"{r['name'][:40]:40s} {r['nodes']:5d} {o[0]:12d} {o[1]:5d} {o[2]:5d} {d[0]:11} {d[1]:5} {d[2]:5}")
+    for label, group in (("examples", examples), (f"{len(randoms)} random expressions", randoms)):
+        if not group:
+            continue
+        ours = [r["ours"] for r in group]
+        sizes = [r["nodes"] for r in group]
+        print(f"{label}: nodes median {statistics.median(sizes):.0f}, max {max(sizes)}")
+        print(
+            f"  ours: crossings total {sum(o[0] for o in ours)}, edge-box hits {sum(o[1] for o in ours)}, "
+            f"box overlaps {sum(o[2] for o in ours)}, median time {median_ms(group, 't_ours'):.1f} ms"
+        )
+        if has_dot:
+            theirs = [r["dot"] for r in group]
+            worse = sum(1 for r in group if r["ours"][0] > r["dot"][0])
+            better = sum(1 for r in group if r["ours"][0] < r["dot"][0])
+            print(
+                f"  dot:  crossings total {sum(o[0] for o in theirs)}, edge-box hits {sum(o[1] for o in theirs)}, "
+                f"box overlaps {sum(o[2] for o in theirs)}, median time {median_ms(group, 't_dot'):.1f} ms"
+            )
+            print(f"  graphs where ours has more crossings than dot: {worse}; fewer: {better}")
+            for r in group:
+                if r["ours"][0] > r["dot"][0]:
+                    print(f"    {r['name']}: ours {r['ours'][0]}, dot {r['dot'][0]} ({r['nodes']} nodes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+"""The drawing tells the truth: no edge runs behind a box it does not connect, no box hides another,
+the legend stays in the viewport and off the graph, and text is legible after Fit."""
+
+import itertools
+
+import pytest
+from PySide6.QtCore import QRectF
+
+from autograd_core.drawing import box_overlaps, count_path_crossings, draw, edge_box_hits, flatten, layered_order
+from gui.graph_view import GraphView
+from tests.graph_cases import EXAMPLES, cases, graph_of
+
+METHODS = ("layered", "spring", "kamada_kawai")
+
+
+def sizes_for(graph):
+    """Box sizes as the view makes them: wider for long titles."""
+    return {n: (96.0 + 7.0 * len(str(a.get("label") or a.get("op") or "")), 54.0) for n, a in graph.nodes(data=True)}
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_no_edge_crosses_a_box_and_no_boxes_overlap(method):
+    count = 300 if method != "kamada_kawai" else 120  # Kamada–Kawai is O(n²) per graph
+    for name, text in cases(count):
+        graph = graph_of(text)
+        drawing = draw(graph, method, sizes_for(graph))
+        assert edge_box_hits(drawing) == [], (name, method)
+        assert box_overlaps(drawing) == [], (name, method)
+        assert set(drawing.paths) == set(graph.edges(keys=True))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_network_with_collapsed_and_open_groups_is_drawn_truthfully(method):
+    """Group boxes (string ids) next to open nodes (int ids), as the sample graph shows a network."""
+    from autograd_core.graph import to_networkx
+    from autograd_core.inspection import sample_graph
+    from autograd_core.nn import MLP
+    from gui.graph_view import collapse_groups
+
+    graph = to_networkx(sample_graph(MLP(2, [16, 16, 1], seed=0), (0.3, 0.2), 1, "bce", fused=True).loss)
+    neurons = {f"L{k}.n{j}" for k in (1, 2) for j in range(1, 17)} | {"L3.n1"}
+    for collapsed in (neurons, neurons - {"L2.n3"}, neurons - {"L1.n1", "L3.n1"}):
+        shown = collapse_groups(graph, collapsed)
+        drawing = draw(shown, method, sizes_for(shown))
+        assert edge_box_hits(drawing) == [] and box_overlaps(drawing) == []
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_layered_edges_end_on_the_target_border_and_parallel_edges_stay_apart(direction):
+    graph = graph_of("y = x*x + x")
+    drawing = draw(graph, "layered", sizes_for(graph), direction=direction)
+    for (u, v, key), arrow in drawing.arrows.items():
+        left, top, right, bottom = drawing.box(v)
+        tip = (arrow[0], arrow[1])
+        on_border = (tip[0] in (left, right) and top <= tip[1] <= bottom) or (
+            tip[1] in (top, bottom) and left <= tip[0] <= right
+        )
+        assert on_border, (u, v, key, tip, drawing.box(v))
+        assert flatten(drawing.path((u, v, key)))[-1] == pytest.approx(tip)
+    square = [e for e in drawing.paths if graph.nodes[e[1]]["op"] == "*"]
+    assert len(square) == 2
+    tips = {(round(drawing.arrows[e][0], 3), round(drawing.arrows[e][1], 3)) for e in square}
+    assert len(tips) == 2  # two arrowheads, two lines: x is used twice
+
+
+def test_long_edges_bend_around_boxes_in_between():
+    """The startup complaint: in h = a*b + c; y = tanh(h) * 2 the edge from c entered the * box."""
+    graph = graph_of("h = a*b + c\ny = tanh(h) * 2")
+    drawing = draw(graph, "layered", sizes_for(graph))
+    assert edge_box_hits(drawing) == []
+    order = layered_order(graph)
+    spans = [len(chain) - 2 for chain in order.chains.values()]
+    assert max(spans) == 0 or any(s > 0 for s in spans)  # an edge that skips a layer gets virtual slots
+
+
+def test_crossings_are_counted_on_drawn_paths():
+    crossing = {(0, 2, 0): [(0.0, 0.0), (1.0, 1.0)], (1, 3, 0): [(0.0, 1.0), (1.0, 0.0)]}
+    apart = {(0, 2, 0): [(0.0, 0.0), (1.0, 0.0)], (1, 3, 0): [(0.0, 1.0), (1.0, 1.0)]}
+    shared_end = {(0, 2, 0): [(0.0, 0.0), (1.0, 1.0)], (1, 2, 0): [(0.0, 1.0), (1.0, 0.0)]}
+    assert count_path_crossings(crossing) == 1
+    assert count_path_crossings(apart) == 0
+    assert count_path_crossings(shared_end) == 0  # edges into one node are not compared
+
+
+def test_examples_cross_no_more_than_a_tree_must():
+    """Every example except micrograd's two tests is drawn with no crossing at all."""
+    for example in EXAMPLES:
+        graph = graph_of(example["text"])
+        drawing = draw(graph, "layered", sizes_for(graph))
+        crossings = count_path_crossings({e: flatten(drawing.path(e)) for e in drawing.paths})
+        if "micrograd test" not in example["name"]:
+            assert crossings == 0, example["name"]
+
+
+# ------------------------------------------------------------------ in the view
+
+
+@pytest.fixture
+def view(qtbot):
+    widget = GraphView()
+    widget.resize(900, 600)
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
+def scene_segments(item):
+    path = item.mapToScene(item.path)
+    for polygon in path.toSubpathPolygons():
+        points = [polygon.at(i) for i in range(polygon.size())]
+        yield from itertools.pairwise(points)
+
+
+def segment_enters(a, b, rect: QRectF) -> bool:
+    from autograd_core.drawing import segment_box_entry
+
+    box = (rect.left(), rect.top(), rect.right(), rect.bottom())
+    return segment_box_entry((a.x(), a.y()), (b.x(), b.y()), box) is not None
+
+
+def assert_drawn_truthfully(view):
+    boxes = {n: item.mapRectToScene(item.box()).adjusted(0.5, 0.5, -0.5, -0.5) for n, item in view.nodes.items()}
+    for (u, v, _k), edge in view.edges.items():
+        for a, b in scene_segments(edge):
+            for n, rect in boxes.items():
+                if n not in (u, v):
+                    assert not segment_enters(a, b, rect), (u, v, n)
+    names = list(boxes)
+    for i, m in enumerate(names):
+        for n in names[i + 1 :]:
+            assert not boxes[m].intersects(boxes[n]), (m, n)
+
+
+def assert_legend_clear(view):
+    viewport = view.viewport().rect()
+    legend = view.legend.geometry()
+    assert viewport.contains(legend), (viewport, legend)
+    for item in view.nodes.values():
+        assert not view.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(legend)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_example_is_drawn_truthfully_in_the_view(qtbot, view, method):
+    view.set_layout_method(method)
+    for example in EXAMPLES:
+        view.set_graph(graph_of(example["text"]))
+        qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+        assert_drawn_truthfully(view)
+        view.fit()
+        assert_legend_clear(view)
+
+
+def test_legend_stays_in_the_viewport_after_pans_zooms_and_resizes(qtbot, view):
+    view.set_graph(graph_of(EXAMPLES[7]["text"]))
+    qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+    view.zoom(3.0)
+    view.horizontalScrollBar().setValue(view.horizontalScrollBar().maximum())
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+    assert view.viewport().rect().contains(view.legend.geometry())  # scrolling used to carry it away
+    for width, height in ((1024, 700), (420, 360), (1600, 1000), (700, 900)):
+        view.resize(width, height)
+        qtbot.wait(10)
+        view.fit()
+        assert_legend_clear(view)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("presentation", [False, True])
+def test_legend_fits_its_text(qtbot, view, theme, presentation):
+    from PySide6.QtGui import QFontMetricsF
+
+    view.set_theme(theme)
+    view.set_presentation(presentation)
+    view.collapsed = {"g"}  # the longest set of swatches
+    view.resize(380, 500)
+    qtbot.wait(10)
+    legend = view.legend
+    rows = legend._rows(legend.width() - 2 * legend.PAD)
+    fm = QFontMetricsF(view.body_font)
+    swatch = fm.height() * 0.8
+    for row in rows:
+        x, name = row[-1]
+        assert legend.PAD + x + swatch + 4 + fm.horizontalAdvance(name) <= legend.width() + 0.5
+    needed = legend.size_for(legend.width()).height()
+    assert legend.height() >= needed and view.viewport().rect().contains(legend.geometry())
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, tmp_path, presentation):
+    """Measured from the scene transform: value text ≥ 9 pt (13.5 pt in presentation mode) where the issue's
+    goal is met; the figure for the deepest example is kept as a regression floor."""
+    from PySide6.QtCore import QSettings
+
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
+    window = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    window.set_presentation(presentation)
+    qtbot.wait(50)
+    panel = window.expression
+    goal = 13.5 if presentation else 9.0
+    sizes = {}
+    for example in EXAMPLES:
+        panel.state.load(example["text"], example.get("values"))
+        qtbot.waitUntil(lambda: not panel.view.busy, timeout=10000)
+        panel.view.fit()
+        sizes[example["name"]] = panel.view.fitted_text_points()
+    window.set_presentation(False)
+    window.expression.state.stop()
+    small = {k: v for k, v in sizes.items() if "micrograd test" not in k}
+    assert min(small.values()) >= goal, sizes
+    assert min(sizes.values()) >= (8.0 if presentation else 6.5), sizes
