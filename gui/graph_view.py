@@ -317,8 +317,11 @@ class NodeItem(QGraphicsItem):
         super().hoverEnterEvent(event)
 
     def mouseDoubleClickEvent(self, event) -> None:
-        self.view.toggle_group_of(self.node)
-        super().mouseDoubleClickEvent(event)
+        # Collapsing or opening a group rebuilds every item, this one included: do it after Qt has finished
+        # delivering this click (deleting the item that holds the mouse grab inside its own event crashes Qt).
+        event.accept()
+        view, node = self.view, self.node
+        QTimer.singleShot(0, view, lambda: view.toggle_group_of(node))
 
 
 def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metrics: QFontMetricsF) -> None:

@@ -198,7 +198,7 @@ def test_groups_collapse_and_expand(qtbot, view):
     assert box.value == out.data and box.grad == out.grad == 1.0
     assert "Double-click to expand" in view.tooltip_for("group:L2.n1")
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(box.pos()))
-    qtbot.waitUntil(lambda: not view.busy)
+    qtbot.waitUntil(lambda: "L2.n1" not in view.collapsed and not view.busy)  # opened once the click is over
     assert "L2.n1" not in view.collapsed and len(view.nodes) > 6
     view.expand_all()
     qtbot.waitUntil(lambda: not view.busy)
