@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from autograd_core.data import DATASETS, MAX_SAMPLES
+from autograd_core.data import DATASETS, MAX_CLASSES, MAX_SAMPLES
 from autograd_core.files import (
     FileError,
     check_writable,
@@ -64,6 +64,29 @@ def _layers(text: str) -> list[int]:
     if any(w < 1 for w in widths):
         raise argparse.ArgumentTypeError(f"every layer needs at least one neuron; got {_clip(text)!r}")
     return widths
+
+
+def _activations(text: str) -> list[str]:
+    """'tanh,relu' → one activation per hidden layer."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    bad = [n for n in names if n not in ACTIVATIONS]
+    if not names or bad:
+        raise argparse.ArgumentTypeError(
+            f"activations must be names separated by commas, one per hidden layer, from {', '.join(ACTIVATIONS)}; "
+            f"got {_clip(text)!r}"
+        )
+    return names
+
+
+def _columns(text: str) -> list[int]:
+    """'2,3' → two column numbers of iris or wine."""
+    try:
+        columns = [int(part) for part in text.split(",")]
+    except ValueError:
+        columns = []
+    if len(columns) != 2:
+        raise argparse.ArgumentTypeError(f"columns must be two column numbers like 2,3; got {_clip(text)!r}")
+    return columns
 
 
 def _whole_number(text: str) -> int:
@@ -141,7 +164,7 @@ def read_points(path: str) -> list[list[float]]:
                 if not points:  # a header
                     continue
                 raise ValueError(f"line {number} is {_clip(','.join(row))!r}, not x,y,label") from None
-            points.append([x, y, int(label) if label in (0.0, 1.0) else label])
+            points.append([x, y, int(label) if label.is_integer() and 0 <= label < MAX_CLASSES else label])
     if len(points) > MAX_SAMPLES:
         raise ValueError(f"it holds {len(points):,} points; at most {MAX_SAMPLES:,} are allowed")
     if not points:
@@ -177,6 +200,17 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     )
     data = p.add_argument_group("data")
     data.add_argument("--dataset", choices=DATASETS, help=f"data set (default {d.dataset})")
+    data.add_argument(
+        "--classes",
+        type=_whole_number,
+        help=f"classes of blobs (centres) and spiral (arms), 2 to {MAX_CLASSES} (default {d.classes}); "
+        "iris and wine have 3, the others 2",
+    )
+    data.add_argument(
+        "--columns",
+        type=_columns,
+        help="iris and wine: two column numbers to plot, like 2,3 (default: the first two principal components)",
+    )
     data.add_argument("--samples", type=_whole_number, help=f"number of points (default {d.samples})")
     data.add_argument("--noise", type=_number, help=f"noise level (default {d.noise})")
     data.add_argument(
@@ -199,6 +233,11 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         help=f"hidden layer widths (default {','.join(map(str, d.layers))}); output is 1 logit",
     )
     model.add_argument("--activation", choices=ACTIVATIONS, help=f"hidden activation (default {d.activation})")
+    model.add_argument(
+        "--activations",
+        type=_activations,
+        help="one activation per hidden layer, like tanh,relu (overrides --activation)",
+    )
     model.add_argument("--init", choices=INITIALISATIONS, help=f"weight initialisation (default {d.init})")
     model.add_argument("--seed", type=_whole_number, help=f"seed of the weights and batch order (default {d.seed})")
 
@@ -300,13 +339,14 @@ class ProgressBar:
 
 def _describe(trainer: Trainer) -> str:
     c, data = trainer.config, trainer.data
-    sizes = "-".join(map(str, [2, *c.layers, 1]))
+    sizes = "-".join(map(str, [2, *c.layers, c.outputs]))
     batch = "full batch" if trainer._batch_size() == len(data.y_train) else f"batch {c.batch_size}"
     opt = f"{c.optimizer} lr {c.lr:g}" + ("" if c.schedule == "constant" else f" ({c.schedule})")
     reg = "".join(f", {k} {v:g}" for k, v in (("l1", c.l1), ("l2", c.l2)) if v)
     return (
         f"{data.name}: {len(data.y_train)} train / {len(data.y_test)} test points; "
-        f"MLP {sizes} {c.activation} ({trainer.model.num_parameters()} parameters); "
+        f"MLP {sizes} {'/'.join(c.activations) if c.activations else c.activation} "
+        f"({trainer.model.num_parameters()} parameters); "
         f"{c.loss} loss, {opt}, {batch}{reg}"
     )
 

@@ -39,8 +39,18 @@ from gui.training_worker import LocalPipe, ProcessWorker, TrainingWorker
 # Speed presets: label → pause between steps in seconds (0 = as fast as the engine goes).
 SPEEDS = {"Max": 0.0, "20 steps/s": 0.05, "5 steps/s": 0.2, "1 step/s": 1.0}
 
-NETWORK_FIELDS = ("layers", "activation", "init", "seed")
-DATA_FIELDS = ("dataset", "samples", "noise", "test_fraction", "data_seed", "standardize", "points")
+NETWORK_FIELDS = ("layers", "activation", "activations", "init", "seed")
+DATA_FIELDS = (
+    "dataset",
+    "samples",
+    "noise",
+    "test_fraction",
+    "data_seed",
+    "standardize",
+    "points",
+    "classes",
+    "columns",
+)
 
 
 def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int:
@@ -341,7 +351,9 @@ class TrainingController(QObject):
             )
             return
         points = data_edits.dataset_points(dataset)
-        self._config = dataclasses.replace(self._config, points=points, standardize=False)
+        self._config = dataclasses.replace(
+            self._config, points=points, standardize=False, classes=self._config.num_classes, columns=None
+        )
         self.message.emit("")
         self._send(SetData(dataset.to_dict(), points))
         self.configChanged.emit(self.config)
@@ -361,7 +373,7 @@ class TrainingController(QObject):
         snap = self.last_snapshot
         if snap is None or not snap.weights:
             return None
-        return mlp_from_arrays(snap.weights, snap.activation)
+        return mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the training process and wait for it: the window calls it when it closes."""

@@ -138,10 +138,12 @@ class BoundaryGrid:
     (draw with connect="pairs").
     """
 
-    probability: np.ndarray
+    probability: np.ndarray  # with K > 2 classes: the predicted class's probability (the confidence)
     extent: tuple[float, float, float, float]  # x0, x1, y0, y1
-    contour_x: np.ndarray
+    contour_x: np.ndarray  # with K > 2 classes: every class boundary
     contour_y: np.ndarray
+    classes: int = 2
+    winner: np.ndarray | None = None  # K > 2: the predicted class at each grid point (uint8)
 
 
 @dataclass
@@ -172,6 +174,7 @@ class Snapshot:
     dataset: object | None = None  # sent when it changed, else None
     sizes: tuple[int, ...] = ()  # (inputs, hidden..., outputs)
     activation: str = ""
+    activations: tuple[str, ...] = ()  # one per hidden layer (``activation`` is the first's)
     running: bool = False
     finished: bool = False
     stopped_reason: str | None = None
