@@ -347,11 +347,11 @@ def _check_part(dataset: Dataset, part: str, index: int) -> None:
         raise IndexError(f"the {part} set has {n} points; there is no point {index!r}")
 
 
-def add_point(dataset: Dataset, x: float, y: float, label: int) -> Dataset:
-    """A copy of ``dataset`` with (x, y) of class ``label`` added to the training points."""
+def add_point(dataset: Dataset, x: float, y: float, label: int, classes: int = 2) -> Dataset:
+    """A copy of ``dataset`` with (x, y) of class ``label`` (0 … classes−1) added to the training points."""
     x, y = _check_point(x, y)
-    if isinstance(label, bool) or _num(label) not in [float(k) for k in range(MAX_CLASSES)]:
-        raise ValueError(f"labels must be class numbers from 0 to {MAX_CLASSES - 1}, got {label!r}")
+    if isinstance(label, bool) or _num(label) not in [float(k) for k in range(min(classes, MAX_CLASSES))]:
+        raise ValueError(f"labels must be class numbers from 0 to {classes - 1}, got {label!r}")
     if len(dataset.y_train) + len(dataset.y_test) >= MAX_SAMPLES:
         raise ValueError(f"a data set holds at most {MAX_SAMPLES:,} points")  # sessions refuse more
     return _edited(

@@ -187,6 +187,13 @@ def confusion_matrix(scores: np.ndarray, labels: np.ndarray, classes: int) -> np
     return m
 
 
+def confusion_from_predictions(predicted: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """``m[true, predicted]`` counts from predicted classes (K × K integers)."""
+    predicted = np.clip(np.asarray(predicted, dtype=int), 0, classes - 1)
+    labels = np.asarray(labels, dtype=int)
+    return np.bincount(labels * classes + predicted, minlength=classes * classes).reshape(classes, classes)
+
+
 def per_class_accuracy(matrix: np.ndarray) -> list[float | None]:
     """Each class's recall from a confusion matrix: right / points of that class (None for an absent class)."""
     matrix = np.asarray(matrix)

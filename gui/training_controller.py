@@ -279,11 +279,14 @@ class TrainingController(QObject):
         changed = {k: v for k, v in fields.items() if getattr(self._config, k) != getattr(new, k)}
         if not changed:
             return True
+        old_outputs = self._config.outputs
         self._config = new
         if all(k in SETTINGS_WITHOUT_RESET for k in changed):
             self._send(UpdateSettings({k: getattr(new, k) for k in changed}))
         else:
             self._send(Reset(new.to_dict()))
+        if new.outputs != old_outputs:
+            self.configChanged.emit(self.config)  # the output layer changed: panels show the new network
         return True
 
     def load_session_data(self, data) -> None:
@@ -315,7 +318,7 @@ class TrainingController(QObject):
 
     def add_point(self, x: float, y: float, label: int) -> None:
         """Paint a point of class ``label``: it joins the training set; training goes on with it."""
-        self._edit(data_edits.add_point, x, y, label)
+        self._edit(data_edits.add_point, x, y, label, self._config.num_classes)
 
     def remove_point(self, part: str, index: int) -> None:
         """Erase point ``index`` of the "train" or "test" set."""

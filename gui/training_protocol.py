@@ -184,6 +184,11 @@ class Snapshot:
     loss_slice: object | None = None  # autograd_core.inspection.LossSlice of the picked weight, when recomputed
     slice_spec: tuple | None = None  # (layer, neuron, source) picked (source None: the bias)
     state: TrainerState | None = None
+    classes: int = 2  # the classes the model tells apart
+    # The predicted class of every train and test point (uint8, the dataset's order): the confusion matrix
+    # and the points behind each of its cells.
+    predicted_train: np.ndarray | None = None
+    predicted_test: np.ndarray | None = None
 
 
 @dataclass

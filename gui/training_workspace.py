@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QTabWidget, Q
 from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
 from autograd_core.session import load_session, save_session
 from gui.boundary_plot import BoundaryPlot
+from gui.confusion_panel import ConfusionPanel
 from gui.gradient_flow_plot import GradientFlowPlot
 from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
@@ -40,7 +41,7 @@ from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
-CURVE_TABS = ("curves", "gradient flow", "loss slice")
+CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion")
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -74,10 +75,13 @@ class TrainingWorkspace(QWidget):
         self.metrics = MetricsPlots()
         self.gradient_flow = GradientFlowPlot()
         self.loss_slice = LossSlicePlot()
+        self.confusion = ConfusionPanel()
         self.curves = QTabWidget()
         self.curves.addTab(self.metrics, "Loss && accuracy")
         self.curves.addTab(self.gradient_flow, "Gradient flow")
         self.curves.addTab(self.loss_slice, "Loss slice")
+        self.curves.addTab(self.confusion, "Confusion matrix")
+        self.curves.setTabToolTip(3, "Per-class accuracy and the confusion matrix; click a cell to ring its points")
         self.curves.setTabToolTip(1, "Gradient norm of each layer at every step (log scale)")
         self.curves.setTabToolTip(
             2, "The loss along one weight: click an edge (or a neuron, for its bias) in the diagram"
@@ -152,6 +156,8 @@ class TrainingWorkspace(QWidget):
         self.boundary.clearRequested.connect(controller.clear_points)
         self.boundary.message.connect(self.status)
         self.diagram.parameterPicked.connect(self._parameter_picked)
+        self.confusion.cellPicked.connect(self._confusion_picked)
+        self.confusion.cleared.connect(self._confusion_cleared)
         self.curves.currentChanged.connect(self._curves_tab_changed)
         if controller.last_snapshot is not None:
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
@@ -181,7 +187,17 @@ class TrainingWorkspace(QWidget):
             self.status.emit(text)
 
     def _snapshot_arrived(self, _snap) -> None:
-        self._mark_dirty("boundary", "diagram")
+        self._mark_dirty("boundary", "diagram", "confusion")
+
+    def _confusion_picked(self, part: str, true: int, predicted: int) -> None:
+        mask = self.confusion.points_of(part, true, predicted)
+        self.boundary.highlight({part: mask})
+        self.status.emit(
+            f"{int(mask.sum())} {part} point(s) of class {true} predicted as class {predicted}: ringed on the map."
+        )
+
+    def _confusion_cleared(self) -> None:
+        self.boundary.highlight(None)
 
     def _history_changed(self) -> None:
         self._mark_dirty("loss", "accuracy", "gradient flow")
@@ -194,6 +210,7 @@ class TrainingWorkspace(QWidget):
 
     def _dataset_changed(self, dataset) -> None:
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
+        self.confusion.set_labels(dataset)
         self._mark_dirty("maps")  # dead units depend on the training points
 
     def _parameter_picked(self, layer: int, neuron: int, source) -> None:
@@ -230,9 +247,13 @@ class TrainingWorkspace(QWidget):
             if wait > 0 and not self._maps_timer.isActive():
                 self._maps_timer.start(int(wait * 1000) + 1)
             return wait <= 0
-        widget = {"loss": self.metrics, "accuracy": self.metrics, "gradient flow": self.gradient_flow}.get(
-            view, self.loss_slice if view == "loss slice" else None
-        )
+        widget = {
+            "loss": self.metrics,
+            "accuracy": self.metrics,
+            "gradient flow": self.gradient_flow,
+            "loss slice": self.loss_slice,
+            "confusion": self.confusion,
+        }.get(view)
         return widget is None or self.curves.currentWidget() is widget
 
     def _draw_next(self) -> None:
@@ -255,6 +276,9 @@ class TrainingWorkspace(QWidget):
             return
         elif view == "boundary":
             self.boundary.update_snapshot(snap)
+            self.sample_entry.set_classes(snap.classes)
+        elif view == "confusion":
+            self.confusion.update_snapshot(snap)
         elif view == "maps":
             self._draw_maps(snap)
         else:
@@ -262,9 +286,10 @@ class TrainingWorkspace(QWidget):
             self.diagram.set_weights(snap.weights, snap.grads)
 
     def _ensure_architecture(self, snap) -> None:
-        if snap.sizes != self._sizes or snap.activation != self.diagram.activation:
+        activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
+        if snap.sizes != self._sizes or activations != self.diagram.activations:
             self._sizes = snap.sizes
-            self.diagram.set_architecture(snap.sizes, snap.activation)
+            self.diagram.set_architecture(snap.sizes, activations)
             self.loss_slice.clear()  # the picked weight belonged to the old network
             self.controller.request_slice(None)
             self._maps_drawn_at = 0.0
@@ -276,9 +301,9 @@ class TrainingWorkspace(QWidget):
             return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()
-        key = (snap.sizes, snap.activation)
+        key = (snap.sizes, snap.activation, tuple(snap.activations))
         if self._map_model is None or self._map_model[0] != key:
-            self._map_model = (key, mlp_from_arrays(snap.weights, snap.activation))
+            self._map_model = (key, mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation))
         model = self._map_model[1]
         model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
         extent = snap.grid.extent if snap.grid is not None else None
