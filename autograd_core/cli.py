@@ -35,6 +35,7 @@ from autograd_core.files import (
 from autograd_core.losses import LOSSES
 from autograd_core.nn import ACTIVATIONS, INITIALISATIONS
 from autograd_core.optim import OPTIMIZERS, SCHEDULES
+from autograd_core.presets import apply_preset
 from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
 from autograd_core.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
@@ -272,6 +273,14 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         help=f"total optimiser steps; with --load, training goes on up to this step (default {d.steps})",
     )
 
+    train.add_argument(
+        "--preset",
+        action="store_true",
+        default=False,
+        help="start from the data set's tuned preset (network, optimiser, steps; for xor and spiral also its "
+        "points and noise); options given explicitly override it",
+    )
+
     io = p.add_argument_group("files and output")
     io.add_argument("--load", metavar="FILE", help="continue a saved session (its config; only training options apply)")
     io.add_argument("--save", metavar="FILE", help="save the session (model, config, history) as JSON")
@@ -347,7 +356,7 @@ def _describe(trainer: Trainer) -> str:
         f"{data.name}: {len(data.y_train)} train / {len(data.y_test)} test points; "
         f"MLP {sizes} {'/'.join(c.activations) if c.activations else c.activation} "
         f"({trainer.model.num_parameters()} parameters); "
-        f"{c.loss} loss, {opt}, {batch}{reg}"
+        f"{'cross-entropy' if c.outputs > 1 else c.loss} loss, {opt}, {batch}{reg}"
     )
 
 
@@ -381,6 +390,8 @@ def main(
     if "load" in args:
         if "points" in args:
             parser.error("--points cannot be combined with --load (the session has its own data)")
+        if args["preset"]:
+            parser.error("--preset cannot be combined with --load (the session has its own settings)")
         fixed = sorted(set(given) - set(SETTINGS_WITHOUT_RESET))
         if fixed:
             parser.error(
@@ -406,7 +417,14 @@ def main(
                 fields["points"] = read_points(args["points"])
             except (FileError, ValueError) as exc:
                 parser.error(f"cannot read --points {args['points']}: {exc}")
-        config = _valid_config(parser, TrainingConfig(**fields))
+        if args["preset"]:
+            base = TrainingConfig(dataset=fields.get("dataset", DEFAULTS.dataset), classes=fields.get("classes", 2))
+            try:
+                config = apply_preset(base, fields)
+            except ValueError as exc:
+                parser.error(with_option_names(str(exc)))
+        else:
+            config = _valid_config(parser, TrainingConfig(**fields))
 
     cost = estimate_run_cost(config, steps_done=steps_done, **data_sizes)
     if not _cost_accepted(parser, cost, limits, args["yes"]):

@@ -289,6 +289,20 @@ class TrainingController(QObject):
             self.configChanged.emit(self.config)  # the output layer changed: panels show the new network
         return True
 
+    def use_preset(self) -> bool:
+        """Apply the tuned preset of the current data set (``autograd_core.presets``): a new network and data."""
+        from autograd_core.presets import apply_preset
+
+        try:
+            config = apply_preset(self._config)
+        except ValueError as exc:
+            self.message.emit(f"Preset refused: {exc}")
+            return False
+        fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+        done = self.update_settings(**fields)
+        self.configChanged.emit(self.config)  # every panel shows the preset's settings
+        return done
+
     def load_session_data(self, data) -> None:
         """Continue from a loaded session (``autograd_core.session.SessionData``); paused.
 

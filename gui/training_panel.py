@@ -31,6 +31,7 @@ from autograd_core.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS, TABLE
 from autograd_core.numbers import format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
+from autograd_core.presets import describe_preset
 from gui.training_controller import SPEEDS, TrainingController
 
 DATASET_LABELS = {
@@ -128,6 +129,14 @@ class TrainingPanel(QWidget):
         self.test_percent = _spin(0, 90, "Share of the points held out as a test set (hollow circles)", " %")
         self.test_percent.setSingleStep(5)
         self.data_seed = _spin(0, 2**31 - 1, "Seed of the random points: the same seed gives the same data")
+        self.preset_button = QPushButton("Use tuned preset")
+        self.preset_button.setToolTip(
+            "Set the network, optimiser, learning rate and steps tuned for this data set (it trains reliably)"
+        )
+        self.preset_button.clicked.connect(self.controller.use_preset)
+        self.preset_text = QLabel()
+        self.preset_text.setObjectName("hintLabel")
+        self.preset_text.setWordWrap(True)
         self.regenerate = QPushButton("Regenerate")
         self.regenerate.setToolTip("Draw a fresh sample of points (next data seed); the network starts again")
         self.regenerate.clicked.connect(self._regenerate)
@@ -148,6 +157,8 @@ class TrainingPanel(QWidget):
         form.addRow("Test set", self.test_percent)
         form.addRow("Data seed", self.data_seed)
         form.addRow("", self.regenerate)
+        form.addRow("Preset", self.preset_button)
+        form.addRow("", self.preset_text)
         self.data_form = form
         self.data_box = QGroupBox("Data")
         self.data_box.setLayout(form)
@@ -174,6 +185,10 @@ class TrainingPanel(QWidget):
     def _show_data_rows(self, name: str) -> None:
         """Classes for blobs and spiral, features for the tables; samples only where they apply."""
         painted = self._painted
+        text = "" if painted else describe_preset(name, self.classes.value())
+        self.preset_text.setText(text)
+        self.data_form.setRowVisible(self.preset_button, bool(text))
+        self.data_form.setRowVisible(self.preset_text, bool(text))
         self.data_form.setRowVisible(self.classes, not painted and name in MULTICLASS_DATASETS)
         self.data_form.setRowVisible(self.columns, not painted and name in TABLE_DATASETS)
         self.data_form.setRowVisible(self.samples, not painted and name not in TABLE_DATASETS)
