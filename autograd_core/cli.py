@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from autograd_core.data import DATASETS, MAX_CLASSES, MAX_SAMPLES
+from autograd_core.data import DATASETS, MAX_CLASSES, MAX_SAMPLES, dataset_points
 from autograd_core.files import (
     FileError,
     check_writable,
@@ -38,6 +38,7 @@ from autograd_core.optim import OPTIMIZERS, SCHEDULES
 from autograd_core.presets import apply_preset
 from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
+from autograd_core.tabular import TableError, read_table, table_dataset
 from autograd_core.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 
 PlotWriter = Callable[[str, Trainer], None]
@@ -226,6 +227,17 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     data.add_argument(
         "--points", metavar="FILE", help="train on given points: CSV x,y,label lines or JSON [[x,y,label]]"
     )
+    data.add_argument(
+        "--data",
+        metavar="FILE",
+        help="train on your own CSV/TSV table (header detected); with --x-columns and --label-column",
+    )
+    data.add_argument(
+        "--x-columns", metavar="A,B", help="--data: the two feature columns, by name or number (default: 1,2)"
+    )
+    data.add_argument(
+        "--label-column", metavar="C", help="--data: the class column, by name or number (default: the last)"
+    )
 
     model = p.add_argument_group("model")
     model.add_argument(
@@ -387,7 +399,10 @@ def main(
         parser.error("--save and --plot name the same file")
 
     steps_done, data_sizes = 0, {}
+    imported = None
     if "load" in args:
+        if "data" in args:
+            parser.error("--data cannot be combined with --load (the session has its own data)")
         if "points" in args:
             parser.error("--points cannot be combined with --load (the session has its own data)")
         if args["preset"]:
@@ -412,6 +427,15 @@ def main(
             data_sizes = {"train_size": len(session.data.y_train), "test_size": len(session.data.y_test)}
     else:
         fields = dict(given)
+        if "data" in args:
+            if "points" in args:
+                parser.error("--data and --points cannot be combined")
+            imported = _read_data(parser, args, fields.get("test_fraction", DEFAULTS.test_fraction))
+            fields["points"] = dataset_points(imported)
+            fields["classes"] = len(imported.class_names)
+            fields["standardize"] = False
+        elif "x_columns" in args or "label_column" in args:
+            parser.error("--x-columns and --label-column need --data FILE")
         if "points" in args:
             try:
                 fields["points"] = read_points(args["points"])
@@ -426,6 +450,8 @@ def main(
         else:
             config = _valid_config(parser, TrainingConfig(**fields))
 
+    if "load" not in args and imported is not None:
+        data_sizes = {"train_size": len(imported.y_train), "test_size": len(imported.y_test)}
     cost = estimate_run_cost(config, steps_done=steps_done, **data_sizes)
     if not _cost_accepted(parser, cost, limits, args["yes"]):
         return 2
@@ -436,7 +462,7 @@ def main(
             if given:
                 trainer.update_settings(**given)
         else:
-            trainer = Trainer(config)
+            trainer = Trainer(config, data=imported)
     except SessionError as exc:
         err.write(_one_line(f"error: cannot load the session: {exc}") + "\n")
         return 1
@@ -518,6 +544,20 @@ def main(
             if not quiet:
                 out.write(f"wrote {args['plot']}\n")
     return code
+
+
+def _read_data(parser: argparse.ArgumentParser, args: dict, test_fraction: float):
+    """--data FILE with --x-columns and --label-column → a Dataset; one-line errors naming the option."""
+    path = args["data"]
+    try:
+        table = read_table(path)
+        columns = args.get("x_columns", "1,2").split(",")
+        if len(columns) != 2:
+            parser.error(f"--x-columns needs two columns separated by a comma, got {_clip(args['x_columns'])!r}")
+        label = args.get("label_column", str(len(table.columns)))
+        return table_dataset(table, [c.strip() for c in columns], label.strip(), test_fraction=test_fraction)
+    except (FileError, TableError) as exc:
+        parser.error(f"cannot use --data {_clip(path)}: {exc}")
 
 
 def _valid_config(parser: argparse.ArgumentParser, config: TrainingConfig) -> TrainingConfig:

@@ -84,6 +84,8 @@ class Dataset:
     name: str = "custom"
     mean: np.ndarray = field(default_factory=lambda: np.zeros(2))
     scale: np.ndarray = field(default_factory=lambda: np.ones(2))
+    class_names: list[str] | None = None  # imported data: each class's label as the file wrote it
+    feature_names: list[str] | None = None  # imported data: the two columns' names
 
     @property
     def X(self) -> np.ndarray:
@@ -103,7 +105,13 @@ class Dataset:
 
     def to_dict(self) -> dict:
         """JSON-ready lists (sessions store the exact points trained on)."""
+        names = {}
+        if self.class_names is not None:
+            names["class_names"] = list(self.class_names)
+        if self.feature_names is not None:
+            names["feature_names"] = list(self.feature_names)
         return {
+            **names,
             "name": self.name,
             "X_train": self.X_train.tolist(),
             "y_train": self.y_train.astype(int).tolist(),
@@ -119,8 +127,20 @@ class Dataset:
         if not isinstance(d, dict):
             raise ValueError("data must be an object")
         expected = {"name", "X_train", "y_train", "X_test", "y_test", "mean", "scale"}
-        if set(d) != expected:
-            raise ValueError(f"data must have exactly the keys {sorted(expected)}")
+        optional = {"class_names", "feature_names"}
+        if not expected <= set(d) <= expected | optional:
+            raise ValueError(f"data must have exactly the keys {sorted(expected)} (and optionally {sorted(optional)})")
+        extra = {}
+        for key, count in (("class_names", None), ("feature_names", 2)):
+            if key in d:
+                v = d[key]
+                if not (
+                    isinstance(v, list)
+                    and all(isinstance(n, str) and len(n) <= 200 for n in v)
+                    and (len(v) == count if count else 2 <= len(v) <= MAX_CLASSES)
+                ):
+                    raise ValueError(f"data.{key} must be a list of names")
+                extra[key] = list(v)
         if not isinstance(d["name"], str):
             raise ValueError("data.name must be a string")
         arrays = {}
@@ -143,7 +163,9 @@ class Dataset:
                 raise ValueError(f"data.{key} must be two finite numbers")
         if len(arrays["X_train"]) < 1:
             raise ValueError("data needs at least one training point")
-        return cls(name=d["name"], mean=np.array(d["mean"], float), scale=np.array(d["scale"], float), **arrays)
+        return cls(
+            name=d["name"], mean=np.array(d["mean"], float), scale=np.array(d["scale"], float), **arrays, **extra
+        )
 
 
 def _is_finite_number(v) -> bool:
@@ -323,13 +345,14 @@ def dataset_points(dataset: Dataset) -> list[list]:
     return [[float(a), float(b), int(c)] for (a, b), c in zip(dataset.X.tolist(), dataset.y.tolist())]
 
 
-def _edited(X_train, y_train, X_test, y_test) -> Dataset:
+def _edited(X_train, y_train, X_test, y_test, like: Dataset | None = None) -> Dataset:
     return Dataset(
         np.asarray(X_train, dtype=float).reshape(-1, 2),
         np.asarray(y_train, dtype=int),
         np.asarray(X_test, dtype=float).reshape(-1, 2),
         np.asarray(y_test, dtype=int),
         name="points",
+        class_names=None if like is None else like.class_names,
     )
 
 
@@ -359,6 +382,7 @@ def add_point(dataset: Dataset, x: float, y: float, label: int, classes: int = 2
         np.append(dataset.y_train, int(label)),
         dataset.X_test,
         dataset.y_test,
+        like=dataset,
     )
 
 
@@ -370,7 +394,7 @@ def remove_point(dataset: Dataset, part: str, index: int) -> Dataset:
         X_train, y_train = np.delete(X_train, index, axis=0), np.delete(y_train, index)
     else:
         X_test, y_test = np.delete(X_test, index, axis=0), np.delete(y_test, index)
-    return _edited(X_train, y_train, X_test, y_test)
+    return _edited(X_train, y_train, X_test, y_test, like=dataset)
 
 
 def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> Dataset:
@@ -379,7 +403,7 @@ def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> D
     x, y = _check_point(x, y)
     X_train, X_test = dataset.X_train.copy(), dataset.X_test.copy()
     (X_train if part == "train" else X_test)[index] = (x, y)
-    return _edited(X_train, dataset.y_train, X_test, dataset.y_test)
+    return _edited(X_train, dataset.y_train, X_test, dataset.y_test, like=dataset)
 
 
 def empty_dataset() -> Dataset:

@@ -22,6 +22,7 @@ from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConf
 from gui.training_process import Engine
 from gui.training_protocol import (
     Command,
+    ImportData,
     Load,
     Pause,
     PickSlice,
@@ -126,7 +127,9 @@ class TrainingController(QObject):
     datasetChanged = Signal(object)  # Dataset: the points to draw (an edit shows at once, before the trainer has it)
     weightsChanged = Signal()  # a snapshot brought weights other than the last ones
     sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
+    undoChanged = Signal()  # the undo or redo stack of data edits changed
 
+    UNDO_LIMIT = 100  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
 
     def __init__(
@@ -148,6 +151,8 @@ class TrainingController(QObject):
         self._worker: TrainingWorker | None = None  # started by start(): an unseen tab costs nothing
         self._queued: list[Command] = []  # commands before start(), sent first when it starts
         self.dataset = None  # the data as the user sees it (edits land here first)
+        self._undo: list[tuple] = []  # (dataset, config) before each data edit
+        self._redo: list[tuple] = []
         self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
         self.slice_spec: tuple | None = None
         self.last_slice = None
@@ -182,7 +187,9 @@ class TrainingController(QObject):
             self._queued.append(command)
             return
         self._worker.send(command)
-        if isinstance(command, SetData | Load) or (isinstance(command, Reset) and command.config is not None):
+        if isinstance(command, SetData | Load | ImportData) or (
+            isinstance(command, Reset) and command.config is not None
+        ):
             self._local_data_until = self._worker.sent
 
     # ------------------------------------------------------------- state
@@ -342,8 +349,9 @@ class TrainingController(QObject):
         self._edit(data_edits.move_point, part, index, x, y)
 
     def clear_points(self) -> None:
-        """Remove every point; training waits until at least one point is painted."""
+        """Remove every point; training waits until at least one point is painted (Undo brings them back)."""
         if self.dataset is not None:
+            self._remember()
             self._apply_data(data_edits.empty_dataset())
 
     def _edit(self, edit, *args) -> None:
@@ -354,7 +362,86 @@ class TrainingController(QObject):
         except (ValueError, IndexError) as exc:
             self.message.emit(f"Edit refused: {exc}")
             return
+        self._remember()
         self._apply_data(new)
+
+    # ------------------------------------------------------- import, undo, redo
+
+    def import_dataset(self, dataset) -> bool:
+        """Train a new network on imported data (its split kept; classes from its labels).  Undoable."""
+        if self._closed:
+            return False
+        classes = max(2, int(max(dataset.y.max(initial=0), 1)) + 1)
+        if dataset.class_names:
+            classes = len(dataset.class_names)
+        points = data_edits.dataset_points(dataset)
+        try:
+            config = dataclasses.replace(
+                self._config, points=points, standardize=False, classes=classes, columns=None
+            ).validate()
+            if config.num_classes > 2 and config.loss != "bce":
+                config = dataclasses.replace(config, loss="bce").validate()
+        except ValueError as exc:
+            self.message.emit(f"Import refused: {exc}")
+            return False
+        self._remember()
+        self._restore((dataset, config))
+        return True
+
+    def _state(self) -> tuple:
+        return (self.dataset, copy.deepcopy(self._config))
+
+    def _remember(self) -> None:
+        """Push the data as it is now on the undo stack (every data edit calls this first)."""
+        if self.dataset is None:
+            return
+        self._undo.append(self._state())
+        del self._undo[: -self.UNDO_LIMIT]
+        self._redo.clear()
+        self.undoChanged.emit()
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> None:
+        """Take back the last data edit (paint, erase, drag, clear all, import)."""
+        if self._undo and not self._closed:
+            self._redo.append(self._state())
+            self._restore(self._undo.pop())
+            self.undoChanged.emit()
+
+    def redo(self) -> None:
+        if self._redo and not self._closed:
+            self._undo.append(self._state())
+            self._restore(self._redo.pop())
+            self.undoChanged.emit()
+
+    def _restore(self, state) -> None:
+        """Bring back (dataset, config): generated data from its settings, edited data with the same classes on
+        the same weights, anything else as a new network on exactly that data."""
+        dataset, config = state
+        if config.points is None:
+            self.pause()
+            self._config = copy.deepcopy(config)
+            self.dataset = dataset
+            self.datasetChanged.emit(dataset)
+            self._send(Reset(config.to_dict()))
+            self.configChanged.emit(self.config)
+        elif len(dataset.y_train) == 0 or (
+            self._config.points is not None and config.outputs == self._config.outputs
+        ):  # edited points, same classes: the same weights go on training on them
+            self._apply_data(dataset)
+        else:
+            self.pause()
+            self._config = copy.deepcopy(config)
+            self.dataset = dataset
+            self.datasetChanged.emit(dataset)
+            self.message.emit("")
+            self._send(ImportData(config.to_dict(), dataset.to_dict()))
+            self.configChanged.emit(self.config)
 
     def _apply_data(self, dataset) -> None:
         """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""

@@ -39,6 +39,7 @@ from gui.training_protocol import (
     Command,
     Export,
     Exported,
+    ImportData,
     Load,
     Pause,
     PickSlice,
@@ -246,6 +247,10 @@ class Engine:
                         self.trainer = Trainer(config, data=self.trainer.data)
                     else:
                         self.trainer.reset(config)
+                    self.new_generation()
+                case ImportData(config=config_dict, dataset=dataset_dict):
+                    self.trainer = Trainer(TrainingConfig.from_dict(config_dict), data=Dataset.from_dict(dataset_dict))
+                    self.extent_dataset = None
                     self.new_generation()
                 case SetData(dataset=dataset_dict, points=points):
                     self.set_data(Dataset.from_dict(dataset_dict), points)

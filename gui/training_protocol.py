@@ -101,6 +101,15 @@ class SetData(Command):
 
 
 @dataclass(frozen=True)
+class ImportData(Command):
+    """A new network (``config``, a ``TrainingConfig.to_dict()``) trained on exactly this data (``Dataset.to_dict()``,
+    its split kept): imported files, and undoing or redoing an edit that changed the number of classes."""
+
+    config: dict
+    dataset: dict
+
+
+@dataclass(frozen=True)
 class PickSlice(Command):
     """Compute the loss slice of weight (layer, neuron, source) while it changes; None stops it."""
 

@@ -23,13 +23,16 @@ import time
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from autograd_core.files import FileError, write_atomically
 from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
 from autograd_core.session import load_session, save_session
+from autograd_core.tabular import predictions_csv
 from gui.boundary_plot import BoundaryPlot
 from gui.confusion_panel import ConfusionPanel
 from gui.gradient_flow_plot import GradientFlowPlot
+from gui.import_dialog import ImportDialog
 from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
@@ -128,6 +131,17 @@ class TrainingWorkspace(QWidget):
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.play_shortcut.setWhatsThis("Play / pause training")  # the window's shortcut list reads it
         self.play_shortcut.activated.connect(self.controller.toggle)
+        # Undo and redo every data edit (paint, erase, drag, clear all, import) while this area has the focus.
+        self.undo_shortcut = QShortcut(QKeySequence("Ctrl+Z"), self)
+        self.undo_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.undo_shortcut.setWhatsThis("Undo the last data edit (paint, erase, drag, clear all, import)")
+        self.undo_shortcut.activated.connect(self.undo)
+        self.redo_shortcut = QShortcut(QKeySequence("Ctrl+Shift+Z"), self)
+        self.redo_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.redo_shortcut.setWhatsThis("Redo the data edit last undone")
+        self.redo_shortcut.activated.connect(self.redo)
+        self.setAcceptDrops(True)  # a CSV/TSV file dropped here is imported
+        self.import_dialog = None
 
         # One view per frame tick: each repaint is then one plot's worth of painting (a few ms), never all
         # three at once, so the event loop keeps turning while training draws at ~15 frames per second each.
@@ -161,6 +175,86 @@ class TrainingWorkspace(QWidget):
         self.curves.currentChanged.connect(self._curves_tab_changed)
         if controller.last_snapshot is not None:
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
+
+    # ------------------------------------------------------- your own data
+
+    def undo(self) -> None:
+        if self.controller.can_undo():
+            self.controller.undo()
+            self.status.emit("Undone: the data are as before the last edit (Ctrl+Shift+Z redoes it).")
+        else:
+            self.status.emit("Nothing to undo: no data edit yet.")
+
+    def redo(self) -> None:
+        if self.controller.can_redo():
+            self.controller.redo()
+            self.status.emit("Redone.")
+        else:
+            self.status.emit("Nothing to redo.")
+
+    def import_data(self, path: str | None = None) -> ImportDialog | None:
+        """Open the import dialog on ``path`` (asked for when None); on OK the data train a new network."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Import data", "", "Tables (*.csv *.tsv *.txt);;All files (*)")
+            if not path:
+                return None
+        dialog = ImportDialog(path, self, test_percent=round(100 * self.controller.config.test_fraction))
+        dialog.accepted.connect(self._import_accepted)
+        dialog.finished.connect(dialog.deleteLater)  # one dialog per import; its reading thread ends with it
+        self.import_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _import_accepted(self) -> None:
+        dialog = self.import_dialog
+        if dialog is None or dialog.dataset is None:
+            return
+        dataset = dialog.dataset
+        if self.controller.import_dataset(dataset):
+            names = ", ".join(dataset.class_names or [])
+            self.status.emit(
+                f"Imported {len(dataset.y):,} points of {len(dataset.class_names or [])} classes ({names}) "
+                f"from {dialog.path}; Ctrl+Z undoes it."
+            )
+
+    def export_predictions(self, path: str | None = None) -> None:
+        """Write the data with the model's prediction and class probabilities for every point, as CSV."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
+            if not path:
+                return
+        model, dataset = self.controller.current_model(), self.controller.dataset
+        if model is None or dataset is None or not len(dataset.y):
+            self.status.emit("Nothing to export yet: no data or no trained network.")
+            return
+        text = predictions_csv(dataset, model.forward_array(dataset.X))
+        try:
+            write_atomically(path, text.encode("utf-8"))
+        except FileError as exc:
+            self.status.emit(f"Cannot write {path}: {exc}")
+            return
+        self.status.emit(f"Wrote {len(dataset.y):,} rows with predictions to {path}.")
+
+    @staticmethod
+    def _dropped_file(event) -> str | None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if len(urls) == 1 and urls[0].isLocalFile():
+            return urls[0].toLocalFile()
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        path = self._dropped_file(event)
+        if path is None:
+            super().dropEvent(event)
+            return
+        event.acceptProposedAction()
+        self.import_data(path)
 
     # ------------------------------------------------------- the contract for the sample-graph view
 
