@@ -56,89 +56,117 @@ def contour_segments(values: np.ndarray, level: float, xs: np.ndarray, ys: np.nd
     """Marching squares, vectorised: the ``level`` line of ``values[i, j]`` (at xs[j], ys[i]) as point pairs.
 
     Returns (x, y) arrays of even length; points 2k and 2k+1 are one segment.
-    A saddle cell is split the way its centre value says.
+    A saddle cell is split the way its centre value says.  Only the cells the
+    line crosses are interpolated (a few hundred of a 200² grid), so a frame
+    costs about a millisecond.
     """
     v = np.asarray(values, dtype=float)
     above = v >= level
-    v00, v01, v10, v11 = v[:-1, :-1], v[:-1, 1:], v[1:, :-1], v[1:, 1:]
-    a00, a01, a10, a11 = above[:-1, :-1], above[:-1, 1:], above[1:, :-1], above[1:, 1:]
-    x0, x1 = xs[:-1][None, :], xs[1:][None, :]
-    y0, y1 = ys[:-1][:, None], ys[1:][:, None]
+    crossed = (
+        (above[:-1, :-1] != above[:-1, 1:])
+        | (above[:-1, 1:] != above[1:, 1:])
+        | (above[1:, :-1] != above[1:, 1:])
+        | (above[:-1, :-1] != above[1:, :-1])
+    )
+    ii, jj = np.nonzero(crossed)
+    if not len(ii):
+        return np.empty(0), np.empty(0)
+    v00, v01, v10, v11 = v[ii, jj], v[ii, jj + 1], v[ii + 1, jj], v[ii + 1, jj + 1]
+    a00, a01, a10, a11 = above[ii, jj], above[ii, jj + 1], above[ii + 1, jj], above[ii + 1, jj + 1]
+    x0, x1, y0, y1 = xs[jj], xs[jj + 1], ys[ii], ys[ii + 1]
 
     def cross(va, vb):
         with np.errstate(divide="ignore", invalid="ignore"):
             t = (level - va) / (vb - va)
         return np.clip(np.nan_to_num(t, nan=0.5), 0.0, 1.0)
 
-    shape = v00.shape
     # Crossing points on the four edges: bottom (00–01), right (01–11), top (10–11), left (00–10).
-    t = cross(v00, v01)
-    bottom = (x0 + t * (x1 - x0), np.broadcast_to(y0, shape))
-    t = cross(v01, v11)
-    right = (np.broadcast_to(x1, shape), y0 + t * (y1 - y0))
-    t = cross(v10, v11)
-    top = (x0 + t * (x1 - x0), np.broadcast_to(y1, shape))
-    t = cross(v00, v10)
-    left = (np.broadcast_to(x0, shape), y0 + t * (y1 - y0))
+    bottom = (x0 + cross(v00, v01) * (x1 - x0), y0)
+    right = (x1, y0 + cross(v01, v11) * (y1 - y0))
+    top = (x0 + cross(v10, v11) * (x1 - x0), y1)
+    left = (x0, y0 + cross(v00, v10) * (y1 - y0))
     edges = [bottom, right, top, left]
-    hits = np.stack([a00 != a01, a01 != a11, a10 != a11, a00 != a10])  # (4, ny-1, nx-1)
+    hits = np.stack([a00 != a01, a01 != a11, a10 != a11, a00 != a10])  # (4, cells)
     count = hits.sum(axis=0)
+    ex = np.stack([e[0] for e in edges])
+    ey = np.stack([e[1] for e in edges])
 
     xs_out, ys_out = [], []
     two = count == 2
     if two.any():
         idx = np.argsort(~hits[:, two], axis=0, kind="stable")[:2]  # the two crossed edges, in edge order
-        ex = np.stack([np.broadcast_to(e[0], shape)[two] for e in edges])
-        ey = np.stack([np.broadcast_to(e[1], shape)[two] for e in edges])
         cols = np.arange(two.sum())
-        xs_out.append(np.column_stack([ex[idx[0], cols], ex[idx[1], cols]]).ravel())
-        ys_out.append(np.column_stack([ey[idx[0], cols], ey[idx[1], cols]]).ravel())
+        ex2, ey2 = ex[:, two], ey[:, two]
+        xs_out.append(np.column_stack([ex2[idx[0], cols], ex2[idx[1], cols]]).ravel())
+        ys_out.append(np.column_stack([ey2[idx[0], cols], ey2[idx[1], cols]]).ravel())
     four = count == 4
     if four.any():
         centre_above = ((v00 + v01 + v10 + v11) / 4 >= level)[four]
         joined = centre_above == a00[four]  # corners 00 and 11 connected: cut off corners 01 and 10
-        b, r, tp, lf = ([np.broadcast_to(c, shape)[four] for c in e] for e in edges)
-        first_a = np.where(joined[:, None], np.column_stack(b), np.column_stack(b))
-        first_b = np.where(joined[:, None], np.column_stack(r), np.column_stack(lf))
-        second_a = np.where(joined[:, None], np.column_stack(tp), np.column_stack(r))
-        second_b = np.where(joined[:, None], np.column_stack(lf), np.column_stack(tp))
+        b, r, tp, lf = (np.column_stack([ex[e, four], ey[e, four]]) for e in range(4))
+        first_a = b
+        first_b = np.where(joined[:, None], r, lf)
+        second_a = np.where(joined[:, None], tp, r)
+        second_b = np.where(joined[:, None], lf, tp)
         for pa, pb in ((first_a, first_b), (second_a, second_b)):
             xs_out.append(np.column_stack([pa[:, 0], pb[:, 0]]).ravel())
             ys_out.append(np.column_stack([pa[:, 1], pb[:, 1]]).ravel())
-    if not xs_out:
-        return np.empty(0), np.empty(0)
     return np.concatenate(xs_out), np.concatenate(ys_out)
 
 
 def regions_from_scores(scores: np.ndarray, extent: tuple[float, float, float, float], resolution: int) -> RegionGrid:
-    """The regions of raw scores on the grid (one score or K scores per grid point, in ``grid_points`` order)."""
+    """The regions of raw scores on the grid (one score or K scores per grid point, in ``grid_points`` order).
+
+    Made for one frame of a live view (a 200² grid of six classes in a few ms): one exponential per score,
+    the winner by arg-max, and marching squares only for the classes that win somewhere.
+    """
     xs, ys = grid_axes(extent, resolution)
     scores = np.asarray(scores, dtype=float)
-    with np.errstate(all="ignore"):
-        probs = np.nan_to_num(class_probabilities(scores), nan=0.0)
-    k = probs.shape[1]
     if scores.ndim == 1:
-        probs[~np.isfinite(scores)] = 0.5
-    probs = probs.reshape(resolution, resolution, k)
-    winner = np.argmax(probs, axis=2).astype(np.uint8)
-    confidence = np.max(probs, axis=2)
-    if k == 2:
+        with np.errstate(all="ignore"):
+            probs = np.nan_to_num(class_probabilities(scores), nan=0.5)
+        k = 2
+        probs = probs.reshape(resolution, resolution, 2)
+        winner = (probs[:, :, 1] > 0.5).astype(np.uint8)
+        confidence = np.maximum(probs[:, :, 0], probs[:, :, 1])
         bx, by = contour_segments(probs[:, :, 1], 0.5, xs, ys)
     else:
-        s = np.nan_to_num(scores.reshape(resolution, resolution, k), nan=0.0, posinf=1e300, neginf=-1e300)
-        parts_x, parts_y = [], []
-        # Class k's margin over its best rival: 0 where it stops winning.  Classes 0 … K−2 cover every boundary.
-        top2 = np.sort(s, axis=2)[:, :, -2:]
-        for c in range(k - 1):
-            rival = np.where(s[:, :, c] >= top2[:, :, 1], top2[:, :, 0], top2[:, :, 1])
-            cx, cy = contour_segments(s[:, :, c] - rival, 0.0, xs, ys)
+        k = scores.shape[1]
+        if not np.isfinite(scores).all():
+            scores = np.nan_to_num(scores, nan=0.0, posinf=1e300, neginf=-1e300)
+        # Class-major (K rows of n points): every reduction over the classes is then K element-wise passes,
+        # several times faster than reducing a short last axis.
+        S = np.ascontiguousarray(scores.T)
+        top = S[0].copy()
+        winner = np.zeros(len(top), dtype=np.intp)
+        for c in range(1, k):
+            better = S[c] > top
+            winner[better] = c
+            np.maximum(top, S[c], out=top)
+        second = np.full_like(top, -np.inf)
+        for c in range(k):
+            np.maximum(second, np.where(winner == c, -np.inf, S[c]), out=second)
+        with np.errstate(all="ignore"):
+            E = np.exp(S - top)
+            total = E.sum(axis=0)
+            P = (E / total).astype(np.float32)
+        shape = (resolution, resolution)
+        probs = np.moveaxis(P.reshape(k, *shape), 0, 2)
+        confidence = (1.0 / total).reshape(shape)
+        present = np.flatnonzero(np.bincount(winner, minlength=k))
+        parts_x, parts_y = [np.empty(0)], [np.empty(0)]
+        # Class c's margin over its best rival is 0 where it stops winning; all winners but one cover every boundary.
+        for c in present[:-1].tolist():
+            margin = np.where(winner == c, S[c] - second, S[c] - top).reshape(shape)
+            cx, cy = contour_segments(margin, 0.0, xs, ys)
             parts_x.append(cx)
             parts_y.append(cy)
         bx, by = np.concatenate(parts_x), np.concatenate(parts_y)
+        winner = winner.astype(np.uint8).reshape(shape)
     return RegionGrid(
         extent=tuple(float(v) for v in extent),
         classes=k,
-        probabilities=probs.astype(np.float32),
+        probabilities=probs if probs.dtype == np.float32 else probs.astype(np.float32),
         winner=winner,
         confidence=confidence.astype(np.float32),
         boundary_x=bx,
