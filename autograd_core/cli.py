@@ -22,6 +22,8 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from autograd_core.data import DATASETS, MAX_CLASSES, MAX_SAMPLES, dataset_points
 from autograd_core.files import (
     FileError,
@@ -38,7 +40,7 @@ from autograd_core.optim import OPTIMIZERS, SCHEDULES
 from autograd_core.presets import apply_preset
 from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
-from autograd_core.tabular import TableError, read_table, table_dataset
+from autograd_core.tabular import TableError, numeric_column, read_table, table_dataset
 from autograd_core.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 
 PlotWriter = Callable[[str, Trainer], None]
@@ -200,6 +202,19 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=argparse.SUPPRESS,
     )
+    task = p.add_argument_group("task")
+    task.add_argument(
+        "--task",
+        choices=("classification", "regression"),
+        default="classification",
+        help="classification (default) or regression: a 1-D target, typed with --target or read with --data",
+    )
+    task.add_argument(
+        "--target",
+        metavar="EXPR",
+        help='regression: the target as an expression of x in the app\'s language (default "sin(3*x)"), plus --noise',
+    )
+    task.add_argument("--target-column", metavar="C", help="regression with --data: the column to fit")
     data = p.add_argument_group("data")
     data.add_argument("--dataset", choices=DATASETS, help=f"data set (default {d.dataset})")
     data.add_argument(
@@ -256,7 +271,9 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
 
     train = p.add_argument_group("training")
     train.add_argument(
-        "--loss", choices=LOSSES, help=f"bce (cross-entropy from logits), hinge or mse (default {d.loss})"
+        "--loss",
+        choices=(*LOSSES, "huber"),
+        help=f"bce (cross-entropy from logits), hinge or mse; regression: mse or huber (default {d.loss})",
     )
     train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimiser (default {d.optimizer})")
     train.add_argument("--lr", type=_number, help=f"learning rate (default {d.lr})")
@@ -383,6 +400,12 @@ def main(
     args = vars(parser.parse_args(argv))
     given = {k: v for k, v in args.items() if k in CONFIG_OPTIONS}
     out, err = sys.stdout, sys.stderr
+    if args["task"] == "regression" or "target" in args or "target_column" in args:
+        if args["task"] != "regression":
+            parser.error("--target and --target-column need --task regression")
+        return _regression_main(parser, args, out)
+    if args.get("loss") == "huber":
+        parser.error("--loss huber is a regression loss: add --task regression")
 
     # Everything that can be checked before training is checked first: a bad path never costs a run.
     if "plot" in args and not args["plot"].lower().endswith(".png"):
@@ -544,6 +567,84 @@ def main(
             if not quiet:
                 out.write(f"wrote {args['plot']}\n")
     return code
+
+
+REGRESSION_OPTIONS = (
+    "samples",
+    "noise",
+    "test_fraction",
+    "data_seed",
+    "layers",
+    "activation",
+    "init",
+    "loss",
+    "optimizer",
+    "lr",
+    "schedule",
+    "batch_size",
+    "l2",
+    "steps",
+    "seed",
+)
+
+
+def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:
+    """--task regression: fit a typed target of x (or a file's column); prints the test R²."""
+    from autograd_core.regression import (
+        RegressionConfig,
+        RegressionData,
+        RegressionTrainer,
+        regression_preset,
+    )
+
+    unsupported = [o for o in ("load", "save", "plot", "points", "classes", "columns", "activations") if o in args]
+    if unsupported:
+        parser.error(f"{option_name(unsupported[0])} does not apply to --task regression")
+    fields = {k: args[k] for k in REGRESSION_OPTIONS if k in args}
+    if "target" in args:
+        fields["target"] = args["target"]
+    data = None
+    if "data" in args:
+        if "target" in args:
+            parser.error("--target and --data cannot be combined: the file holds the target")
+        try:
+            table = read_table(args["data"])
+            x_name = args.get("x_columns", "1")
+            if "," in x_name:
+                parser.error("--x-columns takes one column for regression")
+            x = numeric_column(table, x_name.strip())
+            y = numeric_column(table, args.get("target_column", str(len(table.columns))).strip())
+        except (FileError, TableError) as exc:
+            parser.error(f"cannot use --data {_clip(args['data'])}: {exc}")
+        rng = np.random.default_rng(fields.get("data_seed", 0))
+        order = rng.permutation(len(x))
+        n_test = round(len(x) * fields.get("test_fraction", 0.25))
+        data = RegressionData(x[order[n_test:]], y[order[n_test:]], x[order[:n_test]], y[order[:n_test]], table.name)
+    elif "target_column" in args:
+        parser.error("--target-column needs --data FILE")
+    if fields.get("loss", "mse") not in ("mse", "huber"):
+        parser.error(f"--loss {fields['loss']} is for classification; regression takes mse or huber")
+    try:
+        config = regression_preset(fields) if args["preset"] else RegressionConfig(**fields).validate()
+        trainer = RegressionTrainer(config, data=data)
+    except ValueError as exc:
+        parser.error(with_option_names(str(exc)))
+    c = trainer.config
+    sizes = "-".join(map(str, [1, *c.layers, 1]))
+    out.write(
+        f"regression of {trainer.data.name}: {len(trainer.data.x_train)} train / {len(trainer.data.x_test)} test "
+        f"points; MLP {sizes} {c.activation}; {c.loss} loss, {c.optimizer} lr {c.lr:g}\n"
+    )
+    out.flush()
+    t0 = time.perf_counter()
+    trainer.run()
+    m = trainer.evaluate()
+    test = f"test loss {m.test_loss:.4f}, test R² {m.test_r2:.4f}" if m.test_r2 is not None else "no test set"
+    out.write(
+        f"step {trainer.step_count}: train loss {m.train_loss:.4f}, train R² {m.train_r2:.4f}; {test}; "
+        f"{time.perf_counter() - t0:.1f} s\n"
+    )
+    return 0
 
 
 def _read_data(parser: argparse.ArgumentParser, args: dict, test_fraction: float):
