@@ -172,3 +172,46 @@ def test_points_with_more_classes_and_refused_labels():
     assert Trainer(config).model.nouts == [4, 3]
     with pytest.raises(ValueError, match="label from 0 to 1"):
         TrainingConfig(points=[[0.0, 0.0, 2]]).validate()
+
+
+@pytest.mark.parametrize("imported", [False, True])
+def test_a_restart_keeps_classes_activations_and_imported_data(imported):
+    """The child's last good state (3 classes, per-layer activations, imported data with class names) restarts
+    into an engine that takes the very step the old one would have taken."""
+    from autograd_core.data import dataset_points
+    from autograd_core.tabular import parse_table, table_dataset
+    from gui.training_process import Engine
+    from gui.training_protocol import ImportData, Start, Step
+    from gui.training_worker import LocalPipe, TrainingWorker
+
+    config = TrainingConfig(dataset="spiral", classes=3, samples=60, layers=[5, 4], activations=["tanh", "relu"])
+    start = Start(config=config.to_dict())
+    worker = TrainingWorker(start)
+    commands, replies = LocalPipe(), LocalPipe()
+    engine = Engine(start, replies)
+
+    def run(command=None):
+        if command is not None:
+            worker.sent += 1
+            commands.send(type(command)(**{**command.__dict__, "seq": worker.sent}))
+        engine.run_once(commands)
+        while replies.poll():
+            worker._receive(replies.recv())
+
+    if imported:
+        rows = "".join(f"{i % 11},{(i * 5) % 13},{['ant', 'bee', 'cow', 'dog'][i % 4]}\n" for i in range(80))
+        data = table_dataset(parse_table("a,b,who\n" + rows, name="zoo"), ["a", "b"], "who")
+        cfg = TrainingConfig(points=dataset_points(data), classes=4, layers=[5], activations=["tanh"])
+        run(ImportData(config=cfg.to_dict(), dataset=data.to_dict()))
+    run(Step(5))
+    for _ in range(5):
+        run()
+    restart = worker.restart_state(replay=True)
+    twin = Engine(restart, LocalPipe())
+    assert twin.trainer.config.num_classes == (4 if imported else 3)
+    assert twin.trainer.model.activations == engine.trainer.model.activations
+    if imported:
+        assert twin.trainer.data.class_names == ["ant", "bee", "cow", "dog"]
+    engine.trainer.step()
+    twin.trainer.step()
+    assert twin.trainer.model.state_dict() == engine.trainer.model.state_dict()
