@@ -120,7 +120,7 @@ class ImportDialog(QDialog):
         table, error = self._result
         if error is not None:
             self.error = error
-            self.status.setText(error)
+            self.status.setText("Nothing was imported: choose another file (CSV or TSV, UTF-8 text).")
             self.problem.setText(error)
             return
         self._show_table(table)
