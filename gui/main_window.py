@@ -468,7 +468,10 @@ class MainWindow(QMainWindow):
             return False
         self.session_path = path
         self._remember(path)
-        self.statusBar().showMessage(f"Session saved to {path}", 8000)
+        thinned = ""
+        if trainer is not None and len(trainer.history) > session.SAVED_HISTORY_STEPS:
+            thinned = f" (its {len(trainer.history):,}-step history thinned to {session.SAVED_HISTORY_STEPS:,} steps)"
+        self.statusBar().showMessage(f"Session saved to {path}{thinned}", 8000)
         return True
 
     def open_session_dialog(self) -> bool:
