@@ -148,8 +148,9 @@ class Builder:
             sym = self._table[key] = Sym(self, None, (), None, value, 1)
         return sym
 
-    def variable(self, name: str, value: float) -> Sym:
-        key = ("v", name)
+    def variable(self, name: str, value: float, key: object = None) -> Sym:
+        """A variable; two with the same name are the same one, unless told apart by ``key``."""
+        key = ("v", name) if key is None else ("v", name, key)
         sym = self._table.get(key)
         if sym is None:
             sym = self._table[key] = Sym(self, None, (), name, float(value), 1)
