@@ -58,6 +58,7 @@ POINTER_AND_FIELD_KEYS = (
     ("Mouse wheel", "Zoom the graph"),
     ("Drag", "Pan the graph"),
     ("Double-click a group", "Collapse / expand it"),
+    ("Click a node", "In the Expression: its formula and chain-rule path in Maths"),
 )
 
 
@@ -295,7 +296,7 @@ class MainWindow(QMainWindow):
             graph,
             "&Forward mode",
             self._set_forward_mode,
-            "Ctrl+F6",
+            "F8",
             "Expression: step tangents forward from one input (ẋ = 1) instead of the backward pass",
             checkable=True,
         )

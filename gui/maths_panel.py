@@ -31,9 +31,10 @@ def name_html(name: str) -> str:
     return f"<i>{esc(name)}</i>" if len(name) == 1 and name.isalpha() else esc(name)
 
 
-def number_html(x: float) -> str:
+def number_html(x: float, factor: bool = False) -> str:
+    """A number as the maths panel writes it; a negative factor of a product in brackets: 1 · (−3)."""
     text = format_number(x, LEDGER)
-    return f"({text})" if text.startswith("\u2212") else text
+    return f"({text})" if factor and text.startswith("\u2212") else text
 
 
 def fraction(top: str, bottom: str) -> str:
@@ -158,7 +159,7 @@ class MathsPanel(QWidget):
             formulas.extend([f"({esc(formula)})" if " " in formula and formula[0] != "(" else esc(formula), "·"])
         values = []
         for i in reversed(range(len(path.indices))):
-            values.extend([number_html(path.locals[i]), "·"])
+            values.extend([number_html(path.locals[i], factor=True), "·"])
         route = " → ".join(name_html(n) for n in names)
         out.append(f"<p><b>Chain rule along the path</b> {route}</p>")
         out.append(row(partial(root_name, name), "=", *symbols[:-1]))  # one line each: symbols, formulas, numbers

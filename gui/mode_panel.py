@@ -33,7 +33,7 @@ class ModePanel(QWidget):
         self.forward_button = QRadioButton("Forward")
         self.forward_button.setObjectName("forwardModeButton")
         self.forward_button.setToolTip(
-            "Forward mode: carry a tangent ẋ = 1 from one input through the graph, one node at a time (Ctrl+F6)"
+            "Forward mode: carry a tangent ẋ = 1 from one input through the graph, one node at a time (F8)"
         )
         self.group = QButtonGroup(self)
         self.group.addButton(self.reverse_button)
