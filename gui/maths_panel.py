@@ -20,6 +20,8 @@ from gui.graph_state import Change
 
 GRAPH_CHOICES = (("Expression", 0), ("1st derivative", 1), ("2nd derivative", 2))
 SYMBOLIC_LIMIT = 1500  # characters of a symbolic derivative shown before it is cut
+EXPRESSION_LIMIT = 400  # characters of the expression itself shown above it
+PATH_SHOWN = 6  # a longer chain-rule path shows its first and last 3 factors, "⋯" between
 
 
 def esc(text: str) -> str:
@@ -91,6 +93,8 @@ class MathsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.text, 1)
+        self._html = ""
+        self._cache: dict[str, tuple] = {}  # part -> (key, html): recomputed only when its inputs change
         state.changed.connect(self._state_changed)
         self.refresh()
 
@@ -123,13 +127,30 @@ class MathsPanel(QWidget):
                 self.input_combo.setCurrentIndex(inputs.index(name))
         else:
             self.graph_combo.setCurrentIndex(0)
-        self.text.setHtml(self.html())
+        html = self.html()
+        if html != self._html:  # a Step changes nothing here: no new layout of the rich text
+            self._html = html
+            self.text.setHtml(html)
 
     # ---- the text
 
     def html(self) -> str:
-        parts = [self._node_html(), self._symbolic_html()]
+        state = self.state
+        node_key = (state.root, state.selected, state.evaluation)
+        symbolic_key = (state.evaluation, self.input_combo.currentData(), state.derivative)
+        parts = [
+            self._cached("node", node_key, self._node_html),
+            self._cached("symbolic", symbolic_key, self._symbolic_html),
+        ]
         return "".join(p for p in parts if p)
+
+    def _cached(self, part: str, key: tuple, make) -> str:
+        hit = self._cache.get(part)
+        if hit is not None and len(hit[0]) == len(key) and all(a is b for a, b in zip(hit[0], key)):
+            return hit[1]
+        text = make()
+        self._cache[part] = (key, text)
+        return text
 
     def _node_html(self) -> str:
         state = self.state
@@ -160,7 +181,12 @@ class MathsPanel(QWidget):
         values = []
         for i in reversed(range(len(path.indices))):
             values.extend([number_html(path.locals[i], factor=True), "·"])
+        if len(path.indices) > PATH_SHOWN:  # the first and last factors; the product is still the whole path's
+            for part in (symbols, formulas, values):
+                part[6:-6] = ["⋯", "·"]
         route = " → ".join(name_html(n) for n in names)
+        if len(names) > PATH_SHOWN + 1:
+            route = " → ".join([*(name_html(n) for n in names[:3]), "⋯", *(name_html(n) for n in names[-3:])])
         out.append(f"<p><b>Chain rule along the path</b> {route}</p>")
         out.append(row(partial(root_name, name), "=", *symbols[:-1]))  # one line each: symbols, formulas, numbers
         out.append(row("=", *formulas[:-1]))
@@ -217,7 +243,7 @@ class MathsPanel(QWidget):
             expr, d = derivative_of(evaluation.output, evaluation.inputs[name], order)
         except SymbolicError as err:
             return f"{title}<p>{esc(err)}</p>"
-        cells = [f"<i>f</i> = {to_html(expr, SYMBOLIC_LIMIT)}"]
+        cells = [f"<i>f</i> = {to_html(expr, EXPRESSION_LIMIT)}"]
         body = to_html(d, SYMBOLIC_LIMIT)
         return (
             f"{title}{row(*cells)}{row(partial('f', name, order), '=', body)}"
