@@ -103,7 +103,7 @@ class ExpressionPanel(QWidget):
         self.left.addWidget(editor_box)
         self.left.addWidget(inputs_box)
         self.left.addWidget(maths_box)
-        self.left.setSizes([170, 230, 400])
+        self.left.setSizes([150, 270, 380])
 
         # centre: graph + its toolbar
         self.view = GraphView()

@@ -18,7 +18,7 @@ from autograd_core.symbolic import Builder, SymbolicError, derivative_of, local_
 from autograd_core.trace import node_name
 from gui.graph_state import Change
 
-GRAPH_CHOICES = (("Expression", 0), ("1st derivative", 1), ("2nd derivative", 2))
+GRAPH_CHOICES = (("f", 0), ("∂f/∂x", 1), ("∂²f/∂x²", 2))  # the expression f, its 1st or 2nd derivative
 SYMBOLIC_LIMIT = 1500  # characters of a symbolic derivative shown before it is cut
 EXPRESSION_LIMIT = 400  # characters of the expression itself shown above it
 PATH_SHOWN = 6  # a longer chain-rule path shows its first and last 3 factors, "⋯" between
@@ -71,8 +71,8 @@ class MathsPanel(QWidget):
         for text, order in GRAPH_CHOICES:
             self.graph_combo.addItem(text, order)
         self.graph_combo.setToolTip(
-            "What the graph shows: the expression, or d(output)/dx (1st) or d²(output)/dx² (2nd) as a graph of its "
-            "own, built with grad(create_graph=True)"
+            "What the graph shows: the expression f, or its 1st derivative ∂f/∂x or 2nd derivative ∂²f/∂x² as a "
+            "graph of its own, built with grad(create_graph=True)"
         )
         self.input_combo = QComboBox()
         self.input_combo.setObjectName("derivativeInputCombo")
@@ -85,7 +85,7 @@ class MathsPanel(QWidget):
         self.text.setToolTip("Click a node in the graph to see its formula and the chain rule from it to the output")
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(QLabel("Show"))
+        top.addWidget(QLabel("Graph of"))
         top.addWidget(self.graph_combo, 1)
         top.addWidget(QLabel("x ="))
         top.addWidget(self.input_combo, 1)
