@@ -236,3 +236,14 @@ def test_a_node_reached_by_two_paths_says_that_the_paths_add_up(qtbot, panel):
     text = panel.maths.text.toPlainText()
     assert "2 paths lead from x to y; this one carries 3" in text
     assert "∂y/∂x = 6" in text
+
+
+def test_play_animates_forward_mode_to_the_end(qtbot, panel):
+    load(qtbot, panel, "h = a*b\nout = h + c", {"a": 2.0, "b": -3.0, "c": 10.0})
+    panel.mode.forward_button.click()
+    panel.backward.speed.setValue(panel.backward.speed.maximum())
+    qtbot.mouseClick(panel.backward.play_button, Qt.MouseButton.LeftButton)
+    assert panel.backward.play_button.text() == "Pause"
+    qtbot.waitUntil(lambda: panel.state.forward_done and not panel.state.playing, timeout=3000)
+    assert len(ledger(panel)) == 5 and panel.backward.play_button.text() == "Play"
+    assert box(panel, "out = +").grad == -3.0

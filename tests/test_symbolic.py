@@ -117,3 +117,22 @@ def test_a_deep_expression_has_a_bounded_text():
     assert len(text) < 5000
     y.backward()
     assert close(d.data, x.grad)
+
+
+def test_chain_path_multiplies_the_local_derivatives_and_counts_the_paths():
+    from autograd_core.chain_path import chain_path
+
+    ev = compile_expression("h = a*b\nout = tanh(h + c) + h").evaluate({"a": 0.5, "b": -1.0, "c": 0.3})
+    out, a = ev.output, ev.inputs["a"]
+    path = chain_path(out, a)
+    # shortest path a → h → out (h feeds out directly): ∂out/∂h · ∂h/∂a = 1 · b
+    assert [n.label for n in path.nodes] == ["a", "h", "out"]
+    assert path.product == -1.0 and path.formulas == ["b", "1"]
+    # two paths from a (through tanh and directly): their products add up to the gradient
+    t = math.tanh(0.5 * -1.0 + 0.3)
+    assert path.count == 2
+    assert close(path.total, ((1 - t * t) + 1) * -1.0)
+    out.backward()
+    assert close(path.total, a.grad)
+    assert chain_path(out, out).product == 1.0
+    assert chain_path(out, Tensor(1.0)) is None
