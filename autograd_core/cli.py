@@ -22,7 +22,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from autograd_core.data import DATASETS, MAX_SAMPLES
+import numpy as np
+
+from autograd_core.data import DATASETS, MAX_CLASSES, MAX_SAMPLES, dataset_points
 from autograd_core.files import (
     FileError,
     check_writable,
@@ -35,8 +37,10 @@ from autograd_core.files import (
 from autograd_core.losses import LOSSES
 from autograd_core.nn import ACTIVATIONS, INITIALISATIONS
 from autograd_core.optim import OPTIMIZERS, SCHEDULES
+from autograd_core.presets import apply_preset
 from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
+from autograd_core.tabular import TableError, numeric_column, read_table, table_dataset
 from autograd_core.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 
 PlotWriter = Callable[[str, Trainer], None]
@@ -64,6 +68,29 @@ def _layers(text: str) -> list[int]:
     if any(w < 1 for w in widths):
         raise argparse.ArgumentTypeError(f"every layer needs at least one neuron; got {_clip(text)!r}")
     return widths
+
+
+def _activations(text: str) -> list[str]:
+    """'tanh,relu' → one activation per hidden layer."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    bad = [n for n in names if n not in ACTIVATIONS]
+    if not names or bad:
+        raise argparse.ArgumentTypeError(
+            f"activations must be names separated by commas, one per hidden layer, from {', '.join(ACTIVATIONS)}; "
+            f"got {_clip(text)!r}"
+        )
+    return names
+
+
+def _columns(text: str) -> list[int]:
+    """'2,3' → two column numbers of iris or wine."""
+    try:
+        columns = [int(part) for part in text.split(",")]
+    except ValueError:
+        columns = []
+    if len(columns) != 2:
+        raise argparse.ArgumentTypeError(f"columns must be two column numbers like 2,3; got {_clip(text)!r}")
+    return columns
 
 
 def _whole_number(text: str) -> int:
@@ -141,7 +168,7 @@ def read_points(path: str) -> list[list[float]]:
                 if not points:  # a header
                     continue
                 raise ValueError(f"line {number} is {_clip(','.join(row))!r}, not x,y,label") from None
-            points.append([x, y, int(label) if label in (0.0, 1.0) else label])
+            points.append([x, y, int(label) if label.is_integer() and 0 <= label < MAX_CLASSES else label])
     if len(points) > MAX_SAMPLES:
         raise ValueError(f"it holds {len(points):,} points; at most {MAX_SAMPLES:,} are allowed")
     if not points:
@@ -175,8 +202,32 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=argparse.SUPPRESS,
     )
+    task = p.add_argument_group("task")
+    task.add_argument(
+        "--task",
+        choices=("classification", "regression"),
+        default="classification",
+        help="classification (default) or regression: a 1-D target, typed with --target or read with --data",
+    )
+    task.add_argument(
+        "--target",
+        metavar="EXPR",
+        help='regression: the target as an expression of x in the app\'s language (default "sin(3*x)"), plus --noise',
+    )
+    task.add_argument("--target-column", metavar="C", help="regression with --data: the column to fit")
     data = p.add_argument_group("data")
     data.add_argument("--dataset", choices=DATASETS, help=f"data set (default {d.dataset})")
+    data.add_argument(
+        "--classes",
+        type=_whole_number,
+        help=f"classes of blobs (centres) and spiral (arms), 2 to {MAX_CLASSES} (default {d.classes}); "
+        "iris and wine have 3, the others 2",
+    )
+    data.add_argument(
+        "--columns",
+        type=_columns,
+        help="iris and wine: two column numbers to plot, like 2,3 (default: the first two principal components)",
+    )
     data.add_argument("--samples", type=_whole_number, help=f"number of points (default {d.samples})")
     data.add_argument("--noise", type=_number, help=f"noise level (default {d.noise})")
     data.add_argument(
@@ -191,6 +242,17 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     data.add_argument(
         "--points", metavar="FILE", help="train on given points: CSV x,y,label lines or JSON [[x,y,label]]"
     )
+    data.add_argument(
+        "--data",
+        metavar="FILE",
+        help="train on your own CSV/TSV table (header detected); with --x-columns and --label-column",
+    )
+    data.add_argument(
+        "--x-columns", metavar="A,B", help="--data: the two feature columns, by name or number (default: 1,2)"
+    )
+    data.add_argument(
+        "--label-column", metavar="C", help="--data: the class column, by name or number (default: the last)"
+    )
 
     model = p.add_argument_group("model")
     model.add_argument(
@@ -199,12 +261,19 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         help=f"hidden layer widths (default {','.join(map(str, d.layers))}); output is 1 logit",
     )
     model.add_argument("--activation", choices=ACTIVATIONS, help=f"hidden activation (default {d.activation})")
+    model.add_argument(
+        "--activations",
+        type=_activations,
+        help="one activation per hidden layer, like tanh,relu (overrides --activation)",
+    )
     model.add_argument("--init", choices=INITIALISATIONS, help=f"weight initialisation (default {d.init})")
     model.add_argument("--seed", type=_whole_number, help=f"seed of the weights and batch order (default {d.seed})")
 
     train = p.add_argument_group("training")
     train.add_argument(
-        "--loss", choices=LOSSES, help=f"bce (cross-entropy from logits), hinge or mse (default {d.loss})"
+        "--loss",
+        choices=(*LOSSES, "huber"),
+        help=f"bce (cross-entropy from logits), hinge or mse; regression: mse or huber (default {d.loss})",
     )
     train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimiser (default {d.optimizer})")
     train.add_argument("--lr", type=_number, help=f"learning rate (default {d.lr})")
@@ -231,6 +300,14 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         "--steps",
         type=_whole_number,
         help=f"total optimiser steps; with --load, training goes on up to this step (default {d.steps})",
+    )
+
+    train.add_argument(
+        "--preset",
+        action="store_true",
+        default=False,
+        help="start from the data set's tuned preset (network, optimiser, steps; for xor and spiral also its "
+        "points and noise); options given explicitly override it",
     )
 
     io = p.add_argument_group("files and output")
@@ -300,14 +377,15 @@ class ProgressBar:
 
 def _describe(trainer: Trainer) -> str:
     c, data = trainer.config, trainer.data
-    sizes = "-".join(map(str, [2, *c.layers, 1]))
+    sizes = "-".join(map(str, [2, *c.layers, c.outputs]))
     batch = "full batch" if trainer._batch_size() == len(data.y_train) else f"batch {c.batch_size}"
     opt = f"{c.optimizer} lr {c.lr:g}" + ("" if c.schedule == "constant" else f" ({c.schedule})")
     reg = "".join(f", {k} {v:g}" for k, v in (("l1", c.l1), ("l2", c.l2)) if v)
     return (
         f"{data.name}: {len(data.y_train)} train / {len(data.y_test)} test points; "
-        f"MLP {sizes} {c.activation} ({trainer.model.num_parameters()} parameters); "
-        f"{c.loss} loss, {opt}, {batch}{reg}"
+        f"MLP {sizes} {'/'.join(c.activations) if c.activations else c.activation} "
+        f"({trainer.model.num_parameters()} parameters); "
+        f"{'cross-entropy' if c.outputs > 1 else c.loss} loss, {opt}, {batch}{reg}"
     )
 
 
@@ -322,6 +400,12 @@ def main(
     args = vars(parser.parse_args(argv))
     given = {k: v for k, v in args.items() if k in CONFIG_OPTIONS}
     out, err = sys.stdout, sys.stderr
+    if args["task"] == "regression" or "target" in args or "target_column" in args:
+        if args["task"] != "regression":
+            parser.error("--target and --target-column need --task regression")
+        return _regression_main(parser, args, out)
+    if args.get("loss") == "huber":
+        parser.error("--loss huber is a regression loss: add --task regression")
 
     # Everything that can be checked before training is checked first: a bad path never costs a run.
     if "plot" in args and not args["plot"].lower().endswith(".png"):
@@ -338,9 +422,14 @@ def main(
         parser.error("--save and --plot name the same file")
 
     steps_done, data_sizes = 0, {}
+    imported = None
     if "load" in args:
+        if "data" in args:
+            parser.error("--data cannot be combined with --load (the session has its own data)")
         if "points" in args:
             parser.error("--points cannot be combined with --load (the session has its own data)")
+        if args["preset"]:
+            parser.error("--preset cannot be combined with --load (the session has its own settings)")
         fixed = sorted(set(given) - set(SETTINGS_WITHOUT_RESET))
         if fixed:
             parser.error(
@@ -361,13 +450,31 @@ def main(
             data_sizes = {"train_size": len(session.data.y_train), "test_size": len(session.data.y_test)}
     else:
         fields = dict(given)
+        if "data" in args:
+            if "points" in args:
+                parser.error("--data and --points cannot be combined")
+            imported = _read_data(parser, args, fields.get("test_fraction", DEFAULTS.test_fraction))
+            fields["points"] = dataset_points(imported)
+            fields["classes"] = len(imported.class_names)
+            fields["standardize"] = False
+        elif "x_columns" in args or "label_column" in args:
+            parser.error("--x-columns and --label-column need --data FILE")
         if "points" in args:
             try:
                 fields["points"] = read_points(args["points"])
             except (FileError, ValueError) as exc:
                 parser.error(f"cannot read --points {args['points']}: {exc}")
-        config = _valid_config(parser, TrainingConfig(**fields))
+        if args["preset"]:
+            base = TrainingConfig(dataset=fields.get("dataset", DEFAULTS.dataset), classes=fields.get("classes", 2))
+            try:
+                config = apply_preset(base, fields)
+            except ValueError as exc:
+                parser.error(with_option_names(str(exc)))
+        else:
+            config = _valid_config(parser, TrainingConfig(**fields))
 
+    if "load" not in args and imported is not None:
+        data_sizes = {"train_size": len(imported.y_train), "test_size": len(imported.y_test)}
     cost = estimate_run_cost(config, steps_done=steps_done, **data_sizes)
     if not _cost_accepted(parser, cost, limits, args["yes"]):
         return 2
@@ -378,7 +485,7 @@ def main(
             if given:
                 trainer.update_settings(**given)
         else:
-            trainer = Trainer(config)
+            trainer = Trainer(config, data=imported)
     except SessionError as exc:
         err.write(_one_line(f"error: cannot load the session: {exc}") + "\n")
         return 1
@@ -460,6 +567,98 @@ def main(
             if not quiet:
                 out.write(f"wrote {args['plot']}\n")
     return code
+
+
+REGRESSION_OPTIONS = (
+    "samples",
+    "noise",
+    "test_fraction",
+    "data_seed",
+    "layers",
+    "activation",
+    "init",
+    "loss",
+    "optimizer",
+    "lr",
+    "schedule",
+    "batch_size",
+    "l2",
+    "steps",
+    "seed",
+)
+
+
+def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:
+    """--task regression: fit a typed target of x (or a file's column); prints the test R²."""
+    from autograd_core.regression import (
+        RegressionConfig,
+        RegressionData,
+        RegressionTrainer,
+        regression_preset,
+    )
+
+    unsupported = [o for o in ("load", "save", "plot", "points", "classes", "columns", "activations") if o in args]
+    if unsupported:
+        parser.error(f"{option_name(unsupported[0])} does not apply to --task regression")
+    fields = {k: args[k] for k in REGRESSION_OPTIONS if k in args}
+    if "target" in args:
+        fields["target"] = args["target"]
+    data = None
+    if "data" in args:
+        if "target" in args:
+            parser.error("--target and --data cannot be combined: the file holds the target")
+        try:
+            table = read_table(args["data"])
+            x_name = args.get("x_columns", "1")
+            if "," in x_name:
+                parser.error("--x-columns takes one column for regression")
+            x = numeric_column(table, x_name.strip())
+            y = numeric_column(table, args.get("target_column", str(len(table.columns))).strip())
+        except (FileError, TableError) as exc:
+            parser.error(f"cannot use --data {_clip(args['data'])}: {exc}")
+        rng = np.random.default_rng(fields.get("data_seed", 0))
+        order = rng.permutation(len(x))
+        n_test = round(len(x) * fields.get("test_fraction", 0.25))
+        data = RegressionData(x[order[n_test:]], y[order[n_test:]], x[order[:n_test]], y[order[:n_test]], table.name)
+    elif "target_column" in args:
+        parser.error("--target-column needs --data FILE")
+    if fields.get("loss", "mse") not in ("mse", "huber"):
+        parser.error(f"--loss {fields['loss']} is for classification; regression takes mse or huber")
+    try:
+        config = regression_preset(fields) if args["preset"] else RegressionConfig(**fields).validate()
+        trainer = RegressionTrainer(config, data=data)
+    except ValueError as exc:
+        parser.error(with_option_names(str(exc)))
+    c = trainer.config
+    sizes = "-".join(map(str, [1, *c.layers, 1]))
+    out.write(
+        f"regression of {trainer.data.name}: {len(trainer.data.x_train)} train / {len(trainer.data.x_test)} test "
+        f"points; MLP {sizes} {c.activation}; {c.loss} loss, {c.optimizer} lr {c.lr:g}\n"
+    )
+    out.flush()
+    t0 = time.perf_counter()
+    trainer.run()
+    m = trainer.evaluate()
+    test = f"test loss {m.test_loss:.4f}, test R² {m.test_r2:.4f}" if m.test_r2 is not None else "no test set"
+    out.write(
+        f"step {trainer.step_count}: train loss {m.train_loss:.4f}, train R² {m.train_r2:.4f}; {test}; "
+        f"{time.perf_counter() - t0:.1f} s\n"
+    )
+    return 0
+
+
+def _read_data(parser: argparse.ArgumentParser, args: dict, test_fraction: float):
+    """--data FILE with --x-columns and --label-column → a Dataset; one-line errors naming the option."""
+    path = args["data"]
+    try:
+        table = read_table(path)
+        columns = args.get("x_columns", "1,2").split(",")
+        if len(columns) != 2:
+            parser.error(f"--x-columns needs two columns separated by a comma, got {_clip(args['x_columns'])!r}")
+        label = args.get("label_column", str(len(table.columns)))
+        return table_dataset(table, [c.strip() for c in columns], label.strip(), test_fraction=test_fraction)
+    except (FileError, TableError) as exc:
+        parser.error(f"cannot use --data {_clip(path)}: {exc}")
 
 
 def _valid_config(parser: argparse.ArgumentParser, config: TrainingConfig) -> TrainingConfig:

@@ -1,8 +1,13 @@
-"""Two-class toy data sets in the plane: moons, circles, blobs, XOR, spiral, painted points.
+"""Toy data sets in the plane: moons, circles, blobs, XOR, spiral, iris, wine, painted points.
+
+Moons, circles and XOR have two classes; blobs (K centres) and spiral (K arms)
+have 2 to ``MAX_CLASSES``; iris and wine (scikit-learn's bundled copies) have
+three, seen through two chosen features or their first two principal
+components.
 
 scikit-learn's generators where they exist (moons, circles, blobs), so figures
 match what learners see elsewhere; XOR and spiral are a few lines of numpy.
-Labels are 0/1 everywhere; losses that want ±1 (hinge, MSE) convert inside.
+Labels are 0 … K−1 everywhere; losses that want ±1 (hinge, MSE, two classes) convert inside.
 The train/test split is stratified and seeded, so the same seed always gives
 the same points on every machine.
 """
@@ -14,8 +19,54 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-DATASETS = ("moons", "circles", "blobs", "xor", "spiral")
+DATASETS = ("moons", "circles", "blobs", "xor", "spiral", "iris", "wine")
 MAX_SAMPLES = 100_000
+MAX_CLASSES = 6
+MULTICLASS_DATASETS = ("blobs", "spiral")  # take any number of classes from 2 to MAX_CLASSES
+TABLE_DATASETS = {"iris": 3, "wine": 3}  # scikit-learn's bundled tables: their number of classes
+TWO_CLASS_DATASETS = ("moons", "circles", "xor")
+
+
+def dataset_classes(name: str, classes: int = 2) -> int:
+    """How many classes data set ``name`` has when ``classes`` are asked for (the tables fix their own)."""
+    if name in TABLE_DATASETS:
+        return TABLE_DATASETS[name]
+    if name in TWO_CLASS_DATASETS:
+        return 2
+    return classes
+
+
+def table_feature_names(name: str) -> list[str]:
+    """The columns of a bundled table (iris, wine), in order."""
+    return list(_load_table(name).feature_names)
+
+
+def _load_table(name: str):
+    from sklearn import datasets as sk
+
+    if name == "iris":
+        return sk.load_iris()
+    if name == "wine":
+        return sk.load_wine()
+    raise ValueError(f"{name!r} is not a bundled table; choose iris or wine")
+
+
+def table_points(name: str, features: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two columns of iris or wine (``features``: two column indices), or, with None, the first two principal
+    components of the standardised table (plain numpy SVD, signs fixed so each component's largest loading is
+    positive)."""
+    table = _load_table(name)
+    X, y = np.asarray(table.data, dtype=float), np.asarray(table.target, dtype=int)
+    if features is not None:
+        n = X.shape[1]
+        if len(features) != 2 or any(isinstance(f, bool) or not isinstance(f, int) or not 0 <= f < n for f in features):
+            raise ValueError(f"{name} features must be two column numbers from 0 to {n - 1}, got {features!r}")
+        return X[:, list(features)], y
+    Z = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 1e-12, X.std(axis=0), 1.0)
+    _, _, vt = np.linalg.svd(Z, full_matrices=False)
+    components = vt[:2]
+    signs = np.sign(components[np.arange(2), np.argmax(np.abs(components), axis=1)])
+    return Z @ (components * signs[:, None]).T, y
 
 
 @dataclass
@@ -33,6 +84,8 @@ class Dataset:
     name: str = "custom"
     mean: np.ndarray = field(default_factory=lambda: np.zeros(2))
     scale: np.ndarray = field(default_factory=lambda: np.ones(2))
+    class_names: list[str] | None = None  # imported data: each class's label as the file wrote it
+    feature_names: list[str] | None = None  # imported data: the two columns' names
 
     @property
     def X(self) -> np.ndarray:
@@ -52,7 +105,13 @@ class Dataset:
 
     def to_dict(self) -> dict:
         """JSON-ready lists (sessions store the exact points trained on)."""
+        names = {}
+        if self.class_names is not None:
+            names["class_names"] = list(self.class_names)
+        if self.feature_names is not None:
+            names["feature_names"] = list(self.feature_names)
         return {
+            **names,
             "name": self.name,
             "X_train": self.X_train.tolist(),
             "y_train": self.y_train.astype(int).tolist(),
@@ -68,8 +127,20 @@ class Dataset:
         if not isinstance(d, dict):
             raise ValueError("data must be an object")
         expected = {"name", "X_train", "y_train", "X_test", "y_test", "mean", "scale"}
-        if set(d) != expected:
-            raise ValueError(f"data must have exactly the keys {sorted(expected)}")
+        optional = {"class_names", "feature_names"}
+        if not expected <= set(d) <= expected | optional:
+            raise ValueError(f"data must have exactly the keys {sorted(expected)} (and optionally {sorted(optional)})")
+        extra = {}
+        for key, count in (("class_names", None), ("feature_names", 2)):
+            if key in d:
+                v = d[key]
+                if not (
+                    isinstance(v, list)
+                    and all(isinstance(n, str) and len(n) <= 200 for n in v)
+                    and (len(v) == count if count else 2 <= len(v) <= MAX_CLASSES)
+                ):
+                    raise ValueError(f"data.{key} must be a list of names")
+                extra[key] = list(v)
         if not isinstance(d["name"], str):
             raise ValueError("data.name must be a string")
         arrays = {}
@@ -82,8 +153,8 @@ class Dataset:
                 if not (isinstance(row, list) and len(row) == 2 and all(_is_finite_number(v) for v in row)):
                     raise ValueError(f"every point in data.X_{part} must be two finite numbers")
                 rows.append([float(v) for v in row])
-            if not all(isinstance(v, int) and not isinstance(v, bool) and v in (0, 1) for v in y):
-                raise ValueError(f"every label in data.y_{part} must be 0 or 1")
+            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_CLASSES for v in y):
+                raise ValueError(f"every label in data.y_{part} must be a class number from 0 to {MAX_CLASSES - 1}")
             arrays[f"X_{part}"] = np.array(rows, dtype=float).reshape(-1, 2)
             arrays[f"y_{part}"] = np.array(y, dtype=int)
         for key in ("mean", "scale"):
@@ -92,7 +163,9 @@ class Dataset:
                 raise ValueError(f"data.{key} must be two finite numbers")
         if len(arrays["X_train"]) < 1:
             raise ValueError("data needs at least one training point")
-        return cls(name=d["name"], mean=np.array(d["mean"], float), scale=np.array(d["scale"], float), **arrays)
+        return cls(
+            name=d["name"], mean=np.array(d["mean"], float), scale=np.array(d["scale"], float), **arrays, **extra
+        )
 
 
 def _is_finite_number(v) -> bool:
@@ -109,7 +182,9 @@ def _num(v) -> float | None:
         return None
 
 
-def _generate(name: str, samples: int, noise: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _generate(
+    name: str, samples: int, noise: float, rng: np.random.Generator, classes: int = 2, features=None
+) -> tuple[np.ndarray, np.ndarray]:
     # scikit-learn takes an int seed; derive it from our generator so one seed drives everything.
     sk_seed = int(rng.integers(0, 2**31 - 1))
     if name == "moons":
@@ -124,6 +199,10 @@ def _generate(name: str, samples: int, noise: float, rng: np.random.Generator) -
         from sklearn.datasets import make_blobs
 
         # Fixed centres so "noise" means the same thing as elsewhere: 0 → tight, 0.3 → overlapping.
+        if classes > 2:  # K centres evenly round a circle of radius √2 (two classes keep their diagonal pair)
+            angles = 2.0 * math.pi * np.arange(classes) / classes + math.pi / 4
+            centres = math.sqrt(2.0) * np.column_stack([np.cos(angles), np.sin(angles)])
+            return make_blobs(n_samples=samples, centers=centres, cluster_std=0.2 + 4.0 * noise, random_state=sk_seed)
         return make_blobs(
             n_samples=samples, centers=[[-1.0, -1.0], [1.0, 1.0]], cluster_std=0.2 + 4.0 * noise, random_state=sk_seed
         )
@@ -132,11 +211,15 @@ def _generate(name: str, samples: int, noise: float, rng: np.random.Generator) -
         y = (X[:, 0] * X[:, 1] < 0).astype(int)
         return X + rng.normal(0.0, noise, size=X.shape), y
     if name == "spiral":
-        y = np.arange(samples) % 2
+        y = np.arange(samples) % classes
         t = np.sqrt(rng.uniform(0.02, 1.0, size=samples))  # sqrt: even density along the arm
-        angle = t * 3.0 * math.pi + y * math.pi
+        angle = t * 3.0 * math.pi + y * (2.0 * math.pi / classes)  # K arms, evenly turned (2: half a turn)
         X = np.column_stack([t * np.cos(angle), t * np.sin(angle)])
         return X + rng.normal(0.0, noise, size=X.shape), y
+    if name in TABLE_DATASETS:
+        X, y = table_points(name, features)
+        Z = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 1e-12, X.std(axis=0), 1.0)
+        return Z + rng.normal(0.0, noise, size=Z.shape), y
     raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(DATASETS)}")
 
 
@@ -151,7 +234,7 @@ def _split(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Stratified split: each class gives the same fraction to the test set; at least one point stays in train."""
     test_idx = []
-    for label in (0, 1):
+    for label in np.unique(y).tolist():
         idx = np.flatnonzero(y == label)
         rng.shuffle(idx)
         test_idx.extend(idx[: round(len(idx) * test_fraction)].tolist())
@@ -186,8 +269,15 @@ def make_dataset(
     seed: int = 0,
     test_fraction: float = 0.25,
     standardize: bool = False,
+    classes: int = 2,
+    features: list[int] | None = None,
 ) -> Dataset:
-    """A named two-class data set, split into train and test, reproducible from ``seed``."""
+    """A named data set, split into train and test, reproducible from ``seed``.
+
+    ``classes`` (2 … MAX_CLASSES) is the number of blobs or spiral arms; iris and wine have 3 and take all
+    their rows (``samples`` does not apply), through ``features`` (two column numbers) or, with None, their
+    first two principal components.
+    """
     if name not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(DATASETS)}")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 4 <= samples <= MAX_SAMPLES:
@@ -196,18 +286,22 @@ def make_dataset(
         raise ValueError(f"noise must be between 0 and 10, got {noise!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, got {seed!r}")
+    if isinstance(classes, bool) or not isinstance(classes, int) or not 2 <= classes <= MAX_CLASSES:
+        raise ValueError(f"classes must be a whole number from 2 to {MAX_CLASSES}, got {classes!r}")
+    if name in TWO_CLASS_DATASETS and classes != 2:
+        raise ValueError(f"{name} has two classes; blobs and spiral take 2 to {MAX_CLASSES}")
     test_fraction = _check_common(test_fraction)
     rng = np.random.default_rng(seed)
-    X, y = _generate(name, samples, float(noise), rng)
+    X, y = _generate(name, samples, float(noise), rng, classes, features)
     return _finish(X, y, test_fraction, rng, standardize, name)
 
 
 def dataset_from_points(
-    points, labels=None, test_fraction: float = 0.0, seed: int = 0, standardize: bool = False
+    points, labels=None, test_fraction: float = 0.0, seed: int = 0, standardize: bool = False, classes: int = 2
 ) -> Dataset:
     """A data set from given points, e.g. painted by the user.
 
-    ``points`` is a sequence of (x, y) with ``labels`` 0/1 alongside, or of
+    ``points`` is a sequence of (x, y) with ``labels`` 0 … classes−1 alongside, or of
     (x, y, label) triples with ``labels=None``.  Coordinates are kept as given
     unless ``standardize``.
     """
@@ -229,9 +323,10 @@ def dataset_from_points(
         ):
             raise ValueError(f"every point must be two finite numbers, got {p!r}")
     clean = []
+    allowed = [float(k) for k in range(classes)]
     for v in labels:
-        if isinstance(v, bool) or _num(v) not in (0.0, 1.0):
-            raise ValueError(f"labels must be 0 or 1, got {v!r}")
+        if isinstance(v, bool) or _num(v) not in allowed:
+            raise ValueError(f"labels must be class numbers from 0 to {classes - 1}, got {v!r}")
         clean.append(int(v))
     rng = np.random.default_rng(seed)
     return _finish(np.array(pts, dtype=float), np.array(clean), test_fraction, rng, standardize, "points")
@@ -250,13 +345,14 @@ def dataset_points(dataset: Dataset) -> list[list]:
     return [[float(a), float(b), int(c)] for (a, b), c in zip(dataset.X.tolist(), dataset.y.tolist())]
 
 
-def _edited(X_train, y_train, X_test, y_test) -> Dataset:
+def _edited(X_train, y_train, X_test, y_test, like: Dataset | None = None) -> Dataset:
     return Dataset(
         np.asarray(X_train, dtype=float).reshape(-1, 2),
         np.asarray(y_train, dtype=int),
         np.asarray(X_test, dtype=float).reshape(-1, 2),
         np.asarray(y_test, dtype=int),
         name="points",
+        class_names=None if like is None else like.class_names,
     )
 
 
@@ -274,11 +370,11 @@ def _check_part(dataset: Dataset, part: str, index: int) -> None:
         raise IndexError(f"the {part} set has {n} points; there is no point {index!r}")
 
 
-def add_point(dataset: Dataset, x: float, y: float, label: int) -> Dataset:
-    """A copy of ``dataset`` with (x, y) of class ``label`` added to the training points."""
+def add_point(dataset: Dataset, x: float, y: float, label: int, classes: int = 2) -> Dataset:
+    """A copy of ``dataset`` with (x, y) of class ``label`` (0 … classes−1) added to the training points."""
     x, y = _check_point(x, y)
-    if isinstance(label, bool) or _num(label) not in (0.0, 1.0):
-        raise ValueError(f"labels must be 0 or 1, got {label!r}")
+    if isinstance(label, bool) or _num(label) not in [float(k) for k in range(min(classes, MAX_CLASSES))]:
+        raise ValueError(f"labels must be class numbers from 0 to {classes - 1}, got {label!r}")
     if len(dataset.y_train) + len(dataset.y_test) >= MAX_SAMPLES:
         raise ValueError(f"a data set holds at most {MAX_SAMPLES:,} points")  # sessions refuse more
     return _edited(
@@ -286,6 +382,7 @@ def add_point(dataset: Dataset, x: float, y: float, label: int) -> Dataset:
         np.append(dataset.y_train, int(label)),
         dataset.X_test,
         dataset.y_test,
+        like=dataset,
     )
 
 
@@ -297,7 +394,7 @@ def remove_point(dataset: Dataset, part: str, index: int) -> Dataset:
         X_train, y_train = np.delete(X_train, index, axis=0), np.delete(y_train, index)
     else:
         X_test, y_test = np.delete(X_test, index, axis=0), np.delete(y_test, index)
-    return _edited(X_train, y_train, X_test, y_test)
+    return _edited(X_train, y_train, X_test, y_test, like=dataset)
 
 
 def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> Dataset:
@@ -306,7 +403,7 @@ def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> D
     x, y = _check_point(x, y)
     X_train, X_test = dataset.X_train.copy(), dataset.X_test.copy()
     (X_train if part == "train" else X_test)[index] = (x, y)
-    return _edited(X_train, dataset.y_train, X_test, dataset.y_test)
+    return _edited(X_train, dataset.y_train, X_test, dataset.y_test, like=dataset)
 
 
 def empty_dataset() -> Dataset:

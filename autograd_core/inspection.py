@@ -31,7 +31,7 @@ from autograd_core.tensor import Tensor
 
 def clone_model(model: MLP, weights: list[float] | None = None) -> MLP:
     """A new MLP of the same shape with ``weights`` (default: the model's current ones)."""
-    twin = MLP(model.nin, model.nouts, model.activation, model.output_activation, model.init, seed=0)
+    twin = MLP(model.nin, model.nouts, list(model.activations[:-1]), model.output_activation, model.init, seed=0)
     twin.load_state_dict(list(weights) if weights is not None else model.state_dict())
     return twin
 
@@ -75,9 +75,16 @@ class SampleGraph:
     model: MLP  # the copy whose parameters are leaves of this graph
     label: int
 
+    scores: list[Tensor] | None = None  # with K > 2 classes: the K output scores (``score`` is the label's)
+
     @property
     def probability(self) -> float:
-        """σ(score): the model's probability of class 1 for this point."""
+        """σ(score): the model's probability of class 1 for this point; with K classes, of its own label."""
+        if self.scores:
+            z = [t.data for t in self.scores]
+            m = max(z)
+            total = math.fsum(math.exp(v - m) for v in z)
+            return math.exp(z[self.label] - m) / total
         z = self.score.data
         return 0.5 * (1.0 + math.tanh(0.5 * z))
 
@@ -101,21 +108,30 @@ def sample_graph(
     """
     twin = clone_model(model, weights)
     x = [Tensor(float(point[i]), label=input_name(i), kind="input") for i in range(2)]
-    score = twin(x, fused=fused)
-    score.label = "score"
-    root = data_loss(loss, [score], [int(label)])
+    out = twin(x, fused=fused)
+    scores = None
+    if isinstance(out, list):  # K classes: K scores, softmax cross-entropy over them
+        scores = out
+        for k, t in enumerate(scores):
+            t.label = f"score{k + 1}"
+        root = data_loss(loss, [scores], [int(label)])
+        score = scores[int(label)]
+    else:
+        score = out
+        score.label = "score"
+        root = data_loss(loss, [score], [int(label)])
     root.label = "loss"
-    _tag_loss_nodes(root, score)
+    _tag_loss_nodes(root, scores or [score])
     root.backward()
-    return SampleGraph(loss=root, score=score, inputs=x, model=twin, label=int(label))
+    return SampleGraph(loss=root, score=score, inputs=x, model=twin, label=int(label), scores=scores)
 
 
-def _tag_loss_nodes(root: Tensor, score: Tensor) -> None:
-    """Put the nodes between the score and the loss (and their constants) in group ``loss``."""
+def _tag_loss_nodes(root: Tensor, scores: list[Tensor]) -> None:
+    """Put the nodes between the scores and the loss (and their constants) in group ``loss``."""
     stack, seen = [root], set()
     while stack:
         node = stack.pop()
-        if node is score or node in seen:
+        if any(node is s for s in scores) or node in seen:
             continue
         seen.add(node)
         node.group = "loss"
@@ -131,12 +147,14 @@ def dead_units(model: MLP, X: np.ndarray, weights: list[float] | None = None) ->
     Such a unit passes no gradient to its weights for any of these points, so
     gradient descent can never revive it.
     """
-    if model.activation != "relu" or len(X) == 0:
+    if "relu" not in model.activations[:-1] or len(X) == 0:
         return []
     twin = clone_model(model, weights) if weights is not None else model
     _, hidden = twin.forward_array(np.asarray(X, dtype=float), return_hidden=True)
     dead = []
     for li, activations in enumerate(hidden[:-1]):  # the output layer is linear
+        if model.activations[li] != "relu":
+            continue
         for ni in np.flatnonzero(np.all(activations <= 0.0, axis=0)):
             dead.append((li, int(ni)))
     return dead
@@ -286,11 +304,15 @@ def loss_slice(
 # ---------------------------------------------------------------- unit maps
 
 
-def mlp_from_arrays(arrays: list, activation: str = "relu", output_activation: str | None = None) -> MLP:
-    """An MLP holding the weights given as ``[(W (nout×nin), b)]`` per layer (the form ``weight_arrays`` returns)."""
+def mlp_from_arrays(arrays: list, activation="relu", output_activation: str | None = None) -> MLP:
+    """An MLP holding the weights given as ``[(W (nout×nin), b)]`` per layer (the form ``weight_arrays`` returns).
+
+    ``activation``: one name for every hidden layer, or a list (one per hidden layer)."""
     arrays = [(np.asarray(W, dtype=float), np.asarray(b, dtype=float)) for W, b in arrays]
     if not arrays:
         raise ValueError("a network needs at least one layer")
+    if isinstance(activation, list | tuple):
+        activation = list(activation)
     nin = arrays[0][0].shape[1]
     model = MLP(nin, [W.shape[0] for W, _ in arrays], activation, output_activation, seed=0)
     state = []

@@ -10,6 +10,13 @@ check that the two agree.
   underflows to ``log(0) = −inf`` for confident wrong answers.
 - ``hinge``: micrograd's SVM loss ``relu(1 − t·z)`` with ``t = ±1``.
 - ``mse``: ``(z − t)²`` with ``t = ±1``, so the decision threshold stays at 0.
+
+With K > 2 classes the model has K scores per sample and the loss is the
+softmax cross-entropy (``bce`` names cross-entropy whatever K is):
+``log Σₖ exp(zₖ) − z_y``, computed as ``m + log Σₖ exp(zₖ − m) − z_y`` with
+``m = max z`` taken as a constant (detached), so no exponential overflows;
+the graph is made of ``exp``, ``log``, ``+`` and ``−`` nodes whose local
+derivatives a learner sees like any other (m's gradient would cancel anyway).
 """
 
 from __future__ import annotations
@@ -29,6 +36,21 @@ def _check(scores: Sequence, labels: Sequence) -> None:
         raise ValueError(f"{len(scores)} scores but {len(labels)} labels")
     if not scores:
         raise ValueError("a loss needs at least one sample")
+
+
+def softmax_cross_entropy(scores: Sequence[Sequence[Tensor]], labels: Sequence[int]) -> Tensor:
+    """Mean of ``log Σₖ exp(zₖ) − z_y`` over samples (each a list of K scores), by the stable log-sum-exp."""
+    _check(scores, labels)
+    terms = []
+    for z, y in zip(scores, labels):
+        if not 0 <= int(y) < len(z):
+            raise ValueError(f"label {y!r} is not one of the {len(z)} classes")
+        m = max(t.data for t in z)
+        if not math.isfinite(m):
+            m = 0.0  # a non-finite score makes the loss non-finite anyway (and training stops on it)
+        shifted = Tensor.sum([(t - m).exp() for t in z])
+        terms.append(shifted.log() + m - z[int(y)])
+    return Tensor.sum(terms) * (1.0 / len(terms))
 
 
 def bce_with_logits(scores: Sequence[Tensor], labels: Sequence[int]) -> Tensor:
@@ -56,9 +78,14 @@ _TENSOR_LOSSES = {"bce": bce_with_logits, "hinge": hinge, "mse": mse}
 
 
 def data_loss(name: str, scores: Sequence[Tensor], labels: Sequence[int]) -> Tensor:
-    """The named loss (one of ``LOSSES``) as a Tensor."""
+    """The named loss (one of ``LOSSES``) as a Tensor; scores that are lists (K per sample) take softmax
+    cross-entropy, the only loss of more than two classes."""
     if name not in _TENSOR_LOSSES:
         raise ValueError(f"unknown loss {name!r}; choose one of {', '.join(LOSSES)}")
+    if scores and isinstance(scores[0], list | tuple):
+        if name != "bce":
+            raise ValueError(f"more than two classes train with cross-entropy (bce), not {name}")
+        return softmax_cross_entropy(scores, labels)
     return _TENSOR_LOSSES[name](scores, labels)
 
 
@@ -91,6 +118,13 @@ def loss_array(name: str, scores: np.ndarray, labels: np.ndarray) -> float:
     """The named loss of a batch of scores, in numpy (same values as the Tensor version)."""
     z = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)
+    if z.ndim == 2:
+        if name != "bce":
+            raise ValueError(f"more than two classes train with cross-entropy (bce), not {name}")
+        if len(z) != len(y) or z.size == 0:
+            raise ValueError("scores and labels must be non-empty and the same length")
+        values = log_sum_exp(z) - z[np.arange(len(z)), y.astype(int)]
+        return float(math.fsum(values) / len(values)) if np.all(np.isfinite(values)) else float(np.mean(values))
     if z.shape != y.shape or z.size == 0:
         raise ValueError("scores and labels must be non-empty and the same length")
     if name == "bce":
@@ -110,9 +144,61 @@ def penalty_array(params: Sequence[float], l1: float = 0.0, l2: float = 0.0) -> 
     return float(l1 * np.abs(p).sum() + l2 * (p * p).sum())
 
 
+def log_sum_exp(z: np.ndarray) -> np.ndarray:
+    """``log Σₖ exp(z[:, k])`` per row, shifted by the row's maximum (no overflow)."""
+    z = np.asarray(z, dtype=float)
+    m = np.max(z, axis=1)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(all="ignore"):
+        return m + np.log(np.sum(np.exp(z - m[:, None]), axis=1))
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Class probabilities of rows of K scores."""
+    z = np.asarray(z, dtype=float)
+    with np.errstate(all="ignore"):
+        e = np.exp(z - np.max(z, axis=1, keepdims=True))
+        return e / np.sum(e, axis=1, keepdims=True)
+
+
 def predict(scores: np.ndarray) -> np.ndarray:
-    """Class 1 where the score is positive (as micrograd: ``score > 0``)."""
-    return (np.asarray(scores) > 0.0).astype(int)
+    """Class 1 where the score is positive (as micrograd: ``score > 0``); with K scores a row, the largest."""
+    scores = np.asarray(scores)
+    if scores.ndim == 2:
+        return np.argmax(scores, axis=1).astype(int)
+    return (scores > 0.0).astype(int)
+
+
+def class_probabilities(scores: np.ndarray) -> np.ndarray:
+    """(n, K) probabilities of each class: [1 − σ(z), σ(z)] for one score a row, else the softmax."""
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim == 2:
+        return softmax(scores)
+    p = probability(scores)
+    return np.column_stack([1.0 - p, p])
+
+
+def confusion_matrix(scores: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """``m[true, predicted]`` counts (K × K integers)."""
+    pred = predict(scores)
+    labels = np.asarray(labels, dtype=int)
+    m = np.zeros((classes, classes), dtype=int)
+    np.add.at(m, (labels, np.clip(pred, 0, classes - 1)), 1)
+    return m
+
+
+def confusion_from_predictions(predicted: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """``m[true, predicted]`` counts from predicted classes (K × K integers)."""
+    predicted = np.clip(np.asarray(predicted, dtype=int), 0, classes - 1)
+    labels = np.asarray(labels, dtype=int)
+    return np.bincount(labels * classes + predicted, minlength=classes * classes).reshape(classes, classes)
+
+
+def per_class_accuracy(matrix: np.ndarray) -> list[float | None]:
+    """Each class's recall from a confusion matrix: right / points of that class (None for an absent class)."""
+    matrix = np.asarray(matrix)
+    totals = matrix.sum(axis=1)
+    return [float(matrix[k, k] / totals[k]) if totals[k] else None for k in range(len(matrix))]
 
 
 def accuracy(scores: np.ndarray, labels: np.ndarray) -> float:

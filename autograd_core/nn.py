@@ -166,20 +166,28 @@ class Layer(Module):
 class MLP(Module):
     """A multi-layer perceptron: ``MLP(2, [16, 16, 1])`` as in micrograd.
 
-    Hidden layers use ``activation`` (ReLU by default), the last layer
-    ``output_activation`` (linear by default, i.e. a raw score / logit).
+    Hidden layers use ``activation`` (ReLU by default; a list gives one per
+    hidden layer), the last layer ``output_activation`` (linear by default,
+    i.e. a raw score / logit).  ``activations`` lists every layer's.
     """
 
     def __init__(
         self,
         nin: int,
         nouts: list[int],
-        activation: str = "relu",
+        activation: str | list[str] = "relu",
         output_activation: str | None = None,
         init: str = "uniform",
         seed: int | None = None,
     ):
-        for name in (activation, output_activation or "linear"):
+        hidden = len(nouts) - 1
+        if isinstance(activation, list | tuple):
+            if len(activation) != hidden:
+                raise ValueError(f"{len(activation)} activations for {hidden} hidden layers")
+            per_layer = [str(a) for a in activation]
+        else:
+            per_layer = [activation] * hidden
+        for name in (*per_layer, output_activation or "linear"):
             if name not in ACTIVATIONS:
                 raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
         if init not in INITIALISATIONS:
@@ -189,15 +197,17 @@ class MLP(Module):
         rng = random.Random(seed)
         self.nin = nin
         self.nouts = [int(n) for n in nouts]
-        self.activation = activation
         self.output_activation = output_activation or "linear"
+        self.activations = [*per_layer, self.output_activation]
+        # One name when every hidden layer shares it (the original API), else the first hidden layer's.
+        self.activation = per_layer[0] if per_layer else (activation if isinstance(activation, str) else "relu")
         self.init = init
         sizes = [nin, *self.nouts]
         self.layers = [
             Layer(
                 sizes[i],
                 sizes[i + 1],
-                activation if i < len(self.nouts) - 1 else self.output_activation,
+                self.activations[i],
                 init,
                 rng,
                 name=f"L{i + 1}",
@@ -232,8 +242,7 @@ class MLP(Module):
         """
         X = np.asarray(X, dtype=float)
         weights = weights or self.weight_arrays()
-        last = len(weights) - 1
-        acts = [self.activation if i < last else self.output_activation for i in range(len(weights))]
+        acts = self.activations
         n = len(X)
         final = np.empty((n, weights[-1][0].shape[0]))
         hidden = [np.empty((n, W.shape[0])) for W, _ in weights] if return_hidden else None

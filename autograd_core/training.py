@@ -25,7 +25,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from autograd_core.data import DATASETS, MAX_SAMPLES, Dataset, dataset_from_points, make_dataset
+from autograd_core.data import (
+    DATASETS,
+    MAX_CLASSES,
+    MAX_SAMPLES,
+    TABLE_DATASETS,
+    TWO_CLASS_DATASETS,
+    Dataset,
+    dataset_classes,
+    dataset_from_points,
+    make_dataset,
+)
 from autograd_core.inspection import layer_gradient_norms
 from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
 from autograd_core.naming import input_name
@@ -50,7 +60,11 @@ class TrainingConfig:
     """Everything that defines a training run; JSON-able with ``to_dict``/``from_dict``.
 
     ``layers`` are the hidden layer widths (the model is ``MLP(2, layers + [1])``
-    with a linear output: a logit).  ``batch_size`` 0 means full batch.
+    with a linear output: a logit; with ``classes`` K > 2, ``MLP(2, layers + [K])``
+    and softmax cross-entropy).  ``activations``, when given, is one activation
+    per hidden layer (else every hidden layer uses ``activation``).  ``columns``
+    picks two columns of iris or wine (None: their first two principal
+    components).  ``batch_size`` 0 means full batch.
     ``points`` (a list of ``[x, y, label]``), when given, replaces the named
     data set (painted data).  ``momentum`` (the "momentum" and "nesterov"
     optimisers), ``betas`` (adam, adamw), ``alpha`` (rmsprop) and
@@ -86,6 +100,21 @@ class TrainingConfig:
     betas: list[float] = field(default_factory=lambda: [0.9, 0.999])
     alpha: float = 0.99
     weight_decay: float = 0.01
+    classes: int = 2
+    activations: list[str] | None = None
+    columns: list[int] | None = None
+
+    @property
+    def num_classes(self) -> int:
+        """The classes the model tells apart: the data set's own (iris, wine: 3), else ``classes``."""
+        if self.points is not None:
+            return self.classes
+        return dataset_classes(self.dataset, self.classes)
+
+    @property
+    def hidden_activations(self) -> list[str]:
+        """One activation per hidden layer."""
+        return list(self.activations) if self.activations is not None else [self.activation] * len(self.layers)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -119,22 +148,47 @@ class TrainingConfig:
                 raise ValueError("points must be a non-empty list of [x, y, label]")
             if len(self.points) > MAX_SAMPLES:
                 raise ValueError(f"points must be at most {MAX_SAMPLES:,}, got {len(self.points):,}")
+            _integer("classes", self.classes, 2, MAX_CLASSES)
             for p in self.points:
                 if not (
                     isinstance(p, list | tuple)
                     and len(p) == 3
                     and all(_is_number(v) and math.isfinite(v) for v in p[:2])
-                    and p[2] in (0, 1)
-                    and not isinstance(p[2], bool | float)
+                    and isinstance(p[2], int)
+                    and not isinstance(p[2], bool)
+                    and 0 <= p[2] < self.classes
                 ):
-                    raise ValueError(f"every point must be [x, y, label] with finite x, y and label 0 or 1, got {p!r}")
+                    raise ValueError(
+                        f"every point must be [x, y, label] with finite x, y and a label from 0 to "
+                        f"{self.classes - 1}, got {p!r}"
+                    )
         if not isinstance(self.layers, list) or len(self.layers) > MAX_LAYERS:
             raise ValueError(f"layers must be a list of at most {MAX_LAYERS} hidden layer widths")
         for width in self.layers:
             _integer("every layer width", width, 1, MAX_WIDTH)
         _choice("activation", self.activation, ACTIVATIONS)
+        if self.activations is not None:
+            if not isinstance(self.activations, list) or len(self.activations) != len(self.layers):
+                raise ValueError(
+                    f"activations must list one activation per hidden layer ({len(self.layers)}), "
+                    f"got {self.activations!r}"
+                )
+            for name in self.activations:
+                _choice("every activation", name, ACTIVATIONS)
+        _integer("classes", self.classes, 2, MAX_CLASSES)
+        if self.points is None and self.dataset in TWO_CLASS_DATASETS and self.classes != 2:
+            raise ValueError(f"{self.dataset} has two classes; blobs and spiral take 2 to {MAX_CLASSES}")
+        if self.columns is not None:
+            if self.dataset not in TABLE_DATASETS:
+                raise ValueError("columns apply to iris and wine only")
+            if not isinstance(self.columns, list) or len(self.columns) != 2:
+                raise ValueError(f"columns must be two column numbers, got {self.columns!r}")
+            for c in self.columns:
+                _integer("every column", c, 0, 12)
         _choice("init", self.init, INITIALISATIONS)
         _choice("loss", self.loss, LOSSES)
+        if self.num_classes > 2 and self.loss != "bce":
+            raise ValueError(f"more than two classes train with cross-entropy (bce), not {self.loss}")
         _choice("optimizer", self.optimizer, OPTIMIZERS)
         if _is_number(self.lr) and self.lr <= 0.0:
             raise ValueError(f"lr must be positive, got {self.lr!r}")
@@ -171,13 +225,28 @@ class TrainingConfig:
 
     def make_data(self) -> Dataset:
         if self.points is not None:
-            return dataset_from_points(self.points, None, self.test_fraction, self.data_seed, self.standardize)
+            return dataset_from_points(
+                self.points, None, self.test_fraction, self.data_seed, self.standardize, classes=self.classes
+            )
         return make_dataset(
-            self.dataset, self.samples, self.noise, self.data_seed, self.test_fraction, self.standardize
+            self.dataset,
+            self.samples,
+            self.noise,
+            self.data_seed,
+            self.test_fraction,
+            self.standardize,
+            classes=dataset_classes(self.dataset, self.classes),
+            features=self.columns,
         )
 
+    @property
+    def outputs(self) -> int:
+        """The model's output units: one logit for two classes, K scores for K > 2."""
+        return 1 if self.num_classes == 2 else self.num_classes
+
     def make_model(self) -> MLP:
-        return MLP(2, [*self.layers, 1], activation=self.activation, init=self.init, seed=self.seed)
+        activation = self.activations if self.activations is not None else self.activation
+        return MLP(2, [*self.layers, self.outputs], activation=activation, init=self.init, seed=self.seed)
 
 
 def _is_number(v) -> bool:
@@ -506,6 +575,10 @@ class Trainer:
             raise ValueError("data must be a Dataset")
         if data.X_train.ndim != 2 or data.X_train.shape[1] != 2 or len(data.y_train) < 1:
             raise ValueError("data needs at least one training point with two features")
+        k = self.config.num_classes
+        for y in (data.y_train, data.y_test):
+            if len(y) and (int(np.min(y)) < 0 or int(np.max(y)) >= k):
+                raise ValueError(f"data has a label outside the model's {k} classes (0 to {k - 1})")
         if len(data.X_train) != len(data.y_train) or len(data.X_test) != len(data.y_test):
             raise ValueError("data has a different number of points and labels")
 

@@ -31,15 +31,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.data import MAX_CLASSES
+from autograd_core.regions import RegionGrid, region_image
+from gui.theme import class_colors, class_rgb
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
-from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
+from gui.training_style import CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
 
-MODES = ("inspect", "paint0", "paint1", "erase")
-MODE_LABELS = {"inspect": "Inspect", "paint0": "Paint class 0", "paint1": "Paint class 1", "erase": "Erase"}
+PAINT_MODES = tuple(f"paint{k}" for k in range(MAX_CLASSES))
+MODES = ("inspect", *PAINT_MODES, "erase")
+MODE_LABELS = {
+    "inspect": "Inspect",
+    **{f"paint{k}": f"Paint class {k}" for k in range(MAX_CLASSES)},
+    "erase": "Erase",
+}
 MODE_TIPS = {
     "inspect": "Click a data point to select it and show its computation graph; drag a point to move it",
     "paint0": "Click to add a point of class 0 (blue); it joins the training set and training goes on",
     "paint1": "Click to add a point of class 1 (orange); it joins the training set and training goes on",
+    **{
+        f"paint{k}": f"Click to add a point of class {k}; it joins the training set and training goes on"
+        for k in range(2, MAX_CLASSES)
+    },
     "erase": "Click a point to delete it (the nearest within a few pixels)",
 }
 HIT_PX = 10.0  # a click this close to a point (in pixels) hits it
@@ -52,7 +64,7 @@ def _class_colours(button: QToolButton, label: int) -> None:
     Coloured text on the theme's grey face was unreadable (blue on the dark theme, orange on the
     light one); set as palette roles, the face survives theme changes and keeps its pressed look.
     """
-    face = QColor(CLASS_COLORS[label])
+    face = QColor(class_colors("light")[label])
     palette = button.palette()
     palette.setColor(QPalette.ColorRole.Button, face)
     r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 for v in (face.red(), face.green(), face.blue()))
@@ -102,8 +114,14 @@ class BoundaryPlot(QWidget):
         self.contour.setZValue(5)
         item.addItem(self.contour)
 
-        self._brushes = [pg.mkBrush(c) for c in CLASS_COLORS]
-        self._ring_pens = [pg.mkPen(c, width=2.5) for c in CLASS_COLORS]
+        self._brushes = [pg.mkBrush(c) for c in class_colors("light")]
+        self._ring_pens = [pg.mkPen(c, width=2.5) for c in class_colors("light")]
+        self.classes = 2
+        # Points of a clicked confusion-matrix cell, ringed.
+        self.highlight_ring = pg.ScatterPlotItem(size=20, pen=pg.mkPen("#c2185b", width=2.5), brush=None)
+        self.highlight_ring.setZValue(19)
+        item.addItem(self.highlight_ring)
+        self.highlighted: dict[str, np.ndarray] = {}
         self.train_points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(POINT_OUTLINE, width=1), name="train")
         self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(0, 0, 0, 0), name="test")
         self.train_points.setZValue(10)
@@ -131,8 +149,9 @@ class BoundaryPlot(QWidget):
             button.setCheckable(True)
             button.setToolTip(MODE_TIPS[mode])
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            if mode in ("paint0", "paint1"):
+            if mode in PAINT_MODES:
                 _class_colours(button, int(mode[-1]))
+                button.setVisible(int(mode[-1]) < 2)
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
             button.toggled.connect(lambda on, m=mode: on and self.set_mode(m))
@@ -157,13 +176,11 @@ class BoundaryPlot(QWidget):
         self.discretise.toggled.connect(self.togglesChanged)
         self.show_test.toggled.connect(self.test_points.setVisible)
         self.show_test.toggled.connect(self.togglesChanged)
-        key = QLabel(
-            f"<span style='color:{CLASS_COLORS[0]}'>●</span> class 0 &nbsp; "
-            f"<span style='color:{CLASS_COLORS[1]}'>●</span> class 1 &nbsp; filled = train, hollow = test, "
-            "black line = boundary (P = 0.5)"
-        )
+        key = QLabel()
         key.setObjectName("hintLabel")
         key.setWordWrap(True)
+        self.key = key
+        self._show_key()
 
         toggles = QHBoxLayout()
         toggles.addWidget(self.discretise)
@@ -184,10 +201,53 @@ class BoundaryPlot(QWidget):
 
     # --------------------------------------------------------------- updates
 
+    def _show_key(self) -> None:
+        """The legend: one swatch per class, what filled and hollow mean, what the lines are."""
+        colours = class_colors("light")
+        swatches = " &nbsp; ".join(f"<span style='color:{colours[k]}'>●</span> class {k}" for k in range(self.classes))
+        line = "black line = boundary (P = 0.5)" if self.classes == 2 else "black lines = class boundaries"
+        self.key.setText(f"{swatches} &nbsp; filled = train, hollow = test, {line}")
+
+    def set_classes(self, classes: int) -> None:
+        """Show the paint tools, legend and title for ``classes`` classes."""
+        classes = max(2, min(MAX_CLASSES, int(classes)))
+        if classes == self.classes:
+            return
+        self.classes = classes
+        for k in range(MAX_CLASSES):
+            self.mode_buttons[f"paint{k}"].setVisible(k < classes)
+        if self.mode in PAINT_MODES and int(self.mode[-1]) >= classes:
+            self.set_mode("inspect")
+        many = classes > 2
+        self.colorbar.setVisible(not many)
+        title = "Decision regions: colour = class, intensity = confidence" if many else "Decision boundary: P(class 1)"
+        self.plot.getPlotItem().setTitle(title, color="#202124", size="11pt")
+        self.discretise.setToolTip(
+            "Colour each point of the plane by the predicted class only"
+            + (" (full colour, whatever the confidence)" if many else " (P > 0.5 or not)")
+        )
+        self._show_key()
+        self._redraw_image()
+
+    def highlight(self, masks: dict[str, np.ndarray] | None) -> None:
+        """Ring the points selected by boolean ``masks`` per part ("train", "test"); None clears."""
+        self.highlighted = {k: np.asarray(v, bool) for k, v in (masks or {}).items()}
+        xs, ys = [], []
+        for part, mask in self.highlighted.items():
+            X = self._X.get(part)
+            if X is not None and len(X) == len(mask):
+                xs.append(X[mask, 0])
+                ys.append(X[mask, 1])
+        if xs:
+            self.highlight_ring.setData(np.concatenate(xs), np.concatenate(ys))
+        else:
+            self.highlight_ring.setData([], [])
+
     def update_snapshot(self, snap: Snapshot) -> None:
         if snap.dataset is not self._dataset and snap.dataset is not None:
             self.set_dataset(snap.dataset)
         if snap.grid is not None:
+            self.set_classes(getattr(snap.grid, "classes", 2))
             self._grid = snap.grid
             self._redraw_image()
             self.contour.setData(snap.grid.contour_x, snap.grid.contour_y)
@@ -203,6 +263,7 @@ class BoundaryPlot(QWidget):
         }
         self._y = {"train": np.asarray(dataset.y_train, int), "test": np.asarray(dataset.y_test, int)}
         self._draw_points()
+        self.highlight(None)  # the highlighted points were those of other data
         if self._extent is None and len(self._X["train"]) + len(self._X["test"]):
             x0, x1, y0, y1 = square_extent(dataset.bounds(margin=GRID_MARGIN))  # where the map will be
             self.plot.getPlotItem().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
@@ -224,10 +285,15 @@ class BoundaryPlot(QWidget):
             return
         prob = grid.probability
         self.placeholder.hide()
-        if self.discretise.isChecked():
-            prob = (prob > 0.5).astype(float)
-        # The worker's array is row-major (prob[i, j] at y_i, x_j); the image item wants [x, y].
-        self.image.setImage(prob.T, autoLevels=False, levels=(0.0, 1.0))
+        if getattr(grid, "winner", None) is not None and grid.classes > 2:
+            regions = RegionGrid(grid.extent, grid.classes, np.empty(0), grid.winner, grid.probability, None, None)
+            rgba = region_image(regions, class_rgb("light"), discrete=self.discretise.isChecked())
+            self.image.setImage(np.ascontiguousarray(rgba.transpose(1, 0, 2)), autoLevels=False, levels=(0, 255))
+        else:
+            if self.discretise.isChecked():
+                prob = (prob > 0.5).astype(float)
+            # The worker's array is row-major (prob[i, j] at y_i, x_j); the image item wants [x, y].
+            self.image.setImage(prob.T, autoLevels=False, levels=(0.0, 1.0))
         if grid.extent != self._extent:
             self._extent = grid.extent
             x0, x1, y0, y1 = grid.extent
@@ -352,7 +418,7 @@ class BoundaryPlot(QWidget):
         self._draw_points((part,))
 
     def _click(self, pos: QPoint, hit: tuple[str, int] | None) -> None:
-        if self.mode in ("paint0", "paint1"):
+        if self.mode in PAINT_MODES:
             x, y = self._clamped(pos)
             self.pointPainted.emit(x, y, int(self.mode[-1]))
         elif self.mode == "erase":

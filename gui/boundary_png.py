@@ -59,13 +59,23 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     data = trainer.data
     x0, x1, y0, y1 = _equal_aspect(data.bounds(0.15), pw, ph)
 
-    # Probability map: rows from top (y1) to bottom (y0), so the image is the right way up.
-    xs = np.linspace(x0, x1, GRID)
-    ys = np.linspace(y1, y0, GRID)
-    gx, gy = np.meshgrid(xs, ys)
-    z = trainer.scores(np.column_stack([gx.ravel(), gy.ravel()])).reshape(GRID, GRID)
-    prob = 0.5 * (1.0 + np.tanh(0.5 * z))
-    rgba = np.ascontiguousarray(probability_colormap().map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
+    classes = trainer.config.num_classes
+    regions = None
+    if classes > 2:  # K classes: the regions of autograd_core.regions, one colour per class, flipped to y down
+        from autograd_core.regions import class_regions, region_image
+        from gui.theme import class_colors, class_rgb
+
+        regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
+        rgba = np.ascontiguousarray(region_image(regions, class_rgb("light"))[::-1])
+        prob = None
+    else:
+        # Probability map: rows from top (y1) to bottom (y0), so the image is the right way up.
+        xs = np.linspace(x0, x1, GRID)
+        ys = np.linspace(y1, y0, GRID)
+        gx, gy = np.meshgrid(xs, ys)
+        z = trainer.scores(np.column_stack([gx.ravel(), gy.ravel()])).reshape(GRID, GRID)
+        prob = 0.5 * (1.0 + np.tanh(0.5 * z))
+        rgba = np.ascontiguousarray(probability_colormap().map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
     heat = QImage(rgba.data, GRID, GRID, 4 * GRID, QImage.Format.Format_RGBA8888).copy()
 
     image = QImage(width, height, QImage.Format.Format_ARGB32)
@@ -85,15 +95,20 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
 
     # The decision boundary: P = 0.5 (score 0), traced with pyqtgraph's marching squares.
     path = QPainterPath()
-    for line in pg.functions.isocurve(prob, 0.5, connected=True):
-        for k, (row, col) in enumerate(line):
-            point = QPointF(left + col * cell_w, top + row * cell_h)
-            path.moveTo(point) if k == 0 else path.lineTo(point)
+    if regions is not None:  # every class boundary, as segments
+        for i in range(0, len(regions.boundary_x), 2):
+            path.moveTo(px(regions.boundary_x[i], regions.boundary_y[i]))
+            path.lineTo(px(regions.boundary_x[i + 1], regions.boundary_y[i + 1]))
+    else:
+        for line in pg.functions.isocurve(prob, 0.5, connected=True):
+            for k, (row, col) in enumerate(line):
+                point = QPointF(left + col * cell_w, top + row * cell_h)
+                path.moveTo(point) if k == 0 else path.lineTo(point)
     painter.setPen(QPen(QColor(CONTOUR_COLOR), 2.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawPath(path)
 
-    colors = [QColor(c) for c in CLASS_COLORS]
+    colors = [QColor(c) for c in (CLASS_COLORS if regions is None else class_colors("light"))]
     painter.setPen(QPen(QColor(POINT_OUTLINE), 1.0))
     for (x, y), label in zip(data.X_train, data.y_train):
         painter.setBrush(QBrush(colors[int(label)]))
@@ -128,23 +143,32 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, "x1")
     painter.drawText(QRectF(8, top + ph / 2 - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, "x2")
 
-    # Colour bar with its 0.5 mark.
-    bar = QRectF(left + pw + 30, top, 18, ph)
-    ramp = np.linspace(1.0, 0.0, 256)
-    ramp_rgba = np.ascontiguousarray(probability_colormap().map(ramp, mode="byte").reshape(256, 1, 4))
-    painter.drawImage(bar, QImage(ramp_rgba.data, 1, 256, 4, QImage.Format.Format_RGBA8888).copy())
-    painter.setPen(QPen(QColor("#5f6368"), 1.0))
-    painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.drawRect(bar)
-    for v in (0.0, 0.5, 1.0):
-        y = bar.top() + (1.0 - v) * bar.height()
-        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y))
-        painter.drawText(QRectF(bar.right() + 6, y - 9, 40, 18), Qt.AlignmentFlag.AlignVCenter, f"{v:g}")
-    painter.save()
-    painter.translate(bar.right() + 52, top + ph / 2)
-    painter.rotate(90)
-    painter.drawText(QRectF(-60, -10, 120, 20), Qt.AlignmentFlag.AlignCenter, "P(class 1)")
-    painter.restore()
+    if regions is not None:  # a legend: one swatch per class
+        for k in range(classes):
+            y = top + 6 + 24 * k
+            painter.setPen(QPen(QColor(POINT_OUTLINE), 1.0))
+            painter.setBrush(QBrush(colors[k]))
+            painter.drawEllipse(QPointF(left + pw + 24, y + 9), 6, 6)
+            painter.setPen(ink)
+            painter.drawText(QRectF(left + pw + 36, y, 70, 18), Qt.AlignmentFlag.AlignVCenter, f"class {k}")
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+    if regions is None:  # colour bar with its 0.5 mark
+        bar = QRectF(left + pw + 30, top, 18, ph)
+        ramp = np.linspace(1.0, 0.0, 256)
+        ramp_rgba = np.ascontiguousarray(probability_colormap().map(ramp, mode="byte").reshape(256, 1, 4))
+        painter.drawImage(bar, QImage(ramp_rgba.data, 1, 256, 4, QImage.Format.Format_RGBA8888).copy())
+        painter.setPen(QPen(QColor("#5f6368"), 1.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(bar)
+        for v in (0.0, 0.5, 1.0):
+            y = bar.top() + (1.0 - v) * bar.height()
+            painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y))
+            painter.drawText(QRectF(bar.right() + 6, y - 9, 40, 18), Qt.AlignmentFlag.AlignVCenter, f"{v:g}")
+        painter.save()
+        painter.translate(bar.right() + 52, top + ph / 2)
+        painter.rotate(90)
+        painter.drawText(QRectF(-60, -10, 120, 20), Qt.AlignmentFlag.AlignCenter, "P(class 1)")
+        painter.restore()
 
     # Title: what was trained and how well.
     m = trainer.evaluate()
@@ -152,9 +176,10 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     test = f", test {m.test_acc:.1%}" if m.test_acc is not None else ""
     title = f"{data.name}: train accuracy {m.train_acc:.1%}{test} after {trainer.step_count} steps"
     sub = (
-        f"MLP {'-'.join(map(str, [2, *c.layers, 1]))} {c.activation}, {c.loss} loss, {c.optimizer} lr {c.lr:g}"
+        f"MLP {'-'.join(map(str, [2, *c.layers, c.outputs]))} {'/'.join(c.hidden_activations) or c.activation}, "
+        f"{'cross-entropy' if regions is not None else c.loss} loss, {c.optimizer} lr {c.lr:g}"
         + ("   ●  train   ○  test" if len(data.y_test) else "   ●  train")
-        + "   —  P = 0.5"
+        + ("   —  P = 0.5" if regions is None else "   —  class boundaries")
     )
     bold = QFont(font)
     bold.setPixelSize(17)

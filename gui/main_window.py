@@ -191,6 +191,15 @@ class MainWindow(QMainWindow):
         if selected is not None:
             selected.connect(self.show_sample)
 
+    def import_data(self, path: str | None = None):
+        """File → Import data…: on the Network training tab."""
+        self.tabs.setCurrentWidget(self.training)
+        return self.training.import_data(path)
+
+    def export_predictions(self, path: str | None = None) -> None:
+        self.tabs.setCurrentWidget(self.training)
+        self.training.export_predictions(path)
+
     def show_sample(self, x: float, y: float, label: int) -> None:
         """Switch to the Sample graph tab and show point (x, y) of class ``label``."""
         self.tabs.setCurrentWidget(self.sample)
@@ -251,6 +260,22 @@ class MainWindow(QMainWindow):
         )
         self.recent_menu = file_menu.addMenu("&Recent files")
         self.recent_menu.setToolTipsVisible(True)
+        file_menu.addSeparator()
+        self.import_data_action = self._action(
+            file_menu,
+            "&Import data…",
+            self.import_data,
+            None,
+            "Train on your own CSV/TSV file: pick two feature columns and a label column (or drop the file on the "
+            "Network training tab)",
+        )
+        self.export_data_action = self._action(
+            file_menu,
+            "Export data with &predictions…",
+            self.export_predictions,
+            None,
+            "Save the training data with the network's predicted class and probabilities as CSV",
+        )
         file_menu.addSeparator()
         self.export_action = self._action(
             file_menu, "&Export image…", self.export_image, "Ctrl+E", "Save the graph as a PNG or SVG image"

@@ -295,6 +295,7 @@ class NetworkDiagram(QWidget):
 
         self.sizes: tuple[int, ...] = ()
         self.activation = ""
+        self.activations: tuple[str, ...] = ()  # one per hidden layer
         self.layer_gap = LAYER_GAP  # scene units between layers; fit() adapts it to the view's aspect ratio
         self._label_anchors: list[tuple[QGraphicsSimpleTextItem, NeuronItem, str]] = []
         self.neurons: list[list[NeuronItem]] = []
@@ -318,12 +319,18 @@ class NetworkDiagram(QWidget):
 
     # ------------------------------------------------------------- building
 
-    def set_architecture(self, sizes: tuple[int, ...], activation: str = "") -> None:
-        """Rebuild the items for layer sizes (inputs, hidden…, outputs)."""
+    def set_architecture(self, sizes: tuple[int, ...], activation: str | tuple | list = "") -> None:
+        """Rebuild the items for layer sizes (inputs, hidden…, outputs); ``activation`` is one name for every
+        hidden layer or one per hidden layer."""
         sizes = tuple(int(s) for s in sizes)
-        if sizes == self.sizes and activation == self.activation:
+        if isinstance(activation, tuple | list):
+            activations = tuple(activation)
+            activation = activations[0] if activations and len(set(activations)) == 1 else "/".join(activations)
+        else:
+            activations = (activation,) * max(0, len(sizes) - 2)
+        if sizes == self.sizes and activation == self.activation and activations == self.activations:
             return
-        self.sizes, self.activation = sizes, activation
+        self.sizes, self.activation, self.activations = sizes, activation, activations
         self._hovered = None
         self.scene.clear()
         self.neurons, self.edges, self._label_anchors = [], [], []
@@ -438,6 +445,12 @@ class NetworkDiagram(QWidget):
         self.scene.addItem(item)
         return item
 
+    def layer_activation(self, layer: int) -> str:
+        """The activation of hidden layer ``layer`` (1 = the first)."""
+        if 1 <= layer <= len(self.activations):
+            return self.activations[layer - 1]
+        return self.activation
+
     def fit_layer_labels(self, layer_gap_px: float) -> None:
         """Drop the activation from the hidden layers' labels when neighbours (two layers apart) would touch."""
         for item in self.layer_labels:
@@ -452,19 +465,22 @@ class NetworkDiagram(QWidget):
             label = self._label(input_name(j), _anchor(item.rect(), "left"), "left")
             self._label_anchors.append((label, item, "left"))
         if len(self.neurons) > 1:
-            item = self.neurons[last][0]
-            self._label_anchors.append((self._label("score", _anchor(item.rect(), "right"), "right"), item, "right"))
+            outputs = self.neurons[last]
+            names = ["score"] if len(outputs) == 1 else [f"score{k + 1}" for k in range(len(outputs))]
+            for item, name in zip(outputs, names):
+                self._label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
         # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
         # projector): alternate above/below so neighbouring layers' labels never run into each other.
         self.layer_labels = []
         for layer in range(1, last):
             column = self.neurons[layer]
-            text = f"{len(column)} {self.activation}".strip()
+            activation = self.layer_activation(layer)
+            text = f"{len(column)} {activation}".strip()
             item, align = (column[0], "above") if layer % 2 else (column[-1], "below")
             label = self._label(text, _anchor(item.rect(), align), align)
             self._label_anchors.append((label, item, align))
             label.setData(1, text)
-            label.setToolTip(f"{text}: {len(column)} neurons, activation {self.activation or 'none'}")
+            label.setToolTip(f"{text}: {len(column)} neurons, activation {activation or 'none'}")
             self.layer_labels.append(label)
 
     # ------------------------------------------------------------- updating
@@ -487,7 +503,7 @@ class NetworkDiagram(QWidget):
             layer = li + 1
             if layer >= len(self.neurons) - 1 or len(layer_maps) != len(self.neurons[layer]):
                 return  # a stale picture of another architecture
-            images = map_images(layer_maps, self.activation, round_mask=True)
+            images = map_images(layer_maps, self.layer_activation(layer), round_mask=True)
             for j, (values, image) in enumerate(zip(layer_maps, images)):
                 self.maps[(layer, j)] = values
                 self.map_images[(layer, j)] = image
@@ -640,7 +656,14 @@ class NetworkDiagram(QWidget):
                 return f"input {name}: the point's {'first' if item.index == 0 else 'second'} coordinate"
             b = _value(self.weights, item.layer - 1, 1, item.index)
             g = _value(self.grads, item.layer - 1, 1, item.index)
-            role = "output (score; P(class 1) = σ(score))" if item.layer == len(self.sizes) - 1 else self.activation
+            if item.layer == len(self.sizes) - 1:
+                role = (
+                    "output (score; P(class 1) = σ(score))"
+                    if self.sizes[-1] == 1
+                    else f"output: the score of class {item.index} (P = softmax of the scores)"
+                )
+            else:
+                role = self.layer_activation(item.layer)
             b, g = format_number(b, signed=True), format_number(g, signed=True)
             text = f"neuron {name} [{role}]:  bias b = {b},  gradient ∂loss/∂b = {g}"
             if (item.layer, item.index) in self.dead:
@@ -667,9 +690,10 @@ class NetworkDiagram(QWidget):
             magnifier.hide()
             return
         name = unit_name(item.layer, item.index)
-        title = f"{name} ({self.activation}) output" + ("  ✕ dead" if key in self.dead else "")
+        activation = self.layer_activation(item.layer)
+        title = f"{name} ({activation}) output" + ("  ✕ dead" if key in self.dead else "")
         values = self.maps[key]
-        magnifier.show_map(title, describe_range(values, self.activation), map_image(values, self.activation))
+        magnifier.show_map(title, describe_range(values, activation), map_image(values, activation))
         centre = item.rect().center()
         p = self.view.mapFromScene(centre)
         r_px = item.rect().width() / 2 * self.view.transform().m11()

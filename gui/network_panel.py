@@ -1,4 +1,7 @@
-"""The network builder: hidden layers, neurons per layer, activation, initialisation, seed.
+"""The network builder: hidden layers, neurons and activation per layer, initialisation, seed.
+
+Each hidden layer has its own activation; the "Activation" box above sets
+every layer at once (and shows "mixed" when they differ).
 
 Every change goes to the controller as new settings (a new network means new
 weights from the seed); the panel redraws itself from ``configChanged`` so an
@@ -41,6 +44,7 @@ class NetworkPanel(QGroupBox):
         self.controller = controller
         self._updating = False
         self.layer_spins: list[QSpinBox] = []
+        self.layer_activations: list[QComboBox] = []
         self.remove_buttons: list[QToolButton] = []
 
         self.layers_box = QVBoxLayout()
@@ -55,7 +59,9 @@ class NetworkPanel(QGroupBox):
         for name in ACTIVATIONS:
             self.activation.addItem(name, name)
             self.activation.setItemData(self.activation.count() - 1, ACTIVATION_HELP[name], Qt.ItemDataRole.ToolTipRole)
-        self.activation.setToolTip("Activation of the hidden neurons (the output is a linear score)")
+        self.activation.setToolTip(
+            "Activation of every hidden layer (each layer's own box below sets it alone; the output is a linear score)"
+        )
         self.init = QComboBox()
         for name in INITIALISATIONS:
             self.init.addItem(name, name)
@@ -78,7 +84,7 @@ class NetworkPanel(QGroupBox):
         layout.addLayout(form)
         layout.addWidget(self.param_count)
 
-        self.activation.currentIndexChanged.connect(self._send)
+        self.activation.currentIndexChanged.connect(self._all_layers_activation)
         self.init.currentIndexChanged.connect(self._send)
         self.seed.valueChanged.connect(self._send)
         controller.configChanged.connect(self.show_config)
@@ -93,20 +99,39 @@ class NetworkPanel(QGroupBox):
         """Show ``config``'s network without sending it back."""
         self._updating = True
         try:
-            self._rebuild_rows(list(config.layers))
-            self.activation.setCurrentIndex(max(0, self.activation.findData(config.activation)))
+            self._rebuild_rows(list(config.layers), config.hidden_activations)
+            first = config.hidden_activations[0] if config.layers else config.activation
+            self.activation.setCurrentIndex(max(0, self.activation.findData(first)))
             self.init.setCurrentIndex(max(0, self.init.findData(config.init)))
             self.seed.setValue(int(config.seed))
         finally:
             self._updating = False
         self._show_count()
 
-    def _rebuild_rows(self, layers: list[int]) -> None:
+    def activations(self) -> list[str]:
+        return [box.currentData() for box in self.layer_activations]
+
+    def _all_layers_activation(self) -> None:
+        """The top box sets every hidden layer's activation."""
+        name = self.activation.currentData()
+        if self._updating:
+            return
+        self._updating = True
+        for box in self.layer_activations:
+            box.setCurrentIndex(max(0, box.findData(name)))
+        self._updating = False
+        self._send()
+
+    def _rebuild_rows(self, layers: list[int], activations: list[str] | None = None) -> None:
+        if activations is None:
+            activations = self.activations()
+        default = activations[-1] if activations else (self.activation.currentData() or "relu")
+        activations = [*activations[: len(layers)], *[default] * max(0, len(layers) - len(activations))]
         while self.layers_box.count():
             row = self.layers_box.takeAt(0)
             if row.widget() is not None:
                 row.widget().deleteLater()
-        self.layer_spins, self.remove_buttons = [], []
+        self.layer_spins, self.remove_buttons, self.layer_activations = [], [], []
         for i, width in enumerate(layers):
             row = QWidget()
             h = QHBoxLayout(row)
@@ -119,15 +144,24 @@ class NetworkPanel(QGroupBox):
             spin.setKeyboardTracking(False)
             spin.setToolTip(f"Neurons in hidden layer {i + 1} (1–{MAX_NEURONS})")
             spin.valueChanged.connect(self._send)
+            act = QComboBox()
+            for name in ACTIVATIONS:
+                act.addItem(name, name)
+                act.setItemData(act.count() - 1, ACTIVATION_HELP[name], Qt.ItemDataRole.ToolTipRole)
+            act.setCurrentIndex(max(0, act.findData(activations[i])))
+            act.setToolTip(f"Activation of hidden layer {i + 1}")
+            act.currentIndexChanged.connect(self._send)
             remove = QToolButton()
             remove.setText("−")
             remove.setToolTip(f"Remove hidden layer {i + 1}")
             remove.clicked.connect(lambda _=False, index=i: self.remove_layer(index))
             h.addWidget(label)
             h.addWidget(spin, 1)
+            h.addWidget(act)
             h.addWidget(remove)
             self.layers_box.addWidget(row)
             self.layer_spins.append(spin)
+            self.layer_activations.append(act)
             self.remove_buttons.append(remove)
         if not layers:
             note = QLabel("No hidden layer: a linear model (logistic regression).")
@@ -141,8 +175,9 @@ class NetworkPanel(QGroupBox):
         if len(layers) >= MAX_HIDDEN_LAYERS:
             return
         layers.append(layers[-1] if layers else 4)
+        activations = self.activations()
         self._updating = True
-        self._rebuild_rows(layers)
+        self._rebuild_rows(layers, [*activations, activations[-1] if activations else self.activation.currentData()])
         self._updating = False
         self._send()
 
@@ -150,23 +185,29 @@ class NetworkPanel(QGroupBox):
         layers = self.layers()
         if 0 <= index < len(layers):
             del layers[index]
+            activations = self.activations()
+            del activations[index]
             self._updating = True
-            self._rebuild_rows(layers)
+            self._rebuild_rows(layers, activations)
             self._updating = False
             self._send()
 
     def _show_count(self) -> None:
-        n = parameter_count(self.layers())
-        sizes = " → ".join(str(s) for s in [2, *self.layers(), 1])
+        outputs = self.controller.config.outputs
+        n = parameter_count(self.layers(), outputs=outputs)
+        sizes = " → ".join(str(s) for s in [2, *self.layers(), outputs])
         self.param_count.setText(f"<b>{n}</b> parameters &nbsp; ({sizes})")
 
     def _send(self) -> None:
         self._show_count()
         if self._updating:
             return
+        activations = self.activations()
+        mixed = len(set(activations)) > 1
         self.controller.update_settings(
             layers=self.layers(),
-            activation=self.activation.currentData(),
+            activation=activations[0] if activations else self.activation.currentData(),
+            activations=activations if mixed else None,
             init=self.init.currentData(),
             seed=self.seed.value(),
         )

@@ -50,11 +50,23 @@ class SampleEntry(QWidget):
         layout.addWidget(self.show_button)
         layout.addStretch(1)
 
+    def set_classes(self, classes: int) -> None:
+        """Offer classes 0 … classes−1."""
+        if classes == self.label.count():
+            return
+        current = self.label.currentIndex()
+        self.label.clear()
+        for k in range(classes):
+            self.label.addItem(f"class {k}", k)
+        self.label.setCurrentIndex(min(max(current, 0), classes - 1))
+
     def set_point(self, x: float, y: float, label: int) -> None:
         """Show a selected point's numbers (no signal)."""
         self.x.setValue(x)
         self.y.setValue(y)
-        self.label.setCurrentIndex(1 if label else 0)
+        if label >= self.label.count():
+            self.set_classes(label + 1)
+        self.label.setCurrentIndex(int(label))
 
     def _request(self) -> None:
         self.requested.emit(self.x.value(), self.y.value(), int(self.label.currentData()))

@@ -122,6 +122,16 @@ class SampleState(GraphState):
             return "No point shown yet."
         x, y = self.point
         score = self.sample.score.data
+        if self.sample.scores:  # K classes: the largest score wins; softmax gives the label's probability
+            values = [t.data for t in self.sample.scores]
+            predicted = max(range(len(values)), key=values.__getitem__)
+            verdict = "right" if predicted == self.label else "wrong"
+            return (
+                f"Point ({format_number(x)}, {format_number(y)}), class {self.label}: scores "
+                f"{', '.join(format_number(v) for v in values)}, P(class {self.label}) = "
+                f"{format_number(self.sample.probability)} → predicted {predicted} ({verdict}), "
+                f"cross-entropy loss {format_number(self.sample.loss.data)}"
+            )
         predicted = 1 if score > 0 else 0
         verdict = "right" if predicted == self.label else "wrong"
         # σ(score) is a probability only for a network trained with cross-entropy; hinge and MSE scores are not.

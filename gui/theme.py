@@ -260,3 +260,23 @@ def monospace_font(point_size: float | None = None) -> QFont:
     if point_size:
         font.setPointSizeF(point_size)
     return font
+
+
+# ------------------------------------------------------------ class colours
+
+# One colour per class (up to autograd_core.data.MAX_CLASSES), per theme.  Classes 0 and 1 keep the blue and
+# orange of the two-class views (training_style.CLASS_COLORS); the others are far apart in hue and lightness.
+CLASS_PALETTES: dict[str, tuple[str, ...]] = {
+    "light": ("#1565c0", "#ef6c00", "#2e7d32", "#c2185b", "#6a1b9a", "#00838f"),
+    "dark": ("#64b5f6", "#ffb74d", "#81c784", "#f06292", "#ba68c8", "#4dd0e1"),
+}
+
+
+def class_colors(theme: str = "light") -> tuple[str, ...]:
+    """The class colours of ``theme`` as hex strings, class 0 first."""
+    return CLASS_PALETTES["dark" if theme == "dark" else "light"]
+
+
+def class_rgb(theme: str = "light") -> list[tuple[int, int, int]]:
+    """The same as (r, g, b) triples (for ``autograd_core.regions.region_image``)."""
+    return [(QColor(c).red(), QColor(c).green(), QColor(c).blue()) for c in class_colors(theme)]

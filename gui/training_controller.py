@@ -23,6 +23,7 @@ from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConf
 from gui.training_process import Engine
 from gui.training_protocol import (
     Command,
+    ImportData,
     Load,
     Pause,
     PickSlice,
@@ -50,8 +51,18 @@ SETTING_NAMES = {
 }
 GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
 
-NETWORK_FIELDS = ("layers", "activation", "init", "seed")
-DATA_FIELDS = ("dataset", "samples", "noise", "test_fraction", "data_seed", "standardize", "points")
+NETWORK_FIELDS = ("layers", "activation", "activations", "init", "seed")
+DATA_FIELDS = (
+    "dataset",
+    "samples",
+    "noise",
+    "test_fraction",
+    "data_seed",
+    "standardize",
+    "points",
+    "classes",
+    "columns",
+)
 
 
 def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int:
@@ -127,7 +138,9 @@ class TrainingController(QObject):
     datasetChanged = Signal(object)  # Dataset: the points to draw (an edit shows at once, before the trainer has it)
     weightsChanged = Signal()  # a snapshot brought weights other than the last ones
     sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
+    undoChanged = Signal()  # the undo or redo stack of data edits changed
 
+    UNDO_LIMIT = 100  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
 
     def __init__(
@@ -149,6 +162,8 @@ class TrainingController(QObject):
         self._worker: TrainingWorker | None = None  # started by start(): an unseen tab costs nothing
         self._queued: list[Command] = []  # commands before start(), sent first when it starts
         self.dataset = None  # the data as the user sees it (edits land here first)
+        self._undo: list[tuple] = []  # (dataset, config) before each data edit
+        self._redo: list[tuple] = []
         self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
         self.slice_spec: tuple | None = None
         self.last_slice = None
@@ -187,7 +202,9 @@ class TrainingController(QObject):
             self._queued.append(command)
             return
         self._worker.send(command)
-        if isinstance(command, SetData | Load) or (isinstance(command, Reset) and command.config is not None):
+        if isinstance(command, SetData | Load | ImportData) or (
+            isinstance(command, Reset) and command.config is not None
+        ):
             self._local_data_until = self._worker.sent
 
     # ------------------------------------------------------------- state
@@ -289,12 +306,29 @@ class TrainingController(QObject):
             self.message.emit(f"Setting not applied: {refusal}")
             self.configChanged.emit(self.config)  # the panels show the settings still in force
             return False
+        old_outputs = self._config.outputs
         self._config = new
         if all(k in SETTINGS_WITHOUT_RESET for k in changed):
             self._send(UpdateSettings({k: getattr(new, k) for k in changed}))
         else:
             self._send(Reset(new.to_dict()))
+        if new.outputs != old_outputs:
+            self.configChanged.emit(self.config)  # the output layer changed: panels show the new network
         return True
+
+    def use_preset(self) -> bool:
+        """Apply the tuned preset of the current data set (``autograd_core.presets``): a new network and data."""
+        from autograd_core.presets import apply_preset
+
+        try:
+            config = apply_preset(self._config)
+        except ValueError as exc:
+            self.message.emit(f"Preset refused: {exc}")
+            return False
+        fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+        done = self.update_settings(**fields)
+        self.configChanged.emit(self.config)  # every panel shows the preset's settings
+        return done
 
     def load_session_data(self, data) -> None:
         """Continue from a loaded session (``autograd_core.session.SessionData``); paused.
@@ -347,7 +381,7 @@ class TrainingController(QObject):
 
     def add_point(self, x: float, y: float, label: int) -> None:
         """Paint a point of class ``label``: it joins the training set; training goes on with it."""
-        self._edit(data_edits.add_point, x, y, label)
+        self._edit(data_edits.add_point, x, y, label, self._config.num_classes)
 
     def remove_point(self, part: str, index: int) -> None:
         """Erase point ``index`` of the "train" or "test" set."""
@@ -357,8 +391,9 @@ class TrainingController(QObject):
         self._edit(data_edits.move_point, part, index, x, y)
 
     def clear_points(self) -> None:
-        """Remove every point; training waits until at least one point is painted."""
+        """Remove every point; training waits until at least one point is painted (Undo brings them back)."""
         if self.dataset is not None:
+            self._remember()
             self._apply_data(data_edits.empty_dataset())
 
     def _edit(self, edit, *args) -> None:
@@ -369,7 +404,90 @@ class TrainingController(QObject):
         except (ValueError, IndexError) as exc:
             self.message.emit(f"Edit refused: {exc}")
             return
+        self._remember()
         self._apply_data(new)
+
+    # ------------------------------------------------------- import, undo, redo
+
+    def import_dataset(self, dataset) -> bool:
+        """Train a new network on imported data (its split kept; classes from its labels).  Undoable."""
+        if self._closed:
+            return False
+        classes = max(2, int(max(dataset.y.max(initial=0), 1)) + 1)
+        if dataset.class_names:
+            classes = len(dataset.class_names)
+        points = data_edits.dataset_points(dataset)
+        try:
+            config = dataclasses.replace(
+                self._config, points=points, standardize=False, classes=classes, columns=None
+            ).validate()
+            if config.num_classes > 2 and config.loss != "bce":
+                config = dataclasses.replace(config, loss="bce").validate()
+        except ValueError as exc:
+            self.message.emit(f"Import refused: {exc}")
+            return False
+        refusal = self._memory_refusal(config, train_size=len(dataset.y_train), test_size=len(dataset.y_test))
+        if refusal:
+            self.message.emit(f"Import refused: {refusal}")
+            return False
+        self._remember()
+        self._restore((dataset, config))
+        return True
+
+    def _state(self) -> tuple:
+        return (self.dataset, copy.deepcopy(self._config))
+
+    def _remember(self) -> None:
+        """Push the data as it is now on the undo stack (every data edit calls this first)."""
+        if self.dataset is None:
+            return
+        self._undo.append(self._state())
+        del self._undo[: -self.UNDO_LIMIT]
+        self._redo.clear()
+        self.undoChanged.emit()
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> None:
+        """Take back the last data edit (paint, erase, drag, clear all, import)."""
+        if self._undo and not self._closed:
+            self._redo.append(self._state())
+            self._restore(self._undo.pop())
+            self.undoChanged.emit()
+
+    def redo(self) -> None:
+        if self._redo and not self._closed:
+            self._undo.append(self._state())
+            self._restore(self._redo.pop())
+            self.undoChanged.emit()
+
+    def _restore(self, state) -> None:
+        """Bring back (dataset, config): generated data from its settings, edited data with the same classes on
+        the same weights, anything else as a new network on exactly that data."""
+        dataset, config = state
+        if config.points is None:
+            self.pause()
+            self._config = copy.deepcopy(config)
+            self.dataset = dataset
+            self.datasetChanged.emit(dataset)
+            self._send(Reset(config.to_dict()))
+            self.configChanged.emit(self.config)
+        elif len(dataset.y_train) == 0 or (
+            self._config.points is not None and config.outputs == self._config.outputs
+        ):  # edited points, same classes: the same weights go on training on them
+            self._apply_data(dataset)
+        else:
+            self.pause()
+            self._config = copy.deepcopy(config)
+            self.dataset = dataset
+            self.datasetChanged.emit(dataset)
+            self.message.emit("")
+            self._send(ImportData(config.to_dict(), dataset.to_dict()))
+            self.configChanged.emit(self.config)
 
     def _apply_data(self, dataset) -> None:
         """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""
@@ -383,7 +501,9 @@ class TrainingController(QObject):
             )
             return
         points = data_edits.dataset_points(dataset)
-        self._config = dataclasses.replace(self._config, points=points, standardize=False)
+        self._config = dataclasses.replace(
+            self._config, points=points, standardize=False, classes=self._config.num_classes, columns=None
+        )
         self.message.emit("")
         self._send(SetData(dataset.to_dict(), points))
         self.configChanged.emit(self.config)
@@ -403,7 +523,7 @@ class TrainingController(QObject):
         snap = self.last_snapshot
         if snap is None or not snap.weights:
             return None
-        return mlp_from_arrays(snap.weights, snap.activation)
+        return mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the training process and wait for it: the window calls it when it closes."""

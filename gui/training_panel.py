@@ -8,6 +8,7 @@ on the controller; every label is refreshed from the controller's signals.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -26,13 +27,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.data import DATASETS
+from autograd_core.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS, TABLE_DATASETS, table_feature_names
 from autograd_core.numbers import format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
+from autograd_core.presets import describe_preset
 from gui.training_controller import SPEEDS, TrainingController
 
-DATASET_LABELS = {"moons": "Two moons", "circles": "Circles", "xor": "XOR", "blobs": "Blobs", "spiral": "Spiral"}
+DATASET_LABELS = {
+    "moons": "Two moons",
+    "circles": "Circles",
+    "xor": "XOR",
+    "blobs": "Blobs",
+    "spiral": "Spiral",
+    "iris": "Iris (3 species)",
+    "wine": "Wine (3 cultivars)",
+}
+PCA = "pca"  # the columns box's entry for the first two principal components
 LOSS_LABELS = {"bce": "Cross-entropy", "hinge": "Hinge", "mse": "MSE"}
 OPTIMIZER_LABELS = {k: _OPTIMIZER_NAMES[k] for k in OPTIMIZERS}
 SCHEDULE_LABELS = {"constant": "constant", "linear": "linear decay", "cosine": "cosine decay"}
@@ -106,13 +117,26 @@ class TrainingPanel(QWidget):
 
     def _build_data(self) -> None:
         self.dataset = _combo(
-            {k: DATASET_LABELS.get(k, k) for k in DATASETS}, "Which two-class data set to learn (or painted points)"
+            {k: DATASET_LABELS.get(k, k) for k in DATASETS},
+            "Which data set to learn: moons, circles and XOR have two classes, blobs and spiral 2–6, "
+            "iris and wine three (or painted points)",
         )
+        self.classes = _spin(2, MAX_CLASSES, "Number of classes: blob centres or spiral arms")
+        self.columns = QComboBox()
+        self.columns.setToolTip("Which two measurements of the table to plot (or its first two principal components)")
         self.samples = _spin(10, 2000, "Number of points (train + test)")
         self.noise = _double(0.0, 2.0, 2, "How much the points scatter around the clean shape", step=0.05)
         self.test_percent = _spin(0, 90, "Share of the points held out as a test set (hollow circles)", " %")
         self.test_percent.setSingleStep(5)
         self.data_seed = _spin(0, 2**31 - 1, "Seed of the random points: the same seed gives the same data")
+        self.preset_button = QPushButton("Use tuned preset")
+        self.preset_button.setToolTip(
+            "Set the network, optimiser, learning rate and steps tuned for this data set (it trains reliably)"
+        )
+        self.preset_button.clicked.connect(self.controller.use_preset)
+        self.preset_text = QLabel()
+        self.preset_text.setObjectName("hintLabel")
+        self.preset_text.setWordWrap(True)
         self.regenerate = QPushButton("Regenerate")
         self.regenerate.setToolTip("Draw a fresh sample of points (next data seed); the network starts again")
         self.regenerate.clicked.connect(self._regenerate)
@@ -126,30 +150,69 @@ class TrainingPanel(QWidget):
         form = QFormLayout()
         form.addRow("Data set", self.dataset)
         form.addRow("", self.data_summary)
+        form.addRow("Classes", self.classes)
+        form.addRow("Features", self.columns)
         form.addRow("Samples", self.samples)
         form.addRow("Noise", self.noise)
         form.addRow("Test set", self.test_percent)
         form.addRow("Data seed", self.data_seed)
         form.addRow("", self.regenerate)
+        form.addRow("Preset", self.preset_button)
+        form.addRow("", self.preset_text)
         self.data_form = form
         self.data_box = QGroupBox("Data")
         self.data_box.setLayout(form)
         self._painted = False
         self.dataset.currentIndexChanged.connect(self._send_data)
-        for spin in (self.samples, self.noise, self.test_percent, self.data_seed):
+        self.columns.currentIndexChanged.connect(self._send_data)
+        for spin in (self.samples, self.noise, self.test_percent, self.data_seed, self.classes):
             spin.valueChanged.connect(self._send_data)
+        self._columns_for = None
+
+    def _fill_columns(self, name: str, columns) -> None:
+        """The Features box of a table (iris, wine): principal components, then every pair of columns."""
+        if name != self._columns_for:
+            self.columns.clear()
+            self.columns.addItem("first two principal components", PCA)
+            if name in TABLE_DATASETS:
+                names = table_feature_names(name)
+                for i in range(len(names)):
+                    for j in range(i + 1, len(names)):
+                        self.columns.addItem(f"{names[i]} × {names[j]}", f"{i},{j}")
+            self._columns_for = name
+        _select(self.columns, PCA if columns is None else f"{columns[0]},{columns[1]}")
+
+    def _show_data_rows(self, name: str) -> None:
+        """Classes for blobs and spiral, features for the tables; samples only where they apply."""
+        painted = self._painted
+        text = "" if painted else describe_preset(name, self.classes.value())
+        self.preset_text.setText(text)
+        self.data_form.setRowVisible(self.preset_button, bool(text))
+        self.data_form.setRowVisible(self.preset_text, bool(text))
+        self.data_form.setRowVisible(self.classes, not painted and name in MULTICLASS_DATASETS)
+        self.data_form.setRowVisible(self.columns, not painted and name in TABLE_DATASETS)
+        self.data_form.setRowVisible(self.samples, not painted and name not in TABLE_DATASETS)
 
     def _send_data(self) -> None:
         if self._updating or self.dataset.currentData() == PAINTED:
             return
+        name = self.dataset.currentData()
+        if name != self._columns_for:  # another table (or none): its own columns, principal components first
+            self._updating = True
+            self._fill_columns(name, None)
+            self._updating = False
+        columns = self.columns.currentData() if name in TABLE_DATASETS else None
         self.controller.update_settings(
-            dataset=self.dataset.currentData(),
+            dataset=name,
             samples=self.samples.value(),
             noise=round(self.noise.value(), 4),
             test_fraction=self.test_percent.value() / 100.0,
             data_seed=self.data_seed.value(),
             points=None,
+            classes=self.classes.value() if name in MULTICLASS_DATASETS else 2,
+            columns=None if columns in (None, PCA) else [int(c) for c in columns.split(",")],
         )
+        self._show_data_rows(name)
         if self._painted and self.controller.config.points is None:
             self._show_painted(False)  # generated data again: its settings come back
 
@@ -170,8 +233,9 @@ class TrainingPanel(QWidget):
             self.dataset.removeItem(index)
         if painted:
             _select(self.dataset, PAINTED)
-        for widget in (self.samples, self.noise, self.test_percent, self.data_seed):
+        for widget in (self.noise, self.test_percent, self.data_seed):
             self.data_form.setRowVisible(widget, not painted)
+        self._show_data_rows(self.controller.config.dataset)
         self.data_form.setRowVisible(self.data_summary, painted)
         self.data_box.setTitle("Data (painted points)" if painted else "Data")
         self.regenerate.setToolTip(
@@ -188,9 +252,10 @@ class TrainingPanel(QWidget):
         if train == 0:
             self.data_summary.setText("No training points: paint at least one.")
             return
-        ones = int(dataset.y_train.sum())
+        counts = np.bincount(np.asarray(dataset.y_train, int), minlength=self.controller.config.num_classes)
         plural = "s" if train != 1 else ""
-        text = f"Training uses <b>{train}</b> point{plural} ({train - ones} of class 0, {ones} of class 1)"
+        per_class = ", ".join(f"{n} of class {k}" for k, n in enumerate(counts.tolist()))
+        text = f"Training uses <b>{train}</b> point{plural} ({per_class})"
         if test:
             text += f" and tests on <b>{test}</b> (hollow), kept from the generated data."
         else:
@@ -333,6 +398,8 @@ class TrainingPanel(QWidget):
         try:
             if config.points is None:
                 _select(self.dataset, config.dataset)
+            self.classes.setValue(int(config.num_classes))
+            self._fill_columns(config.dataset, config.columns)
             self.samples.setValue(int(config.samples))
             self.noise.setValue(float(config.noise))
             self.test_percent.setValue(round(100 * float(config.test_fraction)))

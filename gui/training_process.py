@@ -31,7 +31,8 @@ import numpy as np
 
 from autograd_core.data import Dataset
 from autograd_core.inspection import loss_slice, next_step, parameter_index
-from autograd_core.losses import probability
+from autograd_core.losses import predict, probability
+from autograd_core.regions import contour_segments, regions_from_scores
 from autograd_core.session import session_dict, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
 from gui.training_protocol import (
@@ -39,6 +40,7 @@ from gui.training_protocol import (
     Command,
     Export,
     Exported,
+    ImportData,
     Load,
     Pause,
     PickSlice,
@@ -54,7 +56,7 @@ from gui.training_protocol import (
     UpdateSettings,
 )
 
-__all__ = ["BoundaryGrid", "Engine", "Snapshot", "boundary_grid", "square_extent"]
+__all__ = ["BoundaryGrid", "Engine", "Snapshot", "boundary_grid", "contour_segments", "square_extent"]
 
 GRID_RESOLUTION = 90  # cells per side of the decision-boundary heat map
 GRID_MARGIN = 0.15  # fraction of the data range added on each side
@@ -74,62 +76,12 @@ def parameter_grads(model) -> list[tuple[np.ndarray, np.ndarray]]:
     ]
 
 
-def contour_segments(values: np.ndarray, level: float, xs: np.ndarray, ys: np.ndarray):
-    """Marching squares, vectorised: the ``level`` line of ``values[i, j]`` (at xs[j], ys[i]) as point pairs.
-
-    Returns (x, y) arrays of even length; points 2k and 2k+1 are one segment.
-    A saddle cell is split the way its centre value says.
-    """
-    v = np.asarray(values, dtype=float)
-    above = v >= level
-    v00, v01, v10, v11 = v[:-1, :-1], v[:-1, 1:], v[1:, :-1], v[1:, 1:]
-    a00, a01, a10, a11 = above[:-1, :-1], above[:-1, 1:], above[1:, :-1], above[1:, 1:]
-    x0, x1 = xs[:-1][None, :], xs[1:][None, :]
-    y0, y1 = ys[:-1][:, None], ys[1:][:, None]
-
-    def cross(va, vb):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = (level - va) / (vb - va)
-        return np.clip(np.nan_to_num(t, nan=0.5), 0.0, 1.0)
-
-    shape = v00.shape
-    # Crossing points on the four edges: bottom (00–01), right (01–11), top (10–11), left (00–10).
-    t = cross(v00, v01)
-    bottom = (x0 + t * (x1 - x0), np.broadcast_to(y0, shape))
-    t = cross(v01, v11)
-    right = (np.broadcast_to(x1, shape), y0 + t * (y1 - y0))
-    t = cross(v10, v11)
-    top = (x0 + t * (x1 - x0), np.broadcast_to(y1, shape))
-    t = cross(v00, v10)
-    left = (np.broadcast_to(x0, shape), y0 + t * (y1 - y0))
-    edges = [bottom, right, top, left]
-    hits = np.stack([a00 != a01, a01 != a11, a10 != a11, a00 != a10])  # (4, ny-1, nx-1)
-    count = hits.sum(axis=0)
-
-    xs_out, ys_out = [], []
-    two = count == 2
-    if two.any():
-        idx = np.argsort(~hits[:, two], axis=0, kind="stable")[:2]  # the two crossed edges, in edge order
-        ex = np.stack([np.broadcast_to(e[0], shape)[two] for e in edges])
-        ey = np.stack([np.broadcast_to(e[1], shape)[two] for e in edges])
-        cols = np.arange(two.sum())
-        xs_out.append(np.column_stack([ex[idx[0], cols], ex[idx[1], cols]]).ravel())
-        ys_out.append(np.column_stack([ey[idx[0], cols], ey[idx[1], cols]]).ravel())
-    four = count == 4
-    if four.any():
-        centre_above = ((v00 + v01 + v10 + v11) / 4 >= level)[four]
-        joined = centre_above == a00[four]  # corners 00 and 11 connected: cut off corners 01 and 10
-        b, r, tp, lf = ([np.broadcast_to(c, shape)[four] for c in e] for e in edges)
-        first_a = np.where(joined[:, None], np.column_stack(b), np.column_stack(b))
-        first_b = np.where(joined[:, None], np.column_stack(r), np.column_stack(lf))
-        second_a = np.where(joined[:, None], np.column_stack(tp), np.column_stack(r))
-        second_b = np.where(joined[:, None], np.column_stack(lf), np.column_stack(tp))
-        for pa, pb in ((first_a, first_b), (second_a, second_b)):
-            xs_out.append(np.column_stack([pa[:, 0], pb[:, 0]]).ravel())
-            ys_out.append(np.column_stack([pa[:, 1], pb[:, 1]]).ravel())
-    if not xs_out:
-        return np.empty(0), np.empty(0)
-    return np.concatenate(xs_out), np.concatenate(ys_out)
+def predicted_classes(model, X: np.ndarray, weights) -> np.ndarray:
+    """The predicted class of each row of X (uint8), by the vectorised forward pass."""
+    if len(X) == 0:
+        return np.empty(0, dtype=np.uint8)
+    with np.errstate(all="ignore"):
+        return predict(model.forward_array(X, weights=weights)).astype(np.uint8)
 
 
 def square_extent(extent: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
@@ -149,6 +101,16 @@ def boundary_grid(
     ys = np.linspace(y0, y1, resolution)
     gx, gy = np.meshgrid(xs, ys)
     scores = model.forward_array(np.column_stack([gx.ravel(), gy.ravel()]), weights=weights)
+    if scores.ndim == 2:  # K classes: the regions, their confidence and boundaries (autograd_core.regions)
+        regions = regions_from_scores(scores, extent, resolution)
+        return BoundaryGrid(
+            regions.confidence,
+            extent,
+            regions.boundary_x,
+            regions.boundary_y,
+            classes=regions.classes,
+            winner=regions.winner,
+        )
     prob = np.nan_to_num(probability(scores), nan=0.5).reshape(resolution, resolution)
     cx, cy = contour_segments(prob, 0.5, xs, ys)
     return BoundaryGrid(prob.astype(np.float32), extent, cx, cy)
@@ -287,6 +249,10 @@ class Engine:
                     else:
                         self.trainer.reset(config)
                     self.new_generation()
+                case ImportData(config=config_dict, dataset=dataset_dict):
+                    self.trainer = Trainer(TrainingConfig.from_dict(config_dict), data=Dataset.from_dict(dataset_dict))
+                    self.extent_dataset = None
+                    self.new_generation()
                 case SetData(dataset=dataset_dict, points=points):
                     self.set_data(Dataset.from_dict(dataset_dict), points)
                 case PickSlice(spec=spec):
@@ -313,7 +279,10 @@ class Engine:
     def set_data(self, dataset: Dataset, points: list) -> None:
         """Edited (painted) data: the same model goes on training on it, no reset."""
         self.trainer.set_data(dataset)
-        self.trainer.config = dataclasses.replace(self.trainer.config, points=points, standardize=False)
+        config = self.trainer.config
+        self.trainer.config = dataclasses.replace(
+            config, points=points, standardize=False, classes=config.num_classes, columns=None
+        )
         self.revision += 1
         x0, x1, y0, y1 = self.extent or (0.0, 0.0, 0.0, 0.0)
         X = dataset.X
@@ -388,6 +357,7 @@ class Engine:
             dataset=None if dataset is self.sent_dataset else dataset,
             sizes=(model.nin, *model.nouts),
             activation=model.activation,
+            activations=tuple(model.activations[:-1]),
             running=self.running,
             finished=trainer.finished,
             stopped_reason=trainer.stopped_reason,
@@ -396,7 +366,13 @@ class Engine:
             delay=self.delay,
             slice_spec=self.slice_spec,
             state=self.trainer_state(),
+            classes=trainer.config.num_classes,
         )
+        try:
+            snap.predicted_train = predicted_classes(model, dataset.X_train, weights)
+            snap.predicted_test = predicted_classes(model, dataset.X_test, weights)
+        except (ValueError, FloatingPointError):
+            pass
         if self.slice_spec is not None:
             snap.loss_slice = self.compute_slice()
         self.sent_dataset = dataset

@@ -101,6 +101,15 @@ class SetData(Command):
 
 
 @dataclass(frozen=True)
+class ImportData(Command):
+    """A new network (``config``, a ``TrainingConfig.to_dict()``) trained on exactly this data (``Dataset.to_dict()``,
+    its split kept): imported files, and undoing or redoing an edit that changed the number of classes."""
+
+    config: dict
+    dataset: dict
+
+
+@dataclass(frozen=True)
 class PickSlice(Command):
     """Compute the loss slice of weight (layer, neuron, source) while it changes; None stops it."""
 
@@ -138,10 +147,12 @@ class BoundaryGrid:
     (draw with connect="pairs").
     """
 
-    probability: np.ndarray
+    probability: np.ndarray  # with K > 2 classes: the predicted class's probability (the confidence)
     extent: tuple[float, float, float, float]  # x0, x1, y0, y1
-    contour_x: np.ndarray
+    contour_x: np.ndarray  # with K > 2 classes: every class boundary
     contour_y: np.ndarray
+    classes: int = 2
+    winner: np.ndarray | None = None  # K > 2: the predicted class at each grid point (uint8)
 
 
 @dataclass
@@ -172,6 +183,7 @@ class Snapshot:
     dataset: object | None = None  # sent when it changed, else None
     sizes: tuple[int, ...] = ()  # (inputs, hidden..., outputs)
     activation: str = ""
+    activations: tuple[str, ...] = ()  # one per hidden layer (``activation`` is the first's)
     running: bool = False
     finished: bool = False
     stopped_reason: str | None = None
@@ -181,6 +193,11 @@ class Snapshot:
     loss_slice: object | None = None  # autograd_core.inspection.LossSlice of the picked weight, when recomputed
     slice_spec: tuple | None = None  # (layer, neuron, source) picked (source None: the bias)
     state: TrainerState | None = None
+    classes: int = 2  # the classes the model tells apart
+    # The predicted class of every train and test point (uint8, the dataset's order): the confusion matrix
+    # and the points behind each of its cells.
+    predicted_train: np.ndarray | None = None
+    predicted_test: np.ndarray | None = None
 
 
 @dataclass

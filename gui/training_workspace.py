@@ -23,12 +23,25 @@ import time
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QMessageBox, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from autograd_core.files import FileError, write_atomically
 from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
 from autograd_core.session import load_session, save_session
+from autograd_core.tabular import predictions_csv
 from gui.boundary_plot import BoundaryPlot
+from gui.confusion_panel import ConfusionPanel
 from gui.gradient_flow_plot import GradientFlowPlot
+from gui.import_dialog import ImportDialog
 from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
@@ -40,7 +53,7 @@ from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
-CURVE_TABS = ("curves", "gradient flow", "loss slice")
+CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion")
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -75,10 +88,13 @@ class TrainingWorkspace(QWidget):
         self.metrics = MetricsPlots()
         self.gradient_flow = GradientFlowPlot()
         self.loss_slice = LossSlicePlot()
+        self.confusion = ConfusionPanel()
         self.curves = QTabWidget()
         self.curves.addTab(self.metrics, "Loss && accuracy")
         self.curves.addTab(self.gradient_flow, "Gradient flow")
         self.curves.addTab(self.loss_slice, "Loss slice")
+        self.curves.addTab(self.confusion, "Confusion matrix")
+        self.curves.setTabToolTip(3, "Per-class accuracy and the confusion matrix; click a cell to ring its points")
         self.curves.setTabToolTip(1, "Gradient norm of each layer at every step (log scale)")
         self.curves.setTabToolTip(
             2, "The loss along one weight: click an edge (or a neuron, for its bias) in the diagram"
@@ -125,6 +141,17 @@ class TrainingWorkspace(QWidget):
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.play_shortcut.setWhatsThis("Play / pause training")  # the window's shortcut list reads it
         self.play_shortcut.activated.connect(self.controller.toggle)
+        # Undo and redo every data edit (paint, erase, drag, clear all, import) while this area has the focus.
+        self.undo_shortcut = QShortcut(QKeySequence("Ctrl+Z"), self)
+        self.undo_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.undo_shortcut.setWhatsThis("Undo the last data edit (paint, erase, drag, clear all, import)")
+        self.undo_shortcut.activated.connect(self.undo)
+        self.redo_shortcut = QShortcut(QKeySequence("Ctrl+Shift+Z"), self)
+        self.redo_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.redo_shortcut.setWhatsThis("Redo the data edit last undone")
+        self.redo_shortcut.activated.connect(self.redo)
+        self.setAcceptDrops(True)  # a CSV/TSV file dropped here is imported
+        self.import_dialog = None
 
         # One view per frame tick: each repaint is then one plot's worth of painting (a few ms), never all
         # three at once, so the event loop keeps turning while training draws at ~15 frames per second each.
@@ -153,9 +180,91 @@ class TrainingWorkspace(QWidget):
         self.boundary.clearRequested.connect(controller.clear_points)
         self.boundary.message.connect(self.status)
         self.diagram.parameterPicked.connect(self._parameter_picked)
+        self.confusion.cellPicked.connect(self._confusion_picked)
+        self.confusion.cleared.connect(self._confusion_cleared)
         self.curves.currentChanged.connect(self._curves_tab_changed)
         if controller.last_snapshot is not None:
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
+
+    # ------------------------------------------------------- your own data
+
+    def undo(self) -> None:
+        if self.controller.can_undo():
+            self.controller.undo()
+            self.status.emit("Undone: the data are as before the last edit (Ctrl+Shift+Z redoes it).")
+        else:
+            self.status.emit("Nothing to undo: no data edit yet.")
+
+    def redo(self) -> None:
+        if self.controller.can_redo():
+            self.controller.redo()
+            self.status.emit("Redone.")
+        else:
+            self.status.emit("Nothing to redo.")
+
+    def import_data(self, path: str | None = None) -> ImportDialog | None:
+        """Open the import dialog on ``path`` (asked for when None); on OK the data train a new network."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Import data", "", "Tables (*.csv *.tsv *.txt);;All files (*)")
+            if not path:
+                return None
+        dialog = ImportDialog(path, self, test_percent=round(100 * self.controller.config.test_fraction))
+        dialog.accepted.connect(self._import_accepted)
+        dialog.finished.connect(dialog.deleteLater)  # one dialog per import; its reading thread ends with it
+        self.import_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _import_accepted(self) -> None:
+        dialog = self.import_dialog
+        if dialog is None or dialog.dataset is None:
+            return
+        dataset = dialog.dataset
+        if self.controller.import_dataset(dataset):
+            names = ", ".join(dataset.class_names or [])
+            self.status.emit(
+                f"Imported {len(dataset.y):,} points of {len(dataset.class_names or [])} classes ({names}) "
+                f"from {dialog.path}; Ctrl+Z undoes it."
+            )
+
+    def export_predictions(self, path: str | None = None) -> None:
+        """Write the data with the model's prediction and class probabilities for every point, as CSV."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
+            if not path:
+                return
+        model, dataset = self.controller.current_model(), self.controller.dataset
+        if model is None or dataset is None or not len(dataset.y):
+            self.status.emit("Nothing to export yet: no data or no trained network.")
+            return
+        text = predictions_csv(dataset, model.forward_array(dataset.X))
+        try:
+            write_atomically(path, text.encode("utf-8"))
+        except FileError as exc:
+            self.status.emit(f"Cannot write {path}: {exc}")
+            return
+        self.status.emit(f"Wrote {len(dataset.y):,} rows with predictions to {path}.")
+
+    @staticmethod
+    def _dropped_file(event) -> str | None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if len(urls) == 1 and urls[0].isLocalFile():
+            return urls[0].toLocalFile()
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        path = self._dropped_file(event)
+        if path is None:
+            super().dropEvent(event)
+            return
+        event.acceptProposedAction()
+        self.import_data(path)
 
     # ------------------------------------------------------- the contract for the sample-graph view
 
@@ -193,7 +302,17 @@ class TrainingWorkspace(QWidget):
             self.status.emit(text)
 
     def _snapshot_arrived(self, _snap) -> None:
-        self._mark_dirty("boundary", "diagram")
+        self._mark_dirty("boundary", "diagram", "confusion")
+
+    def _confusion_picked(self, part: str, true: int, predicted: int) -> None:
+        mask = self.confusion.points_of(part, true, predicted)
+        self.boundary.highlight({part: mask})
+        self.status.emit(
+            f"{int(mask.sum())} {part} point(s) of class {true} predicted as class {predicted}: ringed on the map."
+        )
+
+    def _confusion_cleared(self) -> None:
+        self.boundary.highlight(None)
 
     def _history_changed(self) -> None:
         self._mark_dirty("loss", "accuracy", "gradient flow")
@@ -206,6 +325,7 @@ class TrainingWorkspace(QWidget):
 
     def _dataset_changed(self, dataset) -> None:
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
+        self.confusion.set_labels(dataset)
         self._mark_dirty("maps")  # dead units depend on the training points
 
     def _parameter_picked(self, layer: int, neuron: int, source) -> None:
@@ -242,9 +362,13 @@ class TrainingWorkspace(QWidget):
             if wait > 0 and not self._maps_timer.isActive():
                 self._maps_timer.start(int(wait * 1000) + 1)
             return wait <= 0
-        widget = {"loss": self.metrics, "accuracy": self.metrics, "gradient flow": self.gradient_flow}.get(
-            view, self.loss_slice if view == "loss slice" else None
-        )
+        widget = {
+            "loss": self.metrics,
+            "accuracy": self.metrics,
+            "gradient flow": self.gradient_flow,
+            "loss slice": self.loss_slice,
+            "confusion": self.confusion,
+        }.get(view)
         return widget is None or self.curves.currentWidget() is widget
 
     def _draw_next(self) -> None:
@@ -267,6 +391,9 @@ class TrainingWorkspace(QWidget):
             return
         elif view == "boundary":
             self.boundary.update_snapshot(snap)
+            self.sample_entry.set_classes(snap.classes)
+        elif view == "confusion":
+            self.confusion.update_snapshot(snap)
         elif view == "maps":
             self._draw_maps(snap)
         else:
@@ -274,9 +401,10 @@ class TrainingWorkspace(QWidget):
             self.diagram.set_weights(snap.weights, snap.grads)
 
     def _ensure_architecture(self, snap) -> None:
-        if snap.sizes != self._sizes or snap.activation != self.diagram.activation:
+        activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
+        if snap.sizes != self._sizes or activations != self.diagram.activations:
             self._sizes = snap.sizes
-            self.diagram.set_architecture(snap.sizes, snap.activation)
+            self.diagram.set_architecture(snap.sizes, activations)
             self.loss_slice.clear()  # the picked weight belonged to the old network
             self.controller.request_slice(None)
             self._maps_drawn_at = 0.0
@@ -288,9 +416,9 @@ class TrainingWorkspace(QWidget):
             return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()
-        key = (snap.sizes, snap.activation)
+        key = (snap.sizes, snap.activation, tuple(snap.activations))
         if self._map_model is None or self._map_model[0] != key:
-            self._map_model = (key, mlp_from_arrays(snap.weights, snap.activation))
+            self._map_model = (key, mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation))
         model = self._map_model[1]
         model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
         extent = snap.grid.extent if snap.grid is not None else None

@@ -83,15 +83,17 @@ def test_shortcuts_dialog_lists_exactly_the_keys_that_exist(qtbot, window, monke
     rows = {(", ".join(k.toString(native) for k in a.shortcuts()), a.text().replace("&", "")) for a in keyed}
     # …and so is every QShortcut of an area: Space plays and pauses training, in its tab.
     shortcuts = [s for s in window.findChildren(QShortcut) if not s.key().isEmpty()]
-    assert [s.key().toString() for s in shortcuts] == ["Space"]
+    assert [s.key().toString() for s in shortcuts] == ["Space", "Ctrl+Z", "Ctrl+Shift+Z"]
     rows.add(("Space", "Play / pause training"))
+    rows.add(("Ctrl+Z", "Undo the last data edit (paint, erase, drag, clear all, import)"))
+    rows.add(("Ctrl+Shift+Z", "Redo the data edit last undone"))
     assert {(keys, what) for keys, what, _ in table} == rows and len(table) == len(rows)
     assert ("Space", "Play / pause training", "Network training tab") in table
     assert ("F5", "Backward", "Backward, on the graph shown") in table
     for needed in ("Ctrl+Return", "F5", "F6", "Shift+F6", "F7", "Ctrl+0", "Ctrl+S", "Space"):
         assert any(needed in keys.split(", ") for keys, _, _ in table), needed
     # No key is bound twice: Qt calls such a key ambiguous and runs neither action.
-    bound = [k.toString() for a in keyed for k in a.shortcuts()] + ["Space"]
+    bound = [k.toString() for a in keyed for k in a.shortcuts()] + ["Space", "Ctrl+Z", "Ctrl+Shift+Z"]
     assert len(bound) == len(set(bound))
     box = window.show_shortcuts()
     for keys, what, where in table:
