@@ -13,6 +13,7 @@ worker thread; items are added in batches so the window never freezes.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -55,7 +56,8 @@ ASYNC_LAYOUT_NODES = 40  # layouts of bigger graphs run on a worker thread (cros
 LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
-BATCH = 300  # items added per event-loop turn
+BATCH = 100  # items per building task; one event-loop turn runs tasks for at most BATCH_MS
+BATCH_MS = 15.0
 MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
 OVERVIEW_WIDTH = 200  # pixels, at normal font size
 NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
@@ -81,6 +83,7 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
     """
     if not collapsed:
         return graph
+    nodes_attrs = graph.nodes
     mapping = {}
     members: dict[str, list] = {}
     for node, attrs in graph.nodes(data=True):
@@ -91,16 +94,19 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
         else:
             mapping[node] = node
     out = nx.MultiDiGraph()
+    # networkx's own dicts, filled in place (as add_node / add_edge would; several times faster)
+    out_nodes, succ, pred = out._node, out._succ, out._pred
     for node, attrs in graph.nodes(data=True):
         if mapping[node] == node:
-            out.add_node(node, **attrs)
+            out_nodes[node] = dict(attrs)
+            succ[node], pred[node] = {}, {}
     for group, nodes in members.items():
         order = sorted(nodes)  # ids are topological
-        leaving = [n for n in order if any(mapping[s] != mapping[n] for s in graph.successors(n))]
+        leaving = [n for n in order if any(mapping[s] != mapping[n] for s in graph._succ[n])]
         output = (leaving or order)[-1]
-        o = graph.nodes[output]
-        out.add_node(
-            f"group:{group}",
+        o = nodes_attrs[output]
+        box = f"group:{group}"
+        out_nodes[box] = dict(
             label=group,
             op=f"{len(nodes)} nodes",
             output_op=o.get("op") or "",
@@ -108,24 +114,30 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
             data=o.get("data"),
             grad=o.get("grad"),
             kind="group",
-            depth=max(graph.nodes[n].get("depth", 0) for n in nodes),
+            depth=max(nodes_attrs[n].get("depth", 0) for n in nodes),
             group=group,
             tensor=o.get("tensor"),
             members=order,
             output=output,
         )
-    seen = set()
-    for u, v, key, attrs in graph.edges(keys=True, data=True):
-        a, b = mapping[u], mapping[v]
-        if a == b:
-            continue
-        if isinstance(a, str) or isinstance(b, str):
-            if (a, b) in seen:
+        succ[box], pred[box] = {}, {}
+    for u, targets in graph._succ.items():
+        a = mapping[u]
+        for v, keys in targets.items():
+            b = mapping[v]
+            if a == b:
                 continue
-            seen.add((a, b))
-            out.add_edge(a, b, key=0, local=None, formula="", index=attrs.get("index", key))
-        else:
-            out.add_edge(a, b, key=key, **attrs)
+            grouped = isinstance(a, str) or isinstance(b, str)
+            if grouped and b in succ[a]:
+                continue  # one edge between a group box and a neighbour
+            out_keys = succ[a].get(b)
+            if out_keys is None:
+                out_keys = succ[a][b] = pred[b][a] = {}
+            for key, attrs in keys.items():
+                if grouped:
+                    out_keys[0] = {"local": None, "formula": "", "index": attrs.get("index", key)}
+                    break
+                out_keys[key] = dict(attrs)
     return out
 
 
@@ -253,36 +265,61 @@ class NodeItem(QGraphicsItem):
     def box(self) -> QRectF:
         return QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
 
+    def fill(self) -> QColor:
+        view = self.view
+        if self.grad is None:
+            return view.colors.neutral_fill
+        key = (self.grad, view.grad_scale, view.theme)
+        if self._fill_key != key:  # one colour computation per new gradient, not per repaint
+            self._fill_key, self._fill = key, diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
+        return self._fill
+
+    def look(self) -> tuple:
+        """What a box shows when its numbers are too small to be drawn: its colour (to 1/128) and its border."""
+        grad = self.grad
+        shade = None if grad is None else round(gradient_strength(grad, self.view.grad_scale) * 128)
+        return shade, self.non_finite
+
+    def pen(self) -> QPen:
+        """The border pen, built once per look (kind, state, theme, line width) and shared by every box."""
+        view = self.view
+        key = (self.kind, self.non_finite, self.highlighted, self.current, view.theme, view.line_width)
+        pen = view._box_pens.get(key)
+        if pen is None:
+            colors, lw = view.colors, view.line_width
+            pen = QPen(colors.op_border, lw)
+            if self.kind == "input":
+                pen = QPen(colors.leaf_border, lw * 2)
+            elif self.kind == "parameter":
+                pen = QPen(colors.parameter_border, lw * 2)
+            elif self.kind == "constant":
+                pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
+            elif self.kind == "group":
+                pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
+            if self.non_finite:
+                pen = QPen(colors.non_finite, lw * 3)
+            if self.highlighted:
+                pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+            view._box_pens[key] = pen
+        return pen
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         view = self.view
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        fill = self.fill()
+        if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
+            pen = self.pen()
+            plain = view._plain_pens.get(id(pen))
+            if plain is None:  # the same colour and width, solid (a dashed outline of a 2-pixel box is noise)
+                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
+            painter.setPen(plain)
+            painter.setBrush(fill)
+            painter.drawRect(-self.width / 2, -self.height / 2, self.width, self.height)
+            return
         colors = view.colors
         rect = self.box()
-        if self.grad is None:
-            fill = colors.neutral_fill
-        else:
-            key = (self.grad, view.grad_scale, view.theme)
-            if self._fill_key != key:  # one colour computation per new gradient, not per repaint
-                self._fill_key, self._fill = (
-                    key,
-                    diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme),
-                )
-            fill = self._fill
-        lw = view.line_width
-        pen = QPen(colors.op_border, lw)
-        if self.kind == "input":
-            pen = QPen(colors.leaf_border, lw * 2)
-        elif self.kind == "parameter":
-            pen = QPen(colors.parameter_border, lw * 2)
-        elif self.kind == "constant":
-            pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
-        elif self.kind == "group":
-            pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
-        if self.non_finite:
-            pen = QPen(colors.non_finite, lw * 3)
-        if self.highlighted:
-            pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+        pen = self.pen()
         # Semantic zoom: numbers only where they can be read, names a little further out, then plain boxes.
-        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         body_points = lod * view.body_font.pointSizeF()
         if body_points < NUMBERS_MIN_POINTS:
             painter.setPen(QPen(pen.color(), pen.widthF()))
@@ -375,6 +412,16 @@ class EdgeItem(QGraphicsItem):
         self._path: QPainterPath | None = None
         self.arrow = QPolygonF()
         self._bounds = QRectF()
+        # Plain edges are painted together by their EdgeBundle (one Python call per ~100 edges, not one per
+        # edge); this item paints only while highlighted, on top of the bundle.
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.setZValue(0.5)
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, not on)
+            self.update()
 
     def set_route(self, commands: list, arrow: tuple) -> None:
         """Build the painter path from the drawing's commands (M, L, C, T) and the arrowhead at its tip."""
@@ -419,6 +466,36 @@ class EdgeItem(QGraphicsItem):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawPolygon(self.arrow)
+
+
+class EdgeBundle(QGraphicsItem):
+    """The plain look of a batch of neighbouring edges: their paths in one stroke, their arrowheads in one fill."""
+
+    def __init__(self, view: GraphView, edges: list[EdgeItem]):
+        super().__init__()
+        self.view = view
+        self.path = QPainterPath()
+        self.arrows = QPainterPath()
+        bounds = QRectF()
+        for edge in edges:
+            self.path.addPath(edge.own_path)
+            self.arrows.addPolygon(edge.arrow)
+            self.arrows.closeSubpath()
+            bounds = bounds.united(edge.boundingRect())
+        self._bounds = bounds
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.view.edge_pen(False))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
+            return  # zoomed far out: the arrowhead is a dot
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.view.colors.edge)
+        painter.drawPath(self.arrows)
 
 
 class TrunkItem(QGraphicsItem):
@@ -698,6 +775,9 @@ class GraphView(QGraphicsView):
         self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
         self._trunk_rects: dict = {}
         self._edge_pens: dict = {}
+        self._box_pens: dict = {}
+        self._plain_pens: dict = {}
+        self._graph_rect: QRectF | None = None
         self._root = _Root()
         self.scene().addItem(self._root)
         self._generation = 0
@@ -743,13 +823,16 @@ class GraphView(QGraphicsView):
         self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
         self.name_font.setPointSizeF(base * 2.0)
         self._name_metrics = QFontMetricsF(self.name_font)
+        self._name_points = self.name_font.pointSizeF()
         self._body_metrics = fm
+        self._widths: dict[str, float] = {}  # box width per title, for these fonts
         # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
         # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
         # them in full) and the gaps between layers and around the graph stay narrow.
         self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
         self.fit_margin = 10.0 if self.presentation else 20.0
         self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
+        self._value_width = fm.horizontalAdvance(self._value_sample)
 
     def edge_pen(self, highlighted: bool) -> QPen:
         """The pen of every edge (built once per look, not once per edge and repaint)."""
@@ -986,8 +1069,7 @@ class GraphView(QGraphicsView):
                 self.nodes[node].update()
         for edge in self.highlight_edges - set(edges):
             if edge in self.edges:
-                self.edges[edge].highlighted = False
-                self.edges[edge].update()
+                self.edges[edge].set_highlighted(False)
         self.highlight_nodes, self.highlight_edges, self.current_node = set(nodes), set(edges), current
         for node in self.highlight_nodes:
             item = self.nodes.get(node)
@@ -997,8 +1079,7 @@ class GraphView(QGraphicsView):
         for edge in self.highlight_edges:
             item = self.edges.get(edge)
             if item is not None:
-                item.highlighted = True
-                item.update()
+                item.set_highlighted(True)
 
     # ---- groups
 
@@ -1038,11 +1119,16 @@ class GraphView(QGraphicsView):
         self._generation += 1
         self._batch_timer.stop()
         self._pending.clear()
-        for item in list(self._root.childItems()):
-            item.setParentItem(None)
-            self.scene().removeItem(item)
+        # One call takes every item out: a fresh parent replaces the old one (removing items one by one
+        # from Python cost ~30 ms for a 2,000-node graph).
+        old, self._root = self._root, _Root()
+        self._root.setOpacity(old.opacity())
+        self._root.setVisible(old.isVisible())
+        self.scene().removeItem(old)
+        self.scene().addItem(self._root)
         self.nodes, self.edges, self.positions = {}, {}, {}
         self.drawing = None
+        self._graph_rect: QRectF | None = None
         self.highlight_nodes, self.highlight_edges = set(), set()
         self.busy = False
 
@@ -1081,7 +1167,10 @@ class GraphView(QGraphicsView):
         sizes = {node: (self._node_width(attrs), self.node_height) for node, attrs in graph.nodes(data=True)}
         aspect = self._free_aspect()
         if n > ASYNC_LAYOUT_NODES:
-            _layout_executor().submit(_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
+            # Started once the current event is handled: a worker thread competes for Python's lock, so
+            # starting it now would slow down whatever else this change does in the GUI thread.
+            job = (_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
+            QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:
             try:
                 drawing = compute_drawing(graph, method, sizes, aspect, self.gaps)
@@ -1104,7 +1193,9 @@ class GraphView(QGraphicsView):
         nodes = list(graph.nodes)
         for start in range(0, len(nodes), BATCH):
             self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
-        edges = list(graph.edges(keys=True))
+        # neighbours together, so that each EdgeBundle covers a small part of the scene
+        centres = drawing.centres
+        edges = sorted(graph.edges(keys=True), key=lambda e: (centres[e[0]][0], centres[e[0]][1]))
         self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
             self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
@@ -1116,18 +1207,21 @@ class GraphView(QGraphicsView):
             self._batch_timer.start()
 
     def _run_batch(self) -> None:
-        if not self._pending:
-            self._batch_timer.stop()
-            return
-        self._pending.pop(0)()
+        """Run building tasks for about ``BATCH_MS``, then let the event loop breathe."""
+        end = time.perf_counter() + BATCH_MS / 1000.0
+        while self._pending:
+            self._pending.pop(0)()
+            if time.perf_counter() > end:
+                return
+        self._batch_timer.stop()
 
     def _node_width(self, attrs: dict) -> float:
         title = NodeItem._title(attrs)
-        text = max(
-            self._title_metrics.horizontalAdvance(title),
-            self._body_metrics.horizontalAdvance(self._value_sample),
-        )
-        return max(96.0 * self.font_scale, text + 20.0)
+        width = self._widths.get(title)  # titles repeat (+, *, tanh): measured once per font
+        if width is None:
+            text = max(self._title_metrics.horizontalAdvance(title), self._value_width)
+            width = self._widths[title] = max(96.0 * self.font_scale, text + 20.0)
+        return width
 
     def _add_nodes(self, chunk: list) -> None:
         graph, drawing = self.graph, self.drawing
@@ -1151,17 +1245,21 @@ class GraphView(QGraphicsView):
 
     def _add_edges(self, chunk: list) -> None:
         drawing = self.drawing
+        items = []
         for u, v, key in chunk:
             item = EdgeItem(self, u, v, key)
             item.set_route(drawing.paths[(u, v, key)], drawing.arrows[(u, v, key)])
             item.setParentItem(self._root)
             self.edges[(u, v, key)] = item
+            items.append(item)
+        EdgeBundle(self, items).setParentItem(self._root)
 
     def _finish(self) -> None:
         self._batch_timer.stop()
         self.busy = False
         self._root.setVisible(True)
-        rect = self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40)
+        self._graph_rect = None
+        rect = self.graph_rect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()
         self.set_highlight(*self._highlight_request)
@@ -1193,12 +1291,20 @@ class GraphView(QGraphicsView):
         self.grad_scale = scale
         graph = self.graph
         same = previous is not None and not rescaled and previous.graph is snap.graph
+        # Zoomed out so far that no number is drawn, a box is repainted only if its colour or border changes.
+        numbers_hidden = same and self.transform().m11() * self.body_font.pointSizeF() < NUMBERS_MIN_POINTS
         for node, item in self.nodes.items():
             source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
             value, grad = snap.value(source), snap.grad(source)
             if same and item.value == value and item.grad == grad:  # nan never equals: redrawn
                 continue
-            item.value, item.grad = value, grad
+            if numbers_hidden:
+                before = item.look()
+                item.value, item.grad = value, grad
+                if item.look() == before:
+                    continue
+            else:
+                item.value, item.grad = value, grad
             item.update()
         self.legend.update()
         if self.overview.isVisible():
@@ -1245,8 +1351,10 @@ class GraphView(QGraphicsView):
     # ---- navigation
 
     def graph_rect(self) -> QRectF:
-        """The drawn graph's extent in the scene (boxes, edges and arrowheads)."""
-        return self._root.childrenBoundingRect()
+        """The drawn graph's extent in the scene (boxes, edges and arrowheads); measured once per build."""
+        if self._graph_rect is None:
+            self._graph_rect = self._root.childrenBoundingRect()
+        return QRectF(self._graph_rect)
 
     def _fit_regions(self) -> list[QRectF]:
         """The parts of the viewport a fitted graph may use: beside or above the legend."""
@@ -1328,7 +1436,7 @@ class GraphView(QGraphicsView):
     # ---- export
 
     def render_image(self, scale: float = 2.0) -> QImage:
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        rect = self.graph_rect().adjusted(-20, -20, 20, 20)
         if rect.isEmpty():
             rect = QRectF(0, 0, 200, 100)
         legend = self.legend.sizeHint()
@@ -1352,7 +1460,7 @@ class GraphView(QGraphicsView):
     def export_svg(self, path: str) -> None:
         from PySide6.QtSvg import QSvgGenerator
 
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        rect = self.graph_rect().adjusted(-20, -20, 20, 20)
         legend = self.legend.sizeHint()
         generator = QSvgGenerator()
         generator.setFileName(str(path))
