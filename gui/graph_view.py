@@ -52,7 +52,9 @@ from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
-ASYNC_LAYOUT_NODES = 40  # layouts of bigger graphs run on a worker thread (crossing minimisation takes time)
+ASYNC_LAYOUT_NODES = 40  # above this, drawing is batched and antialiasing is off
+SYNC_LAYOUT_NODES = 15  # a layered layout up to this size is computed at once; every other one on a worker thread
+
 LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
@@ -787,6 +789,8 @@ class GraphView(QGraphicsView):
         self._batch_timer.timeout.connect(self._run_batch)
         self._signals = _LayoutSignals()
         self._signals.done.connect(self._layout_done)
+        self._reorient_signals = _LayoutSignals()
+        self._reorient_signals.done.connect(self._reoriented)
         self.busy = False
         self.force_huge = False
         self.highlight_nodes: set = set()
@@ -928,7 +932,15 @@ class GraphView(QGraphicsView):
         if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
             return
         aspect = self._free_aspect()
-        other = compute_drawing(graph, "layered", drawing.sizes, aspect, self.gaps)
+        signals = self._reorient_signals
+        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, aspect, self.gaps, signals)
+        _layout_executor().submit(*job)  # off the GUI thread: a 300-node layout takes a second
+
+    def _reoriented(self, generation: int, other: Drawing | None, error: str) -> None:
+        drawing = self.drawing
+        if generation != self._generation or other is None or drawing is None or self.busy or not self.auto_fit:
+            return
+        aspect = self._free_aspect()
         if other.direction != drawing.direction and fit_scale(other.bounds(), aspect) > 1.05 * fit_scale(
             drawing.bounds(), aspect
         ):
@@ -1166,7 +1178,7 @@ class GraphView(QGraphicsView):
         generation = self._generation
         sizes = {node: (self._node_width(attrs), self.node_height) for node, attrs in graph.nodes(data=True)}
         aspect = self._free_aspect()
-        if n > ASYNC_LAYOUT_NODES:
+        if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
             # Started once the current event is handled: a worker thread competes for Python's lock, so
             # starting it now would slow down whatever else this change does in the GUI thread.
             job = (_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
