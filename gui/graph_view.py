@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, 
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QCursor,
     QFont,
     QFontMetricsF,
     QImage,
@@ -235,6 +236,7 @@ class NodeItem(QGraphicsItem):
         self.highlighted = False
         self.current = False
         self._fill_key, self._fill = None, None
+        self.painted_look: tuple | None = None  # look() when last painted (None: not painted yet)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
 
@@ -309,6 +311,7 @@ class NodeItem(QGraphicsItem):
         view = self.view
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         fill = self.fill()
+        self.painted_look = self.look()
         if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
             pen = self.pen()
             plain = view._plain_pens.get(id(pen))
@@ -757,7 +760,10 @@ class GraphView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
-        self.setToolTip("The computation graph. Wheel: zoom; drag: pan; hover a node for full-precision numbers.")
+        self.setToolTip(
+            "The computation graph. Wheel: zoom; drag: pan; hover a node for full-precision numbers."
+            " Double-click a group's box, or press Enter over it, to open or close it."
+        )
         self.theme = "light"
         self.colors = graph_colors(self.theme)
         self.font_scale = 1.0
@@ -1304,19 +1310,19 @@ class GraphView(QGraphicsView):
         graph = self.graph
         same = previous is not None and not rescaled and previous.graph is snap.graph
         # Zoomed out so far that no number is drawn, a box is repainted only if its colour or border changes.
-        numbers_hidden = same and self.transform().m11() * self.body_font.pointSizeF() < NUMBERS_MIN_POINTS
+        numbers_hidden = (
+            previous is not None
+            and previous.graph is snap.graph
+            and self.transform().m11() * self.body_font.pointSizeF() < NUMBERS_MIN_POINTS
+        )
         for node, item in self.nodes.items():
             source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
             value, grad = snap.value(source), snap.grad(source)
             if same and item.value == value and item.grad == grad:  # nan never equals: redrawn
                 continue
-            if numbers_hidden:
-                before = item.look()
-                item.value, item.grad = value, grad
-                if item.look() == before:
-                    continue
-            else:
-                item.value, item.grad = value, grad
+            item.value, item.grad = value, grad
+            if numbers_hidden and item.painted_look is not None and item.look() == item.painted_look:
+                continue
             item.update()
         self.legend.update()
         if self.overview.isVisible():
@@ -1438,6 +1444,24 @@ class GraphView(QGraphicsView):
     def mousePressEvent(self, event) -> None:
         self.auto_fit = False  # the user is panning: leave the view where they put it
         super().mousePressEvent(event)
+
+    def node_at(self, pos) -> object | None:
+        """The drawn node whose box is at viewport position ``pos``, or None."""
+        for item in self.items(pos):
+            if isinstance(item, NodeItem):
+                return item.node
+        return None
+
+    def keyPressEvent(self, event) -> None:
+        """Enter or Space opens or closes the group of the box under the mouse."""
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and not self.busy:
+            node = self.node_at(self.viewport().mapFromGlobal(QCursor.pos()))
+            if node is not None and self.graph is not None and self.graph.nodes[node].get("group"):
+                self.toggle_group_of(node)
+                event.accept()
+                return
+        super().keyPressEvent(event)
 
     def wheelEvent(self, event) -> None:
         delta = event.angleDelta().y()
