@@ -89,6 +89,7 @@ def main(argv=None) -> int:
         wait(app, lambda: not panel.view.busy)
         beat.start()
         start = time.perf_counter()
+
         # pasting the text and evaluating it are two events, as in the app (Ctrl+Enter, or the typing pause)
         def paste():
             panel.editor.set_text(text)

@@ -67,6 +67,7 @@ NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not d
 NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
 TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
 DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
+SPLIT_LAYERS_MAX_NODES = 1000  # up to this size a very wide layer is split to fit the view's shape
 
 
 def node_name(attrs: dict, node) -> str:
@@ -163,7 +164,14 @@ def compute_drawing(
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
         order = layered_order(graph)
         direction = guess_direction(order, sizes, aspect, gaps)
-        return draw(graph, method, sizes, direction=direction, layering=order, gaps=by_direction[direction])
+        g = by_direction[direction]
+        width = layer_width_for(sizes, g, aspect, direction)
+        widest = max(len(items) for items in order.layers)
+        if graph.number_of_nodes() <= SPLIT_LAYERS_MAX_NODES and widest > 2 * width:
+            # an overview of hundreds of groups side by side (one term each of a long sum): a strip
+            # 20,000 units long, unreadable at Fit; split into columns that take the view's shape
+            order = layered_order(graph, max_width=width)
+        return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
     plain = layered_order(graph)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
     drawings = []
