@@ -62,6 +62,7 @@ KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 100  # items per building task; one event-loop turn runs tasks for at most BATCH_MS
 BATCH_MS = 15.0
 MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+EXPORT_MAX_PIXELS = 12e6  # PNG export size cap (painting and compressing 30 MP took seconds)
 OVERVIEW_WIDTH = 200  # pixels, at normal font size
 NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
 NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
@@ -1485,7 +1486,9 @@ class GraphView(QGraphicsView):
             rect = QRectF(0, 0, 200, 100)
         legend = self.legend.sizeHint()
         limit = 8000.0 / max(rect.width(), rect.height(), 1.0)
-        scale = min(scale, limit)
+        # at most EXPORT_MAX_PIXELS: a 2,000-node graph at twice its size took seconds to paint and compress
+        pixels = math.sqrt(EXPORT_MAX_PIXELS / max(rect.width() * rect.height(), 1.0))
+        scale = min(scale, limit, max(pixels, 0.5))
         width = int(rect.width() * scale)
         height = int(rect.height() * scale) + legend.height() + 16
         image = QImage(max(width, legend.width() + 16), height, QImage.Format.Format_ARGB32)
