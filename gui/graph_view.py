@@ -361,7 +361,8 @@ class NodeItem(QGraphicsItem):
         value_name = "out" if self.kind == "group" else "data"  # a group shows its output
         _draw_fitted(painter, mid, f"{value_name} {format_number(self.value)}", view.body_font, view._body_metrics)
         bottom = mid.translated(0, line_h - 2)
-        _draw_fitted(painter, bottom, f"grad {format_number(self.grad)}", view.body_font, view._body_metrics)
+        grad_name = view.snapshot.grad_name if view.snapshot is not None else "grad"
+        _draw_fitted(painter, bottom, f"{grad_name} {format_number(self.grad)}", view.body_font, view._body_metrics)
 
     def hoverEnterEvent(self, event) -> None:
         self.setToolTip(self.view.tooltip_for(self.node))
@@ -1317,11 +1318,17 @@ class GraphView(QGraphicsView):
         rescaled = scale != self.grad_scale
         self.grad_scale = scale
         graph = self.graph
-        same = previous is not None and not rescaled and previous.graph is snap.graph
+        same = (
+            previous is not None
+            and not rescaled
+            and previous.graph is snap.graph
+            and previous.grad_name == snap.grad_name
+        )
         # Zoomed out so far that no number is drawn, a box is repainted only if its colour or border changes.
         numbers_hidden = (
             previous is not None
             and previous.graph is snap.graph
+            and previous.grad_name == snap.grad_name
             and self.transform().m11() * self.body_font.pointSizeF() < NUMBERS_MIN_POINTS
         )
         for node, item in self.nodes.items():
@@ -1348,7 +1355,9 @@ class GraphView(QGraphicsView):
             + (f", op {_esc(attrs.get('op'))}" if attrs.get("op") else "")
             + ")",
             f"data = {format_full(self.value_of(node, attrs))}",
-            f"grad = {format_full(grad)}" if grad is not None else "grad: not computed yet",
+            f"{self.snapshot.grad_name} = {format_full(grad)}"
+            if grad is not None
+            else f"{self.snapshot.grad_name}: not computed yet",
         ]
         incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
         if incoming:
