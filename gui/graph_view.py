@@ -1024,7 +1024,10 @@ class GraphView(QGraphicsView):
         if collapsed is None and new_structure and graph.graph.get("overview"):
             self.collapsed = set(groups_of(graph))  # a big expression: start from its overview
             collapsed = self.collapsed
-        self._rebuild(relayout=True)
+        if graph.number_of_nodes() > ASYNC_LAYOUT_NODES:
+            self._rebuild_soon()
+        else:
+            self._rebuild(relayout=True)
         if collapsed is not None:
             self.groups_changed.emit()
 
@@ -1159,6 +1162,14 @@ class GraphView(QGraphicsView):
         self._graph_rect: QRectF | None = None
         self.highlight_nodes, self.highlight_edges = set(), set()
         self.busy = False
+
+    def _rebuild_soon(self) -> None:
+        """Rebuild once the current event is handled (a new big graph: the state's other observers go first,
+        so no single event keeps the window busy for all of them)."""
+        self._clear()
+        self.busy = True
+        generation = self._generation
+        QTimer.singleShot(0, self, lambda: generation == self._generation and self._rebuild(relayout=True))
 
     def _rebuild(self, relayout: bool) -> None:
         self._clear()
