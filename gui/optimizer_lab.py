@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,6 +40,7 @@ from gui.expression_editor import ExpressionEditor
 from gui.graph_state import GraphState
 from gui.graph_view import GraphView, view_tool_buttons
 from gui.optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState, settings_text
+from gui.surface_image import show_bands
 from gui.theme import graph_colors, lab_colors
 
 CLICK_PX = 4  # a press and release this close together is a click, not a pan
@@ -47,21 +48,6 @@ HIT_PX = 8  # a click this close to a path point picks that step
 RANGE_DEBOUNCE_MS = 200  # after a zoom or pan, the grid is evaluated again for the new view
 COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")
 EDITABLE = (1, 2)
-
-
-def band_colors(count: int, theme: str) -> np.ndarray:
-    """RGBA rows for ``count`` bands (low → high) and one more, last, for inf/nan."""
-    colors = lab_colors(theme)
-    stops = [colors.surface_low, colors.surface_mid, colors.surface_high]
-    rgb = np.array([[c.red(), c.green(), c.blue()] for c in stops], dtype=float)
-    t = np.linspace(0.0, 1.0, max(count, 1))
-    table = np.empty((len(t) + 1, 4), dtype=np.ubyte)
-    for k in range(3):
-        table[:-1, k] = np.round(np.interp(t, [0.0, 0.5, 1.0], rgb[:, k]))
-    table[:-1, 3] = 255
-    bad = colors.non_finite
-    table[-1] = (bad.red(), bad.green(), bad.blue(), 255)
-    return table
 
 
 class OptimizerLabPanel(QWidget):
@@ -283,13 +269,7 @@ class OptimizerLabPanel(QWidget):
         grid = self.lab.grid
         x0, x1, y0, y1 = grid.box
         n = len(grid.levels)
-        table = band_colors(n + 1, self.theme)
-        bands = grid.bands()
-        rgba = table[np.where(bands < 0, n + 1, bands)]
-        self.image.setImage(rgba, autoLevels=False)
-        dx = (x1 - x0) / (len(grid.xs) - 1)
-        dy = (y1 - y0) / (len(grid.ys) - 1)
-        self.image.setRect(QRectF(x0 - dx / 2, y0 - dy / 2, x1 - x0 + dx, y1 - y0 + dy))
+        show_bands(self.image, grid.values, grid.levels, grid.xs, grid.ys, self.theme)
         levels = ", ".join(format_number(v) for v in grid.levels[:: max(1, n // 5)])
         self.image.setToolTip(f"f(x, y), bands between log-spaced levels ({levels}, …); grey: inf or nan")
         if self.lab.arrows is not None:
