@@ -12,6 +12,7 @@ gradient that moved it, in the same graph view as the Expression tab.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pyqtgraph as pg
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QGraphicsItem,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -48,6 +50,7 @@ HIT_PX = 8  # a click this close to a path point picks that step
 RANGE_DEBOUNCE_MS = 200  # after a zoom or pan, the grid is evaluated again for the new view
 COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")
 EDITABLE = (1, 2)
+TABLE_INTERVAL_S = 0.1
 
 
 class OptimizerLabPanel(QWidget):
@@ -65,6 +68,7 @@ class OptimizerLabPanel(QWidget):
         self.selected: tuple[int, int] | None = None  # (racer index, step) shown in the step graph
         self._press: QPoint | None = None
         self._filling = False
+        self._table_time = 0.0
 
         # ---- left: function and controls
         self.preset_combo = QComboBox()
@@ -142,6 +146,8 @@ class OptimizerLabPanel(QWidget):
         for axis in ("bottom", "left"):
             item.getAxis(axis).enableAutoSIPrefix(False)
         self.image = pg.ImageItem(axisOrder="row-major")
+        # the scaled surface is kept as a pixmap: a frame that moves the paths blits it instead of rescaling it
+        self.image.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.addItem(self.image)
         self.arrow_item = pg.PlotDataItem(connect="pairs")
         self.plot.addItem(self.arrow_item)
@@ -149,7 +155,7 @@ class OptimizerLabPanel(QWidget):
         self.plot.addItem(self.minima_item)
         self.start_item = pg.ScatterPlotItem(symbol="o", size=14, brush=None)
         self.plot.addItem(self.start_item)
-        self.path_items: list[pg.PlotDataItem] = []
+        self.path_items: list[pg.PlotCurveItem] = []  # lighter than PlotDataItem: set on every frame
         self.note_items: list[pg.TextItem] = []
         self._drawn: list[int] = []  # per racer: the path length last drawn
         self._shown_paths: dict[int, tuple] = {}
@@ -256,6 +262,12 @@ class OptimizerLabPanel(QWidget):
             self._new_paths()
         if change & (LabChange.PATHS | LabChange.RACE):
             self._draw_paths()
+            # while playing, the numbers change faster than anyone reads them: 10 times a second is enough
+            now = time.monotonic()
+            if not lab.playing or change & LabChange.RACE or now - self._table_time >= TABLE_INTERVAL_S:
+                self._update_table()
+                self._table_time = now
+        if change & LabChange.PLAYING and not lab.playing:
             self._update_table()
         if change & LabChange.PLAYING:
             self.play_button.setText("Pause" if lab.playing else "Play")
@@ -300,7 +312,7 @@ class OptimizerLabPanel(QWidget):
             return
         for i, _racer in enumerate(race.racers):
             color = self._racer_color(i)
-            path = pg.PlotDataItem(pen=pg.mkPen(color, width=2.5))
+            path = pg.PlotCurveItem(pen=pg.mkPen(color, width=2.5), skipFiniteCheck=True)
             path.setZValue(10)
             note = pg.TextItem(color=color, anchor=(0, 1))
             note.setZValue(12)
@@ -309,6 +321,8 @@ class OptimizerLabPanel(QWidget):
             self.path_items.append(path)
             self.note_items.append(note)
             self._drawn.append(-1)
+        # the same brush objects every frame, so the scatter item reuses its rendered symbols
+        self._head_brushes = [pg.mkBrush(self._racer_color(i)) for i in range(len(race.racers))]
         self._fill_table()
 
     def _racer_color(self, racer_index: int) -> QColor:
@@ -336,7 +350,7 @@ class OptimizerLabPanel(QWidget):
             if len(xs):
                 heads_x.append(xs[-1])
                 heads_y.append(ys[-1])
-                brushes.append(pg.mkBrush(self._racer_color(i)))
+                brushes.append(self._head_brushes[i])
                 symbols.append("x" if racer.stopped else "o")
         self.heads.setData(heads_x, heads_y, brush=brushes, symbol=symbols)
 

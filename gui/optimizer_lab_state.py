@@ -31,8 +31,9 @@ from autograd_core.surfaces import (
 )
 from autograd_core.tensor import Tensor
 
-FRAME_MS = 33  # ~30 frames a second
-TICK_BUDGET_S = 0.025  # a frame's stepping stops after this long (the rest waits for the next frame)
+FRAME_MS = 30  # ~33 frames a second
+TICK_BUDGET_S = 0.010  # a frame stops stepping after this long (the rest waits for the next frame): with
+# drawing, a frame stays within its 30 ms
 SPEEDS = (1, 2, 5, 10, 20, 50)  # steps per frame
 DEFAULT_RACERS = RACER_KINDS
 CUSTOM = "Custom"
