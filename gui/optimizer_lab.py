@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -81,6 +82,8 @@ class OptimizerLabPanel(QWidget):
         self.editor.edit.setToolTip(
             "Type f(x, y) in the expression language (the inputs are x and y; assignments and # comments work)"
         )
+        self.editor.edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # a formula, not a program
+        self.editor.setMaximumHeight(170)
         self.editor.text_edited.connect(self.lab.set_text)
         self.editor.evaluate_requested.connect(self.lab.set_text)
         self.note_label = QLabel()
@@ -119,7 +122,7 @@ class OptimizerLabPanel(QWidget):
         head.addStretch(1)
         head.addWidget(self.preset_combo)
         left_layout.addLayout(head)
-        left_layout.addWidget(self.editor, 1)
+        left_layout.addWidget(self.editor)
         left_layout.addWidget(self.note_label)
         left_layout.addWidget(self.arrows_box)
         left_layout.addWidget(QLabel("<b>Race</b> — click the map to start one there"))
