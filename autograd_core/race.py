@@ -38,7 +38,7 @@ from autograd_core.surfaces import nearest_minimum
 from autograd_core.tensor import Tensor
 
 ESCAPE = 1e3  # a racer this many box sizes away from the box's centre has diverged
-MAX_PATH = 100_000  # steps kept per racer (a racer stops there)
+MAX_PATH = 20_000  # steps per racer (it stops there: its path is redrawn whole on every frame)
 
 RACER_KINDS = ("sgd", "momentum", "nesterov", "rmsprop", "adagrad", "adam", "adamw", "newton")
 # Each kind's settings besides lr, with the lab's defaults (torch's names).
@@ -136,6 +136,7 @@ class Racer:
         self.losses: list[float] = []
         self.grads: list[tuple[float, float]] = []
         self.note: str | None = None  # why this racer stopped
+        self.diverged = False
         self._measure_start()
 
     def _measure_start(self) -> None:
@@ -203,6 +204,10 @@ class Racer:
             self.note = f"diverged at step {self.steps}: f = {loss.data}"
         elif self.box is not None and self._escaped(x, y):
             self.note = f"diverged at step {self.steps}: ran off to ({x:.3g}, {y:.3g})"
+        elif x == self.path_x[-2] and y == self.path_y[-2]:
+            self.note = f"converged at step {self.steps}: the step no longer moves the point"
+            return False
+        self.diverged = self.note is not None
         return self.note is None
 
     def _escaped(self, x: float, y: float) -> bool:

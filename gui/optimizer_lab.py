@@ -346,7 +346,7 @@ class OptimizerLabPanel(QWidget):
                 path.setData(xs, ys)
                 self._drawn[i] = len(racer.path_x)
                 self._shown_paths[i] = (xs, ys)
-                diverged = racer.stopped and "diverged" in (racer.note or "") and len(xs)
+                diverged = racer.diverged and len(xs)
                 note.setText(f"{racer.spec.label}: diverged" if diverged else "")
                 if diverged:
                     note.setPos(xs[-1], ys[-1])
@@ -354,7 +354,7 @@ class OptimizerLabPanel(QWidget):
                 heads_x.append(xs[-1])
                 heads_y.append(ys[-1])
                 brushes.append(self._head_brushes[i])
-                symbols.append("x" if racer.stopped else "o")
+                symbols.append("x" if racer.diverged else "o")
         self.heads.setData(heads_x, heads_y, brush=brushes, symbol=symbols)
 
     # ------------------------------------------------------------ table
@@ -562,6 +562,11 @@ class OptimizerLabPanel(QWidget):
         self._draw_paths()
         if selected is not None:
             self.show_step(*selected)
+
+    def hideEvent(self, event) -> None:
+        """A race in a tab nobody sees would only slow the others down: it pauses (Play goes on)."""
+        self.lab.pause()
+        super().hideEvent(event)
 
     def set_presentation(self, on: bool) -> None:
         self.view.set_presentation(on)

@@ -172,3 +172,13 @@ def test_themes_use_the_palette(qtbot, lab):
     assert len(lab.path_items) == 8
     lab.set_theme("light")
     assert lab.plot.backgroundBrush().color() == graph_colors("light").background
+
+
+def test_a_hidden_lab_pauses_its_race(qtbot, lab):
+    click_map(qtbot, lab, -1.0, 2.0)
+    assert lab.lab.playing
+    lab.hide()
+    assert not lab.lab.playing and lab.play_button.text() == "Play"
+    lab.show()
+    qtbot.mouseClick(lab.play_button, LEFT)
+    assert lab.lab.playing

@@ -215,3 +215,12 @@ def test_every_kind_runs_and_distance_is_to_the_nearest_minimum():
         assert racer.distance == pytest.approx(min(math.hypot(x - a, y - b) for a, b in surface.minima))
     custom = Racer(RacerSpec("sgd"), compile_surface("x*x + y*y"), (1.0, 1.0))
     assert math.isnan(custom.distance)
+
+
+def test_a_racer_that_stops_moving_stops_as_converged():
+    surface = PRESETS["Booth"]
+    racer = Racer(RacerSpec("newton", 1.0, {"damping": 0.0}), surface.program(), (-8.0, -8.0), surface.minima)
+    for _ in range(10):
+        racer.step()
+    assert racer.stopped and not racer.diverged and racer.note.startswith("converged at step")
+    assert racer.distance < 1e-12 and racer.steps < 10
