@@ -20,6 +20,9 @@ from autograd_core.expression import ExpressionError, Program, compile_expressio
 VARIABLES = ("x", "y")
 DEFAULT_RESOLUTION = 200
 DEFAULT_LEVELS = 14
+# A race builds f's graph twice per racer and step (Newton differentiates it twice more), ~30 times a second:
+# a function is refused above this many nodes, with the compiler's message.
+MAX_NODES = 2_000
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ PRESETS: dict[str, Surface] = {
 
 def compile_surface(text: str) -> Program:
     """A typed f(x, y): the language's program, refused (ExpressionError) if it uses any other input."""
-    program = compile_expression(text)
+    program = compile_expression(text, max_nodes=MAX_NODES)
     for name in program.inputs:
         if name not in VARIABLES:
             line, column, end_line, end_column = program._first_use[name]

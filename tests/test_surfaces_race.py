@@ -224,3 +224,8 @@ def test_a_racer_that_stops_moving_stops_as_converged():
         racer.step()
     assert racer.stopped and not racer.diverged and racer.note.startswith("converged at step")
     assert racer.distance < 1e-12 and racer.steps < 10
+
+
+def test_a_function_too_big_to_race_is_refused_with_the_compilers_message():
+    with pytest.raises(ExpressionError, match="more than 2,000 nodes"):
+        compile_surface(" + ".join(["x*y"] * 1500))
