@@ -148,8 +148,12 @@ class ForwardStep:
     def __repr__(self) -> str:
         return f"ForwardStep({self.number}: tangent={self.tangent:g})"
 
-    def sentence(self) -> str:
-        """The step in words: 'ẏ = ∂y/∂a · ȧ + ∂y/∂b · ḃ = b · 1.0 + a · 0.0 = −3.0'."""
+    def sentence(self, numbers: bool = False) -> str:
+        """The step in words: 'ẏ = ∂y/∂a · ȧ + ∂y/∂b · ḃ = b · 1.0 + a · 0.0 = −3.0'.
+
+        With ``numbers`` the local derivatives' values are written out too
+        ('… = b · 1.0 + a · 0.0 = −3.0 · 1.0 + 2.0 · 0.0 = −3.0').
+        """
         from autograd_core.trace import node_name
 
         name = node_name(self.node)
@@ -158,6 +162,10 @@ class ForwardStep:
             return f"{dot} = {_fmt(self.tangent)}: {name} is a leaf ({self.node.kind}), its tangent is chosen"
         symbols = " + ".join(f"∂{_w(name)}/∂{_w(node_name(p))} · {_dot(node_name(p))}" for p, _, _, _ in self.terms)
         formulas = " + ".join(f"{formula} · {_fmt(t)}" for _, _, formula, t in self.terms)
+        if numbers:
+            values = " + ".join(f"{_fmt(local)} · {_fmt(t)}" for _, local, _, t in self.terms)
+            if values != formulas:
+                formulas = f"{formulas} = {values}"
         return f"{dot} = {symbols} = {formulas} = {_fmt(self.tangent)}"
 
 

@@ -79,6 +79,8 @@ class GraphSnapshot:
     step-by-step backward has not reached a node yet) and ``locals`` (each
     node's local derivative with respect to each argument, in argument order).
     ``highlight`` is the current backward step: (nodes, edges, current node).
+    ``grad_name`` is what the per-node numbers in ``grads`` are ("grad", or
+    "tangent" in forward mode).
     """
 
     graph: nx.MultiDiGraph
@@ -87,6 +89,7 @@ class GraphSnapshot:
     grads: tuple
     locals: tuple
     highlight: tuple = (frozenset(), frozenset(), None)
+    grad_name: str = "grad"
 
     def value(self, node) -> float | None:
         return self.values[node] if isinstance(node, int) and 0 <= node < len(self.values) else None

@@ -36,6 +36,9 @@ VERSION = 1
 # data and as painted points) is ~47 MiB and ~2.2 M values; the rest leaves room for a long history.
 # Parsing a document at both limits peaks at ~300 MB (see files.count_json_values).
 MAX_BYTES = 64 * 1024 * 1024
+# A history longer than this is saved thinned (evenly spaced steps, first and last kept): the curves look the
+# same, and a session of a very long run still fits the limits above (50,000 steps are ~15 MiB).
+SAVED_HISTORY_STEPS = 50_000
 MAX_JSON_VALUES = 4_000_000
 FIELDS = {
     "format",
@@ -92,12 +95,22 @@ def session_dict(trainer: Trainer | None = None, extra: dict | None = None) -> d
             weights=trainer.model.state_dict(),
             step=trainer.step_count,
             sample_position=trainer.sample_position,
-            history=[m.to_dict() for m in trainer.history],
+            history=[m.to_dict() for m in thin_history(trainer.history)],
             optimizer_state=trainer.optimizer.state_dict(),
             data=trainer.data.to_dict(),
             stopped_reason=trainer.stopped_reason,
         )
     return doc
+
+
+def thin_history(history: list[StepMetrics], keep: int | None = None) -> list[StepMetrics]:
+    """At most ``keep`` (default SAVED_HISTORY_STEPS) evenly spaced entries of ``history``, first and last kept."""
+    keep = SAVED_HISTORY_STEPS if keep is None else keep
+    if len(history) <= keep:
+        return list(history)
+    last = len(history) - 1
+    picks = sorted({round(i * last / (keep - 1)) for i in range(keep)})
+    return [history[i] for i in picks]
 
 
 def save_session(path: str | os.PathLike, trainer: Trainer | None = None, extra: dict | None = None) -> None:

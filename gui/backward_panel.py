@@ -104,6 +104,7 @@ class BackwardPanel(QWidget):
         self._trace = None  # the trace whose lines the ledger shows
         self._starts: list[int] = []  # first ledger row of each step shown
         self._bold = 0  # the step whose lines are bold
+        self._labelled_forward = False  # the buttons read as forward mode's
         state.changed.connect(self._state_changed)
         state.playing_changed.connect(self._playing)
         self.refresh()
@@ -117,8 +118,59 @@ class BackwardPanel(QWidget):
     def _playing(self, playing: bool) -> None:
         self.play_button.setText("Pause" if playing else "Play")
 
+    def _forward(self) -> bool:
+        """True when the state steps forward mode (an ExpressionState with its mode toggle on Forward)."""
+        return getattr(self.state, "direction", "reverse") == "forward"
+
+    def _label_buttons(self, forward: bool) -> None:
+        if forward:
+            self.backward_button.setText("Run forward")
+            self.backward_button.setToolTip("Compute every tangent at once: the whole forward pass (F5)")
+            self.zero_button.setText("Reset")
+            self.zero_button.setToolTip("Forget the tangents: back to before the first forward step")
+            self.step_button.setToolTip("Compute one node's tangent, in topological order (F6)")
+            self.play_button.setToolTip("Animate the remaining forward steps (F7); press again to pause")
+        else:
+            self.backward_button.setText("Backward")
+            self.backward_button.setToolTip("Run backward() on the output: every node gets d(output)/d(node) (F5)")
+            self.zero_button.setText("Zero grad")
+            self.zero_button.setToolTip("Set every gradient to zero")
+            self.step_button.setToolTip("Process one node of the backward pass and show its contributions (F6)")
+            self.play_button.setToolTip("Animate the remaining steps (F7); press again to pause")
+
+    def _refresh_forward(self) -> None:
+        state = self.state
+        total = len(state.forward_trace)
+        position = state.forward_position
+        seed = state.seed_input()
+        if state.root is None:
+            self.progress.setText("No graph yet: nothing to differentiate.")
+        elif position == 0:
+            self.progress.setText(f"Forward mode, seeded {seed}: press Step to compute the tangents node by node.")
+        else:
+            step = state.forward_current
+            name = (step.node.label or step.node.op) if step is not None else ""
+            self.progress.setText(
+                f"Forward step {position} of {total}: node {name}"
+                + (f" — done, the output's tangent is d(output)/d({seed})" if position == total else "")
+            )
+        has_graph = state.root is not None
+        self.backward_button.setEnabled(has_graph)
+        self.zero_button.setEnabled(has_graph)
+        self.step_button.setEnabled(has_graph and position < total)
+        self.back_button.setEnabled(position > 0)
+        self.play_button.setEnabled(has_graph)
+        self._fill_ledger()
+
     def refresh(self) -> None:
         state = self.state
+        forward = self._forward()
+        if forward != self._labelled_forward:
+            self._labelled_forward = forward
+            self._label_buttons(forward)
+        if forward:
+            self._refresh_forward()
+            return
         stepping = state.mode == "stepping"
         total = len(state.steps)
         if state.root is None:
@@ -150,12 +202,16 @@ class BackwardPanel(QWidget):
     def _fill_ledger(self) -> None:
         """Add or remove only the steps taken or undone since the last call (cost independent of the step)."""
         state = self.state
-        target = state.position if state.mode == "stepping" else 0
-        if state.steps is not self._trace:  # a new trace (new graph, new values): write it again
+        if self._forward():  # forward mode's tangent steps have ledger lines of their own
+            trace, target, sentences_of = state.forward_trace, state.forward_position, state.forward_sentences
+        else:
+            trace, target = state.steps, (state.position if state.mode == "stepping" else 0)
+            sentences_of = state.step_sentences
+        if trace is not self._trace:  # a new trace (new graph, new values, other mode): write it again
             self.ledger.clear()
             self._starts = []
             self._bold = 0
-            self._trace = state.steps
+            self._trace = trace
         while len(self._starts) > target:
             first = self._starts.pop()
             while self.ledger.count() > first:
@@ -163,7 +219,7 @@ class BackwardPanel(QWidget):
         while len(self._starts) < target:
             k = len(self._starts) + 1
             self._starts.append(self.ledger.count())
-            for sentence in state.step_sentences(k):
+            for sentence in sentences_of(k):
                 item = QListWidgetItem(f"{k}. {sentence}")
                 item.setData(Qt.ItemDataRole.UserRole, (k, sentence))
                 self.ledger.addItem(item)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -30,6 +30,8 @@ from gui.expression_state import ExpressionState
 from gui.graph_state import Change
 from gui.graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from gui.inputs_panel import InputsPanel
+from gui.maths_panel import MathsPanel
+from gui.mode_panel import ModePanel
 from gui.status_messages import StatusMessages
 from gui.theme import monospace_font
 
@@ -90,11 +92,18 @@ class ExpressionPanel(QWidget):
         inputs_layout.setContentsMargins(4, 4, 4, 4)
         inputs_layout.addWidget(QLabel("<b>Inputs</b>"))
         inputs_layout.addWidget(self.inputs, 1)
+        self.maths = MathsPanel(self.state)
+        maths_box = QWidget()
+        maths_layout = QVBoxLayout(maths_box)
+        maths_layout.setContentsMargins(4, 4, 4, 4)
+        maths_layout.addWidget(QLabel("<b>Maths</b>"))
+        maths_layout.addWidget(self.maths, 1)
         self.left = QSplitter(Qt.Orientation.Vertical)
         self.left.setObjectName("expressionLeftSplitter")
         self.left.addWidget(editor_box)
         self.left.addWidget(inputs_box)
-        self.left.setSizes([300, 300])
+        self.left.addWidget(maths_box)
+        self.left.setSizes([150, 270, 380])
 
         # centre: graph + its toolbar
         self.view = GraphView()
@@ -129,8 +138,10 @@ class ExpressionPanel(QWidget):
         centre_layout.addLayout(bar)
         centre_layout.addWidget(self.view, 1)
 
-        # right: backward
+        # right: mode (reverse / forward, cost) over backward
         right, self.backward = backward_column(self.state)
+        self.mode = ModePanel(self.state)
+        right.layout().insertWidget(0, self.mode)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("expressionSplitter")
@@ -156,6 +167,8 @@ class ExpressionPanel(QWidget):
         self.view.message.connect(self.messages.say)
         self.view.groups_changed.connect(self._groups_changed)
         self.view.drawn.connect(self._groups_changed)
+        self._press = None  # where a left click on the graph began (a click selects, a drag pans)
+        self.view.viewport().installEventFilter(self)
 
     # ---- actions
 
@@ -171,13 +184,48 @@ class ExpressionPanel(QWidget):
         self.view.export(path)
         self.messages.say(f"Graph saved to {path}")
 
+    # ---- clicking a node selects it (its formula and chain-rule path in the maths panel)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.view.viewport():
+            kind = event.type()
+            if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
+                self._press = event.position().toPoint()
+            elif kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
+                start, self._press = self._press, None
+                pos = event.position().toPoint()
+                if start is not None and (pos - start).manhattanLength() <= QApplication.startDragDistance():
+                    self.select_node_at(pos)
+        return super().eventFilter(watched, event)
+
+    def node_at(self, pos):
+        """The graph node id drawn at viewport position ``pos`` (None: empty space or a group's box)."""
+        item = self.view.itemAt(pos)
+        while item is not None and not isinstance(getattr(item, "node", None), int):
+            item = item.parentItem()
+        return item.node if item is not None and item in self.view.nodes.values() else None
+
+    def select_node_at(self, pos) -> None:
+        self.state.select(self.node_at(pos))
+
     # ---- status line
 
     def _status_key(self) -> tuple:
         """What this area's messages speak about: a message stands while these stay the same."""
         state = self.state
         view = self.view
-        return (state.text, state.error, state.root, state.mode, state.position, frozenset(view.collapsed), view.method)
+        return (
+            state.text,
+            state.error,
+            state.root,
+            state.mode,
+            state.position,
+            frozenset(view.collapsed),
+            view.method,
+            state.direction,
+            state.forward_position,
+            state.derivative,
+        )
 
     def _state_message(self, text: str) -> None:
         if isinstance(self.state.error, EmptyExpressionError) and text.endswith(self.state.error.message):
@@ -233,6 +281,7 @@ class ExpressionPanel(QWidget):
 
     def set_theme(self, theme: str) -> None:
         self.view.set_theme(theme)
+        self.mode.set_theme(theme)
         self.editor.set_dark(theme == "dark")
 
     def set_presentation(self, on: bool) -> None:

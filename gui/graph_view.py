@@ -310,7 +310,8 @@ class NodeItem(QGraphicsItem):
         value_name = "out" if self.kind == "group" else "data"  # a group shows its output
         _draw_fitted(painter, mid, f"{value_name} {format_number(self.value)}", view.body_font, view._body_metrics)
         bottom = mid.translated(0, line_h - 2)
-        _draw_fitted(painter, bottom, f"grad {format_number(self.grad)}", view.body_font, view._body_metrics)
+        grad_name = view.snapshot.grad_name if view.snapshot is not None else "grad"
+        _draw_fitted(painter, bottom, f"{grad_name} {format_number(self.grad)}", view.body_font, view._body_metrics)
 
     def hoverEnterEvent(self, event) -> None:
         self.setToolTip(self.view.tooltip_for(self.node))
@@ -1192,7 +1193,12 @@ class GraphView(QGraphicsView):
         rescaled = scale != self.grad_scale
         self.grad_scale = scale
         graph = self.graph
-        same = previous is not None and not rescaled and previous.graph is snap.graph
+        same = (
+            previous is not None
+            and not rescaled
+            and previous.graph is snap.graph
+            and previous.grad_name == snap.grad_name
+        )
         for node, item in self.nodes.items():
             source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
             value, grad = snap.value(source), snap.grad(source)
@@ -1215,7 +1221,9 @@ class GraphView(QGraphicsView):
             + (f", op {_esc(attrs.get('op'))}" if attrs.get("op") else "")
             + ")",
             f"data = {format_full(self.value_of(node, attrs))}",
-            f"grad = {format_full(grad)}" if grad is not None else "grad: not computed yet",
+            f"{self.snapshot.grad_name} = {format_full(grad)}"
+            if grad is not None
+            else f"{self.snapshot.grad_name}: not computed yet",
         ]
         incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
         if incoming:

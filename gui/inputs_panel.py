@@ -52,6 +52,8 @@ VERDICT_STYLES = {
 
 def comparable(state: ExpressionState) -> bool:
     """True when the gradients on screen are a finished backward pass (so a check can judge them)."""
+    if not getattr(state, "plain_reverse", True):  # forward mode's tangents or a derivative graph's gradients
+        return False
     return state.mode == "done" or (state.mode == "stepping" and state.position == len(state.steps))
 
 
@@ -74,6 +76,8 @@ def check_against_screen(state: ExpressionState, name: str, grad: float | None, 
     """
     numeric = result.numeric
     if not comparable(state) or grad is None:
+        if not getattr(state, "plain_reverse", True):
+            return "pending", "not gradients", "Forward mode or a derivative graph is shown: the check needs Reverse"
         if state.mode == "none":
             return "pending", "needs Backward", "The gradient shown is 0 until backward runs: press Backward"
         return "pending", "needs last step", "The step-by-step pass is not finished: Step or Play to the end"
@@ -218,8 +222,12 @@ class InputRow:
         finally:
             self.panel.updating = False
         grad = state.input_grad(self.name)
-        self.grad.setText(f"grad {format_number(grad)}")
-        self.grad.setToolTip(grad_tooltip(state, self.name, grad))
+        if state.direction == "forward":
+            self.grad.setText(f"tangent {format_number(grad)}")
+            self.grad.setToolTip(f"{self.name}'s tangent in forward mode (1 for the seeded input, else 0)")
+        else:
+            self.grad.setText(f"grad {format_number(grad)}")
+            self.grad.setToolTip(grad_tooltip(state, self.name, grad))
         result = state.gradcheck_results.get(self.name) if state.gradcheck_enabled else None
         self.numeric.setVisible(state.gradcheck_enabled)
         self.error.setVisible(state.gradcheck_enabled)

@@ -58,6 +58,7 @@ POINTER_AND_FIELD_KEYS = (
     ("Mouse wheel", "Zoom the graph"),
     ("Drag", "Pan the graph"),
     ("Double-click a group", "Collapse / expand it"),
+    ("Click a node", "In the Expression: its formula and chain-rule path in Maths"),
 )
 
 
@@ -303,6 +304,16 @@ class MainWindow(QMainWindow):
             "F7",
             "Animate the remaining backward steps",
         )
+        graph.addSeparator()
+        self.forward_action = self._action(
+            graph,
+            "&Forward mode",
+            self._set_forward_mode,
+            "F8",
+            "Expression: step tangents forward from one input (ẋ = 1) instead of the backward pass",
+            checkable=True,
+        )
+        state.changed.connect(self._sync_forward_action)
 
         view = bar.addMenu("&View")
         self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
@@ -333,6 +344,18 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
         self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
+
+    def _set_forward_mode(self, on: bool) -> None:
+        if self.current_area() is not self.expression:
+            self._to_expression()
+        self.expression.state.set_direction("forward" if on else "reverse")
+
+    def _sync_forward_action(self, _change=None) -> None:
+        on = self.expression.state.direction == "forward"
+        if self.forward_action.isChecked() != on:
+            self.forward_action.blockSignals(True)
+            self.forward_action.setChecked(on)
+            self.forward_action.blockSignals(False)
 
     def _sync_gradcheck_action(self, _change=None) -> None:
         on = self.expression.state.gradcheck_enabled
@@ -481,7 +504,10 @@ class MainWindow(QMainWindow):
             return False
         self.session_path = path
         self._remember(path)
-        self.statusBar().showMessage(f"Session saved to {path}", 8000)
+        thinned = ""
+        if trainer is not None and len(trainer.history) > session.SAVED_HISTORY_STEPS:
+            thinned = f" (its {len(trainer.history):,}-step history thinned to {session.SAVED_HISTORY_STEPS:,} steps)"
+        self.statusBar().showMessage(f"Session saved to {path}{thinned}", 8000)
         return True
 
     def open_session_dialog(self) -> bool:

@@ -17,7 +17,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from autograd_core import data as data_edits
 from autograd_core.inspection import mlp_from_arrays
-from autograd_core.session import trainer_from_session
+from autograd_core.run_cost import RunLimits, estimate_run_cost
+from autograd_core.session import SessionError, trainer_from_session
 from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
 from gui.training_process import Engine
 from gui.training_protocol import (
@@ -39,6 +40,16 @@ from gui.training_worker import LocalPipe, ProcessWorker, TrainingWorker
 
 # Speed presets: label → pause between steps in seconds (0 = as fast as the engine goes).
 SPEEDS = {"Max": 0.0, "20 steps/s": 0.05, "5 steps/s": 0.2, "1 step/s": 1.0}
+
+# What the training panels call each TrainingConfig field, for the memory guard's messages.
+SETTING_NAMES = {
+    "batch_size": "Batch size",
+    "samples": "Samples",
+    "points": "the painted points",
+    "layers": "the hidden layers",
+    "steps": "Steps",
+}
+GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
 
 NETWORK_FIELDS = ("layers", "activation", "init", "seed")
 DATA_FIELDS = ("dataset", "samples", "noise", "test_fraction", "data_seed", "standardize", "points")
@@ -144,6 +155,10 @@ class TrainingController(QObject):
         self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
         self.slice_spec: tuple | None = None
         self.last_slice = None
+        # The same memory guard as the command line's: beyond the limit a setting is refused; beyond the
+        # "ask" threshold ``confirm(sentence)`` decides (the widget shows a question; None accepts).
+        self.limits = RunLimits.for_this_machine()
+        self.confirm = None
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -272,6 +287,11 @@ class TrainingController(QObject):
         changed = {k: v for k, v in fields.items() if getattr(self._config, k) != getattr(new, k)}
         if not changed:
             return True
+        refusal = self._memory_refusal(new)
+        if refusal:
+            self.message.emit(f"Setting not applied: {refusal}")
+            self.configChanged.emit(self.config)  # the panels show the settings still in force
+            return False
         self._config = new
         if all(k in SETTINGS_WITHOUT_RESET for k in changed):
             self._send(UpdateSettings({k: getattr(new, k) for k in changed}))
@@ -283,13 +303,35 @@ class TrainingController(QObject):
         """Continue from a loaded session (``autograd_core.session.SessionData``); paused.
 
         The trainer is built here first, so a session that does not fit
-        together raises SessionError before anything changes.
+        together (or would need more memory than allowed) raises SessionError
+        before anything changes.
         """
         trainer = trainer_from_session(data)
+        sizes = {"train_size": len(trainer.data.y_train), "test_size": len(trainer.data.y_test)}
+        refusal = self._memory_refusal(trainer.config, **sizes)
+        if refusal:
+            raise SessionError(refusal)
         self.pause()
         self._config = copy.deepcopy(trainer.config)
         self._send(Load(data))
         self.configChanged.emit(self.config)
+
+    def _memory_refusal(self, config: TrainingConfig, **sizes) -> str | None:
+        """Why ``config`` must not run here (one sentence naming the settings), or None.
+
+        The command line's guard (autograd_core.run_cost) on the memory one step needs: beyond
+        ``limits.refuse_bytes`` refused, beyond ``limits.ask_bytes`` ``confirm(sentence)`` decides.
+        """
+        guarded = dataclasses.replace(config, steps=min(config.steps, GUARD_STEPS))
+        for problem in estimate_run_cost(guarded, **sizes).problems(self.limits):
+            if problem.kind != "memory":
+                continue
+            sentence = problem.message(lambda field: SETTING_NAMES.get(field, field)) + "."
+            if problem.refuse:
+                return sentence
+            if self.confirm is not None and not self.confirm(sentence[0].upper() + sentence[1:]):
+                return "you chose not to run it (" + sentence.rstrip(".") + ")."
+        return None
 
     def export_trainer(self, timeout: float = 10.0) -> Trainer:
         """A copy of the live trainer (same weights, optimiser state, history and data), e.g. to save it."""

@@ -23,7 +23,7 @@ import time
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QMessageBox, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
 from autograd_core.session import load_session, save_session
@@ -65,6 +65,7 @@ class TrainingWorkspace(QWidget):
         if self.controller.parent() is None:
             self.controller.setParent(self)
         self.controller.message.connect(self._message)
+        self.controller.confirm = self._confirm_memory
         self._watched_window = None
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.network_panel = NetworkPanel(self.controller)
@@ -183,6 +184,17 @@ class TrainingWorkspace(QWidget):
     def _point_typed(self, x: float, y: float, label: int) -> None:
         self.boundary.select(x, y, label)
         self.sampleSelected.emit(x, y, label)
+
+    def _confirm_memory(self, sentence: str) -> bool:
+        """Ask before a setting that needs a lot of memory (the controller's guard calls this)."""
+        answer = QMessageBox.question(
+            self,
+            "A large run",
+            f"{sentence}\n\nApply it anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _message(self, text: str) -> None:
         if text:

@@ -1,5 +1,6 @@
 """Sessions: exact round trip, atomic writes, and every kind of bad file raising SessionError."""
 
+import dataclasses
 import json
 import os
 import stat
@@ -316,3 +317,26 @@ def test_saving_onto_a_device_a_folder_or_a_read_only_file_is_refused(tmp_path, 
     with pytest.raises(SessionError, match=r"^cannot save the session to .*locked.json: the file is read-only$"):
         save_session(locked, trained, extra={"x": 1})
     assert locked.read_bytes() == before
+
+
+def test_a_long_history_is_saved_thinned_and_loads_with_its_ends(tmp_path, monkeypatch):
+    """A very long run still saves (and opens again): its history is thinned evenly, first and last kept."""
+    monkeypatch.setattr(session_module, "SAVED_HISTORY_STEPS", 5)
+    trained = Trainer(dataclasses.replace(SMALL, steps=40))
+    trained.run(steps=26)
+    full = list(trained.history)
+    path = tmp_path / "long.json"
+    save_session(path, trained)
+    kept = load_session(path).history
+    assert [m.step for m in kept] == [1, 7, 13, 20, 26]  # indices 0, 6.25, 12.5, 18.75, 25 rounded
+    assert kept[0] == full[0] and kept[-1] == full[-1]
+    assert trained.history == full  # the live trainer keeps every step
+    restored = trainer_from_session(load_session(path))
+    assert restored.step_count == 26
+    restored.run(steps=1)
+    assert restored.history[-1].step == 27
+
+
+def test_thin_history_is_a_no_op_up_to_the_limit(trained):
+    assert session_module.thin_history(trained.history, keep=6) == trained.history
+    assert session_module.thin_history(trained.history, keep=2) == [trained.history[0], trained.history[-1]]
