@@ -182,3 +182,30 @@ def test_a_hidden_lab_pauses_its_race(qtbot, lab):
     lab.show()
     qtbot.mouseClick(lab.play_button, LEFT)
     assert lab.lab.playing
+
+
+def test_zooming_the_map_evaluates_the_grid_over_the_new_view(qtbot, lab):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    old_box = lab.lab.box
+    viewport = lab.plot.viewport()
+    pos = lab.to_view(1.0, 1.0)
+    event = QWheelEvent(
+        QPointF(pos),
+        QPointF(viewport.mapToGlobal(pos)),
+        QPoint(0, 0),
+        QPoint(0, 240),  # two notches in
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(viewport, event)
+    qtbot.waitUntil(lambda: lab.lab.box != old_box, timeout=5_000)
+    x0, x1, y0, y1 = lab.lab.box
+    assert x1 - x0 < old_box[1] - old_box[0] and x0 < 1.0 < x1 and y0 < 1.0 < y1
+    g = lab.lab.grid
+    assert g.box == pytest.approx(lab.lab.box)
+    assert g.values[0, 0] == pytest.approx((1 - x0) ** 2 + 100 * (y0 - x0**2) ** 2, rel=1e-12)
