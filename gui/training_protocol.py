@@ -117,6 +117,20 @@ class PickSlice(Command):
 
 
 @dataclass(frozen=True)
+class ComputeLandscape(Command):
+    """Reply (in the next snapshot's ``landscape``) with the loss landscape around the current weights.
+
+    ``mode`` "random" (two filter-normalised directions from ``seed``) or "pca"
+    (the training path's principal directions); see ``autograd_core.landscape``.
+    """
+
+    resolution: int = 41
+    span: float = 1.0
+    seed: int = 0
+    mode: str = "random"
+
+
+@dataclass(frozen=True)
 class Load(Command):
     """Continue from a loaded session (paused)."""
 
@@ -198,6 +212,7 @@ class Snapshot:
     # and the points behind each of its cells.
     predicted_train: np.ndarray | None = None
     predicted_test: np.ndarray | None = None
+    landscape: object | None = None  # autograd_core.landscape.Landscape, in answer to ComputeLandscape
 
 
 @dataclass
