@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.theme import Palette, palette
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
-from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
+from gui.training_style import probability_colormap, set_plot_title, style_plot
 
 MODES = ("inspect", "paint0", "paint1", "erase")
 MODE_LABELS = {"inspect": "Inspect", "paint0": "Paint class 0", "paint1": "Paint class 1", "erase": "Erase"}
@@ -46,19 +47,19 @@ HIT_PX = 10.0  # a click this close to a point (in pixels) hits it
 DRAG_PX = 3.0  # the pointer must move this far before a press becomes a drag
 
 
-def _class_colours(button: QToolButton, label: int) -> None:
+def _class_colors(button: QToolButton, label: int, pal: Palette | None = None) -> None:
     """The class colour as the button's face and a text colour that reads on it, in any theme.
 
     Coloured text on the theme's grey face was unreadable (blue on the dark theme, orange on the
     light one); set as palette roles, the face survives theme changes and keeps its pressed look.
     """
-    face = QColor(CLASS_COLORS[label])
-    palette = button.palette()
-    palette.setColor(QPalette.ColorRole.Button, face)
+    face = QColor((pal or palette()).class_colors[label])
+    colours = button.palette()
+    colours.setColor(QPalette.ColorRole.Button, face)
     r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 for v in (face.red(), face.green(), face.blue()))
     dark_face = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18  # relative luminance: white or black text wins
-    palette.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
-    button.setPalette(palette)
+    colours.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
+    button.setPalette(colours)
     font = button.font()
     font.setBold(True)
     button.setFont(font)
@@ -77,46 +78,48 @@ class BoundaryPlot(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = pg.PlotWidget(background="w")
+        self.colors = palette()
+        self.plot = pg.PlotWidget(background=self.colors.plot_background)
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
-        item.setTitle("Decision boundary: P(class 1)", color="#202124", size="11pt")
+        self.plot.plain_title = "Decision boundary: P(class 1)"
         item.setLabel("bottom", "x1")
         item.setLabel("left", "x2")
         item.setMenuEnabled(False)
         item.hideButtons()
         item.getViewBox().setMouseEnabled(x=False, y=False)
         self.plot.setAspectLocked(True)
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).setPen("#5f6368")
-            item.getAxis(axis).setTextPen("#202124")
 
         self.image = pg.ImageItem(axisOrder="col-major")
         self.image.setZValue(-10)
         item.addItem(self.image)
         self.colorbar = pg.ColorBarItem(
-            values=(0.0, 1.0), colorMap=probability_colormap(), interactive=False, width=16, label="P(class 1)"
+            values=(0.0, 1.0),
+            colorMap=probability_colormap(self.colors),
+            interactive=False,
+            width=16,
+            label="P(class 1)",
         )
         self.colorbar.setImageItem(self.image, insert_in=item)
-        self.contour = pg.PlotCurveItem(pen=pg.mkPen(CONTOUR_COLOR, width=2.5), connect="pairs")
+        self.contour = pg.PlotCurveItem(connect="pairs")
         self.contour.setZValue(5)
         item.addItem(self.contour)
 
-        self._brushes = [pg.mkBrush(c) for c in CLASS_COLORS]
-        self._ring_pens = [pg.mkPen(c, width=2.5) for c in CLASS_COLORS]
-        self.train_points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(POINT_OUTLINE, width=1), name="train")
+        self._brushes = [pg.mkBrush(c) for c in self.colors.class_colors]
+        self._ring_pens = [pg.mkPen(c, width=2.5) for c in self.colors.class_colors]
+        self.train_points = pg.ScatterPlotItem(size=9, name="train")
         self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(0, 0, 0, 0), name="test")
         self.train_points.setZValue(10)
         self.test_points.setZValue(11)
         item.addItem(self.train_points)
         item.addItem(self.test_points)
-        self.selection_ring = pg.ScatterPlotItem(size=24, pen=pg.mkPen("#c2185b", width=3.5), brush=None)
+        self.selection_ring = pg.ScatterPlotItem(size=24, brush=None)
         self.selection_ring.setZValue(20)
         item.addItem(self.selection_ring)
         self.selected: tuple[float, float, int] | None = None
         # Until the training process sends its first map (about a second): a plain −2…2 plane
         # (the data's extent once known) and a word on what is happening, not pyqtgraph's ±0.5.
-        self.placeholder = pg.TextItem("Starting the training process…", color="#5f6368", anchor=(0.5, 0.5))
+        self.placeholder = pg.TextItem("Starting the training process…", anchor=(0.5, 0.5))
         self.placeholder.setZValue(30)
         item.addItem(self.placeholder)
         item.setRange(xRange=(-2.0, 2.0), yRange=(-2.0, 2.0), padding=0)
@@ -132,7 +135,7 @@ class BoundaryPlot(QWidget):
             button.setToolTip(MODE_TIPS[mode])
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             if mode in ("paint0", "paint1"):
-                _class_colours(button, int(mode[-1]))
+                _class_colors(button, int(mode[-1]), self.colors)
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
             button.toggled.connect(lambda on, m=mode: on and self.set_mode(m))
@@ -148,25 +151,22 @@ class BoundaryPlot(QWidget):
         self._dragging = False
         self.plot.viewport().installEventFilter(self)
 
-        self.discretise = QCheckBox("Discretise")
-        self.discretise.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
+        self.discretize = QCheckBox("Discretize")
+        self.discretize.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
         self.show_test = QCheckBox("Show test data")
         self.show_test.setChecked(True)
         self.show_test.setToolTip("Draw the held-out test points (hollow circles) on the map")
-        self.discretise.toggled.connect(self._redraw_image)
-        self.discretise.toggled.connect(self.togglesChanged)
+        self.discretize.toggled.connect(self._redraw_image)
+        self.discretize.toggled.connect(self.togglesChanged)
         self.show_test.toggled.connect(self.test_points.setVisible)
         self.show_test.toggled.connect(self.togglesChanged)
-        key = QLabel(
-            f"<span style='color:{CLASS_COLORS[0]}'>●</span> class 0 &nbsp; "
-            f"<span style='color:{CLASS_COLORS[1]}'>●</span> class 1 &nbsp; filled = train, hollow = test, "
-            "black line = boundary (P = 0.5)"
-        )
+        key = QLabel()
+        self.key = key
         key.setObjectName("hintLabel")
         key.setWordWrap(True)
 
         toggles = QHBoxLayout()
-        toggles.addWidget(self.discretise)
+        toggles.addWidget(self.discretize)
         toggles.addWidget(self.show_test)
         toggles.addStretch(1)
         layout = QVBoxLayout(self)
@@ -181,6 +181,34 @@ class BoundaryPlot(QWidget):
         self._y: dict[str, np.ndarray] = {}
         self._grid = None
         self._extent = None
+        self.apply_palette(self.colors)
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        """The theme's colours (map, points, contour, axes, key) and the mode's text sizes."""
+        self.colors = pal
+        style_plot(self.plot, pal, presentation)
+        set_plot_title(self.plot, self.plot.plain_title, pal, presentation)
+        self.colorbar.setColorMap(probability_colormap(pal))
+        self.colorbar.axis.setPen(pal.axis)
+        self.colorbar.axis.setTextPen(pal.plot_text)
+        self.colorbar.axis.labelStyle = {"color": pal.plot_text}
+        self.colorbar.axis._updateLabel()
+        self.contour.setPen(pg.mkPen(pal.contour, width=2.5))
+        self._brushes = [pg.mkBrush(c) for c in pal.class_colors]
+        self._ring_pens = [pg.mkPen(c, width=2.5) for c in pal.class_colors]
+        self.train_points.setPen(pg.mkPen(pal.point_outline, width=1))
+        self.selection_ring.setPen(pg.mkPen(pal.selection, width=3.5))
+        self.placeholder.setColor(pal.muted)
+        for mode in ("paint0", "paint1"):
+            _class_colors(self.mode_buttons[mode], int(mode[-1]), pal)
+        line = "white" if pal.name == "dark" else "black"
+        self.key.setText(
+            f"<span style='color:{pal.class_colors[0]}'>●</span> class 0 &nbsp; "
+            f"<span style='color:{pal.class_colors[1]}'>●</span> class 1 &nbsp; filled = train, hollow = test, "
+            f"{line} line = boundary (P = 0.5)"
+        )
+        if self._X:
+            self._draw_points()
 
     # --------------------------------------------------------------- updates
 
@@ -224,7 +252,7 @@ class BoundaryPlot(QWidget):
             return
         prob = grid.probability
         self.placeholder.hide()
-        if self.discretise.isChecked():
+        if self.discretize.isChecked():
             prob = (prob > 0.5).astype(float)
         # The worker's array is row-major (prob[i, j] at y_i, x_j); the image item wants [x, y].
         self.image.setImage(prob.T, autoLevels=False, levels=(0.0, 1.0))
@@ -374,10 +402,11 @@ class BoundaryPlot(QWidget):
     # ---------------------------------------------------------------- state
 
     def view_state(self) -> dict:
-        return {"discretise": self.discretise.isChecked(), "show_test": self.show_test.isChecked(), "mode": self.mode}
+        return {"discretize": self.discretize.isChecked(), "show_test": self.show_test.isChecked(), "mode": self.mode}
 
     def restore_view_state(self, state: dict) -> None:
-        self.discretise.setChecked(bool(state.get("discretise", False)))
+        # "discretise": the key sessions saved before the one spelling
+        self.discretize.setChecked(bool(state.get("discretize", state.get("discretise", False))))
         self.show_test.setChecked(bool(state.get("show_test", True)))
         if state.get("mode") in MODES:
             self.set_mode(state["mode"])

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
@@ -35,6 +35,7 @@ from gui.network_diagram import EDGE_MODES, NetworkDiagram
 from gui.network_panel import NetworkPanel
 from gui.neuron_maps import MAP_RESOLUTION
 from gui.sample_entry import SampleEntry
+from gui.theme import current_theme, palette, presentation_on
 from gui.training_controller import SPEEDS, TrainingController
 from gui.training_panel import TrainingPanel
 
@@ -93,7 +94,7 @@ class TrainingWorkspace(QWidget):
         scroll.setWidget(side)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(side.sizeHint().width() + 24)
+        self.side_scroll = scroll
 
         boundary_side = QWidget()
         boundary_layout = QVBoxLayout(boundary_side)
@@ -114,6 +115,13 @@ class TrainingWorkspace(QWidget):
         right_layout.setContentsMargins(4, 0, 0, 0)
         right_layout.addWidget(self.training_panel.controls)
         right_layout.addWidget(body, 1)
+        self._body = body
+        banner = self.training_panel.banner
+        self.training_panel.controls.layout().removeWidget(banner)
+        banner.setParent(right)
+        banner.hide()
+        self.training_panel.banner_shown.connect(self._place_banner)
+        body.installEventFilter(self)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -331,16 +339,40 @@ class TrainingWorkspace(QWidget):
         """A copy of the live trainer (network, data, weights, optimiser state, history) for File → Save."""
         return self.controller.export_trainer()
 
+    def set_theme(self, theme: str) -> None:
+        """Every view in the theme's palette (plots, boundary colour map, diagram, maps, banner)."""
+        self._restyle(theme, presentation_on())
+
     def set_presentation(self, on: bool) -> None:
-        """Bigger axis text and points for a projector."""
-        plots = (self.boundary.plot, self.metrics.loss_plot, self.metrics.acc_plot)
-        for plot in (*plots, self.gradient_flow.plot, self.loss_slice.plot):
-            font = QFont()
-            font.setPointSizeF(13 if on else 9)
-            for axis in ("bottom", "left"):
-                plot.getPlotItem().getAxis(axis).setStyle(tickFont=font)
-                plot.getPlotItem().getAxis(axis).label.setFont(font)
+        """Plot and diagram text 1.6× (and bigger points) for a projector."""
+        self._restyle(current_theme(), on)
         self.boundary.set_point_size(12 if on else 9)
+        self._fit_side_panel()
+
+    def _restyle(self, theme: str, presentation: bool) -> None:
+        pal = palette(theme)
+        for view in (self.boundary, self.metrics, self.gradient_flow, self.loss_slice, self.diagram):
+            view.apply_palette(pal, presentation)
+        self.training_panel.apply_palette(pal)
+
+    def _fit_side_panel(self) -> None:
+        """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
+        side = self.side_scroll.widget()
+        side.adjustSize()
+        self.side_scroll.setFixedWidth(
+            side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
+        )
+
+    def _place_banner(self) -> None:
+        """The banner floats over the top of the views (it never pushes the plots down)."""
+        banner, body = self.training_panel.banner, self._body
+        if not banner.isVisible():
+            return
+        width = body.width() - 16
+        banner.setFixedWidth(max(width, 100))
+        banner.adjustSize()
+        banner.move(body.x() + 8, body.y() + 4)
+        banner.raise_()
 
     def export_image(self, path) -> None:
         """Save the whole training area as a PNG."""
@@ -392,4 +424,6 @@ class TrainingWorkspace(QWidget):
         # Closing the window during training ends the worker thread and the training process cleanly.
         if watched is self._watched_window and event.type() == QEvent.Type.Close:
             self.shutdown()
+        if watched is self._body and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self._place_banner()
         return super().eventFilter(watched, event)

@@ -153,7 +153,6 @@ class Tour:
         self.process(30)
 
     def _stopped(self) -> bool:
-        snap = self.controller.last_snapshot
         return self.controller.diverged is not None
 
     def curves(self, index: int) -> None:
