@@ -150,7 +150,7 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
     from PySide6.QtGui import QColor, QPalette
 
     from gui.boundary_plot import BoundaryPlot
-    from gui.theme import apply_theme, palette
+    from gui.theme import PALETTES, apply_theme
 
     app = QApplication.instance()
     base = app.property("basePointSize") or app.font().pointSizeF()
@@ -166,6 +166,6 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
             fill = palette.color(QPalette.ColorRole.Button)
             assert _contrast(text, fill) >= 4.5, (theme, label, text.name(), fill.name())
             # the button still shows its class colour, the theme's one
-            assert QColor(palette(theme).class_colors[label]) in (text, fill)
+            assert QColor(PALETTES[theme].class_colors[label]) in (text, fill)
     finally:
         apply_theme(app, "light", False, base)
