@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.flow_layout import FlowLayout
 from gui.theme import Palette, palette
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
 from gui.training_style import probability_colormap, set_plot_title, style_plot
@@ -127,7 +128,7 @@ class BoundaryPlot(QWidget):
         self.mode = "inspect"
         self.mode_group = QButtonGroup(self)
         self.mode_buttons: dict[str, QToolButton] = {}
-        tools = QHBoxLayout()
+        tools = FlowLayout()  # wraps onto two lines in a narrow column
         for mode in MODES:
             button = QToolButton()
             button.setText(MODE_LABELS[mode])
@@ -146,7 +147,6 @@ class BoundaryPlot(QWidget):
         self.clear_button.clicked.connect(self.clearRequested)
         tools.addSpacing(8)
         tools.addWidget(self.clear_button)
-        tools.addStretch(1)
         self._press: tuple[QPoint, tuple[str, int] | None] | None = None  # where a press began, the point it hit
         self._dragging = False
         self.plot.viewport().installEventFilter(self)
