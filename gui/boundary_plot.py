@@ -204,8 +204,10 @@ class BoundaryPlot(QWidget):
         line = "white" if pal.name == "dark" else "black"
         self.key.setText(
             f"<span style='color:{pal.class_colors[0]}'>●</span> class 0 &nbsp; "
-            f"<span style='color:{pal.class_colors[1]}'>●</span> class 1 &nbsp; filled = train, hollow = test, "
-            f"{line} line = boundary (P = 0.5)"
+            f"<span style='color:{pal.class_colors[1]}'>●</span> class 1 &nbsp; ○ test"
+        )
+        self.key.setToolTip(
+            f"Blue class 0, orange class 1; filled = train, hollow = test; {line} line = boundary (P = 0.5)"
         )
         if self._X:
             self._draw_points()

@@ -105,8 +105,17 @@ class LossSlicePlot(QWidget):
         self.step_arrow.setPen(pg.mkPen(pal.next_step, width=2))
 
     def _fit_caption(self) -> None:
-        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
-        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * CAPTION_LINES + 6)
+        # A fixed height, changed only when the text needs more or fewer lines at this width: new text every
+        # half second must not re-layout (and repaint) the whole area.
+        lines = CAPTION_LINES * self.caption.fontMetrics().lineSpacing() + 6
+        need = self.caption.heightForWidth(self.caption.width()) if self.caption.width() > 50 else 0
+        height = max(lines, need)
+        if self.caption.height() != height or self.caption.minimumHeight() != height:
+            self.caption.setFixedHeight(height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_caption()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
@@ -133,6 +142,7 @@ class LossSlicePlot(QWidget):
             self._axis_label = label
             self.plot.getPlotItem().setLabel("bottom", label)
         self.caption.setText(caption(sl))
+        self._fit_caption()
 
     def clear(self) -> None:
         self.current = None

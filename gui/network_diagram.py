@@ -569,16 +569,20 @@ class NetworkDiagram(QWidget):
     def _update_key(self) -> None:
         parts = []
         if len(self.sizes) > 2:
-            zero = "dark" if self.colors.name == "dark" else "white"
-            if self.activation in ("relu", "sigmoid"):
-                parts.append(f"circles: unit outputs ({zero} 0 → purple high)")
-            else:
-                parts.append(f"circles: unit outputs (blue −, {zero} 0, orange +)")
+            parts.append("circles: unit outputs")
         if self.dead:
             parts.append(f"<span style='color:{self.colors.error}'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
-        parts.append("click an edge for its loss slice")
+        parts.append("click an edge: loss slice")
         self.key.setText(" · ".join(parts))
-        self.key.setToolTip(EDGE_KEYS[self.edge_mode])
+        zero = "dark" if self.colors.name == "dark" else "white"
+        maps = (
+            f"Circles: each hidden unit's output over the input plane ({zero} 0 → purple high; hover to enlarge)"
+            if self.activation in ("relu", "sigmoid")
+            else f"Circles: each hidden unit's output over the input plane (blue −, {zero} 0, orange +; hover to enlarge)"
+        )
+        self.key.setToolTip(
+            f"{EDGE_KEYS[self.edge_mode].capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."
+        )
 
     # --------------------------------------------------------------- picking
 

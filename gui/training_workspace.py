@@ -42,6 +42,7 @@ from gui.training_panel import TrainingPanel
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
 CURVE_TABS = ("curves", "gradient flow", "loss slice")
+NARROW_CHARS = 120  # below this many average characters of width, the settings become a tab
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -127,6 +128,8 @@ class TrainingWorkspace(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll)
         layout.addWidget(right, 1)
+        self._outer = layout
+        self._narrow = False  # the settings column is a tab beside the curves (see _reflow)
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -217,6 +220,8 @@ class TrainingWorkspace(QWidget):
             self.controller.request_slice((layer - 1, neuron, source))
         else:
             self.controller.request_slice(None)  # a hidden slice costs the trainer nothing
+        if index >= len(CURVE_TABS):
+            return  # the Settings tab of the narrow layout
         self._mark_dirty(*((CURVE_TABS[index],) if index else ("loss", "accuracy")))
 
     def _mark_dirty(self, *views: str) -> None:
@@ -316,7 +321,9 @@ class TrainingWorkspace(QWidget):
             **self.metrics.view_state(),
             "speed": self.controller.speed,
             "edge_mode": self.diagram.edge_mode,
-            "curves_tab": CURVE_TABS[self.curves.currentIndex()],
+            "curves_tab": CURVE_TABS[min(self.curves.currentIndex(), len(CURVE_TABS) - 1)]
+            if self.curves.currentIndex() < len(CURVE_TABS)
+            else CURVE_TABS[0],
         }
 
     def restore_view_state(self, state: dict) -> None:
@@ -347,7 +354,7 @@ class TrainingWorkspace(QWidget):
         """Plot and diagram text 1.6× (and bigger points) for a projector."""
         self._restyle(current_theme(), on)
         self.boundary.set_point_size(12 if on else 9)
-        self._fit_side_panel()
+        self._reflow()
 
     def _restyle(self, theme: str, presentation: bool) -> None:
         pal = palette(theme)
@@ -359,9 +366,44 @@ class TrainingWorkspace(QWidget):
         """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
         side = self.side_scroll.widget()
         side.adjustSize()
-        self.side_scroll.setFixedWidth(
-            side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
-        )
+        width = side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
+        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if self.side_scroll.minimumWidth() != width or self.side_scroll.maximumWidth() != width:
+            self.side_scroll.setFixedWidth(width)
+
+    def _reflow(self) -> None:
+        """Below ~120 average characters of width (1024 px in presentation mode) the settings column becomes a
+        "Settings" tab beside the curves, so the boundary and the diagram get the whole width."""
+        chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
+        narrow = chars < NARROW_CHARS
+        if narrow != self._narrow:
+            self._narrow = narrow
+            scroll = self.side_scroll
+            if narrow:
+                self._outer.removeWidget(scroll)
+                scroll.setMinimumWidth(0)
+                scroll.setMaximumWidth(16777215)
+                scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+                self.curves.addTab(scroll, "Settings")
+                self.curves.setTabToolTip(self.curves.count() - 1, "Network, data and training settings")
+            else:
+                index = self.curves.indexOf(scroll)
+                if self.curves.currentIndex() == index:
+                    self.curves.setCurrentIndex(0)
+                self.curves.removeTab(index)
+                self._outer.insertWidget(0, scroll)
+                scroll.show()
+        if not narrow:
+            self._fit_side_panel()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._reflow()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._reflow()
 
     def _place_banner(self) -> None:
         """The banner floats over the top of the views (it never pushes the plots down)."""
