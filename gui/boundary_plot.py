@@ -23,7 +23,6 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QToolButton,
@@ -89,7 +88,9 @@ class BoundaryPlot(QWidget):
         item.setMenuEnabled(False)
         item.hideButtons()
         item.getViewBox().setMouseEnabled(x=False, y=False)
-        self.plot.setAspectLocked(True)
+        # Not aspect-locked: the square data area fills the plot's shape (a locked aspect left wide margins, and
+        # a short, wide plot showed the data as a thumbnail on a −15…15 axis).
+        self.plot.setAspectLocked(False)
 
         self.image = pg.ImageItem(axisOrder="col-major")
         self.image.setZValue(-10)
@@ -163,18 +164,16 @@ class BoundaryPlot(QWidget):
         key = QLabel()
         self.key = key
         key.setObjectName("hintLabel")
-        key.setWordWrap(True)
 
-        toggles = QHBoxLayout()
+        toggles = FlowLayout()  # toggles and the key share a line (two when narrow): the plot keeps the height
         toggles.addWidget(self.discretize)
         toggles.addWidget(self.show_test)
-        toggles.addStretch(1)
+        toggles.addWidget(key)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(tools)
         layout.addWidget(self.plot, 1)
         layout.addLayout(toggles)
-        layout.addWidget(key)
 
         self._dataset = None
         self._X: dict[str, np.ndarray] = {}

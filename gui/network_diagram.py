@@ -348,8 +348,11 @@ class NetworkDiagram(QWidget):
         for layer, n in enumerate(sizes):
             x = layer * LAYER_GAP
             column = []
+            # a narrow layer (the two inputs) is spread over the middle of the tallest one: its labels, a fixed
+            # size in pixels, never overlap however small the view
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
             for j in range(n):
-                y = (j - (n - 1) / 2) * gap
+                y = (j - (n - 1) / 2) * spread
                 column.append(NeuronItem(self, layer, j, QPointF(x, y), radius))
             self.neurons.append(column)
         for layer in range(1, len(sizes)):
@@ -578,7 +581,7 @@ class NetworkDiagram(QWidget):
         maps = (
             f"Circles: each hidden unit's output over the input plane ({zero} 0 → purple high; hover to enlarge)"
             if self.activation in ("relu", "sigmoid")
-            else f"Circles: each hidden unit's output over the input plane (blue −, {zero} 0, orange +; hover to enlarge)"
+            else f"Circles: each hidden unit's output over the plane (blue −, {zero} 0, orange +; hover to enlarge)"
         )
         self.key.setToolTip(
             f"{EDGE_KEYS[self.edge_mode].capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."

@@ -109,6 +109,8 @@ class TrainingWorkspace(QWidget):
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(views)
         body.addWidget(self.curves)
+        body.setChildrenCollapsible(False)  # a short window squeezes both, never hides the curves
+        views.setChildrenCollapsible(False)
         body.setStretchFactor(0, 3)
         body.setStretchFactor(1, 2)
         right = QWidget()
@@ -386,6 +388,8 @@ class TrainingWorkspace(QWidget):
                 scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
                 self.curves.addTab(scroll, "Settings")
                 self.curves.setTabToolTip(self.curves.count() - 1, "Network, data and training settings")
+                total = sum(self._body.sizes())
+                self._body.setSizes([int(total * 0.64), total - int(total * 0.64)])
             else:
                 index = self.curves.indexOf(scroll)
                 if self.curves.currentIndex() == index:
@@ -406,14 +410,15 @@ class TrainingWorkspace(QWidget):
             self._reflow()
 
     def _place_banner(self) -> None:
-        """The banner floats over the top of the views (it never pushes the plots down)."""
+        """The banner floats over the bottom of the curves (it never pushes the plots down, and never hides
+        the paint tools or the diagram)."""
         banner, body = self.training_panel.banner, self._body
         if not banner.isVisible():
             return
-        width = body.width() - 16
-        banner.setFixedWidth(max(width, 100))
-        banner.adjustSize()
-        banner.move(body.x() + 8, body.y() + 4)
+        width = max(body.width() - 16, 100)
+        height = banner.layout().totalHeightForWidth(width)
+        banner.setFixedSize(width, height)
+        banner.move(body.x() + 8, body.y() + body.height() - height - 4)
         banner.raise_()
 
     def export_image(self, path) -> None:
