@@ -42,7 +42,7 @@ from gui.training_panel import TrainingPanel
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
 CURVE_TABS = ("curves", "gradient flow", "loss slice")
-NARROW_CHARS = 120  # below this many average characters of width, the settings become a tab
+NARROW_CHARS = 140  # below this many average characters of width, the settings become a tab
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -374,7 +374,7 @@ class TrainingWorkspace(QWidget):
             self.side_scroll.setFixedWidth(width)
 
     def _reflow(self) -> None:
-        """Below ~120 average characters of width (1024 px in presentation mode) the settings column becomes a
+        """Below ~140 average characters of width (1280 px and less in presentation mode) the settings column becomes a
         "Settings" tab beside the curves, so the boundary and the diagram get the whole width."""
         chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
         narrow = chars < NARROW_CHARS
