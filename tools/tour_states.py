@@ -96,6 +96,7 @@ class Tour:
         self.settle()
 
     def show_tab(self, key: str) -> None:
+        self.window.statusBar().clearMessage()  # a message of the state before is not this state's
         self.window.tabs.setCurrentWidget(self.window.areas[key])
         self.process(30)
 
@@ -137,6 +138,7 @@ class Tour:
             c.pause()
             if not c.update_settings(**wanted):
                 raise ValueError(f"refused settings {wanted}")
+            c.configChanged.emit(c.config)  # the settings panel shows what trains (as after a session load)
             c.reset()
             self.wait_until(lambda: c.settled and c.last_metrics is not None and c.last_metrics.step == 0)
             self.config_key = key
