@@ -75,6 +75,9 @@ class Tour:
         app = QApplication.instance()
         while True:
             app.processEvents()
+            # deleteLater() runs only in a running event loop (app.exec()); without one, widgets replaced by a
+            # rebuild (the hidden-layer rows) would linger on screen at their old place, as they never do in the app
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             if time.monotonic() >= end:
                 break
