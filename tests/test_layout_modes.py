@@ -25,12 +25,9 @@ def tour(tmp_path_factory):
     QApplication.instance() or QApplication([])
     t = Tour(str(tmp_path_factory.mktemp("settings")))
     yield t
-    t.controller.shutdown()
-    t.window.expression.state.stop()
     t.window.set_theme("light")
     t.window.set_presentation(False)
-    t.window.close()
-    t.window.deleteLater()
+    t.close()  # also gives later tests the real training process back
 
 
 def test_the_quick_tour_finds_no_layout_problem_in_any_mode(tmp_path):

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             findings_total += len(problems)
             rows.append((state.name, mode.name, name, problems))
             print(f"{name}  {len(problems)} finding(s)", flush=True)
-    tour.window.close()
+    tour.close()
     write_index(out, rows)
     with open(out / "findings.txt", "w", encoding="utf-8") as f:
         for state, mode, _name, problems in rows:

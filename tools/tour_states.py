@@ -54,6 +54,7 @@ class Tour:
         from gui.training_controller import TrainingController
         from gui.training_worker import InProcessWorker
 
+        self._worker_factory = TrainingController.__dict__.get("worker_factory")
         TrainingController.worker_factory = InProcessWorker  # deterministic: no child process, no timing
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
         settings = AppSettings(QSettings(f"{settings_dir}/settings.ini", QSettings.Format.IniFormat))
@@ -66,6 +67,17 @@ class Tour:
         self.controller.start()  # (the area starts it when first shown)
         self.wait_until(lambda: self.controller.last_snapshot is not None)
         self.config_key = None  # the data set/settings the training was last reset to
+
+    def close(self) -> None:
+        """Close the window and give the training area back its real training process."""
+        from gui.training_controller import TrainingController
+
+        self.controller.shutdown()
+        self.window.expression.state.stop()
+        self.window.close()
+        self.window.deleteLater()
+        if self._worker_factory is not None:
+            TrainingController.worker_factory = self._worker_factory
 
     # ---------------------------------------------------------------- helpers
 
