@@ -77,6 +77,7 @@ class BackwardPanel(QWidget):
         self.ledger = QListWidget()
         self.ledger.setObjectName("ledger")
         self.ledger.setWordWrap(True)
+        self.ledger.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # lines wrap instead
         # Laid out in batches: a ledger of thousands of wrapped lines would be measured whole at every step.
         self.ledger.setLayoutMode(QListView.LayoutMode.Batched)
         self.ledger.setBatchSize(200)

@@ -23,7 +23,6 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QToolButton,
@@ -33,9 +32,10 @@ from PySide6.QtWidgets import (
 
 from autograd_core.data import MAX_CLASSES
 from autograd_core.regions import RegionGrid, region_image
-from gui.theme import class_colors, class_rgb
+from gui.flow_layout import FlowLayout
+from gui.theme import Palette, class_rgb, palette
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
-from gui.training_style import CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
+from gui.training_style import probability_colormap, set_plot_title, style_plot
 
 PAINT_MODES = tuple(f"paint{k}" for k in range(MAX_CLASSES))
 MODES = ("inspect", *PAINT_MODES, "erase")
@@ -58,19 +58,19 @@ HIT_PX = 10.0  # a click this close to a point (in pixels) hits it
 DRAG_PX = 3.0  # the pointer must move this far before a press becomes a drag
 
 
-def _class_colours(button: QToolButton, label: int) -> None:
+def _class_colors(button: QToolButton, label: int, pal: Palette | None = None) -> None:
     """The class colour as the button's face and a text colour that reads on it, in any theme.
 
     Coloured text on the theme's grey face was unreadable (blue on the dark theme, orange on the
     light one); set as palette roles, the face survives theme changes and keeps its pressed look.
     """
-    face = QColor(class_colors("light")[label])
-    palette = button.palette()
-    palette.setColor(QPalette.ColorRole.Button, face)
+    face = QColor((pal or palette()).class_colors[label])
+    colours = button.palette()
+    colours.setColor(QPalette.ColorRole.Button, face)
     r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 for v in (face.red(), face.green(), face.blue()))
     dark_face = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18  # relative luminance: white or black text wins
-    palette.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
-    button.setPalette(palette)
+    colours.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
+    button.setPalette(colours)
     font = button.font()
     font.setBold(True)
     button.setFont(font)
@@ -89,52 +89,56 @@ class BoundaryPlot(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = pg.PlotWidget(background="w")
+        self.colors = palette()
+        self.plot = pg.PlotWidget(background=self.colors.plot_background)
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
-        item.setTitle("Decision boundary: P(class 1)", color="#202124", size="11pt")
+        self.plot.plain_title = "Decision boundary: P(class 1)"
         item.setLabel("bottom", "x1")
         item.setLabel("left", "x2")
         item.setMenuEnabled(False)
         item.hideButtons()
         item.getViewBox().setMouseEnabled(x=False, y=False)
-        self.plot.setAspectLocked(True)
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).setPen("#5f6368")
-            item.getAxis(axis).setTextPen("#202124")
+        # Not aspect-locked: the square data area fills the plot's shape (a locked aspect left wide margins, and
+        # a short, wide plot showed the data as a thumbnail on a −15…15 axis).
+        self.plot.setAspectLocked(False)
 
         self.image = pg.ImageItem(axisOrder="col-major")
         self.image.setZValue(-10)
         item.addItem(self.image)
         self.colorbar = pg.ColorBarItem(
-            values=(0.0, 1.0), colorMap=probability_colormap(), interactive=False, width=16, label="P(class 1)"
+            values=(0.0, 1.0),
+            colorMap=probability_colormap(self.colors),
+            interactive=False,
+            width=16,
+            label="P(class 1)",
         )
         self.colorbar.setImageItem(self.image, insert_in=item)
-        self.contour = pg.PlotCurveItem(pen=pg.mkPen(CONTOUR_COLOR, width=2.5), connect="pairs")
+        self.contour = pg.PlotCurveItem(connect="pairs")
         self.contour.setZValue(5)
         item.addItem(self.contour)
 
-        self._brushes = [pg.mkBrush(c) for c in class_colors("light")]
-        self._ring_pens = [pg.mkPen(c, width=2.5) for c in class_colors("light")]
+        self._brushes = [pg.mkBrush(c) for c in self.colors.class_colors]
+        self._ring_pens = [pg.mkPen(c, width=2.5) for c in self.colors.class_colors]
         self.classes = 2
         # Points of a clicked confusion-matrix cell, ringed.
-        self.highlight_ring = pg.ScatterPlotItem(size=20, pen=pg.mkPen("#c2185b", width=2.5), brush=None)
+        self.highlight_ring = pg.ScatterPlotItem(size=20, pen=pg.mkPen(self.colors.selection, width=2.5), brush=None)
         self.highlight_ring.setZValue(19)
         item.addItem(self.highlight_ring)
         self.highlighted: dict[str, np.ndarray] = {}
-        self.train_points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(POINT_OUTLINE, width=1), name="train")
+        self.train_points = pg.ScatterPlotItem(size=9, name="train")
         self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(0, 0, 0, 0), name="test")
         self.train_points.setZValue(10)
         self.test_points.setZValue(11)
         item.addItem(self.train_points)
         item.addItem(self.test_points)
-        self.selection_ring = pg.ScatterPlotItem(size=24, pen=pg.mkPen("#c2185b", width=3.5), brush=None)
+        self.selection_ring = pg.ScatterPlotItem(size=24, brush=None)
         self.selection_ring.setZValue(20)
         item.addItem(self.selection_ring)
         self.selected: tuple[float, float, int] | None = None
         # Until the training process sends its first map (about a second): a plain −2…2 plane
         # (the data's extent once known) and a word on what is happening, not pyqtgraph's ±0.5.
-        self.placeholder = pg.TextItem("Starting the training process…", color="#5f6368", anchor=(0.5, 0.5))
+        self.placeholder = pg.TextItem("Starting the training process…", anchor=(0.5, 0.5))
         self.placeholder.setZValue(30)
         item.addItem(self.placeholder)
         item.setRange(xRange=(-2.0, 2.0), yRange=(-2.0, 2.0), padding=0)
@@ -142,7 +146,7 @@ class BoundaryPlot(QWidget):
         self.mode = "inspect"
         self.mode_group = QButtonGroup(self)
         self.mode_buttons: dict[str, QToolButton] = {}
-        tools = QHBoxLayout()
+        tools = FlowLayout()  # wraps onto two lines in a narrow column
         for mode in MODES:
             button = QToolButton()
             button.setText(MODE_LABELS[mode])
@@ -150,7 +154,7 @@ class BoundaryPlot(QWidget):
             button.setToolTip(MODE_TIPS[mode])
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             if mode in PAINT_MODES:
-                _class_colours(button, int(mode[-1]))
+                _class_colors(button, int(mode[-1]), self.colors)
                 button.setVisible(int(mode[-1]) < 2)
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
@@ -162,18 +166,17 @@ class BoundaryPlot(QWidget):
         self.clear_button.clicked.connect(self.clearRequested)
         tools.addSpacing(8)
         tools.addWidget(self.clear_button)
-        tools.addStretch(1)
         self._press: tuple[QPoint, tuple[str, int] | None] | None = None  # where a press began, the point it hit
         self._dragging = False
         self.plot.viewport().installEventFilter(self)
 
-        self.discretise = QCheckBox("Discretise")
-        self.discretise.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
+        self.discretize = QCheckBox("Discretize")
+        self.discretize.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
         self.show_test = QCheckBox("Show test data")
         self.show_test.setChecked(True)
         self.show_test.setToolTip("Draw the held-out test points (hollow circles) on the map")
-        self.discretise.toggled.connect(self._redraw_image)
-        self.discretise.toggled.connect(self.togglesChanged)
+        self.discretize.toggled.connect(self._redraw_image)
+        self.discretize.toggled.connect(self.togglesChanged)
         self.show_test.toggled.connect(self.test_points.setVisible)
         self.show_test.toggled.connect(self.togglesChanged)
         key = QLabel()
@@ -182,31 +185,57 @@ class BoundaryPlot(QWidget):
         self.key = key
         self._show_key()
 
-        toggles = QHBoxLayout()
-        toggles.addWidget(self.discretise)
+        toggles = FlowLayout()  # toggles and the key share a line (two when narrow): the plot keeps the height
+        toggles.addWidget(self.discretize)
         toggles.addWidget(self.show_test)
-        toggles.addStretch(1)
+        toggles.addWidget(key)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(tools)
         layout.addWidget(self.plot, 1)
         layout.addLayout(toggles)
-        layout.addWidget(key)
 
         self._dataset = None
         self._X: dict[str, np.ndarray] = {}
         self._y: dict[str, np.ndarray] = {}
         self._grid = None
         self._extent = None
+        self.apply_palette(self.colors)
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        """The theme's colours (map, points, contour, axes, key) and the mode's text sizes."""
+        self.colors = pal
+        style_plot(self.plot, pal, presentation)
+        set_plot_title(self.plot, self.plot.plain_title, pal, presentation)
+        self.colorbar.setColorMap(probability_colormap(pal))
+        self.colorbar.axis.setPen(pal.axis)
+        self.colorbar.axis.setTextPen(pal.plot_text)
+        self.colorbar.axis.labelStyle = {"color": pal.plot_text}
+        self.colorbar.axis._updateLabel()
+        self.contour.setPen(pg.mkPen(pal.contour, width=2.5))
+        self._brushes = [pg.mkBrush(c) for c in pal.class_colors]
+        self._ring_pens = [pg.mkPen(c, width=2.5) for c in pal.class_colors]
+        self.train_points.setPen(pg.mkPen(pal.point_outline, width=1))
+        self.selection_ring.setPen(pg.mkPen(pal.selection, width=3.5))
+        self.highlight_ring.setPen(pg.mkPen(pal.selection, width=2.5))
+        self.placeholder.setColor(pal.muted)
+        for mode in PAINT_MODES:
+            _class_colors(self.mode_buttons[mode], int(mode[-1]), pal)
+        self._show_key()
+        if self._X:
+            self._draw_points()
+        self._redraw_image()
 
     # --------------------------------------------------------------- updates
 
     def _show_key(self) -> None:
         """The legend: one swatch per class, what filled and hollow mean, what the lines are."""
-        colours = class_colors("light")
+        colours = self.colors.class_colors
         swatches = " &nbsp; ".join(f"<span style='color:{colours[k]}'>●</span> class {k}" for k in range(self.classes))
-        line = "black line = boundary (P = 0.5)" if self.classes == 2 else "black lines = class boundaries"
-        self.key.setText(f"{swatches} &nbsp; filled = train, hollow = test, {line}")
+        self.key.setText(f"{swatches} &nbsp; ○ test")
+        line = "white" if self.colors.name == "dark" else "black"
+        lines = f"{line} line = boundary (P = 0.5)" if self.classes == 2 else f"{line} lines = class boundaries"
+        self.key.setToolTip(f"Filled = train, hollow = test; {lines}")
 
     def set_classes(self, classes: int) -> None:
         """Show the paint tools, legend and title for ``classes`` classes."""
@@ -221,8 +250,9 @@ class BoundaryPlot(QWidget):
         many = classes > 2
         self.colorbar.setVisible(not many)
         title = "Decision regions: colour = class, intensity = confidence" if many else "Decision boundary: P(class 1)"
-        self.plot.getPlotItem().setTitle(title, color="#202124", size="11pt")
-        self.discretise.setToolTip(
+        self.plot.plain_title = title
+        set_plot_title(self.plot, title, self.colors)
+        self.discretize.setToolTip(
             "Colour each point of the plane by the predicted class only"
             + (" (full colour, whatever the confidence)" if many else " (P > 0.5 or not)")
         )
@@ -287,10 +317,10 @@ class BoundaryPlot(QWidget):
         self.placeholder.hide()
         if getattr(grid, "winner", None) is not None and grid.classes > 2:
             regions = RegionGrid(grid.extent, grid.classes, np.empty(0), grid.winner, grid.probability, None, None)
-            rgba = region_image(regions, class_rgb("light"), discrete=self.discretise.isChecked())
+            rgba = region_image(regions, class_rgb(self.colors.name), discrete=self.discretize.isChecked())
             self.image.setImage(np.ascontiguousarray(rgba.transpose(1, 0, 2)), autoLevels=False, levels=(0, 255))
         else:
-            if self.discretise.isChecked():
+            if self.discretize.isChecked():
                 prob = (prob > 0.5).astype(float)
             # The worker's array is row-major (prob[i, j] at y_i, x_j); the image item wants [x, y].
             self.image.setImage(prob.T, autoLevels=False, levels=(0.0, 1.0))
@@ -440,10 +470,11 @@ class BoundaryPlot(QWidget):
     # ---------------------------------------------------------------- state
 
     def view_state(self) -> dict:
-        return {"discretise": self.discretise.isChecked(), "show_test": self.show_test.isChecked(), "mode": self.mode}
+        return {"discretize": self.discretize.isChecked(), "show_test": self.show_test.isChecked(), "mode": self.mode}
 
     def restore_view_state(self, state: dict) -> None:
-        self.discretise.setChecked(bool(state.get("discretise", False)))
+        # "discretise": the key sessions saved before the one spelling
+        self.discretize.setChecked(bool(state.get("discretize", state.get("discretise", False))))
         self.show_test.setChecked(bool(state.get("show_test", True)))
         if state.get("mode") in MODES:
             self.set_mode(state["mode"])

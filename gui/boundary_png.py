@@ -52,7 +52,10 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     from PySide6.QtCore import QPointF, QRectF, Qt
     from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen
 
-    from gui.training_style import CLASS_COLORS, CONTOUR_COLOR, POINT_OUTLINE, probability_colormap
+    from gui.theme import PALETTES
+    from gui.training_style import probability_colormap
+
+    pal = PALETTES["light"]  # a file for print or slides: always the light theme
 
     left, right, top, bottom = 70, 110, 64, 56
     pw, ph = width - left - right, height - top - bottom
@@ -63,10 +66,10 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     regions = None
     if classes > 2:  # K classes: the regions of autograd_core.regions, one colour per class, flipped to y down
         from autograd_core.regions import class_regions, region_image
-        from gui.theme import class_colors, class_rgb
+        from gui.theme import class_rgb
 
         regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
-        rgba = np.ascontiguousarray(region_image(regions, class_rgb("light"))[::-1])
+        rgba = np.ascontiguousarray(region_image(regions, class_rgb(pal.name))[::-1])
         prob = None
     else:
         # Probability map: rows from top (y1) to bottom (y0), so the image is the right way up.
@@ -75,11 +78,11 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
         gx, gy = np.meshgrid(xs, ys)
         z = trainer.scores(np.column_stack([gx.ravel(), gy.ravel()])).reshape(GRID, GRID)
         prob = 0.5 * (1.0 + np.tanh(0.5 * z))
-        rgba = np.ascontiguousarray(probability_colormap().map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
+        rgba = np.ascontiguousarray(probability_colormap(pal).map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
     heat = QImage(rgba.data, GRID, GRID, 4 * GRID, QImage.Format.Format_RGBA8888).copy()
 
     image = QImage(width, height, QImage.Format.Format_ARGB32)
-    image.fill(QColor("white"))
+    image.fill(QColor(pal.plot_background))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -104,12 +107,12 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
             for k, (row, col) in enumerate(line):
                 point = QPointF(left + col * cell_w, top + row * cell_h)
                 path.moveTo(point) if k == 0 else path.lineTo(point)
-    painter.setPen(QPen(QColor(CONTOUR_COLOR), 2.5))
+    painter.setPen(QPen(QColor(pal.contour), 2.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawPath(path)
 
-    colors = [QColor(c) for c in (CLASS_COLORS if regions is None else class_colors("light"))]
-    painter.setPen(QPen(QColor(POINT_OUTLINE), 1.0))
+    colors = [QColor(c) for c in pal.class_colors]
+    painter.setPen(QPen(QColor(pal.point_outline), 1.0))
     for (x, y), label in zip(data.X_train, data.y_train):
         painter.setBrush(QBrush(colors[int(label)]))
         painter.drawEllipse(px(x, y), 4.5, 4.5)
@@ -120,21 +123,21 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     painter.setClipping(False)
 
     # Frame, ticks and labels.
-    ink = QColor("#202124")
-    painter.setPen(QPen(QColor("#5f6368"), 1.0))
+    ink = QColor(pal.plot_text)
+    painter.setPen(QPen(QColor(pal.axis), 1.0))
     painter.drawRect(plot)
     font = QFont()
     font.setPixelSize(13)
     painter.setFont(font)
     for t in nice_ticks(x0, x1):
         p = px(t, y0)
-        painter.setPen(QPen(QColor("#5f6368"), 1.0))
+        painter.setPen(QPen(QColor(pal.axis), 1.0))
         painter.drawLine(p, p + QPointF(0, 5))
         painter.setPen(ink)
         painter.drawText(QRectF(p.x() - 40, p.y() + 7, 80, 18), Qt.AlignmentFlag.AlignHCenter, f"{t:g}")
     for t in nice_ticks(y0, y1):
         p = px(x0, t)
-        painter.setPen(QPen(QColor("#5f6368"), 1.0))
+        painter.setPen(QPen(QColor(pal.axis), 1.0))
         painter.drawLine(p, p - QPointF(5, 0))
         painter.setPen(ink)
         painter.drawText(
@@ -146,7 +149,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     if regions is not None:  # a legend: one swatch per class
         for k in range(classes):
             y = top + 6 + 24 * k
-            painter.setPen(QPen(QColor(POINT_OUTLINE), 1.0))
+            painter.setPen(QPen(QColor(pal.point_outline), 1.0))
             painter.setBrush(QBrush(colors[k]))
             painter.drawEllipse(QPointF(left + pw + 24, y + 9), 6, 6)
             painter.setPen(ink)
@@ -155,9 +158,9 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     if regions is None:  # colour bar with its 0.5 mark
         bar = QRectF(left + pw + 30, top, 18, ph)
         ramp = np.linspace(1.0, 0.0, 256)
-        ramp_rgba = np.ascontiguousarray(probability_colormap().map(ramp, mode="byte").reshape(256, 1, 4))
+        ramp_rgba = np.ascontiguousarray(probability_colormap(pal).map(ramp, mode="byte").reshape(256, 1, 4))
         painter.drawImage(bar, QImage(ramp_rgba.data, 1, 256, 4, QImage.Format.Format_RGBA8888).copy())
-        painter.setPen(QPen(QColor("#5f6368"), 1.0))
+        painter.setPen(QPen(QColor(pal.axis), 1.0))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(bar)
         for v in (0.0, 0.5, 1.0):
@@ -188,7 +191,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     painter.setPen(ink)
     painter.drawText(QRectF(left, 10, pw + right - 10, 24), Qt.AlignmentFlag.AlignLeft, title)
     painter.setFont(font)
-    painter.setPen(QColor("#5f6368"))
+    painter.setPen(QColor(pal.axis))
     painter.drawText(QRectF(left, 36, pw + right - 10, 20), Qt.AlignmentFlag.AlignLeft, sub)
     painter.end()
     return image

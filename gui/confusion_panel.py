@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.losses import confusion_from_predictions, per_class_accuracy
 from autograd_core.numbers import format_percent
-from gui.theme import class_colors
+from gui.theme import palette, theme_notifier
 
 
 class ConfusionPanel(QWidget):
@@ -66,6 +66,11 @@ class ConfusionPanel(QWidget):
         self._labels: dict[str, np.ndarray] = {}
         self._predicted: dict[str, np.ndarray | None] = {}
         self.caption.setText("Rows: true class · columns: predicted class. Click a cell to ring its points.")
+        theme_notifier().changed.connect(self._theme_changed)
+
+    def _theme_changed(self, _theme: str, _presentation: bool) -> None:
+        if self.classes:
+            self._draw()  # the cells take the new theme's class colours
 
     @property
     def current_part(self) -> str:
@@ -106,7 +111,8 @@ class ConfusionPanel(QWidget):
         table = self.table
         table.setRowCount(k)
         table.setColumnCount(k + 1)
-        colours = class_colors("light")
+        pal = palette()
+        colours = pal.class_colors
         table.setHorizontalHeaderLabels([f"→ {c}" for c in range(k)] + ["accuracy"])
         table.setVerticalHeaderLabels([f"class {c}" for c in range(k)])
         for c in range(k):
@@ -119,7 +125,7 @@ class ConfusionPanel(QWidget):
                 share = matrix[i, j] / totals[i] if totals[i] else 0.0
                 item = QTableWidgetItem(str(int(matrix[i, j])))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                base = QColor(colours[i] if i == j else "#9e9e9e")
+                base = QColor(colours[i] if i == j else pal.muted)
                 base.setAlphaF(0.1 + 0.6 * share if matrix[i, j] else 0.0)
                 item.setBackground(base)
                 item.setToolTip(

@@ -44,6 +44,9 @@ def load_examples(path: Path = EXAMPLES_PATH) -> list[dict]:
         return json.load(f)
 
 
+NARROW_CHARS = 110  # below this many average characters of width, two columns instead of three
+
+
 class ExpressionPanel(QWidget):
     """Type an expression, see its graph, run and step through backward."""
 
@@ -127,6 +130,7 @@ class ExpressionPanel(QWidget):
         bar.setContentsMargins(4, 4, 4, 0)
         label = QLabel("Layout")
         label.setToolTip(self.layout_combo.toolTip())
+        self.layout_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # follows the font
         bar.addWidget(label)
         bar.addWidget(self.layout_combo)
         bar.addStretch(1)
@@ -142,6 +146,8 @@ class ExpressionPanel(QWidget):
         right, self.backward = backward_column(self.state)
         self.mode = ModePanel(self.state)
         right.layout().insertWidget(0, self.mode)
+        self.backward_column = right
+        self._narrow = False  # the Backward column sits under the inputs (see _reflow)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("expressionSplitter")
@@ -169,6 +175,41 @@ class ExpressionPanel(QWidget):
         self.view.drawn.connect(self._groups_changed)
         self._press = None  # where a left click on the graph began (a click selects, a drag pans)
         self.view.viewport().installEventFilter(self)
+
+    # ---- reflow
+
+    def _reflow(self) -> None:
+        """Three columns need about 110 characters of width: narrower (1024 px in presentation mode), the
+        Backward column moves under the inputs, and the graph keeps the rest of the width."""
+        chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
+        narrow = self.isVisible() and chars < NARROW_CHARS
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        column = self.backward_column
+        if narrow:
+            self.left.addWidget(column)
+            self.left.setSizes([200, 300, 400])
+            self.splitter.setSizes([int(self.width() * 0.36), int(self.width() * 0.64)])
+        else:
+            self.splitter.insertWidget(2, column)
+            self.left.setSizes([300, 300])
+            side = min(330, int(self.width() * 0.26))
+            self.splitter.setSizes([side, self.width() - 2 * side, side])
+        column.show()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._reflow()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._reflow()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._reflow()
 
     # ---- actions
 

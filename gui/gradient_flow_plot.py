@@ -10,9 +10,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from gui.metrics_plots import step_plot
-
-LAYER_COLORS = ("#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#c62828", "#00838f", "#5d4037", "#455a64")
+from gui.metrics_plots import restyle_step_plot, step_plot
+from gui.theme import Palette, palette, plot_text_size
 
 
 class GradientFlowPlot(QWidget):
@@ -23,7 +22,8 @@ class GradientFlowPlot(QWidget):
         self.plot = step_plot("Gradient norm per layer", "‖gradient‖")
         item = self.plot.getPlotItem()
         item.setLogMode(y=True)
-        self.legend = item.addLegend(offset=(-10, 10), labelTextColor="#202124", brush=pg.mkBrush("w"))
+        self.colors = palette()
+        self.legend = item.addLegend(offset=(-10, 10))
         self.curves: list[pg.PlotDataItem] = []
         self.setToolTip(
             "How much gradient reaches each layer at every step (log scale). A layer whose curve sinks towards "
@@ -32,6 +32,22 @@ class GradientFlowPlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
+        self.apply_palette(self.colors)
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        self.colors = pal
+        restyle_step_plot(self.plot, pal, presentation)
+        self.legend.setBrush(pg.mkBrush(pal.plot_background))
+        self.legend.setLabelTextColor(pal.plot_text)
+        self.legend.setLabelTextSize(f"{plot_text_size(presentation, 0.9):.1f}pt")
+        for i, curve in enumerate(self.curves):
+            curve.setPen(self._pen(i))
+        for _sample, label in self.legend.items:  # the labels keep the style they were made with
+            label.setText(label.text, color=pal.plot_text, size=f"{plot_text_size(presentation, 0.9):.1f}pt")
+
+    def _pen(self, i: int):
+        colors = self.colors.layer_colors
+        return pg.mkPen(colors[i % len(colors)], width=2)
 
     def update_norms(self, steps: np.ndarray, norms: np.ndarray) -> None:
         """``norms`` has one row per step and one column per layer."""
@@ -44,7 +60,7 @@ class GradientFlowPlot(QWidget):
             self.curves = [
                 self.plot.plot(
                     name=f"layer {i + 1}" if i < layers - 1 else "output layer",
-                    pen=pg.mkPen(LAYER_COLORS[i % len(LAYER_COLORS)], width=2),
+                    pen=self._pen(i),
                     connect="finite",
                 )
                 for i in range(layers)

@@ -1448,7 +1448,12 @@ class GraphView(QGraphicsView):
         # the viewport in scene units, placed so that the graph's centre falls on the region's centre
         top_left = rect.center() - QPointF(region.center().x() - vp.left(), region.center().y() - vp.top()) / scale
         shown = QRectF(top_left, QSizeF(vp.width() / scale, vp.height() / scale))
-        self.scene().setSceneRect(shown.united(rect))
+        scene_rect = shown.united(rect)
+        if scene_rect.width() * scale <= vp.width() + 1 and scene_rect.height() * scale <= vp.height() + 1:
+            # the graph fits: a scene a pixel smaller than the viewport, or rounding shows scroll bars, which
+            # shrink the viewport, which refits the view… endlessly
+            scene_rect = QRectF(shown.topLeft(), QSizeF((vp.width() - 1) / scale, (vp.height() - 1) / scale))
+        self.scene().setSceneRect(scene_rect)
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -31,6 +31,9 @@ SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged
 BOX_LIMIT = 1e15  # the spin boxes' range; beyond it (or inf/nan) the value is shown as text
+
+
+LINES = 4  # grid lines per input
 
 
 def slider_position(value: float, lo: float, hi: float) -> int:
@@ -122,37 +125,46 @@ class InputRow:
         self.spin.setRange(-BOX_LIMIT, BOX_LIMIT)
         self.spin.setSingleStep(0.1)
         self.spin.setKeyboardTracking(False)
-        self.spin.setMaximumWidth(120)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, SLIDER_STEPS)
-        self.slider.setMinimumWidth(90)
+        self.slider.setMinimumWidth(60)
         self.low = QDoubleSpinBox()
         self.high = QDoubleSpinBox()
         for box in (self.low, self.high):
             box.setDecimals(2)
             box.setRange(-BOX_LIMIT, BOX_LIMIT)
             box.setKeyboardTracking(False)
-            box.setMaximumWidth(76)
         self.grad = QLabel()
-        self.grad.setMinimumWidth(64)
+        self.fit_widths()
         self.numeric = QLabel()
         self.error = QLabel()
         self.verdict = ""  # "", "pending", "ok", "accumulated", "mismatch" or "nonfinite"
-        # Three lines per input: name, value, gradient / slider between its bounds / gradient check.
-        top = 3 * row
+        # Four lines per input: name and value / slider between its bounds / gradient / gradient check.  The
+        # gradient has a line of its own, so it shows whole even in a narrow column (presentation mode).
+        top = LINES * row
         grid.addWidget(self.label, top, 0)
-        grid.addWidget(self.spin, top, 1, 1, 2)
-        grid.addWidget(self.grad, top, 3)
+        grid.addWidget(self.spin, top, 1, 1, 3)
         grid.addWidget(self.low, top + 1, 0, 1, 1)
         grid.addWidget(self.slider, top + 1, 1, 1, 2)
         grid.addWidget(self.high, top + 1, 3)
-        grid.addWidget(self.numeric, top + 2, 1)
-        grid.addWidget(self.error, top + 2, 2, 1, 2)
+        grid.addWidget(self.grad, top + 2, 0, 1, 4)
+        grid.addWidget(self.numeric, top + 3, 0, 1, 2)
+        grid.addWidget(self.error, top + 3, 2, 1, 2)
         self.set_name(name)
         self.spin.valueChanged.connect(self._spin_changed)
         self.slider.valueChanged.connect(self._slider_moved)
         self.low.valueChanged.connect(self._range_edited)
         self.high.valueChanged.connect(self._range_edited)
+
+    def fit_widths(self) -> None:
+        """Widths from the font in use (presentation mode's is 1.6× larger): bounds show "-100.00" whole,
+        the value "-1000.0000"."""
+        fm = self.spin.fontMetrics()
+        arrows = 34  # frame, padding and the spin arrows
+        self.spin.setMaximumWidth(fm.horizontalAdvance("-1000.0000") + arrows)
+        for box in (self.low, self.high):
+            box.setMinimumWidth(fm.horizontalAdvance("-100.00") + arrows)
+            box.setMaximumWidth(fm.horizontalAdvance("-1000.00") + arrows)
 
     def set_name(self, name: str) -> None:
         """Show input ``name`` on this row: names, tooltips, then its value and gradient."""
@@ -258,10 +270,11 @@ class InputsPanel(QWidget):
         self._lines: list[InputRow] = []  # every row built so far, shown or hidden, in grid order
         self._stretch_line = 0
         self.updating = False
-        self.gradcheck = QCheckBox("Gradient check (finite differences)")
+        self.gradcheck = QCheckBox("Gradient check")
         self.gradcheck.setObjectName("gradcheckToggle")
         self.gradcheck.setToolTip(
-            "Show, for each input, the numeric gradient by central finite differences and compare it with the "
+            "Gradient check (finite differences): show, for each input, the numeric gradient by central finite "
+            "differences and compare it with the "
             f"gradient on screen once Backward has run; relative errors above {MISMATCH:g} are flagged"
         )
         self.gradcheck.toggled.connect(state.set_gradcheck)
@@ -280,10 +293,16 @@ class InputsPanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.gradcheck)
+        layout.addWidget(self.gradcheck, 0, Qt.AlignmentFlag.AlignLeft)  # as wide as its text: a click hits it
         layout.addWidget(self.empty)
         layout.addWidget(scroll, 1)
         state.changed.connect(self._state_changed)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            for line in self._lines:
+                line.fit_widths()
 
     def _state_changed(self, change: Change) -> None:
         """One refresh per change of the state (a new program rebuilds the rows)."""
@@ -313,9 +332,9 @@ class InputsPanel(QWidget):
         self.body.setHidden(hidden)
         if self.gradcheck.isChecked() != self.state.gradcheck_enabled:
             self.refresh()  # rows renamed above already show the rest of the state
-        self.grid.setRowStretch(3 * self._stretch_line, 0)
+        self.grid.setRowStretch(LINES * self._stretch_line, 0)
         self._stretch_line = len(names)
-        self.grid.setRowStretch(3 * len(names), 1)
+        self.grid.setRowStretch(LINES * len(names), 1)
         hidden = len(self.state.inputs) - len(names)
         if hidden > 0:
             self.empty.setText(f"Showing the first {MAX_ROWS} inputs; {hidden} more are not listed.")

@@ -18,11 +18,9 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from autograd_core.inspection import LossSlice
 from autograd_core.numbers import format_number
+from gui.theme import Palette, palette
+from gui.training_style import style_plot
 
-CURVE_PEN = {"color": "#37474f", "width": 2.5}
-TANGENT_PEN = {"color": "#c2185b", "width": 2, "style": Qt.PenStyle.DashLine}
-NOW_COLOR = "#c2185b"
-NEXT_COLOR = "#2e7d32"
 CAPTION_LINES = 3
 
 
@@ -60,23 +58,20 @@ class LossSlicePlot(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.current: LossSlice | None = None
-        self.plot = pg.PlotWidget(background="w")
+        self.colors = palette()
+        self.plot = pg.PlotWidget(background=self.colors.plot_background)
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
         item.setLabel("left", "loss + L1/L2 penalty")
         item.setMenuEnabled(False)
         item.hideButtons()
         for axis in ("bottom", "left"):
-            item.getAxis(axis).setPen("#5f6368")
-            item.getAxis(axis).setTextPen("#202124")
             item.getAxis(axis).enableAutoSIPrefix(False)  # "×0.001" on the axis reads badly on a projector
-        self.curve = self.plot.plot(pen=pg.mkPen(**CURVE_PEN), name="loss")
-        self.tangent = self.plot.plot(pen=pg.mkPen(**TANGENT_PEN), name="tangent")
-        self.now_point = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(NOW_COLOR), pen=pg.mkPen("w", width=1.5))
-        self.next_point = pg.ScatterPlotItem(
-            size=12, symbol="t1", brush=pg.mkBrush(NEXT_COLOR), pen=pg.mkPen("w", width=1.5)
-        )
-        self.step_arrow = pg.PlotDataItem(pen=pg.mkPen(NEXT_COLOR, width=2))
+        self.curve = self.plot.plot(name="loss")
+        self.tangent = self.plot.plot(name="tangent")
+        self.now_point = pg.ScatterPlotItem(size=12)
+        self.next_point = pg.ScatterPlotItem(size=12, symbol="t1")
+        self.step_arrow = pg.PlotDataItem()
         for extra in (self.step_arrow, self.now_point, self.next_point):
             self.plot.addItem(extra)
         self.caption = QLabel("Click a weight (an edge) in the network diagram to see the loss along it.")
@@ -95,10 +90,32 @@ class LossSlicePlot(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.caption)
+        self.apply_palette(self.colors)
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        self.colors = pal
+        style_plot(self.plot, pal, presentation)
+        self.curve.setPen(pg.mkPen(pal.train, width=2.5))
+        self.tangent.setPen(pg.mkPen(pal.selection, width=2, style=Qt.PenStyle.DashLine))
+        outline = pg.mkPen(pal.plot_background, width=1.5)
+        self.now_point.setBrush(pg.mkBrush(pal.selection))
+        self.now_point.setPen(outline)
+        self.next_point.setBrush(pg.mkBrush(pal.next_step))
+        self.next_point.setPen(outline)
+        self.step_arrow.setPen(pg.mkPen(pal.next_step, width=2))
 
     def _fit_caption(self) -> None:
-        # A fixed height: new text every half second must not re-layout (and repaint) the whole area.
-        self.caption.setFixedHeight(self.caption.fontMetrics().lineSpacing() * CAPTION_LINES + 6)
+        # A fixed height, changed only when the text needs more or fewer lines at this width: new text every
+        # half second must not re-layout (and repaint) the whole area.
+        lines = CAPTION_LINES * self.caption.fontMetrics().lineSpacing() + 6
+        need = self.caption.heightForWidth(self.caption.width()) if self.caption.width() > 50 else 0
+        height = max(lines, need)
+        if self.caption.height() != height or self.caption.minimumHeight() != height:
+            self.caption.setFixedHeight(height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_caption()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
@@ -125,6 +142,7 @@ class LossSlicePlot(QWidget):
             self._axis_label = label
             self.plot.getPlotItem().setLabel("bottom", label)
         self.caption.setText(caption(sl))
+        self._fit_caption()
 
     def clear(self) -> None:
         self.current = None

@@ -112,6 +112,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("areaTabs")
         self.tabs.setDocumentMode(True)
+        # The window never resizes itself: without an explicit minimum the tabs would ask for the largest
+        # minimum of every page (hidden ones too), which grows with presentation mode's fonts.  Each page
+        # fits the room it gets (its panels reflow or scroll).
+        self.tabs.setMinimumSize(640, 400)
         self.setCentralWidget(self.tabs)
         self.areas: dict[str, QWidget] = {}
         self.expression = ExpressionPanel()

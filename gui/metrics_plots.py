@@ -14,24 +14,24 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from autograd_core.numbers import format_number
+from gui.theme import Palette, palette
 from gui.training_controller import MetricHistory
+from gui.training_style import set_plot_title, style_plot
 
-TRAIN_COLOR = "#37474f"
-TEST_COLOR = "#c2185b"
-DIVERGED_COLOR = "#d32f2f"
-TRAIN_PEN = {"color": TRAIN_COLOR, "width": 2.5}
-TEST_PEN = {"color": TEST_COLOR, "width": 2.5}
+CURVE_WIDTH = 2.5
 
 
 def step_plot(title: str, y_label: str) -> pg.PlotWidget:
     """A plot against the training step, in the training area's style (cheap to repaint: no grid)."""
-    widget = pg.PlotWidget(background="w")
+    widget = pg.PlotWidget(background=palette().plot_background)
     widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
     item = widget.getPlotItem()
-    item.setTitle(title, color="#202124", size="11pt")
+    widget.plain_title = title  # restyled with the theme and presentation mode
+    set_plot_title(widget, title)
     item.setLabel("bottom", "step")
     item.setLabel("left", y_label)
     item.setMenuEnabled(False)
@@ -39,11 +39,22 @@ def step_plot(title: str, y_label: str) -> pg.PlotWidget:
     item.setClipToView(True)
     item.setDownsampling(auto=True, mode="peak")
     for axis in ("bottom", "left"):
-        item.getAxis(axis).setPen("#5f6368")
-        item.getAxis(axis).setTextPen("#202124")
         item.getAxis(axis).enableAutoSIPrefix(False)
-    item.getAxis("left").setWidth(48)  # a fixed width: new tick labels never re-layout the plot
+    style_plot(widget)
+    fit_axis_width(widget)
     return widget
+
+
+def fit_axis_width(widget: pg.PlotWidget) -> None:
+    """A fixed left-axis width for the text size in use: new tick labels never re-layout the plot."""
+    axis = widget.getPlotItem().getAxis("left")
+    axis.setWidth(round(QFontMetricsF(axis.style["tickFont"] or QFont()).horizontalAdvance("0.000") + 26))
+
+
+def restyle_step_plot(widget: pg.PlotWidget, pal: Palette, presentation: bool | None = None) -> None:
+    style_plot(widget, pal, presentation)
+    set_plot_title(widget, getattr(widget, "plain_title", ""), pal, presentation)
+    fit_axis_width(widget)
 
 
 def nice_ceiling(x: float) -> float:
@@ -70,16 +81,13 @@ class MetricsPlots(QWidget):
         for plot in (self.loss_plot, self.acc_plot):
             plot.getPlotItem().enableAutoRange(axis="x", enable=False)
         self._set_x_max(10.0)
-        self.train_loss = self.loss_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
-        self.test_loss = self.loss_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
-        self.train_acc = self.acc_plot.plot(name="train", pen=pg.mkPen(**TRAIN_PEN), connect="finite")
-        self.test_acc = self.acc_plot.plot(name="test", pen=pg.mkPen(**TEST_PEN), connect="finite")
-        self.diverged_line = self.loss_plot.plot(
-            pen=pg.mkPen(DIVERGED_COLOR, width=2, style=Qt.PenStyle.DashLine), name="diverged"
-        )
-        self.diverged_mark = self.loss_plot.plot(
-            pen=None, symbol="x", symbolSize=14, symbolPen=pg.mkPen(DIVERGED_COLOR, width=2.5), symbolBrush=None
-        )
+        self.train_loss = self.loss_plot.plot(name="train", connect="finite")
+        self.test_loss = self.loss_plot.plot(name="test", connect="finite")
+        self.train_acc = self.acc_plot.plot(name="train", connect="finite")
+        self.test_acc = self.acc_plot.plot(name="test", connect="finite")
+        self.diverged_line = self.loss_plot.plot(name="diverged")
+        self.diverged_mark = self.loss_plot.plot(pen=None, symbol="x", symbolSize=14, symbolBrush=None)
+        self.colors = palette()
         self._loss_title = ""
         self._set_loss_title("")
         self.log_loss = QCheckBox("Log scale")
@@ -94,15 +102,9 @@ class MetricsPlots(QWidget):
         top.addWidget(self.loss_plot, 1)
         top.addWidget(self.acc_plot, 1)
         # The key is a plain label, not a pyqtgraph legend: it never needs repainting while curves move.
-        key = QLabel(
-            f"<span style='color:{TRAIN_COLOR}'>━━</span> train &nbsp;&nbsp; "
-            f"<span style='color:{TEST_COLOR}'>━━</span> test"
-        )
-        # On the plots' white, like the curves it names: the dark train swatch vanished on the dark theme.
+        key = QLabel()
+        # On the plots' background, like the curves it names (a swatch on the window colour may vanish).
         key.setObjectName("curveKey")
-        key.setStyleSheet(
-            "QLabel#curveKey { background: white; color: #202124; padding: 1px 6px; border-radius: 3px; }"
-        )
         self.key = key
         options = QHBoxLayout()
         options.addWidget(key)
@@ -113,6 +115,32 @@ class MetricsPlots(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top, 1)
         layout.addLayout(options)
+        self.apply_palette(self.colors)
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        """Colours of the theme (and text sizes of the mode) for the plots, the curves and the key."""
+        self.colors = pal
+        for plot in (self.loss_plot, self.acc_plot):
+            restyle_step_plot(plot, pal, presentation)
+        for curve, colour in (
+            (self.train_loss, pal.train),
+            (self.test_loss, pal.test),
+            (self.train_acc, pal.train),
+            (self.test_acc, pal.test),
+        ):
+            curve.setPen(pg.mkPen(colour, width=CURVE_WIDTH))
+        self.diverged_line.setPen(pg.mkPen(pal.diverged, width=2, style=Qt.PenStyle.DashLine))
+        self.diverged_mark.setSymbolPen(pg.mkPen(pal.diverged, width=2.5))
+        self.key.setText(
+            f"<span style='color:{pal.train}'>━━</span> train &nbsp;&nbsp; "
+            f"<span style='color:{pal.test}'>━━</span> test"
+        )
+        self.key.setStyleSheet(
+            f"QLabel#curveKey {{ background: {pal.plot_background}; color: {pal.plot_text}; "
+            "padding: 1px 6px; border-radius: 3px; }"
+        )
+        title, self._loss_title = self._loss_title, None
+        self._set_loss_title(title)
 
     def update_history(
         self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy"), diverged=None
@@ -183,8 +211,8 @@ class MetricsPlots(QWidget):
         if divergence == self._loss_title:
             return  # an unchanged title is not set again: no re-layout
         self._loss_title = divergence
-        title = "Loss" if not divergence else f"Loss · <span style='color:{DIVERGED_COLOR}'>{divergence}</span>"
-        self.loss_plot.getPlotItem().setTitle(title, color="#202124", size="11pt")
+        title = "Loss" if not divergence else f"Loss · <span style='color:{self.colors.diverged}'>{divergence}</span>"
+        set_plot_title(self.loss_plot, title, self.colors)
 
     @property
     def divergence_text(self) -> str:

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from autograd_core.naming import connection_name, input_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 from gui.neuron_maps import describe_range, map_image, map_images
-from gui.training_style import NEGATIVE, POSITIVE
+from gui.theme import Palette, palette, plot_text_size
 
 LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
 MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads
@@ -52,9 +52,13 @@ EDGE_MODES = ("weight", "gradient")
 PICK_TOLERANCE_PX = 6.0  # a click this close to an edge picks it
 MAGNIFIED_PX = 168  # side of a hovered neuron's enlarged map
 DEAD_TEXT = "dead: outputs 0 for every training point, so it gets no gradient and cannot recover"
-TITLES = {
-    "weight": "<b>Network</b> — edges: weight w (blue −, orange +; thicker = larger)",
-    "gradient": "<b>Network</b> — edges: gradient ∂loss/∂w of the last step (blue −, orange +)",
+TITLES = {  # short: the header shares a row with the edge-mode combo, even at 1024 px in presentation mode
+    "weight": "<b>Network</b>",
+    "gradient": "<b>Network</b> (gradient)",
+}
+EDGE_KEYS = {
+    "weight": "edges: weight w (blue −, orange +; thicker = larger)",
+    "gradient": "edges: gradient ∂loss/∂w of the last step (blue −, orange +)",
 }
 
 
@@ -108,7 +112,7 @@ class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
             path.moveTo(r.topRight())
             path.lineTo(r.bottomLeft())
             self.dead_mark = QGraphicsPathItem(path, self)
-            pen = QPen(QColor("#b71c1c"), 2.5)
+            pen = QPen(QColor(palette().error), 2.5)
             pen.setCosmetic(True)
             self.dead_mark.setPen(pen)
             self.dead_mark.setZValue(2)
@@ -164,24 +168,29 @@ class Magnifier(QGraphicsRectItem):
     def __init__(self):
         super().__init__()
         self.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setBrush(QBrush(QColor("#ffffff")))
-        pen = QPen(QColor("#455a64"), 1.5)
-        pen.setCosmetic(True)
-        self.setPen(pen)
         self.setZValue(100)
         self.title = QGraphicsSimpleTextItem(self)
-        font = QFont()
-        font.setPointSizeF(10.5)
-        font.setBold(True)
-        self.title.setFont(font)
         self.key = QGraphicsSimpleTextItem(self)
-        small = QFont()
-        small.setPointSizeF(9)
-        self.key.setFont(small)
+        self.apply_palette(palette())
         self.picture = QGraphicsPixmapItem(self)
         self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.hide()
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        self.setBrush(QBrush(QColor(pal.plot_background)))
+        pen = QPen(QColor(pal.neuron_border), 1.5)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+        font = QFont()
+        font.setPointSizeF(plot_text_size(presentation, 1.05))
+        font.setBold(True)
+        self.title.setFont(font)
+        small = QFont()
+        small.setPointSizeF(plot_text_size(presentation, 0.9))
+        self.key.setFont(small)
+        for item in (self.title, self.key):
+            item.setBrush(QBrush(QColor(pal.plot_text)))
 
     def show_map(self, title: str, key: str, image: QImage) -> None:
         self.title.setText(title)
@@ -260,7 +269,8 @@ class NetworkDiagram(QWidget):
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.view.setBackgroundBrush(QBrush(QColor("#ffffff")))
+        self.colors = palette()
+        self.view.setBackgroundBrush(QBrush(QColor(self.colors.plot_background)))
         self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
         self.view.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
@@ -269,7 +279,7 @@ class NetworkDiagram(QWidget):
         self.info.setWordWrap(True)
         self.info.setMinimumHeight(self.info.fontMetrics().height() * 2 + 4)
         self.mode = QComboBox()
-        self.mode.addItems(["Edges: weights", "Edges: gradients"])
+        self.mode.addItems(["Weights", "Gradients"])  # short: the header row is narrow at 1024 px
         self.mode.setToolTip(
             "Colour and thickness of every edge: the weight itself (blue negative, orange positive), "
             "or its current gradient ∂loss/∂w"
@@ -279,6 +289,7 @@ class NetworkDiagram(QWidget):
 
         header = QHBoxLayout()
         self.title = QLabel(TITLES["weight"])
+        self.title.setToolTip(EDGE_KEYS["weight"])
         self.title.setWordWrap(True)
         self.title.setMinimumWidth(80)
         self.key = QLabel()
@@ -306,7 +317,7 @@ class NetworkDiagram(QWidget):
         self._hovered = None
         self._pen_cache: dict = {}
         self._font = QFont()
-        self._font.setPointSizeF(11)
+        self._font.setPointSizeF(plot_text_size(None, 1.1))
         self._font.setBold(True)
         self.maps: dict[tuple[int, int], np.ndarray] = {}  # (layer, index) → the unit's output over the plane
         self.map_images: dict[tuple[int, int], QImage] = {}
@@ -344,8 +355,11 @@ class NetworkDiagram(QWidget):
         for layer, n in enumerate(sizes):
             x = layer * LAYER_GAP
             column = []
+            # a narrow layer (the two inputs) is spread over the middle of the tallest one: its labels, a fixed
+            # size in pixels, never overlap however small the view
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
             for j in range(n):
-                y = (j - (n - 1) / 2) * gap
+                y = (j - (n - 1) / 2) * spread
                 column.append(NeuronItem(self, layer, j, QPointF(x, y), radius))
             self.neurons.append(column)
         for layer in range(1, len(sizes)):
@@ -366,13 +380,45 @@ class NetworkDiagram(QWidget):
         if self.weights:
             self._restyle()
 
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        """The theme's colours and the mode's label size (labels ≥ 1.5× in presentation mode)."""
+        self.colors = pal
+        self._pen_cache = {}
+        self.view.setBackgroundBrush(QBrush(QColor(pal.plot_background)))
+        self._font = QFont(self._font)
+        self._font.setPointSizeF(plot_text_size(presentation, 1.1))
+        last = len(self.neurons) - 1
+        for layer, column in enumerate(self.neurons):
+            for item in column:
+                self._style_neuron(item, layer, last)
+                if item.dead_mark is not None:
+                    pen = item.dead_mark.pen()
+                    pen.setColor(QColor(pal.error))
+                    item.dead_mark.setPen(pen)
+        for label, _item, _side in self._label_anchors:
+            label.setFont(self._font)
+            label.setBrush(QBrush(QColor(pal.plot_text)))
+            _place(label)
+        if self.magnifier is not None:
+            self.magnifier.apply_palette(pal, presentation)
+        for edge in self.edges:
+            edge.style_key = None
+        self._restyle()
+        if self.maps:
+            self.set_neuron_maps_again()
+        self._update_key()
+        if self.picked is not None:
+            self.pick(*self.picked, emit=False)
+        self.view.fit()
+
     def _style_neuron(self, item: NeuronItem, layer: int, last: int) -> None:
+        pal = self.colors
         if layer == 0:
-            fill, border = QColor("#eceff1"), QColor("#455a64")
+            fill, border = QColor(pal.input_fill), QColor(pal.neuron_border)
         elif layer == last:
-            fill, border = QColor("#fff8e1"), QColor("#202124")
+            fill, border = QColor(pal.output_fill), QColor(pal.output_border)
         else:
-            fill, border = QColor("#ffffff"), QColor("#455a64")
+            fill, border = QColor(pal.neuron_fill), QColor(pal.neuron_border)
         item.setBrush(QBrush(fill))
         pen = QPen(border, 2.0)
         pen.setCosmetic(True)
@@ -436,7 +482,7 @@ class NetworkDiagram(QWidget):
         """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
         item = QGraphicsSimpleTextItem(text)
         item.setFont(self._font)
-        item.setBrush(QBrush(QColor("#202124")))
+        item.setBrush(QBrush(QColor(self.colors.plot_text)))
         item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
         item.setData(0, align)
         item.setPos(anchor)
@@ -503,13 +549,23 @@ class NetworkDiagram(QWidget):
             layer = li + 1
             if layer >= len(self.neurons) - 1 or len(layer_maps) != len(self.neurons[layer]):
                 return  # a stale picture of another architecture
-            images = map_images(layer_maps, self.layer_activation(layer), round_mask=True)
+            images = map_images(layer_maps, self.layer_activation(layer), round_mask=True, pal=self.colors)
             for j, (values, image) in enumerate(zip(layer_maps, images)):
                 self.maps[(layer, j)] = values
                 self.map_images[(layer, j)] = image
                 self.set_neuron_image(layer, j, image)
         if self._hovered is not None:
             self._hover(self._hovered)
+
+    def set_neuron_maps_again(self) -> None:
+        """Repaint the maps shown (new theme colours) from the values kept."""
+        layers = len(self.neurons) - 2
+        maps = []
+        for layer in range(1, layers + 1):
+            if not all((layer, j) in self.maps for j in range(len(self.neurons[layer]))):
+                return
+            maps.append(np.array([self.maps[(layer, j)] for j in range(len(self.neurons[layer]))]))
+        self.set_neuron_maps(maps)
 
     def set_dead(self, units) -> None:
         """Mark hidden units ``(diagram layer, index)`` as dead ReLUs (all others alive)."""
@@ -525,20 +581,27 @@ class NetworkDiagram(QWidget):
     def _mode_changed(self, index: int) -> None:
         self.edge_mode = EDGE_MODES[index]
         self.title.setText(TITLES[self.edge_mode])
+        self.title.setToolTip(EDGE_KEYS[self.edge_mode])
         self._restyle()
         self._update_key()
 
     def _update_key(self) -> None:
         parts = []
         if len(self.sizes) > 2:
-            if self.activation in ("relu", "sigmoid"):
-                parts.append("circles: each unit's output over the plane (white 0 → purple high; hover to enlarge)")
-            else:
-                parts.append("circles: each unit's output over the plane (blue −, white 0, orange +; hover to enlarge)")
+            parts.append("circles: unit outputs")
         if self.dead:
-            parts.append(f"<span style='color:#b71c1c'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
-        parts.append("click an edge for its loss slice")
+            parts.append(f"<span style='color:{self.colors.error}'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
+        parts.append("click an edge: loss slice")
         self.key.setText(" · ".join(parts))
+        zero = "dark" if self.colors.name == "dark" else "white"
+        maps = (
+            f"Circles: each hidden unit's output over the input plane ({zero} 0 → purple high; hover to enlarge)"
+            if self.activation in ("relu", "sigmoid")
+            else f"Circles: each hidden unit's output over the plane (blue −, {zero} 0, orange +; hover to enlarge)"
+        )
+        self.key.setToolTip(
+            f"{EDGE_KEYS[self.edge_mode].capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."
+        )
 
     # --------------------------------------------------------------- picking
 
@@ -570,7 +633,9 @@ class NetworkDiagram(QWidget):
             self.scene.removeItem(item)
         self._pick_items = []
         self.picked = (layer, index, source)
-        pen = QPen(QColor(194, 24, 91, 150), 9.0)
+        selection = QColor(self.colors.selection)
+        selection.setAlpha(150)
+        pen = QPen(selection, 9.0)
         pen.setCosmetic(True)
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         target = self.neurons[layer][index]
@@ -624,14 +689,15 @@ class NetworkDiagram(QWidget):
         pen = self._pen_cache.get(key)
         if pen is None:
             positive, w, a = key
-            # Faint edges are mixed with white rather than drawn translucent: same look, and
+            # Faint edges are mixed with the background rather than drawn translucent: same look, and
             # antialiased opaque lines paint about three times faster in Qt's raster engine.
-            base = POSITIVE if positive else NEGATIVE
+            base = QColor(self.colors.class_colors[1] if positive else self.colors.class_colors[0])
+            back = QColor(self.colors.plot_background)
             f = 0.2 + 0.8 * (a + 1) / ALPHA_LEVELS
             colour = QColor(
-                round(255 + (base.red() - 255) * f),
-                round(255 + (base.green() - 255) * f),
-                round(255 + (base.blue() - 255) * f),
+                round(back.red() + (base.red() - back.red()) * f),
+                round(back.green() + (base.green() - back.green()) * f),
+                round(back.blue() + (base.blue() - back.blue()) * f),
             )
             pen = QPen(colour, 0.5 + (MAX_EDGE_WIDTH - 0.5) * w / (WIDTH_LEVELS - 1))
             pen.setCosmetic(True)
@@ -693,7 +759,7 @@ class NetworkDiagram(QWidget):
         activation = self.layer_activation(item.layer)
         title = f"{name} ({activation}) output" + ("  ✕ dead" if key in self.dead else "")
         values = self.maps[key]
-        magnifier.show_map(title, describe_range(values, activation), map_image(values, activation))
+        magnifier.show_map(title, describe_range(values, activation), map_image(values, activation, self.colors))
         centre = item.rect().center()
         p = self.view.mapFromScene(centre)
         r_px = item.rect().width() / 2 * self.view.transform().m11()

@@ -5,7 +5,7 @@ forward on a small grid); this module only turns them into ``QImage``s.
 Units that can be negative (tanh, linear, leaky ReLU…) get a diverging map
 around 0 in the sign colours of the diagram (blue −, white 0, orange +);
 units that cannot (ReLU, sigmoid, softplus) get a sequential map from white
-(0) to deep purple, so "off" is white and "on" is dark whatever the class
+(0) to deep purple (dark to light purple on the dark theme), so "off" is white and "on" is dark whatever the class
 colours mean.  Which is which, and the fixed scale of a bounded unit (sigmoid
 0…1, tanh −1…1), come from the activation's output range in the op table.
 """
@@ -18,7 +18,7 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from autograd_core.nn import ACTIVATIONS, activation_range
-from gui.training_style import CLASS_COLORS
+from gui.theme import Palette, palette
 
 MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)
 
@@ -35,8 +35,12 @@ def fixed_range(activation: str) -> tuple[float, float] | None:
 
 
 SEQUENTIAL = tuple(name for name in ACTIVATIONS if is_sequential(name))
-_SEQ_STOPS = ((0.0, "#ffffff"), (0.45, "#b39ddb"), (1.0, "#311b92"))
-_DIV_STOPS = ((0.0, CLASS_COLORS[0]), (0.5, "#ffffff"), (1.0, CLASS_COLORS[1]))
+
+
+def _stops(pal: Palette, sequential: bool) -> tuple:
+    if sequential:
+        return tuple(zip((0.0, 0.45, 1.0), pal.sequential_stops))
+    return ((0.0, pal.class_colors[0]), (0.5, pal.sequential_stops[0]), (1.0, pal.class_colors[1]))
 
 
 def _table(stops) -> np.ndarray:
@@ -51,8 +55,16 @@ def _table(stops) -> np.ndarray:
     return table
 
 
-SEQ_TABLE = _table(_SEQ_STOPS)
-DIV_TABLE = _table(_DIV_STOPS)
+_TABLES: dict[tuple[str, bool], np.ndarray] = {}
+
+
+def colour_table(sequential: bool, pal: Palette | None = None) -> np.ndarray:
+    """The 256-entry lookup table of a sequential or diverging map in the palette's colours (cached)."""
+    pal = pal or palette()
+    key = (pal.name, sequential)
+    if key not in _TABLES:
+        _TABLES[key] = _table(_stops(pal, sequential))
+    return _TABLES[key]
 
 
 def map_range(values: np.ndarray, activation: str) -> tuple[float, float]:
@@ -73,7 +85,7 @@ def _disc(n: int) -> np.ndarray:
     return np.hypot(c[None, :], c[:, None]) <= 1.0
 
 
-def map_images(maps: np.ndarray, activation: str, round_mask: bool = False) -> list[QImage]:
+def map_images(maps: np.ndarray, activation: str, round_mask: bool = False, pal: Palette | None = None) -> list[QImage]:
     """One image per unit of a layer's maps (units, n, n), coloured in one vectorised pass.
 
     ``round_mask`` makes the corners transparent, so the picture is a disc
@@ -83,7 +95,7 @@ def map_images(maps: np.ndarray, activation: str, round_mask: bool = False) -> l
     maps = np.asarray(maps, dtype=float)
     sequential = is_sequential(activation)
     fixed = fixed_range(activation)
-    table = SEQ_TABLE if sequential else DIV_TABLE
+    table = colour_table(sequential, pal)
     finite = np.where(np.isfinite(maps), maps, 0.0)
     peak = np.abs(finite).reshape(len(maps), -1).max(axis=1) if maps.size else np.zeros(0)
     if fixed is not None:
@@ -105,14 +117,15 @@ def map_images(maps: np.ndarray, activation: str, round_mask: bool = False) -> l
     return images
 
 
-def map_image(values: np.ndarray, activation: str) -> QImage:
+def map_image(values: np.ndarray, activation: str, pal: Palette | None = None) -> QImage:
     """``values[i, j]`` (y up, as ``unit_maps`` returns) as an RGBA image (y down, as screens are)."""
-    return map_images(np.asarray(values)[None], activation)[0]
+    return map_images(np.asarray(values)[None], activation, pal=pal)[0]
 
 
 def describe_range(values: np.ndarray, activation: str) -> str:
     """The colour key of one map, for its enlarged view."""
     lo, hi = map_range(values, activation)
+    zero = "dark" if palette().name == "dark" else "white"
     if is_sequential(activation):
-        return f"white = 0 … purple = {hi:.3g}"
-    return f"blue = {lo:.3g} · white = 0 · orange = {hi:.3g}"
+        return f"{zero} = 0 … purple = {hi:.3g}"
+    return f"blue = {lo:.3g} · {zero} = 0 · orange = {hi:.3g}"

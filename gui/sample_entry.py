@@ -10,6 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from gui.flow_layout import FlowLayout
+
 
 def _coordinate(tooltip: str) -> QDoubleSpinBox:
     spin = QDoubleSpinBox()
@@ -33,6 +35,7 @@ class SampleEntry(QWidget):
         self.label = QComboBox()
         self.label.addItem("class 0", 0)
         self.label.addItem("class 1", 1)
+        self.label.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # follows the font size
         self.label.setToolTip("The sample's true class: its loss (and so every gradient) depends on it")
         self.show_button = QPushButton("Show graph")
         self.show_button.setToolTip(
@@ -40,15 +43,15 @@ class SampleEntry(QWidget):
             "(values and gradients) in the Sample graph tab"
         )
         self.show_button.clicked.connect(self._request)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("Sample: x1"))
-        layout.addWidget(self.x)
-        layout.addWidget(QLabel("x2"))
-        layout.addWidget(self.y)
-        layout.addWidget(self.label)
-        layout.addWidget(self.show_button)
-        layout.addStretch(1)
+        # Each label stays with its box; the groups wrap onto a second line when the row is too narrow.
+        layout = FlowLayout(self)
+        for parts in ((QLabel("Sample: x1"), self.x), (QLabel("x2"), self.y), (self.label, self.show_button)):
+            group = QWidget()
+            row = QHBoxLayout(group)
+            row.setContentsMargins(0, 0, 0, 0)
+            for part in parts:
+                row.addWidget(part)
+            layout.addWidget(group)
 
     def set_classes(self, classes: int) -> None:
         """Offer classes 0 … classes−1."""

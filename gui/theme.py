@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyleFactory, QWidget
 
@@ -68,6 +68,150 @@ _DARK = GraphColors(
 
 def graph_colors(theme: str) -> GraphColors:
     return _DARK if theme == "dark" else _LIGHT
+
+
+# ------------------------------------------------------------ the palette of the views
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Named colours every view draws with, one instance per theme (``palette(theme)``).
+
+    Colours are "#rrggbb" strings (pyqtgraph and style sheets take them as they are; ``QColor(name)`` for
+    painters).  A new view reads ``palette()`` (the theme now applied) when it is built and again when
+    ``theme_notifier().changed`` fires, or implements ``set_theme(name)`` as an area of the main window.
+    """
+
+    name: str
+    plot_background: str  # plots, the network diagram, the boundary outside the data
+    plot_text: str  # titles, axis numbers, labels on plots and the diagram
+    axis: str  # axis lines and ticks
+    muted: str  # placeholders, secondary text
+    # One colour per class (up to autograd_core.data.MAX_CLASSES): 0 blue and 1 orange (points, signs, maps of
+    # two-class views), the others far apart in hue and lightness.
+    class_colors: tuple[str, ...]
+    probability_stops: tuple[str, str, str]  # P(class 1) = 0, 0.5, 1: pale, paler, pale (points read on top)
+    sequential_stops: tuple[str, str, str]  # a non-negative unit's map: 0 … peak
+    point_outline: str
+    contour: str  # the p = 0.5 line
+    selection: str  # a selected point, a picked weight
+    train: str  # train curves
+    test: str  # test curves
+    diverged: str
+    error: str
+    ok: str
+    layer_colors: tuple[str, ...]  # one per layer (gradient flow)
+    neuron_fill: str
+    neuron_border: str
+    input_fill: str
+    output_fill: str
+    output_border: str
+    banner: str
+    banner_border: str
+    banner_text: str
+    next_step: str  # the loss slice's next step (green)
+
+
+PALETTES = {
+    "light": Palette(
+        name="light",
+        plot_background="#ffffff",
+        plot_text="#202124",
+        axis="#5f6368",
+        muted="#5f6368",
+        class_colors=("#1565c0", "#ef6c00", "#2e7d32", "#c2185b", "#6a1b9a", "#00838f"),
+        probability_stops=("#78aae1", "#ffffff", "#fab473"),
+        sequential_stops=("#ffffff", "#b39ddb", "#311b92"),
+        point_outline="#202124",
+        contour="#202124",
+        selection="#c2185b",
+        train="#37474f",
+        test="#c2185b",
+        diverged="#d32f2f",
+        error="#d0021b",
+        ok="#2e9d4f",
+        layer_colors=("#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#c62828", "#00838f", "#5d4037", "#455a64"),
+        neuron_fill="#ffffff",
+        neuron_border="#455a64",
+        input_fill="#eceff1",
+        output_fill="#fff8e1",
+        output_border="#202124",
+        banner="#fff4d6",
+        banner_border="#e0b050",
+        banner_text="#5d4000",
+        next_step="#2e7d32",
+    ),
+    "dark": Palette(
+        name="dark",
+        plot_background="#1e1f24",
+        plot_text="#e8e9ee",
+        axis="#9a9caa",
+        muted="#9a9caa",
+        class_colors=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#ba68c8", "#4dd0e1"),
+        probability_stops=("#1f3f66", "#1e1f24", "#6a3f14"),
+        sequential_stops=("#1e1f24", "#6a55a8", "#d1c4ff"),
+        point_outline="#f0f0f0",
+        contour="#f0f0f0",
+        selection="#ff5c9a",
+        train="#cfd8dc",
+        test="#ff5c9a",
+        diverged="#ff6b6b",
+        error="#ff6b6b",
+        ok="#5fd38a",
+        layer_colors=("#5aa2ff", "#ffa040", "#66cc70", "#c48be0", "#ff6b6b", "#4dd0e1", "#bcaaa4", "#b0bec5"),
+        neuron_fill="#2a2b31",
+        neuron_border="#a3a7b5",
+        input_fill="#34353d",
+        output_fill="#4a3b1c",
+        output_border="#e8e9ee",
+        banner="#4a3b1c",
+        banner_border="#a07c2c",
+        banner_text="#ffe2a0",
+        next_step="#66cc70",
+    ),
+}
+
+# The look applied now (apply_theme sets it): views built later start from it.
+_CURRENT = {"theme": "light", "presentation": False}
+
+
+def palette(theme: str | None = None) -> Palette:
+    """The palette of ``theme``, or of the theme applied now."""
+    return PALETTES.get(theme or _CURRENT["theme"], PALETTES["light"])
+
+
+def current_theme() -> str:
+    return _CURRENT["theme"]
+
+
+def presentation_on() -> bool:
+    return _CURRENT["presentation"]
+
+
+PLOT_TEXT_PT = 10.0  # plot titles, axis text and diagram labels in normal mode
+PLOT_TEXT_SCALE = PRESENTATION_SCALE  # ≥ 1.5× in presentation mode
+
+
+def plot_text_size(presentation: bool | None = None, scale: float = 1.0) -> float:
+    """Point size of plot and diagram text (titles ``scale`` 1.1, axes 1.0, small keys 0.9)."""
+    on = presentation_on() if presentation is None else presentation
+    return PLOT_TEXT_PT * scale * (PLOT_TEXT_SCALE if on else 1.0)
+
+
+class ThemeNotifier(QObject):
+    """``changed(theme, presentation)`` after apply_theme changed either: views that draw their own colours
+    or fonts restyle themselves on it."""
+
+    changed = Signal(str, bool)
+
+
+_NOTIFIER: list[ThemeNotifier] = []
+
+
+def theme_notifier() -> ThemeNotifier:
+    if not _NOTIFIER:
+        _NOTIFIER.append(ThemeNotifier())
+    return _NOTIFIER[0]
 
 
 # ------------------------------------------------------------ colour map
@@ -232,6 +376,7 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
         return  # palette and font reach every widget: only when something changed
     app.setProperty("appliedTheme", key)
     style.theme, style.presentation = theme, presentation
+    _CURRENT["theme"], _CURRENT["presentation"] = theme, presentation
     app.setPalette(_palette(theme))
     font = QFont(app.font())
     font.setPointSizeF(base * (PRESENTATION_SCALE if presentation else 1.0))
@@ -248,6 +393,7 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
             # A widget with a style sheet of its own took a copy of the palette and font when Qt styled it:
             # styling it again (it and its children, a few dozen widgets in all) gives it the new ones.
             widget.setStyleSheet(sheet)
+    theme_notifier().changed.emit(theme, presentation)
 
 
 _STYLES: list[NamedWidgetStyle] = []
@@ -264,20 +410,13 @@ def monospace_font(point_size: float | None = None) -> QFont:
 
 # ------------------------------------------------------------ class colours
 
-# One colour per class (up to autograd_core.data.MAX_CLASSES), per theme.  Classes 0 and 1 keep the blue and
-# orange of the two-class views (training_style.CLASS_COLORS); the others are far apart in hue and lightness.
-CLASS_PALETTES: dict[str, tuple[str, ...]] = {
-    "light": ("#1565c0", "#ef6c00", "#2e7d32", "#c2185b", "#6a1b9a", "#00838f"),
-    "dark": ("#64b5f6", "#ffb74d", "#81c784", "#f06292", "#ba68c8", "#4dd0e1"),
-}
+
+def class_colors(theme: str | None = None) -> tuple[str, ...]:
+    """The class colours of ``theme`` (default: the theme applied now) as hex strings, class 0 first."""
+    return palette(theme).class_colors
 
 
-def class_colors(theme: str = "light") -> tuple[str, ...]:
-    """The class colours of ``theme`` as hex strings, class 0 first."""
-    return CLASS_PALETTES["dark" if theme == "dark" else "light"]
-
-
-def class_rgb(theme: str = "light") -> list[tuple[int, int, int]]:
+def class_rgb(theme: str | None = None) -> list[tuple[int, int, int]]:
     """The same as (r, g, b) triples (for ``autograd_core.regions.region_image``)."""
     return [(QColor(c).red(), QColor(c).green(), QColor(c).blue()) for c in class_colors(theme)]
 

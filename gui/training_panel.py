@@ -9,7 +9,7 @@ on the controller; every label is refreshed from the controller's signals.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
@@ -32,6 +32,7 @@ from autograd_core.numbers import format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
 from autograd_core.presets import describe_preset
+from gui.theme import Palette, palette
 from gui.training_controller import SPEEDS, TrainingController
 
 DATASET_LABELS = {
@@ -50,10 +51,14 @@ SCHEDULE_LABELS = {"constant": "constant", "linear": "linear decay", "cosine": "
 PLAY_TEXT, PAUSE_TEXT = "Play", "Pause"
 PAINTED, PAINTED_LABEL = "points", "Painted points"  # the data set entry shown while training on painted data
 
-BANNER_STYLE = (
-    "QFrame#trainingBanner { background: #fff4d6; border: 1px solid #e0b050; border-radius: 4px; }"
-    "QFrame#trainingBanner QLabel { color: #5d4000; font-weight: bold; }"
-)
+
+def banner_style(pal: Palette | None = None) -> str:
+    pal = pal or palette()
+    return (
+        f"QFrame#trainingBanner {{ background: {pal.banner}; border: 1px solid {pal.banner_border}; "
+        "border-radius: 4px; }"
+        f"QFrame#trainingBanner QLabel {{ color: {pal.banner_text}; font-weight: bold; }}"
+    )
 
 
 def _combo(labels: dict, tooltip: str) -> QComboBox:
@@ -93,6 +98,8 @@ def _select(box: QComboBox, key) -> None:
 
 class TrainingPanel(QWidget):
     """The data, settings and control widgets of the training area."""
+
+    banner_shown = Signal()  # the workspace floats the banner over its views
 
     def __init__(self, controller: TrainingController, parent=None):
         super().__init__(parent)
@@ -333,7 +340,7 @@ class TrainingPanel(QWidget):
         self.status.setToolTip("Step, epoch (passes over the training set), loss and accuracy on train and test")
         self.banner = QFrame()
         self.banner.setObjectName("trainingBanner")
-        self.banner.setStyleSheet(BANNER_STYLE)
+        self.banner.setStyleSheet(banner_style())
         self.banner_text = QLabel()
         self.banner_text.setWordWrap(True)
         self.banner_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -366,10 +373,15 @@ class TrainingPanel(QWidget):
         self.play_button.setIcon(self.style().standardIcon(icon))
         self._show_status(self.controller.last_snapshot)
 
+    def apply_palette(self, pal: Palette) -> None:
+        self.banner.setStyleSheet(banner_style(pal))
+
     def show_message(self, text: str) -> None:
         """The banner under the controls: why training stopped, or a refused setting."""
         self.banner_text.setText(text)
         self.banner.setVisible(bool(text))
+        if text:
+            self.banner_shown.emit()
 
     def _show_status(self, snap) -> None:
         """Step and metrics, then the state, read from the controller like the Play button (never disagree)."""

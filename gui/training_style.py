@@ -1,38 +1,71 @@
-"""Colours of the training views, in one place (the plots and the network diagram must agree).
+"""Colour helpers of the training views (the plots and the network diagram must agree).
 
-Class 0 is blue and class 1 orange everywhere: points, the probability map,
-the colour bar and the sign of a weight (blue negative, orange positive).
-The map behind the points is paler than the points so both read on a projector.
+The colours themselves are in ``gui.theme`` (one ``Palette`` per theme); this module turns them into what
+pyqtgraph and the diagram need.  Class 0 is blue and class 1 orange everywhere: points, the probability map,
+the colour bar and the sign of a weight (blue negative, orange positive).  The map behind the points is paler
+than the points (light theme) or darker (dark theme), so both read on a projector.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 
-CLASS_COLORS = ("#1565c0", "#ef6c00")  # class 0 blue, class 1 orange
+from gui.theme import PALETTES, Palette, palette, plot_text_size
+
+# The light theme's class colours (the names other modules and tests import; views use palette()).
+CLASS_COLORS = PALETTES["light"].class_colors
 NEGATIVE = QColor(CLASS_COLORS[0])
 POSITIVE = QColor(CLASS_COLORS[1])
-TRAIN_COLOR = "#1565c0"
-TEST_COLOR = "#ef6c00"
-POINT_OUTLINE = "#202124"
-CONTOUR_COLOR = "#202124"
-
-# p = 0 → pale blue, 0.5 → white, 1 → pale orange.
-_MAP_POSITIONS = np.array([0.0, 0.5, 1.0])
-_MAP_COLORS = np.array([[120, 170, 225, 255], [255, 255, 255, 255], [250, 180, 115, 255]], dtype=np.ubyte)
 
 
-def probability_colormap() -> pg.ColorMap:
-    """The diverging blue–white–orange map of P(class 1)."""
-    return pg.ColorMap(_MAP_POSITIONS, _MAP_COLORS, name="blue-white-orange")
+def _rgb(name: str) -> list[int]:
+    c = QColor(name)
+    return [c.red(), c.green(), c.blue(), 255]
 
 
-def signed_color(value: float, scale: float) -> QColor:
+def probability_colormap(pal: Palette | None = None) -> pg.ColorMap:
+    """The diverging blue–neutral–orange map of P(class 1), in the palette's colours."""
+    pal = pal or palette()
+    colors = np.array([_rgb(c) for c in pal.probability_stops], dtype=np.ubyte)
+    return pg.ColorMap(np.array([0.0, 0.5, 1.0]), colors, name=f"probability-{pal.name}")
+
+
+def signed_color(value: float, scale: float, pal: Palette | None = None) -> QColor:
     """Blue for negative, orange for positive; paler as |value| shrinks relative to ``scale``."""
-    base = POSITIVE if value >= 0 else NEGATIVE
+    pal = pal or palette()
+    base = QColor(pal.class_colors[1] if value >= 0 else pal.class_colors[0])
     strength = 0.0 if scale <= 0 or not np.isfinite(value) else min(1.0, abs(value) / scale)
-    colour = QColor(base)
-    colour.setAlphaF(0.25 + 0.75 * strength)
-    return colour
+    base.setAlphaF(0.25 + 0.75 * strength)
+    return base
+
+
+def plot_font(presentation: bool | None = None, scale: float = 1.0) -> QFont:
+    font = QFont()
+    font.setPointSizeF(plot_text_size(presentation, scale))
+    return font
+
+
+def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: bool | None = None) -> None:
+    """Background, axes and axis text of a pyqtgraph plot in the palette's colours and the mode's sizes."""
+    pal = pal or palette()
+    widget.setBackground(pal.plot_background)
+    item = widget.getPlotItem()
+    font = plot_font(presentation)
+    for name in ("bottom", "left", "right", "top"):
+        axis = item.getAxis(name)
+        axis.setPen(pal.axis)
+        axis.setTextPen(pal.plot_text)
+        axis.setStyle(tickFont=font)
+        axis.label.setFont(font)
+        # The label is html styled by labelStyle (setLabel would also reset the axis's SI-prefix ranges).
+        axis.labelStyle = {"color": pal.plot_text, "font-size": f"{font.pointSizeF():.1f}pt"}
+        axis._updateLabel()
+
+
+def set_plot_title(
+    widget: pg.PlotWidget, title: str, pal: Palette | None = None, presentation: bool | None = None
+) -> None:
+    pal = pal or palette()
+    widget.getPlotItem().setTitle(title, color=pal.plot_text, size=f"{plot_text_size(presentation, 1.1):.1f}pt")

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -49,12 +49,14 @@ from gui.network_diagram import EDGE_MODES, NetworkDiagram
 from gui.network_panel import NetworkPanel
 from gui.neuron_maps import MAP_RESOLUTION
 from gui.sample_entry import SampleEntry
+from gui.theme import current_theme, palette, presentation_on
 from gui.training_controller import SPEEDS, TrainingController
 from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
 CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape")
+NARROW_CHARS = 140  # below this many average characters of width, the settings become a tab
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -116,7 +118,7 @@ class TrainingWorkspace(QWidget):
         scroll.setWidget(side)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(side.sizeHint().width() + 24)
+        self.side_scroll = scroll
 
         boundary_side = QWidget()
         boundary_layout = QVBoxLayout(boundary_side)
@@ -130,6 +132,8 @@ class TrainingWorkspace(QWidget):
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(views)
         body.addWidget(self.curves)
+        body.setChildrenCollapsible(False)  # a short window squeezes both, never hides the curves
+        views.setChildrenCollapsible(False)
         body.setStretchFactor(0, 3)
         body.setStretchFactor(1, 2)
         right = QWidget()
@@ -137,11 +141,20 @@ class TrainingWorkspace(QWidget):
         right_layout.setContentsMargins(4, 0, 0, 0)
         right_layout.addWidget(self.training_panel.controls)
         right_layout.addWidget(body, 1)
+        self._body = body
+        banner = self.training_panel.banner
+        self.training_panel.controls.layout().removeWidget(banner)
+        banner.setParent(right)
+        banner.hide()
+        self.training_panel.banner_shown.connect(self._place_banner)
+        body.installEventFilter(self)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll)
         layout.addWidget(right, 1)
+        self._outer = layout
+        self._narrow = False  # the settings column is a tab beside the curves (see _reflow)
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -356,6 +369,8 @@ class TrainingWorkspace(QWidget):
             self.controller.request_slice((layer - 1, neuron, source))
         else:
             self.controller.request_slice(None)  # a hidden slice costs the trainer nothing
+        if index >= len(CURVE_TABS):
+            return  # the Settings tab of the narrow layout
         if self.curves.widget(index) is self.landscape:
             self.landscape.request()  # computed in the training process, shown when it arrives
         else:
@@ -469,7 +484,9 @@ class TrainingWorkspace(QWidget):
             **self.metrics.view_state(),
             "speed": self.controller.speed,
             "edge_mode": self.diagram.edge_mode,
-            "curves_tab": CURVE_TABS[self.curves.currentIndex()],
+            "curves_tab": CURVE_TABS[min(self.curves.currentIndex(), len(CURVE_TABS) - 1)]
+            if self.curves.currentIndex() < len(CURVE_TABS)
+            else CURVE_TABS[0],
         }
 
     def restore_view_state(self, state: dict) -> None:
@@ -492,16 +509,78 @@ class TrainingWorkspace(QWidget):
         """A copy of the live trainer (network, data, weights, optimiser state, history) for File → Save."""
         return self.controller.export_trainer()
 
+    def set_theme(self, theme: str) -> None:
+        """Every view in the theme's palette (plots, boundary colour map, diagram, maps, banner)."""
+        self._restyle(theme, presentation_on())
+
     def set_presentation(self, on: bool) -> None:
-        """Bigger axis text and points for a projector."""
-        plots = (self.boundary.plot, self.metrics.loss_plot, self.metrics.acc_plot)
-        for plot in (*plots, self.gradient_flow.plot, self.loss_slice.plot):
-            font = QFont()
-            font.setPointSizeF(13 if on else 9)
-            for axis in ("bottom", "left"):
-                plot.getPlotItem().getAxis(axis).setStyle(tickFont=font)
-                plot.getPlotItem().getAxis(axis).label.setFont(font)
+        """Plot and diagram text 1.6× (and bigger points) for a projector."""
+        self._restyle(current_theme(), on)
         self.boundary.set_point_size(12 if on else 9)
+        self._reflow()
+
+    def _restyle(self, theme: str, presentation: bool) -> None:
+        pal = palette(theme)
+        for view in (self.boundary, self.metrics, self.gradient_flow, self.loss_slice, self.diagram):
+            view.apply_palette(pal, presentation)
+        self.training_panel.apply_palette(pal)
+
+    def _fit_side_panel(self) -> None:
+        """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
+        side = self.side_scroll.widget()
+        side.adjustSize()
+        width = side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
+        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if self.side_scroll.minimumWidth() != width or self.side_scroll.maximumWidth() != width:
+            self.side_scroll.setFixedWidth(width)
+
+    def _reflow(self) -> None:
+        """Below ~140 average characters of width (1280 px and less in presentation mode) the settings column becomes a
+        "Settings" tab beside the curves, so the boundary and the diagram get the whole width."""
+        chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
+        narrow = chars < NARROW_CHARS
+        if narrow != self._narrow:
+            self._narrow = narrow
+            scroll = self.side_scroll
+            if narrow:
+                self._outer.removeWidget(scroll)
+                scroll.setMinimumWidth(0)
+                scroll.setMaximumWidth(16777215)
+                scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+                self.curves.addTab(scroll, "Settings")
+                self.curves.setTabToolTip(self.curves.count() - 1, "Network, data and training settings")
+                total = sum(self._body.sizes())
+                self._body.setSizes([int(total * 0.64), total - int(total * 0.64)])
+            else:
+                index = self.curves.indexOf(scroll)
+                if self.curves.currentIndex() == index:
+                    self.curves.setCurrentIndex(0)
+                self.curves.removeTab(index)
+                self._outer.insertWidget(0, scroll)
+                scroll.show()
+        if not narrow:
+            self._fit_side_panel()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._reflow()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._reflow()
+
+    def _place_banner(self) -> None:
+        """The banner floats over the bottom of the curves (it never pushes the plots down, and never hides
+        the paint tools or the diagram)."""
+        banner, body = self.training_panel.banner, self._body
+        if not banner.isVisible():
+            return
+        width = max(body.width() - 16, 100)
+        height = banner.layout().totalHeightForWidth(width)
+        banner.setFixedSize(width, height)
+        banner.move(body.x() + 8, body.y() + body.height() - height - 4)
+        banner.raise_()
 
     def export_image(self, path) -> None:
         """Save the whole training area as a PNG."""
@@ -553,4 +632,6 @@ class TrainingWorkspace(QWidget):
         # Closing the window during training ends the worker thread and the training process cleanly.
         if watched is self._watched_window and event.type() == QEvent.Type.Close:
             self.shutdown()
+        if watched is self._body and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self._place_banner()
         return super().eventFilter(watched, event)

@@ -129,12 +129,14 @@ def test_gradient_mode_and_seed(qtbot, ws):
 
 
 def test_presentation_mode_and_image_export(qtbot, ws, tmp_path):
+    from gui.theme import PLOT_TEXT_PT
+
     ws.set_presentation(True)
     axis = ws.boundary.plot.getPlotItem().getAxis("bottom")
-    assert axis.style["tickFont"].pointSizeF() == 13
+    assert axis.style["tickFont"].pointSizeF() >= 1.5 * PLOT_TEXT_PT  # plot text ≥ 1.5× on a projector
     assert ws.boundary.train_points.opts["size"] == 12
     ws.set_presentation(False)
-    assert axis.style["tickFont"].pointSizeF() == 9
+    assert axis.style["tickFont"].pointSizeF() == PLOT_TEXT_PT
     path = tmp_path / "training.png"
     ws.export_image(path)
     from PySide6.QtGui import QImage

@@ -150,8 +150,7 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
     from PySide6.QtGui import QColor, QPalette
 
     from gui.boundary_plot import BoundaryPlot
-    from gui.theme import apply_theme
-    from gui.training_style import CLASS_COLORS
+    from gui.theme import PALETTES, apply_theme
 
     app = QApplication.instance()
     base = app.property("basePointSize") or app.font().pointSizeF()
@@ -166,6 +165,7 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
             text = palette.color(QPalette.ColorRole.ButtonText)
             fill = palette.color(QPalette.ColorRole.Button)
             assert _contrast(text, fill) >= 4.5, (theme, label, text.name(), fill.name())
-            assert QColor(CLASS_COLORS[label]) in (text, fill)  # the button still shows its class colour
+            # the button still shows its class colour, the theme's one
+            assert QColor(PALETTES[theme].class_colors[label]) in (text, fill)
     finally:
         apply_theme(app, "light", False, base)

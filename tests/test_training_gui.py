@@ -196,7 +196,7 @@ def process_window(qtbot, tmp_path):
 def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_path):
     ws = window.training
     small_network(qtbot, ws)
-    click(qtbot, ws.boundary.discretise)
+    click(qtbot, ws.boundary.discretize)
     click(qtbot, ws.training_panel.play_button)
     qtbot.waitUntil(lambda: step_of(ws) >= 15, timeout=TIMEOUT)
     click(qtbot, ws.training_panel.play_button)
@@ -212,11 +212,11 @@ def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_pa
     assert len(data.history) == saved_steps and data.optimizer_state is not None
     flat = np.concatenate([np.column_stack([w, b]).ravel() for w, b in saved_weights])
     np.testing.assert_allclose(sorted(data.weights), sorted(flat))
-    assert json.loads(path.read_text())["extra"]["training"]["discretise"] is True
+    assert json.loads(path.read_text())["extra"]["training"]["discretize"] is True
 
     # change everything, then open the file again
     click(qtbot, ws.network_panel.add_button)
-    click(qtbot, ws.boundary.discretise)
+    click(qtbot, ws.boundary.discretize)
     qtbot.waitUntil(lambda: step_of(ws) == 0, timeout=TIMEOUT)
     assert window.open_session(str(path))
     qtbot.waitUntil(lambda: step_of(ws) == saved_steps, timeout=TIMEOUT)
@@ -224,7 +224,7 @@ def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_pa
         np.testing.assert_array_equal(w, ws_)
         np.testing.assert_array_equal(b, bs)
     assert ws.network_panel.layers() == [8] and ws.training_panel.samples.value() == 100
-    assert ws.boundary.discretise.isChecked()
+    assert ws.boundary.discretize.isChecked()
     ws.flush()
     assert len(ws.metrics.train_loss.getData()[0]) == saved_steps  # the curves come back
     # and training goes on from there
@@ -282,7 +282,7 @@ def test_data_controls_and_boundary_toggles(qtbot, ws):
     # the map: continuous probabilities, or two colours when discretised; test points can be hidden
     grid = ws.controller.last_snapshot.grid
     np.testing.assert_allclose(ws.boundary.image.image, grid.probability.T)
-    click(qtbot, ws.boundary.discretise)
+    click(qtbot, ws.boundary.discretize)
     assert set(np.unique(ws.boundary.image.image)) <= {0.0, 1.0}
     np.testing.assert_array_equal(ws.boundary.image.image, (grid.probability.T > 0.5).astype(float))
     click(qtbot, ws.boundary.show_test)

@@ -1,0 +1,274 @@
+"""Layout checks on a shown window, measured from geometry and font metrics (not pixels, except the theme check).
+
+``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
+text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
+window, a legend or banner outside its view, a plot whose background is not its theme's colour.  Used by
+``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QTextDocument
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QCheckBox,
+    QComboBox,
+    QGraphicsView,
+    QGroupBox,
+    QLabel,
+    QRadioButton,
+    QTabBar,
+    QWidget,
+)
+
+SLACK = 1.0  # px of rounding allowed
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    widget: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.widget}: {self.detail}"
+
+
+def describe(widget: QWidget) -> str:
+    name = widget.objectName() or type(widget).__name__
+    text = ""
+    for attr in ("text", "currentText", "title"):
+        getter = getattr(widget, attr, None)
+        if callable(getter):
+            try:
+                value = getter()
+            except TypeError:
+                continue
+            if isinstance(value, str) and value:
+                text = value
+                break
+    parent = widget.parentWidget()
+    owner = ""
+    while parent is not None and not owner:
+        owner = parent.objectName()
+        parent = parent.parentWidget()
+    plain = _plain(text)[:40]
+    return f"{name}{' «' + plain + '»' if plain else ''}{' in ' + owner if owner else ''}"
+
+
+def _plain(text: str) -> str:
+    if "<" in text and ">" in text:
+        doc = QTextDocument()
+        doc.setHtml(text)
+        return doc.toPlainText()
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def _elided_on_purpose(widget: QWidget, text: str) -> bool:
+    tip = widget.toolTip()
+    return bool(tip) and _plain(text).strip() in _plain(tip)
+
+
+def _clipped_by_scroll_area(widget: QWidget) -> bool:
+    """Inside a scroll area's viewport: parts may be scrolled out of sight on purpose."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea):
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
+def _visible_on_screen(widget: QWidget) -> bool:
+    return widget.isVisible() and widget.width() > 0 and widget.height() > 0 and not widget.visibleRegion().isEmpty()
+
+
+def text_findings(widget: QWidget) -> list[Finding]:
+    """Whole text shown?  Font metrics against the room the widget has."""
+    found = []
+    fm = QFontMetricsF(widget.font())
+    if isinstance(widget, QLabel):
+        if widget.pixmap() is not None and not widget.pixmap().isNull():
+            return []
+        text = widget.text()
+        if not text.strip():
+            return []
+        room = widget.contentsRect().width() - 2 * widget.margin() - max(widget.indent(), 0)
+        if widget.wordWrap():
+            need = widget.heightForWidth(widget.width())
+            if need > widget.height() + SLACK:
+                if not _elided_on_purpose(widget, text):
+                    found.append(
+                        Finding("clipped text", describe(widget), f"needs {need} px high, has {widget.height()}")
+                    )
+            return found
+        if widget.textFormat() == widget.textFormat().RichText or ("<" in text and ">" in text):
+            doc = QTextDocument()
+            doc.setDefaultFont(widget.font())
+            doc.setHtml(text)
+            doc.setDocumentMargin(0)
+            need = doc.idealWidth()
+        else:
+            need = max(fm.horizontalAdvance(line) for line in text.split("\n"))
+        if need > room + SLACK and not _elided_on_purpose(widget, text):
+            found.append(Finding("clipped text", describe(widget), f"needs {need:.0f} px, has {room}"))
+        return found
+    if isinstance(widget, QAbstractButton):
+        text = widget.text()
+        if not text.strip() or isinstance(widget.parentWidget(), QTabBar):
+            return []
+        hint = widget.minimumSizeHint() if isinstance(widget, (QCheckBox, QRadioButton)) else widget.sizeHint()
+        need = fm.horizontalAdvance(_plain(text)) + (widget.iconSize().width() + 4 if not widget.icon().isNull() else 0)
+        padding = 20 if isinstance(widget, (QCheckBox, QRadioButton)) else 8
+        if isinstance(widget, (QCheckBox, QRadioButton)):
+            need = hint.width()
+        else:
+            need += padding
+        if need > widget.width() + SLACK and not _elided_on_purpose(widget, text):
+            found.append(Finding("clipped text", describe(widget), f"needs {need:.0f} px, has {widget.width()}"))
+        return found
+    if isinstance(widget, QComboBox):
+        text = widget.currentText()
+        if text:
+            need = fm.horizontalAdvance(text) + 26  # frame, padding, the arrow
+            if need > widget.width() + SLACK and not _elided_on_purpose(widget, text):
+                found.append(Finding("clipped text", describe(widget), f"needs {need:.0f} px, has {widget.width()}"))
+        return found
+    if isinstance(widget, QAbstractSpinBox):
+        text = widget.text()
+        need = fm.horizontalAdvance(text) + 30  # frame, padding, the arrows
+        if need > widget.width() + SLACK:
+            found.append(Finding("clipped text", describe(widget), f"needs {need:.0f} px, has {widget.width()}"))
+        if widget.height() + SLACK < fm.height() + 6:
+            found.append(
+                Finding("clipped text", describe(widget), f"{widget.height()} px high for {fm.height():.0f} px text")
+            )
+        return found
+    if isinstance(widget, QGroupBox):
+        text = widget.title()
+        if text and fm.horizontalAdvance(_plain(text)) + 16 > widget.width() + SLACK:
+            found.append(
+                Finding("clipped text", describe(widget), f"title needs {fm.horizontalAdvance(text) + 16:.0f} px")
+            )
+        return found
+    if isinstance(widget, QTabBar):
+        for i in range(widget.count()):
+            text = widget.tabText(i)
+            rect = widget.tabRect(i)
+            if rect.isEmpty():
+                continue
+            need = fm.horizontalAdvance(_plain(text)) + 12
+            if need > rect.width() + SLACK and widget.elideMode().name == "ElideNone":
+                found.append(
+                    Finding("clipped text", f"tab «{_plain(text)}»", f"needs {need:.0f} px, has {rect.width()}")
+                )
+    return found
+
+
+def geometry_findings(window: QWidget, widget: QWidget) -> list[Finding]:
+    """A visible widget lies inside its window and inside each parent (cut off by a parent = clipped).
+
+    A scroll area may hide parts on purpose, in the directions it scrolls: a panel that cannot scroll
+    sideways must fit its width.
+    """
+    rect = QRect(QPoint(0, 0), widget.size())
+    child = widget
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        rect = rect.translated(child.pos())
+        area = parent.parentWidget()
+        if isinstance(area, QAbstractScrollArea) and parent is area.viewport():
+            sideways = area.horizontalScrollBarPolicy() != Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            if not sideways and rect.right() > parent.width() + 1 and rect.left() < parent.width():
+                return [
+                    Finding("clipped by scroll area", describe(widget), f"right edge {rect.right()} > {parent.width()}")
+                ]
+            return []
+        if isinstance(parent, QAbstractScrollArea) or isinstance(parent, QTabBar):
+            return []
+        if not parent.rect().adjusted(-1, -1, 1, 1).contains(rect) and rect.intersects(parent.rect()):
+            return [
+                Finding(
+                    "clipped by parent",
+                    describe(widget),
+                    f"{rect.getRect()} in {describe(parent)} {parent.rect().getRect()}",
+                )
+            ]
+        child, parent = parent, parent.parentWidget()
+    top_left = widget.mapTo(window, QPoint(0, 0))
+    rect = QRect(top_left, widget.size())
+    if not window.rect().adjusted(-1, -1, 1, 1).contains(rect):
+        return [Finding("outside window", describe(widget), f"{rect.getRect()} in {window.rect().getRect()}")]
+    return []
+
+
+def overlay_findings(window) -> list[Finding]:
+    """Legends, keys and banners sit inside the view they belong to."""
+    found = []
+    for area in window.areas.values():
+        view = getattr(area, "view", None)
+        legend = getattr(view, "legend", None) if view is not None else None
+        if legend is not None and legend.isVisible() and view.isVisible():
+            inner = view.viewport().rect() if legend.parentWidget() is view.viewport() else view.rect()
+            if not inner.contains(legend.geometry()):
+                found.append(Finding("legend outside view", describe(legend), f"{legend.geometry().getRect()}"))
+    for banner in window.findChildren(QWidget):
+        if "banner" in banner.objectName().lower() or banner.objectName() == "curveKey":
+            if not banner.isVisible():
+                continue
+            parent = banner.parentWidget()
+            if parent is not None and not parent.rect().contains(banner.geometry()):
+                found.append(Finding("banner outside view", describe(banner), f"{banner.geometry().getRect()}"))
+    return found
+
+
+def theme_findings(window, theme: str) -> list[Finding]:
+    """The plots and the diagram show the palette's plot background (sampled pixels, corners of each view)."""
+    import pyqtgraph as pg
+
+    from gui.theme import palette
+
+    want = QColor(palette(theme).plot_background)
+    found = []
+    views = [w for w in window.findChildren(QGraphicsView) if isinstance(w, pg.PlotWidget) and _visible_on_screen(w)]
+    diagram = getattr(getattr(window, "training", None), "diagram", None)
+    if diagram is not None and _visible_on_screen(diagram.view):
+        views.append(diagram.view)
+    for view in views:
+        image = view.grab().toImage()
+        if image.isNull():
+            continue
+        w, h = image.width(), image.height()
+        samples = [image.pixelColor(x, y) for x, y in ((3, 3), (w - 4, 3), (3, h - 4), (w - 4, h - 4))]
+        close = sum(1 for c in samples if _near(c, want))
+        if close < 2:  # a corner may be covered by a legend or an axis
+            got = ", ".join(c.name() for c in samples)
+            found.append(Finding("wrong theme colour", describe(view), f"corners {got}, palette {want.name()}"))
+    return found
+
+
+def _near(a: QColor, b: QColor, tolerance: int = 12) -> bool:
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) <= tolerance
+
+
+def check_window(window, mode=None) -> list[Finding]:
+    """Every check on the window as it is shown now (``mode``: the tour's Mode, for the theme check and size)."""
+    found: list[Finding] = []
+    for widget in window.findChildren(QWidget):
+        if not _visible_on_screen(widget) or widget.window() is not window:
+            continue
+        found += text_findings(widget)
+        found += geometry_findings(window, widget)
+    found += overlay_findings(window)
+    if mode is not None:
+        found += theme_findings(window, mode.theme)
+        if (window.width(), window.height()) != tuple(mode.size):
+            found.append(
+                Finding("window resized", "main window", f"{window.width()}×{window.height()} not {mode.size}")
+            )
+    return found

@@ -1,0 +1,334 @@
+"""The states of the screenshot tour, in one place (``tools/screenshot_tour.py`` and the layout tests use them).
+
+A ``Tour`` owns one main window whose training runs in this process (``InProcessWorker``: the same engine,
+commands and snapshots, driven by a timer), so every training state is reached by a fixed number of steps and
+looks the same on every run.  Each ``State`` has a name, the tab it shows, and a ``setup(tour)`` that brings the
+window there from whatever state came before.  ``MODES`` are the theme × presentation × window-size combinations.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
+from PySide6.QtWidgets import QApplication
+
+SIZES = ((1600, 1000), (1280, 720), (1024, 700))
+THEMES = ("light", "dark")
+PRESENTATION = (False, True)
+TIMEOUT = 60.0
+NEURON = "Neuron: tanh(w1*x1 + w2*x2 + b)"
+
+
+@dataclass(frozen=True)
+class Mode:
+    theme: str
+    presentation: bool
+    size: tuple[int, int]
+
+    @property
+    def name(self) -> str:
+        return f"{self.theme}-{'presentation' if self.presentation else 'normal'}-{self.size[0]}x{self.size[1]}"
+
+
+MODES = tuple(Mode(t, p, s) for t in THEMES for p in PRESENTATION for s in SIZES)
+
+
+@dataclass(frozen=True)
+class State:
+    name: str
+    tab: str  # the area key: "expression", "training" or "sample"
+    setup: Callable[[Tour], None]
+    representative: bool = False  # in the subset the layout tests check in every mode
+    description: str = ""
+
+
+class Tour:
+    """One main window, trained in-process, that the states drive."""
+
+    def __init__(self, settings_dir: str):
+        from gui.main_window import MainWindow
+        from gui.settings import AppSettings
+        from gui.training_controller import TrainingController
+        from gui.training_worker import InProcessWorker
+
+        self._worker_factory = TrainingController.__dict__.get("worker_factory")
+        TrainingController.worker_factory = InProcessWorker  # deterministic: no child process, no timing
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
+        settings = AppSettings(QSettings(f"{settings_dir}/settings.ini", QSettings.Format.IniFormat))
+        self.window = MainWindow(settings)
+        self.window.resize(*SIZES[0])
+        self.window.show()
+        self.wait_until(lambda: not self.window.expression.view.busy)
+        self.training = self.window.training
+        self.controller = self.training.controller
+        self.controller.start()  # (the area starts it when first shown)
+        self.wait_until(lambda: self.controller.last_snapshot is not None)
+        self.config_key = None  # the data set/settings the training was last reset to
+
+    def close(self) -> None:
+        """Close the window and give the training area back its real training process."""
+        from gui.training_controller import TrainingController
+
+        self.controller.shutdown()
+        self.window.expression.state.stop()
+        self.window.close()
+        self.window.deleteLater()
+        if self._worker_factory is not None:
+            TrainingController.worker_factory = self._worker_factory
+
+    # ---------------------------------------------------------------- helpers
+
+    @staticmethod
+    def process(ms: int = 30) -> None:
+        end = time.monotonic() + ms / 1000
+        app = QApplication.instance()
+        while True:
+            app.processEvents()
+            # deleteLater() runs only in a running event loop (app.exec()); without one, widgets replaced by a
+            # rebuild (the hidden-layer rows) would linger on screen at their old place, as they never do in the app
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            if time.monotonic() >= end:
+                break
+            time.sleep(0.005)
+
+    def wait_until(self, predicate, timeout: float = TIMEOUT) -> None:
+        end = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > end:
+                raise TimeoutError("the tour waited too long for a state")
+            self.process(10)
+
+    def apply_mode(self, mode: Mode) -> None:
+        w = self.window
+        w.set_theme(mode.theme)
+        w.set_presentation(mode.presentation)
+        w.resize(*mode.size)
+        self.process(60)
+        self.settle()
+
+    def show_tab(self, key: str) -> None:
+        self.window.statusBar().clearMessage()  # a message of the state before is not this state's
+        self.window.tabs.setCurrentWidget(self.window.areas[key])
+        self.process(30)
+
+    def settle(self) -> None:
+        """Wait for graph layouts and training snapshots, then draw every pending view."""
+        w = self.window
+        self.wait_until(lambda: not w.expression.view.busy and not w.sample.view.busy)
+        self.wait_until(lambda: self.controller.settled)
+        self.training.flush()
+        self.process(40)
+
+    # ---------------------------------------------------------------- expression
+
+    def example(self, name: str) -> None:
+        panel = self.window.expression
+        example = next(e for e in panel.examples if e["name"] == name)
+        panel.load_example(example)
+        if panel.layout_combo.currentData() != "layered":
+            panel.layout_combo.setCurrentIndex(panel.layout_combo.findData("layered"))
+        if panel.state.gradcheck_enabled:
+            panel.state.set_gradcheck(False)
+        self.wait_until(lambda: not panel.view.busy)
+
+    # ---------------------------------------------------------------- training
+
+    def train_to(self, steps: int, **config) -> None:
+        """Reset the training to ``config`` (if it changed) and take ``steps`` steps from the start."""
+        c = self.controller
+        key = tuple(sorted(config.items()))
+        base = {
+            "dataset": "moons",
+            "points": None,
+            "optimizer": "adam",
+            "lr": 0.05,
+            "layers": [16, 16],
+        }
+        wanted = {**base, **config}
+        if key != self.config_key or c.last_metrics is None or c.last_metrics.step > steps:
+            c.pause()
+            if not c.update_settings(**wanted):
+                raise ValueError(f"refused settings {wanted}")
+            c.configChanged.emit(c.config)  # the settings panel shows what trains (as after a session load)
+            c.reset()
+            self.wait_until(lambda: c.settled and c.last_metrics is not None and c.last_metrics.step == 0)
+            self.config_key = key
+        while c.last_metrics.step < steps:
+            before = c.last_metrics.step
+            c.step()
+            self.wait_until(lambda: (c.settled and c.last_metrics.step > before) or self._stopped())
+            if self._stopped():
+                break
+        self.settle()
+        self.training._maps_drawn_at = 0.0
+        self.training._mark_dirty("maps")
+        self.training.flush()
+        self.process(30)
+
+    def _stopped(self) -> bool:
+        return self.controller.diverged is not None
+
+    def curves(self, index: int) -> None:
+        self.training.curves.setCurrentIndex(index)
+        self.training.flush()
+
+
+# -------------------------------------------------------------------- the states
+
+
+def _expression_example(name: str) -> Callable[[Tour], None]:
+    def setup(t: Tour) -> None:
+        t.show_tab("expression")
+        t.example(name)
+
+    return setup
+
+
+def _stepping(t: Tour) -> None:
+    t.show_tab("expression")
+    t.example(NEURON)
+    state = t.window.expression.state
+    state.zero_grad()
+    for _ in range(4):
+        state.step()
+    t.settle()
+
+
+def _gradcheck(t: Tour) -> None:
+    t.show_tab("expression")
+    t.example(NEURON)
+    state = t.window.expression.state
+    state.backward()
+    state.set_gradcheck(True)
+    t.settle()
+
+
+def _layout(key: str) -> Callable[[Tour], None]:
+    def setup(t: Tour) -> None:
+        t.show_tab("expression")
+        t.example(NEURON)
+        panel = t.window.expression
+        panel.layout_combo.setCurrentIndex(panel.layout_combo.findData(key))
+        t.settle()
+
+    return setup
+
+
+def _training(dataset: str, steps: int, curves: int = 0, **extra) -> Callable[[Tour], None]:
+    def setup(t: Tour) -> None:
+        t.show_tab("training")
+        t.train_to(steps, dataset=dataset, **extra)
+        t.curves(curves)
+
+    return setup
+
+
+def _divergence(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(30, dataset="moons", optimizer="sgd", lr=80.0)
+    t.curves(0)
+
+
+def _neuron_maps(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(20, dataset="circles")
+    t.training.diagram.mode.setCurrentIndex(1)  # edges by gradient
+    t.curves(0)
+    t.process(30)
+
+
+def _gradient_flow(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(20, dataset="moons")
+    t.training.diagram.mode.setCurrentIndex(0)
+    t.curves(1)
+
+
+PAINTED = [
+    [-1.0, -1.0, 0],
+    [-0.5, -1.2, 0],
+    [-1.2, 0.2, 0],
+    [-0.4, -0.3, 0],
+    [1.0, 1.0, 1],
+    [0.6, 1.3, 1],
+    [1.2, -0.1, 1],
+    [0.3, 0.5, 1],
+]
+
+
+def _painted(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(15, dataset="moons", points=PAINTED)
+    t.curves(0)
+
+
+def _loss_slice(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(5, dataset="moons")
+    t.training.diagram.pick(1, 0, 0)
+    t.wait_until(lambda: t.controller.last_slice is not None)
+    t.settle()
+    t.curves(2)
+
+
+def _sample_graph(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(5, dataset="moons", layers=[4])
+    x, y = t.controller.dataset.X_train[0]
+    t.window.show_sample(float(x), float(y), int(t.controller.dataset.y_train[0]))
+    t.settle()
+
+
+def _sample_stepping(t: Tour) -> None:
+    _sample_graph(t)
+    state = t.window.sample.state
+    for _ in range(3):
+        state.step()
+    t.settle()
+
+
+def build_states() -> list[State]:
+    from autograd_core.data import DATASETS
+
+    states = [
+        State("expr-neuron", "expression", _expression_example(NEURON), True, "the default example"),
+        State("expr-stepping", "expression", _stepping, True, "backward, four steps in, ledger"),
+        State("expr-gradcheck", "expression", _gradcheck, False, "after Backward, gradient check on"),
+        State("expr-layout-spring", "expression", _layout("spring"), False, "spring layout"),
+        State("expr-layout-kamada", "expression", _layout("kamada_kawai"), False, "Kamada–Kawai layout"),
+    ]
+    from gui.expression_panel import load_examples
+
+    for example in load_examples():
+        if example["name"] == NEURON:
+            continue
+        slug = "".join(ch if ch.isalnum() else "-" for ch in example["name"].lower()).strip("-")
+        while "--" in slug:
+            slug = slug.replace("--", "-")
+        states.append(State(f"expr-ex-{slug}", "expression", _expression_example(example["name"]), False))
+    for dataset in DATASETS:
+        for phase, steps in (("before", 0), ("during", 8), ("after", 60)):
+            representative = dataset == "moons" and phase in ("before", "after")
+            states.append(
+                State(
+                    f"train-{dataset}-{phase}", "training", _training(dataset, steps), representative, f"{steps} steps"
+                )
+            )
+    states += [
+        State("train-divergence", "training", _divergence, False, "SGD at lr 80: diverges"),
+        State("train-neuron-maps", "training", _neuron_maps, False, "per-neuron maps, edges by gradient"),
+        State("train-gradient-flow", "training", _gradient_flow, False, "gradient flow tab"),
+        State("train-painted", "training", _painted, False, "painted points"),
+        State("train-loss-slice", "training", _loss_slice, True, "loss slice of L1.n1.w1"),
+        State("sample-graph", "sample", _sample_graph, True, "one sample through a 2-4-1 network"),
+        State("sample-stepping", "sample", _sample_stepping, False, "backward stepping on the sample graph"),
+    ]
+    return states
+
+
+def representative_states() -> list[State]:
+    return [s for s in build_states() if s.representative]
