@@ -42,6 +42,9 @@ class Start:
     delay: float = 0.0
     slice_spec: tuple | None = None
     start_metrics: StepMetrics | None = None
+    # With a regression ``config`` ({"task": "regression", ...}): (flat weights, step, history, optimiser state)
+    # of the last good snapshot, so a restarted process goes on from there.
+    regression_state: tuple | None = None
 
 
 # ------------------------------------------------------------------ commands
@@ -198,6 +201,9 @@ class Snapshot:
     # and the points behind each of its cells.
     predicted_train: np.ndarray | None = None
     predicted_test: np.ndarray | None = None
+    # The regression task (``autograd_core.regression.RegressionView``): points, the model's curve and each
+    # last-hidden unit's contribution.  Regression snapshots carry no grid, dataset or predicted classes.
+    regression: object | None = None
 
 
 @dataclass

@@ -46,6 +46,7 @@ from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
 from gui.network_panel import NetworkPanel
+from gui.regression_plot import RegressionPlot
 from gui.neuron_maps import MAP_RESOLUTION
 from gui.sample_entry import SampleEntry
 from gui.training_controller import SPEEDS, TrainingController
@@ -83,6 +84,8 @@ class TrainingWorkspace(QWidget):
         self.network_panel = NetworkPanel(self.controller)
         self.training_panel = TrainingPanel(self.controller)
         self.boundary = BoundaryPlot()
+        self.regression_plot = RegressionPlot()  # replaces the boundary while the task is regression
+        self.regression_plot.hide()
         self.sample_entry = SampleEntry()
         self.diagram = NetworkDiagram()
         self.metrics = MetricsPlots()
@@ -117,6 +120,7 @@ class TrainingWorkspace(QWidget):
         boundary_layout.setContentsMargins(0, 0, 0, 0)
         boundary_layout.addWidget(self.boundary, 1)
         boundary_layout.addWidget(self.sample_entry)
+        boundary_layout.addWidget(self.regression_plot, 1)
         views = QSplitter(Qt.Orientation.Horizontal)
         views.addWidget(boundary_side)
         views.addWidget(self.diagram)
@@ -172,6 +176,7 @@ class TrainingWorkspace(QWidget):
         controller.weightsChanged.connect(self._maps_due)
         controller.datasetChanged.connect(self._dataset_changed)
         controller.sliceReady.connect(self._slice_arrived)
+        controller.taskChanged.connect(self._task_changed)
         self.boundary.pointPicked.connect(self._point_picked)
         self.sample_entry.requested.connect(self._point_typed)
         self.boundary.pointPainted.connect(controller.add_point)
@@ -304,6 +309,15 @@ class TrainingWorkspace(QWidget):
     def _snapshot_arrived(self, _snap) -> None:
         self._mark_dirty("boundary", "diagram", "confusion")
 
+    def _task_changed(self, task: str) -> None:
+        """Regression: its plot replaces the boundary and the point entry; R² replaces accuracy."""
+        regression = task == "regression"
+        self.boundary.setVisible(not regression)
+        self.sample_entry.setVisible(not regression)
+        self.regression_plot.setVisible(regression)
+        self.metrics.set_r2(regression)
+        self._mark_dirty("loss", "accuracy")
+
     def _confusion_picked(self, part: str, true: int, predicted: int) -> None:
         mask = self.confusion.points_of(part, true, predicted)
         self.boundary.highlight({part: mask})
@@ -389,11 +403,14 @@ class TrainingWorkspace(QWidget):
                 self.loss_slice.show_slice(self.controller.last_slice)
         elif snap is None:
             return
+        elif view == "boundary" and snap.regression is not None:
+            self.regression_plot.update_view(snap.regression)
         elif view == "boundary":
             self.boundary.update_snapshot(snap)
             self.sample_entry.set_classes(snap.classes)
         elif view == "confusion":
-            self.confusion.update_snapshot(snap)
+            if snap.regression is None:
+                self.confusion.update_snapshot(snap)
         elif view == "maps":
             self._draw_maps(snap)
         else:
@@ -413,6 +430,10 @@ class TrainingWorkspace(QWidget):
     def _draw_maps(self, snap) -> None:
         """Per-neuron maps and dead units from the snapshot's weights (≤ 5 per second; ~2 ms for 2-16-16-1)."""
         if not self._worth_a_tick("maps") or not snap.weights:
+            return
+        if snap.regression is not None:  # one input: no maps of the plane, no dead units on its points
+            self._ensure_architecture(snap)
+            self.diagram.set_dead([])
             return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()
@@ -481,6 +502,11 @@ class TrainingWorkspace(QWidget):
                 plot.getPlotItem().getAxis(axis).setStyle(tickFont=font)
                 plot.getPlotItem().getAxis(axis).label.setFont(font)
         self.boundary.set_point_size(12 if on else 9)
+        self.regression_plot.set_point_size(12 if on else 9)
+        for axis in ("bottom", "left"):
+            font = QFont()
+            font.setPointSizeF(13 if on else 9)
+            self.regression_plot.plot.getPlotItem().getAxis(axis).setStyle(tickFont=font)
 
     def export_image(self, path) -> None:
         """Save the whole training area as a PNG."""

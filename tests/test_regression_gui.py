@@ -1,0 +1,102 @@
+"""Regression in the training area with real clicks and keys: choose the task, type a target, train, and check the
+plot against the model's own forward pass; a bad target gets a message and changes nothing."""
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from autograd_core.inspection import mlp_from_arrays
+from autograd_core.regression import target_values
+
+TIMEOUT = 30_000
+LEFT = Qt.MouseButton.LeftButton
+
+
+def choose_regression(qtbot, ws):
+    task = ws.training_panel.task_settings.task
+    task.setFocus()
+    qtbot.keyClick(task, Qt.Key.Key_Down)  # classification → regression
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.regression is not None, timeout=TIMEOUT)
+
+
+def type_target(qtbot, ws, text):
+    box = ws.training_panel.task_settings.target
+    box.selectAll()
+    qtbot.keyClick(box, Qt.Key.Key_Delete)
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+
+
+def settle(qtbot, ws):
+    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
+
+
+def test_regression_task_target_training_and_the_plot(qtbot, ws):
+    choose_regression(qtbot, ws)
+    assert ws.controller.task == "regression"
+    assert ws.regression_plot.isVisible() and not ws.boundary.isVisible()
+    assert ws.metrics.r2 and ws.metrics.acc_plot.getPlotItem().getAxis("left").labelText == "R²"
+    type_target(qtbot, ws, "x**2 - 1")
+    settle(qtbot, ws)
+    view = ws.controller.last_snapshot.regression
+    assert view.target == "x**2 - 1"
+    # the points follow the typed target within the noise (0.1 by default in the panel)
+    residual = view.y_train - target_values("x**2 - 1", view.x_train)
+    assert abs(residual.mean()) < 0.05 and residual.std() < 0.2
+    for n in range(1, 4):  # (a click pauses first, so each waits for its step)
+        qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+        qtbot.waitUntil(lambda n=n: ws.controller.last_metrics.step == n, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    ws.flush()
+    snap = ws.controller.last_snapshot
+    view = snap.regression
+    # the drawn curve is the model's forward pass with the snapshot's weights
+    model = mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
+    forward = np.array([model([float(x)]).data for x in view.xs[::20]])
+    np.testing.assert_allclose(view.curve[::20], forward, atol=1e-9)
+    xs, ys = ws.regression_plot.curve.getData()
+    np.testing.assert_allclose(ys, view.curve)
+    # the thin curves plus the output bias add up to the model's curve
+    W, b = snap.weights[-1]
+    assert len(ws.regression_plot.contribution_items) == W.shape[1] == 16
+    drawn = sum(item.getData()[1] for item in ws.regression_plot.contribution_items)
+    np.testing.assert_allclose(drawn + b[0], view.curve, atol=1e-9)
+    assert "R²" in ws.training_panel.status.text() and "acc" not in ws.training_panel.status.text()
+    # the checkbox hides and shows the contributions
+    qtbot.mouseClick(ws.regression_plot.show_units, LEFT)
+    assert not any(item.isVisible() for item in ws.regression_plot.contribution_items)
+    qtbot.mouseClick(ws.regression_plot.show_units, LEFT)
+    assert all(item.isVisible() for item in ws.regression_plot.contribution_items)
+
+
+def test_bad_target_gets_a_message_and_changes_nothing(qtbot, ws):
+    choose_regression(qtbot, ws)
+    settle(qtbot, ws)
+    before = ws.controller.regression
+    generation = ws.controller.last_snapshot.generation
+    for bad, words in (("sin(3*x", "not a valid expression"), ("x + y", "only x"), ("__import__('os')", "")):
+        type_target(qtbot, ws, bad)
+        error = ws.training_panel.task_settings.error
+        assert error.isVisible() and "Not applied" in error.text() and words in error.text()
+        assert ws.controller.regression == before
+    qtbot.wait(200)
+    assert ws.controller.last_snapshot.generation == generation
+    type_target(qtbot, ws, "cos(x)")  # a good one clears the message and applies
+    assert not ws.training_panel.task_settings.error.isVisible()
+    assert ws.controller.regression.target == "cos(x)"
+
+
+def test_back_to_classification_and_the_preset(qtbot, ws):
+    choose_regression(qtbot, ws)
+    qtbot.mouseClick(ws.training_panel.task_settings.preset, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.regression is not None, timeout=TIMEOUT)
+    assert ws.controller.regression.lr == 0.03 and ws.controller.regression.steps == 1500
+    assert ws.training_panel.steps.value() == 1500
+    task = ws.training_panel.task_settings.task
+    task.setFocus()
+    qtbot.keyClick(task, Qt.Key.Key_Up)
+    qtbot.waitUntil(
+        lambda: ws.controller.last_snapshot.regression is None and ws.controller.last_snapshot.grid is not None,
+        timeout=TIMEOUT,
+    )
+    assert ws.controller.task == "classification" and ws.boundary.isVisible() and not ws.regression_plot.isVisible()
+    assert ws.controller.last_snapshot.sizes[0] == 2 and not ws.metrics.r2
