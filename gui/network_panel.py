@@ -88,6 +88,7 @@ class NetworkPanel(QGroupBox):
         self.init.currentIndexChanged.connect(self._send)
         self.seed.valueChanged.connect(self._send)
         controller.configChanged.connect(self.show_config)
+        controller.taskChanged.connect(self._task_changed)
         self.show_config(controller.config)
 
     # ----------------------------------------------------------- widgets ↔ config
@@ -192,10 +193,14 @@ class NetworkPanel(QGroupBox):
             self._updating = False
             self._send()
 
+    def _task_changed(self, _task: str) -> None:
+        self._show_count()  # regression has one input and one output
+
     def _show_count(self) -> None:
-        outputs = self.controller.config.outputs
-        n = parameter_count(self.layers(), outputs=outputs)
-        sizes = " → ".join(str(s) for s in [2, *self.layers(), outputs])
+        regression = self.controller.task == "regression"  # one input x, one output
+        outputs, inputs = (1, 1) if regression else (self.controller.config.outputs, 2)
+        n = parameter_count(self.layers(), inputs=inputs, outputs=outputs)
+        sizes = " → ".join(str(s) for s in [inputs, *self.layers(), outputs])
         self.param_count.setText(f"<b>{n}</b> parameters &nbsp; ({sizes})")
 
     def _send(self) -> None:

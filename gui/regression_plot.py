@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from autograd_core.numbers import format_number
@@ -24,7 +26,7 @@ class RegressionPlot(QWidget):
         item.setLabel("bottom", "x")
         item.setLabel("left", "y")
         item.showGrid(x=True, y=True, alpha=0.15)
-        self.legend = item.addLegend(offset=(8, 8))
+        self.legend = item.addLegend(offset=(-8, -8))  # bottom right; named items join it as they are added
         self.contribution_items: list[pg.PlotDataItem] = []
         self.train_points = pg.ScatterPlotItem(size=7, name="train")
         self.test_points = pg.ScatterPlotItem(size=8, name="test", brush=None)
@@ -33,9 +35,6 @@ class RegressionPlot(QWidget):
         item.addItem(self.train_points)
         item.addItem(self.test_points)
         item.addItem(self.curve)
-        self.legend.addItem(self.train_points, "train")
-        self.legend.addItem(self.test_points, "test")
-        self.legend.addItem(self.curve, "model")
         self.show_units = QCheckBox("Show each unit's contribution")
         self.show_units.setChecked(True)
         self.show_units.setToolTip(
@@ -55,10 +54,23 @@ class RegressionPlot(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.caption)
         self.view = None
-        self.set_theme("light")
+        self.theme = ""
+        self._follow_palette()
+
+    def _follow_palette(self) -> None:
+        """The app's theme (gui.theme.apply_theme sets the palette): a dark window colour means the dark theme."""
+        theme = "dark" if self.palette().color(QPalette.ColorRole.Window).lightness() < 128 else "light"
+        if theme != self.theme:
+            self.set_theme(theme)
+
+    def changeEvent(self, event) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._follow_palette()
+        super().changeEvent(event)
 
     def set_theme(self, theme: str) -> None:
         """Colours of ``theme`` (gui.theme): curve in the first class colour, units in the second, points muted."""
+        self.theme = theme
         colours = graph_colors(theme)
         first, second = class_colors(theme)[:2]
         self.plot.setBackground(colours.background)

@@ -51,6 +51,7 @@ class TaskSettings(QWidget):
         self.loss.currentIndexChanged.connect(self._loss_chosen)
         self.preset.clicked.connect(controller.use_regression_preset)
         controller.taskChanged.connect(self.show_task)
+        controller.regressionChanged.connect(self.show_regression)
         self.show_task(controller.task)
 
     def show_task(self, task: str) -> None:
@@ -63,6 +64,16 @@ class TaskSettings(QWidget):
         for widget in (self.target, self.loss, self.preset):
             self.form.setRowVisible(widget, regression)
         self.form.setRowVisible(self.error, regression and bool(self.error.text()))
+
+    def show_regression(self, config) -> None:
+        """Show the target and loss now training (e.g. after the preset), without sending them back."""
+        if self.target.text().strip() != config.target:
+            self.target.setText(config.target)
+        index = self.loss.findData(config.loss)
+        if index != self.loss.currentIndex():
+            self.loss.blockSignals(True)
+            self.loss.setCurrentIndex(index)
+            self.loss.blockSignals(False)
 
     def _task_chosen(self) -> None:
         task = self.task.currentData()

@@ -140,6 +140,7 @@ class TrainingController(QObject):
     sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
     undoChanged = Signal()  # the undo or redo stack of data edits changed
     taskChanged = Signal(str)  # "classification" or "regression"
+    regressionChanged = Signal(object)  # the RegressionConfig now training
 
     UNDO_LIMIT = 100  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
@@ -360,6 +361,7 @@ class TrainingController(QObject):
 
         self.regression = regression
         self._send(Reset(regression_config_dict(regression)))
+        self.regressionChanged.emit(regression)
 
     def set_task(self, task: str) -> bool:
         """Classification (the plane's data sets) or regression (a target typed as an expression of x)."""
@@ -396,9 +398,9 @@ class TrainingController(QObject):
 
     def use_regression_preset(self) -> bool:
         """The tuned regression preset (``autograd_core.regression.REGRESSION_PRESET``) with the current target."""
-        from autograd_core.regression import REGRESSION_PRESET
+        from autograd_core.regression import REGRESSION_PRESET, RegressionConfig
 
-        preset = dict(REGRESSION_PRESET)
+        preset = {"l2": RegressionConfig().l2, **REGRESSION_PRESET}  # as the command line's preset: no L2
         activation = preset.pop("activation")
         try:
             new = dataclasses.replace(self._config, activation=activation, activations=None, **preset).validate()

@@ -205,10 +205,12 @@ class TrainingPanel(QWidget):
                 self.data_form.setRowVisible(widget, False)
             self.data_form.setRowVisible(self.preset_text, False)
             self.data_form.setRowVisible(self.samples, True)
+            self.settings_box.layout().setRowVisible(self.loss, False)  # the regression loss is in the Data box
         elif not self.data_form.isRowVisible(self.dataset):
             for widget in (self.dataset, self.regenerate):
                 self.data_form.setRowVisible(widget, True)
             self._show_data_rows(self.controller.config.dataset)
+            self.settings_box.layout().setRowVisible(self.loss, True)
 
     def _send_data(self) -> None:
         if self._updating or self.dataset.currentData() == PAINTED:

@@ -32,8 +32,8 @@ import numpy as np
 from autograd_core.data import Dataset
 from autograd_core.inspection import loss_slice, next_step, parameter_index
 from autograd_core.losses import predict, probability
-from autograd_core.regression import RegressionRun, regression_config_from_dict
 from autograd_core.regions import contour_segments, regions_from_scores
+from autograd_core.regression import RegressionRun, regression_config_from_dict
 from autograd_core.session import session_dict, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
 from gui.training_protocol import (

@@ -46,8 +46,8 @@ from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
 from gui.network_panel import NetworkPanel
-from gui.regression_plot import RegressionPlot
 from gui.neuron_maps import MAP_RESOLUTION
+from gui.regression_plot import RegressionPlot
 from gui.sample_entry import SampleEntry
 from gui.training_controller import SPEEDS, TrainingController
 from gui.training_panel import TrainingPanel
@@ -419,6 +419,7 @@ class TrainingWorkspace(QWidget):
 
     def _ensure_architecture(self, snap) -> None:
         activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
+        self.diagram.set_input_labels(("x",) if snap.regression is not None else ())
         if snap.sizes != self._sizes or activations != self.diagram.activations:
             self._sizes = snap.sizes
             self.diagram.set_architecture(snap.sizes, activations)

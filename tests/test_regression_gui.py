@@ -3,6 +3,7 @@ plot against the model's own forward pass; a bad target gets a message and chang
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
 from autograd_core.inspection import mlp_from_arrays
 from autograd_core.regression import target_values
@@ -35,6 +36,9 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws):
     assert ws.controller.task == "regression"
     assert ws.regression_plot.isVisible() and not ws.boundary.isVisible()
     assert ws.metrics.r2 and ws.metrics.acc_plot.getPlotItem().getAxis("left").labelText == "R²"
+    assert "(1 → 16 → 16 → 1)" in ws.network_panel.param_count.text()  # 321 parameters
+    assert "<b>321</b>" in ws.network_panel.param_count.text()
+    assert not ws.training_panel.settings_box.layout().isRowVisible(ws.training_panel.loss)
     type_target(qtbot, ws, "x**2 - 1")
     settle(qtbot, ws)
     view = ws.controller.last_snapshot.regression
@@ -54,6 +58,7 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws):
     forward = np.array([model([float(x)]).data for x in view.xs[::20]])
     np.testing.assert_allclose(view.curve[::20], forward, atol=1e-9)
     xs, ys = ws.regression_plot.curve.getData()
+    np.testing.assert_allclose(xs, view.xs)
     np.testing.assert_allclose(ys, view.curve)
     # the thin curves plus the output bias add up to the model's curve
     W, b = snap.weights[-1]
@@ -61,6 +66,8 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws):
     drawn = sum(item.getData()[1] for item in ws.regression_plot.contribution_items)
     np.testing.assert_allclose(drawn + b[0], view.curve, atol=1e-9)
     assert "R²" in ws.training_panel.status.text() and "acc" not in ws.training_panel.status.text()
+    texts = {item.text() for item in ws.diagram.scene.items() if isinstance(item, QGraphicsSimpleTextItem)}
+    assert "x" in texts and "x1" not in texts  # the diagram's one input is x
     # the checkbox hides and shows the contributions
     qtbot.mouseClick(ws.regression_plot.show_units, LEFT)
     assert not any(item.isVisible() for item in ws.regression_plot.contribution_items)
@@ -90,7 +97,9 @@ def test_back_to_classification_and_the_preset(qtbot, ws):
     qtbot.mouseClick(ws.training_panel.task_settings.preset, LEFT)
     qtbot.waitUntil(lambda: ws.controller.last_snapshot.regression is not None, timeout=TIMEOUT)
     assert ws.controller.regression.lr == 0.03 and ws.controller.regression.steps == 1500
+    assert ws.controller.regression.l2 == 0.0 and ws.training_panel.l2.value() == 0.0
     assert ws.training_panel.steps.value() == 1500
+    qtbot.waitUntil(lambda: ws.controller.settled, timeout=TIMEOUT)
     task = ws.training_panel.task_settings.task
     task.setFocus()
     qtbot.keyClick(task, Qt.Key.Key_Up)
@@ -100,3 +109,33 @@ def test_back_to_classification_and_the_preset(qtbot, ws):
     )
     assert ws.controller.task == "classification" and ws.boundary.isVisible() and not ws.regression_plot.isVisible()
     assert ws.controller.last_snapshot.sizes[0] == 2 and not ws.metrics.r2
+
+
+def test_a_restarted_regression_goes_on_from_the_last_good_state(qapp):
+    """The restart a dead training process gets: the regression's weights, optimiser state, step and history."""
+    from autograd_core.regression import RegressionConfig, regression_config_dict
+    from gui.training_process import Engine
+    from gui.training_protocol import Start, Step
+    from gui.training_worker import LocalPipe, TrainingWorker
+
+    config = RegressionConfig(samples=40, layers=[6], lr=0.02, batch_size=0, steps=100)
+    start = Start(config=regression_config_dict(config))
+    worker = TrainingWorker(start)
+    commands, replies = LocalPipe(), LocalPipe()
+    engine = Engine(start, replies)
+    worker.sent += 1
+    commands.send(Step(5, seq=worker.sent))
+    for _ in range(7):
+        engine.run_once(commands)
+        while replies.poll():
+            worker._receive(replies.recv())
+    restart = worker.restart_state(replay=True)
+    assert restart.session is None and restart.config["task"] == "regression"
+    twin = Engine(restart, LocalPipe())
+    assert twin.trainer.step_count == 5 and len(twin.trainer.history) == 5
+    assert twin.trainer.model.state_dict() == engine.trainer.model.state_dict()
+    engine.trainer.step()
+    twin.trainer.step()  # the same next step: Adam's moments came back too
+    assert twin.trainer.model.state_dict() == engine.trainer.model.state_dict()
+    row = lambda m: (m.step, m.train_loss, m.test_loss, m.train_acc, m.test_acc)  # noqa: E731 (batch_loss is NaN)
+    assert [row(m) for m in twin.trainer.history] == [row(m) for m in engine.trainer.history]
