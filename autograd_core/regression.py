@@ -346,6 +346,40 @@ class RegressionRun:
         if optimizer_state is not None:
             self.optimizer.load_state_dict(optimizer_state)
 
+    def state_dict(self) -> dict:
+        """The run as JSON-ready data (a session keeps it): config, weights, step, history, optimiser state."""
+        return {
+            "config": self.config_dict(),
+            "weights": self.model.state_dict(),
+            "step": self.step_count,
+            "history": [m.to_dict() for m in self.history],
+            "optimizer_state": self.optimizer.state_dict(),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> RegressionRun:
+        """A run from ``state_dict()`` (e.g. read from a file): ValueError with a clear reason if it does not fit."""
+        from autograd_core.training import StepMetrics
+
+        if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
+            raise ValueError("the regression state has no settings")
+        run = cls(regression_config_from_dict(state["config"]))
+        weights = state.get("weights")
+        expected = len(run.model.state_dict())
+        if not isinstance(weights, list) or len(weights) != expected:
+            raise ValueError(f"the regression weights do not fit its network ({expected} numbers expected)")
+        if not all(isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) for w in weights):
+            raise ValueError("the regression weights must be finite numbers")
+        step = state.get("step", 0)
+        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+            raise ValueError(f"the regression step must be a whole number ≥ 0, got {step!r}")
+        try:
+            history = [StepMetrics.from_dict(m) for m in state.get("history") or []]
+            run.restore(weights, step, history, state.get("optimizer_state"))
+        except (TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise ValueError(f"the regression's history or optimiser state does not fit ({exc})") from None
+        return run
+
     def view(self, points: int = CURVE_POINTS) -> RegressionView:
         d, c = self.data, self.config
         xs = np.linspace(c.x_min, c.x_max, points)

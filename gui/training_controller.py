@@ -25,6 +25,7 @@ from gui.training_protocol import (
     Command,
     ImportData,
     Load,
+    LoadRegression,
     Pause,
     PickSlice,
     Play,
@@ -330,6 +331,41 @@ class TrainingController(QObject):
         return True
 
     # ---------------------------------------------------------- regression
+
+    def regression_state(self) -> dict | None:
+        """The regression as of the newest snapshot (``RegressionRun.state_dict()``) for a session; None when
+        the task is classification."""
+        from autograd_core.regression import RegressionRun, regression_config_dict
+
+        if self.regression is None:
+            return None
+        start = self._worker.restart_state(replay=True) if self._worker is not None else None
+        if start is None or start.regression_state is None:
+            return RegressionRun(self.regression).state_dict()  # not trained yet: its fresh start
+        weights, step, history, optimizer_state = start.regression_state
+        return {
+            "config": regression_config_dict(self.regression),
+            "weights": list(weights),
+            "step": step,
+            "history": [m.to_dict() for m in history],
+            "optimizer_state": optimizer_state,
+        }
+
+    def load_regression(self, state: dict) -> None:
+        """Continue a saved regression, paused; SessionError (nothing changes) if it does not fit."""
+        from autograd_core.regression import RegressionRun
+
+        try:
+            run = RegressionRun.from_state(state)
+        except ValueError as exc:
+            raise SessionError(f"The regression in this session cannot be used: {exc}") from None
+        was = self.task
+        self.pause()
+        self.regression = run.config
+        self._send(LoadRegression(state))
+        self.regressionChanged.emit(run.config)
+        if was != "regression":
+            self.taskChanged.emit("regression")
 
     @property
     def task(self) -> str:

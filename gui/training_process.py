@@ -43,6 +43,7 @@ from gui.training_protocol import (
     Exported,
     ImportData,
     Load,
+    LoadRegression,
     Pause,
     PickSlice,
     Play,
@@ -270,6 +271,10 @@ class Engine:
                     self.slice_key = None
                 case Load(session=session):
                     self.trainer = trainer_from_session(session)
+                    self.running = False
+                    self.new_generation()
+                case LoadRegression(state=state):
+                    self.trainer = RegressionRun.from_state(state)
                     self.running = False
                     self.new_generation()
                 case Export() if isinstance(self.trainer, RegressionRun):

@@ -127,6 +127,13 @@ class Load(Command):
 
 
 @dataclass(frozen=True)
+class LoadRegression(Command):
+    """Continue a regression from ``RegressionRun.state_dict()`` (a session), paused."""
+
+    state: dict
+
+
+@dataclass(frozen=True)
 class Export(Command):
     """Reply with ``Exported(request, session document)`` of the trainer as it is now."""
 

@@ -487,10 +487,16 @@ class TrainingWorkspace(QWidget):
 
     # The main window's area protocol.
     def session_state(self) -> dict:
-        return self.view_state()
+        state = self.view_state()
+        regression = self.controller.regression_state()
+        if regression is not None:  # the regression task: its run lives here, no classification trainer
+            state["regression"] = regression
+        return state
 
     def session_trainer(self):
         """A copy of the live trainer (network, data, weights, optimiser state, history) for File → Save."""
+        if self.controller.task == "regression":
+            return None
         return self.controller.export_trainer()
 
     def set_presentation(self, on: bool) -> None:
@@ -519,8 +525,8 @@ class TrainingWorkspace(QWidget):
 
     def save_session(self, path, extra: dict | None = None) -> None:
         """Save trainer (network, data, weights, optimiser, history) and view state; raises SessionError."""
-        extra = {**(extra or {}), EXTRA_KEY: self.view_state()}
-        save_session(path, trainer=self.controller.export_trainer(), extra=extra)
+        extra = {**(extra or {}), EXTRA_KEY: self.session_state()}
+        save_session(path, trainer=self.session_trainer(), extra=extra)
 
     def open_session(self, path) -> dict:
         """Load a session (paused); returns its ``extra`` for the rest of the window.  Raises SessionError."""
@@ -535,7 +541,10 @@ class TrainingWorkspace(QWidget):
         """
         if data is None:
             data, section = section, section.extra.get(EXTRA_KEY, {})
-        if data.config is not None:
+        regression = section.get("regression") if isinstance(section, dict) else None
+        if regression is not None:
+            self.controller.load_regression(regression)
+        elif data.config is not None:
             self.controller.load_session_data(data)
         self.restore_view_state(section or {})
 

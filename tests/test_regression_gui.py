@@ -139,3 +139,47 @@ def test_a_restarted_regression_goes_on_from_the_last_good_state(qapp):
     assert twin.trainer.model.state_dict() == engine.trainer.model.state_dict()
     row = lambda m: (m.step, m.train_loss, m.test_loss, m.train_acc, m.test_acc)  # noqa: E731 (batch_loss is NaN)
     assert [row(m) for m in twin.trainer.history] == [row(m) for m in engine.trainer.history]
+
+
+def test_a_session_keeps_the_regression(qtbot, ws, tmp_path):
+    import json
+
+    import pytest
+
+    from autograd_core.session import SessionError
+
+    choose_regression(qtbot, ws)
+    type_target(qtbot, ws, "0.5*x")
+    settle(qtbot, ws)
+    for n in range(1, 3):
+        qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+        qtbot.waitUntil(lambda n=n: ws.controller.last_metrics.step == n, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    weights = [W.copy() for W, _b in ws.controller.last_snapshot.weights]
+    path = tmp_path / "fit.json"
+    ws.save_session(path)
+    doc = json.loads(path.read_text())
+    assert doc["config"] is None and doc["extra"]["training"]["regression"]["config"]["target"] == "0.5*x"
+    # back to classification, then open the session: the regression comes back where it was, paused
+    task = ws.training_panel.task_settings.task
+    task.setFocus()
+    qtbot.keyClick(task, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.regression is None, timeout=TIMEOUT)
+    ws.open_session(path)
+    qtbot.waitUntil(
+        lambda: ws.controller.last_snapshot.regression is not None and ws.controller.settled, timeout=TIMEOUT
+    )
+    assert ws.controller.task == "regression" and ws.training_panel.task_settings.target.text() == "0.5*x"
+    assert task.currentData() == "regression" and ws.regression_plot.isVisible()
+    assert ws.controller.last_metrics.step == 2 and len(ws.controller.history) == 2
+    for W, (V, _b) in zip(weights, ws.controller.last_snapshot.weights):
+        np.testing.assert_array_equal(W, V)
+    # a session whose weights do not fit its network: a clear error, nothing changes
+    doc["extra"]["training"]["regression"]["weights"] = [0.0, 1.0]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    generation = ws.controller.last_snapshot.generation
+    with pytest.raises(SessionError, match="weights do not fit"):
+        ws.open_session(bad)
+    qtbot.wait(100)
+    assert ws.controller.last_snapshot.generation == generation and ws.controller.last_metrics.step == 2
