@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from autograd_core import data as data_edits
+from autograd_core.features import FeatureMLP
 from autograd_core.inspection import mlp_from_arrays
 from autograd_core.run_cost import RunLimits, estimate_run_cost
 from autograd_core.session import SessionError, trainer_from_session
@@ -657,7 +658,7 @@ class TrainingController(QObject):
         snap = self.last_snapshot
         if snap is None or not snap.weights:
             return None
-        return mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
+        return snapshot_model(snap)
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the training process and wait for it: the window calls it when it closes."""
@@ -728,6 +729,12 @@ class TrainingController(QObject):
             self.message.emit(
                 f"Training finished: all {self._config.steps} steps are done. Raise the step limit to go on."
             )
+
+
+def snapshot_model(snap):
+    """A fresh MLP with a snapshot's weights; with input features, one that takes points of the plane."""
+    model = mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
+    return FeatureMLP.from_mlp(model, snap.features) if snap.features else model
 
 
 REGRESSION_SHARED = (

@@ -387,6 +387,7 @@ class Engine:
             slice_spec=self.slice_spec,
             state=self.trainer_state(),
             classes=trainer.config.num_classes,
+            features=tuple(trainer.config.features or ()),
         )
         try:
             snap.predicted_train = predicted_classes(model, dataset.X_train, weights)

@@ -211,6 +211,7 @@ class Snapshot:
     # The regression task (``autograd_core.regression.RegressionView``): points, the model's curve and each
     # last-hidden unit's contribution.  Regression snapshots carry no grid, dataset or predicted classes.
     regression: object | None = None
+    features: tuple[str, ...] = ()  # the extra inputs after x1, x2 (expressions; autograd_core.features)
 
 
 @dataclass

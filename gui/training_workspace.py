@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.files import FileError, write_atomically
-from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
+from autograd_core.inspection import dead_units, unit_maps
 from autograd_core.session import load_session, save_session
 from autograd_core.tabular import predictions_csv
 from gui.boundary_plot import BoundaryPlot
@@ -49,7 +49,7 @@ from gui.network_panel import NetworkPanel
 from gui.neuron_maps import MAP_RESOLUTION
 from gui.regression_plot import RegressionPlot
 from gui.sample_entry import SampleEntry
-from gui.training_controller import SPEEDS, TrainingController
+from gui.training_controller import SPEEDS, TrainingController, snapshot_model
 from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
@@ -419,7 +419,8 @@ class TrainingWorkspace(QWidget):
 
     def _ensure_architecture(self, snap) -> None:
         activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
-        self.diagram.set_input_labels(("x",) if snap.regression is not None else ())
+        labels = ("x",) if snap.regression is not None else (("x1", "x2", *snap.features) if snap.features else ())
+        self.diagram.set_input_labels(labels)
         if snap.sizes != self._sizes or activations != self.diagram.activations:
             self._sizes = snap.sizes
             self.diagram.set_architecture(snap.sizes, activations)
@@ -438,9 +439,9 @@ class TrainingWorkspace(QWidget):
             return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()
-        key = (snap.sizes, snap.activation, tuple(snap.activations))
+        key = (snap.sizes, snap.activation, tuple(snap.activations), snap.features)
         if self._map_model is None or self._map_model[0] != key:
-            self._map_model = (key, mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation))
+            self._map_model = (key, snapshot_model(snap))
         model = self._map_model[1]
         model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
         extent = snap.grid.extent if snap.grid is not None else None
