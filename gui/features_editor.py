@@ -95,6 +95,8 @@ class FeaturesEditor(QWidget):
         self.add_button.setEnabled(len(self.lines) < MAX_FEATURES)
 
     def _remove_clicked(self) -> None:
+        if self.sender() not in self.remove_buttons:  # a click queued on a line already removed
+            return
         index = self.remove_buttons.index(self.sender())
         self._drop_row(index)
         self.add_button.setEnabled(True)

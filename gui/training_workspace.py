@@ -274,7 +274,10 @@ class TrainingWorkspace(QWidget):
     # ------------------------------------------------------- the contract for the sample-graph view
 
     def current_model(self):
-        """A fresh ``autograd_core.nn.MLP`` with the latest snapshot's weights, or None before the first one."""
+        """A fresh ``autograd_core.nn.MLP`` with the latest snapshot's weights, or None before the first one (and
+        while the task is regression: the sample graph shows points of the plane through a classifier)."""
+        if self.controller.task == "regression":
+            return None
         return self.controller.current_model()
 
     def current_loss(self) -> str:

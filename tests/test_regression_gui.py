@@ -66,6 +66,7 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws):
     drawn = sum(item.getData()[1] for item in ws.regression_plot.contribution_items)
     np.testing.assert_allclose(drawn + b[0], view.curve, atol=1e-9)
     assert "R²" in ws.training_panel.status.text() and "acc" not in ws.training_panel.status.text()
+    assert ws.current_model() is None  # the sample graph (points of the plane) has nothing to show
     texts = {item.text() for item in ws.diagram.scene.items() if isinstance(item, QGraphicsSimpleTextItem)}
     assert "x" in texts and "x1" not in texts  # the diagram's one input is x
     # the checkbox hides and shows the contributions
