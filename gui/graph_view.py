@@ -13,6 +13,7 @@ worker thread; items are added in batches so the window never freezes.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -22,6 +23,7 @@ from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, 
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QCursor,
     QFont,
     QFontMetricsF,
     QImage,
@@ -51,17 +53,22 @@ from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
-ASYNC_LAYOUT_NODES = 40  # layouts of bigger graphs run on a worker thread (crossing minimisation takes time)
+ASYNC_LAYOUT_NODES = 40  # above this, drawing is batched and antialiasing is off
+SYNC_LAYOUT_NODES = 15  # a layered layout up to this size is computed at once; every other one on a worker thread
+
 LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
-BATCH = 300  # items added per event-loop turn
+BATCH = 100  # items per building task; one event-loop turn runs tasks for at most BATCH_MS
+BATCH_MS = 15.0
 MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+EXPORT_MAX_PIXELS = 12e6  # PNG export size cap (painting and compressing 30 MP took seconds)
 OVERVIEW_WIDTH = 200  # pixels, at normal font size
 NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
 NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
 TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
 DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
+SPLIT_LAYERS_MAX_NODES = 1000  # up to this size a very wide layer is split to fit the view's shape
 
 
 def node_name(attrs: dict, node) -> str:
@@ -81,6 +88,7 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
     """
     if not collapsed:
         return graph
+    nodes_attrs = graph.nodes
     mapping = {}
     members: dict[str, list] = {}
     for node, attrs in graph.nodes(data=True):
@@ -91,16 +99,19 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
         else:
             mapping[node] = node
     out = nx.MultiDiGraph()
+    # networkx's own dicts, filled in place (as add_node / add_edge would; several times faster)
+    out_nodes, succ, pred = out._node, out._succ, out._pred
     for node, attrs in graph.nodes(data=True):
         if mapping[node] == node:
-            out.add_node(node, **attrs)
+            out_nodes[node] = dict(attrs)
+            succ[node], pred[node] = {}, {}
     for group, nodes in members.items():
         order = sorted(nodes)  # ids are topological
-        leaving = [n for n in order if any(mapping[s] != mapping[n] for s in graph.successors(n))]
+        leaving = [n for n in order if any(mapping[s] != mapping[n] for s in graph._succ[n])]
         output = (leaving or order)[-1]
-        o = graph.nodes[output]
-        out.add_node(
-            f"group:{group}",
+        o = nodes_attrs[output]
+        box = f"group:{group}"
+        out_nodes[box] = dict(
             label=group,
             op=f"{len(nodes)} nodes",
             output_op=o.get("op") or "",
@@ -108,24 +119,30 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
             data=o.get("data"),
             grad=o.get("grad"),
             kind="group",
-            depth=max(graph.nodes[n].get("depth", 0) for n in nodes),
+            depth=max(nodes_attrs[n].get("depth", 0) for n in nodes),
             group=group,
             tensor=o.get("tensor"),
             members=order,
             output=output,
         )
-    seen = set()
-    for u, v, key, attrs in graph.edges(keys=True, data=True):
-        a, b = mapping[u], mapping[v]
-        if a == b:
-            continue
-        if isinstance(a, str) or isinstance(b, str):
-            if (a, b) in seen:
+        succ[box], pred[box] = {}, {}
+    for u, targets in graph._succ.items():
+        a = mapping[u]
+        for v, keys in targets.items():
+            b = mapping[v]
+            if a == b:
                 continue
-            seen.add((a, b))
-            out.add_edge(a, b, key=0, local=None, formula="", index=attrs.get("index", key))
-        else:
-            out.add_edge(a, b, key=key, **attrs)
+            grouped = isinstance(a, str) or isinstance(b, str)
+            if grouped and b in succ[a]:
+                continue  # one edge between a group box and a neighbour
+            out_keys = succ[a].get(b)
+            if out_keys is None:
+                out_keys = succ[a][b] = pred[b][a] = {}
+            for key, attrs in keys.items():
+                if grouped:
+                    out_keys[0] = {"local": None, "formula": "", "index": attrs.get("index", key)}
+                    break
+                out_keys[key] = dict(attrs)
     return out
 
 
@@ -148,7 +165,14 @@ def compute_drawing(
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
         order = layered_order(graph)
         direction = guess_direction(order, sizes, aspect, gaps)
-        return draw(graph, method, sizes, direction=direction, layering=order, gaps=by_direction[direction])
+        g = by_direction[direction]
+        width = layer_width_for(sizes, g, aspect, direction)
+        widest = max(len(items) for items in order.layers)
+        if graph.number_of_nodes() <= SPLIT_LAYERS_MAX_NODES and widest > 2 * width:
+            # an overview of hundreds of groups side by side (one term each of a long sum): a strip
+            # 20,000 units long, unreadable at Fit; split into columns that take the view's shape
+            order = layered_order(graph, max_width=width)
+        return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
     plain = layered_order(graph)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
     drawings = []
@@ -221,6 +245,7 @@ class NodeItem(QGraphicsItem):
         self.highlighted = False
         self.current = False
         self._fill_key, self._fill = None, None
+        self.painted_look: tuple | None = None  # look() when last painted (None: not painted yet)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
 
@@ -253,36 +278,62 @@ class NodeItem(QGraphicsItem):
     def box(self) -> QRectF:
         return QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
 
+    def fill(self) -> QColor:
+        view = self.view
+        if self.grad is None:
+            return view.colors.neutral_fill
+        key = (self.grad, view.grad_scale, view.theme)
+        if self._fill_key != key:  # one colour computation per new gradient, not per repaint
+            self._fill_key, self._fill = key, diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
+        return self._fill
+
+    def look(self) -> tuple:
+        """What a box shows when its numbers are too small to be drawn: its colour (to 1/128) and its border."""
+        grad = self.grad
+        shade = None if grad is None else round(gradient_strength(grad, self.view.grad_scale) * 128)
+        return shade, self.non_finite
+
+    def pen(self) -> QPen:
+        """The border pen, built once per look (kind, state, theme, line width) and shared by every box."""
+        view = self.view
+        key = (self.kind, self.non_finite, self.highlighted, self.current, view.theme, view.line_width)
+        pen = view._box_pens.get(key)
+        if pen is None:
+            colors, lw = view.colors, view.line_width
+            pen = QPen(colors.op_border, lw)
+            if self.kind == "input":
+                pen = QPen(colors.leaf_border, lw * 2)
+            elif self.kind == "parameter":
+                pen = QPen(colors.parameter_border, lw * 2)
+            elif self.kind == "constant":
+                pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
+            elif self.kind == "group":
+                pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
+            if self.non_finite:
+                pen = QPen(colors.non_finite, lw * 3)
+            if self.highlighted:
+                pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+            view._box_pens[key] = pen
+        return pen
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         view = self.view
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        fill = self.fill()
+        self.painted_look = self.look()
+        if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
+            pen = self.pen()
+            plain = view._plain_pens.get(id(pen))
+            if plain is None:  # the same colour and width, solid (a dashed outline of a 2-pixel box is noise)
+                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
+            painter.setPen(plain)
+            painter.setBrush(fill)
+            painter.drawRect(-self.width / 2, -self.height / 2, self.width, self.height)
+            return
         colors = view.colors
         rect = self.box()
-        if self.grad is None:
-            fill = colors.neutral_fill
-        else:
-            key = (self.grad, view.grad_scale, view.theme)
-            if self._fill_key != key:  # one colour computation per new gradient, not per repaint
-                self._fill_key, self._fill = (
-                    key,
-                    diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme),
-                )
-            fill = self._fill
-        lw = view.line_width
-        pen = QPen(colors.op_border, lw)
-        if self.kind == "input":
-            pen = QPen(colors.leaf_border, lw * 2)
-        elif self.kind == "parameter":
-            pen = QPen(colors.parameter_border, lw * 2)
-        elif self.kind == "constant":
-            pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
-        elif self.kind == "group":
-            pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
-        if self.non_finite:
-            pen = QPen(colors.non_finite, lw * 3)
-        if self.highlighted:
-            pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+        pen = self.pen()
         # Semantic zoom: numbers only where they can be read, names a little further out, then plain boxes.
-        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         body_points = lod * view.body_font.pointSizeF()
         if body_points < NUMBERS_MIN_POINTS:
             painter.setPen(QPen(pen.color(), pen.widthF()))
@@ -376,6 +427,16 @@ class EdgeItem(QGraphicsItem):
         self._path: QPainterPath | None = None
         self.arrow = QPolygonF()
         self._bounds = QRectF()
+        # Plain edges are painted together by their EdgeBundle (one Python call per ~100 edges, not one per
+        # edge); this item paints only while highlighted, on top of the bundle.
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.setZValue(0.5)
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, not on)
+            self.update()
 
     def set_route(self, commands: list, arrow: tuple) -> None:
         """Build the painter path from the drawing's commands (M, L, C, T) and the arrowhead at its tip."""
@@ -420,6 +481,36 @@ class EdgeItem(QGraphicsItem):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawPolygon(self.arrow)
+
+
+class EdgeBundle(QGraphicsItem):
+    """The plain look of a batch of neighbouring edges: their paths in one stroke, their arrowheads in one fill."""
+
+    def __init__(self, view: GraphView, edges: list[EdgeItem]):
+        super().__init__()
+        self.view = view
+        self.path = QPainterPath()
+        self.arrows = QPainterPath()
+        bounds = QRectF()
+        for edge in edges:
+            self.path.addPath(edge.own_path)
+            self.arrows.addPolygon(edge.arrow)
+            self.arrows.closeSubpath()
+            bounds = bounds.united(edge.boundingRect())
+        self._bounds = bounds
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.view.edge_pen(False))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
+            return  # zoomed far out: the arrowhead is a dot
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.view.colors.edge)
+        painter.drawPath(self.arrows)
 
 
 class TrunkItem(QGraphicsItem):
@@ -679,7 +770,10 @@ class GraphView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
-        self.setToolTip("The computation graph. Wheel: zoom; drag: pan; hover a node for full-precision numbers.")
+        self.setToolTip(
+            "The computation graph. Wheel: zoom; drag: pan; hover a node for full-precision numbers."
+            " Double-click a group's box, or press Enter over it, to open or close it."
+        )
         self.theme = "light"
         self.colors = graph_colors(self.theme)
         self.font_scale = 1.0
@@ -699,6 +793,9 @@ class GraphView(QGraphicsView):
         self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
         self._trunk_rects: dict = {}
         self._edge_pens: dict = {}
+        self._box_pens: dict = {}
+        self._plain_pens: dict = {}
+        self._graph_rect: QRectF | None = None
         self._root = _Root()
         self.scene().addItem(self._root)
         self._generation = 0
@@ -708,6 +805,8 @@ class GraphView(QGraphicsView):
         self._batch_timer.timeout.connect(self._run_batch)
         self._signals = _LayoutSignals()
         self._signals.done.connect(self._layout_done)
+        self._reorient_signals = _LayoutSignals()
+        self._reorient_signals.done.connect(self._reoriented)
         self.busy = False
         self.force_huge = False
         self.highlight_nodes: set = set()
@@ -744,13 +843,16 @@ class GraphView(QGraphicsView):
         self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
         self.name_font.setPointSizeF(base * 2.0)
         self._name_metrics = QFontMetricsF(self.name_font)
+        self._name_points = self.name_font.pointSizeF()
         self._body_metrics = fm
+        self._widths: dict[str, float] = {}  # box width per title, for these fonts
         # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
         # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
         # them in full) and the gaps between layers and around the graph stay narrow.
         self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
         self.fit_margin = 10.0 if self.presentation else 20.0
         self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
+        self._value_width = fm.horizontalAdvance(self._value_sample)
 
     def edge_pen(self, highlighted: bool) -> QPen:
         """The pen of every edge (built once per look, not once per edge and repaint)."""
@@ -846,7 +948,15 @@ class GraphView(QGraphicsView):
         if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
             return
         aspect = self._free_aspect()
-        other = compute_drawing(graph, "layered", drawing.sizes, aspect, self.gaps)
+        signals = self._reorient_signals
+        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, aspect, self.gaps, signals)
+        _layout_executor().submit(*job)  # off the GUI thread: a 300-node layout takes a second
+
+    def _reoriented(self, generation: int, other: Drawing | None, error: str) -> None:
+        drawing = self.drawing
+        if generation != self._generation or other is None or drawing is None or self.busy or not self.auto_fit:
+            return
+        aspect = self._free_aspect()
         if other.direction != drawing.direction and fit_scale(other.bounds(), aspect) > 1.05 * fit_scale(
             drawing.bounds(), aspect
         ):
@@ -914,7 +1024,10 @@ class GraphView(QGraphicsView):
         if collapsed is None and new_structure and graph.graph.get("overview"):
             self.collapsed = set(groups_of(graph))  # a big expression: start from its overview
             collapsed = self.collapsed
-        self._rebuild(relayout=True)
+        if graph.number_of_nodes() > ASYNC_LAYOUT_NODES:
+            self._rebuild_soon()
+        else:
+            self._rebuild(relayout=True)
         if collapsed is not None:
             self.groups_changed.emit()
 
@@ -987,8 +1100,7 @@ class GraphView(QGraphicsView):
                 self.nodes[node].update()
         for edge in self.highlight_edges - set(edges):
             if edge in self.edges:
-                self.edges[edge].highlighted = False
-                self.edges[edge].update()
+                self.edges[edge].set_highlighted(False)
         self.highlight_nodes, self.highlight_edges, self.current_node = set(nodes), set(edges), current
         for node in self.highlight_nodes:
             item = self.nodes.get(node)
@@ -998,8 +1110,7 @@ class GraphView(QGraphicsView):
         for edge in self.highlight_edges:
             item = self.edges.get(edge)
             if item is not None:
-                item.highlighted = True
-                item.update()
+                item.set_highlighted(True)
 
     # ---- groups
 
@@ -1039,13 +1150,26 @@ class GraphView(QGraphicsView):
         self._generation += 1
         self._batch_timer.stop()
         self._pending.clear()
-        for item in list(self._root.childItems()):
-            item.setParentItem(None)
-            self.scene().removeItem(item)
+        # One call takes every item out: a fresh parent replaces the old one (removing items one by one
+        # from Python cost ~30 ms for a 2,000-node graph).
+        old, self._root = self._root, _Root()
+        self._root.setOpacity(old.opacity())
+        self._root.setVisible(old.isVisible())
+        self.scene().removeItem(old)
+        self.scene().addItem(self._root)
         self.nodes, self.edges, self.positions = {}, {}, {}
         self.drawing = None
+        self._graph_rect: QRectF | None = None
         self.highlight_nodes, self.highlight_edges = set(), set()
         self.busy = False
+
+    def _rebuild_soon(self) -> None:
+        """Rebuild once the current event is handled (a new big graph: the state's other observers go first,
+        so no single event keeps the window busy for all of them)."""
+        self._clear()
+        self.busy = True
+        generation = self._generation
+        QTimer.singleShot(0, self, lambda: generation == self._generation and self._rebuild(relayout=True))
 
     def _rebuild(self, relayout: bool) -> None:
         self._clear()
@@ -1081,8 +1205,11 @@ class GraphView(QGraphicsView):
         generation = self._generation
         sizes = {node: (self._node_width(attrs), self.node_height) for node, attrs in graph.nodes(data=True)}
         aspect = self._free_aspect()
-        if n > ASYNC_LAYOUT_NODES:
-            _layout_executor().submit(_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
+        if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
+            # Started once the current event is handled: a worker thread competes for Python's lock, so
+            # starting it now would slow down whatever else this change does in the GUI thread.
+            job = (_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
+            QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:
             try:
                 drawing = compute_drawing(graph, method, sizes, aspect, self.gaps)
@@ -1105,7 +1232,9 @@ class GraphView(QGraphicsView):
         nodes = list(graph.nodes)
         for start in range(0, len(nodes), BATCH):
             self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
-        edges = list(graph.edges(keys=True))
+        # neighbours together, so that each EdgeBundle covers a small part of the scene
+        centres = drawing.centres
+        edges = sorted(graph.edges(keys=True), key=lambda e: (centres[e[0]][0], centres[e[0]][1]))
         self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
             self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
@@ -1117,18 +1246,21 @@ class GraphView(QGraphicsView):
             self._batch_timer.start()
 
     def _run_batch(self) -> None:
-        if not self._pending:
-            self._batch_timer.stop()
-            return
-        self._pending.pop(0)()
+        """Run building tasks for about ``BATCH_MS``, then let the event loop breathe."""
+        end = time.perf_counter() + BATCH_MS / 1000.0
+        while self._pending:
+            self._pending.pop(0)()
+            if time.perf_counter() > end:
+                return
+        self._batch_timer.stop()
 
     def _node_width(self, attrs: dict) -> float:
         title = NodeItem._title(attrs)
-        text = max(
-            self._title_metrics.horizontalAdvance(title),
-            self._body_metrics.horizontalAdvance(self._value_sample),
-        )
-        return max(96.0 * self.font_scale, text + 20.0)
+        width = self._widths.get(title)  # titles repeat (+, *, tanh): measured once per font
+        if width is None:
+            text = max(self._title_metrics.horizontalAdvance(title), self._value_width)
+            width = self._widths[title] = max(96.0 * self.font_scale, text + 20.0)
+        return width
 
     def _add_nodes(self, chunk: list) -> None:
         graph, drawing = self.graph, self.drawing
@@ -1152,17 +1284,21 @@ class GraphView(QGraphicsView):
 
     def _add_edges(self, chunk: list) -> None:
         drawing = self.drawing
+        items = []
         for u, v, key in chunk:
             item = EdgeItem(self, u, v, key)
             item.set_route(drawing.paths[(u, v, key)], drawing.arrows[(u, v, key)])
             item.setParentItem(self._root)
             self.edges[(u, v, key)] = item
+            items.append(item)
+        EdgeBundle(self, items).setParentItem(self._root)
 
     def _finish(self) -> None:
         self._batch_timer.stop()
         self.busy = False
         self._root.setVisible(True)
-        rect = self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40)
+        self._graph_rect = None
+        rect = self.graph_rect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()
         self.set_highlight(*self._highlight_request)
@@ -1199,12 +1335,21 @@ class GraphView(QGraphicsView):
             and previous.graph is snap.graph
             and previous.grad_name == snap.grad_name
         )
+        # Zoomed out so far that no number is drawn, a box is repainted only if its colour or border changes.
+        numbers_hidden = (
+            previous is not None
+            and previous.graph is snap.graph
+            and previous.grad_name == snap.grad_name
+            and self.transform().m11() * self.body_font.pointSizeF() < NUMBERS_MIN_POINTS
+        )
         for node, item in self.nodes.items():
             source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
             value, grad = snap.value(source), snap.grad(source)
             if same and item.value == value and item.grad == grad:  # nan never equals: redrawn
                 continue
             item.value, item.grad = value, grad
+            if numbers_hidden and item.painted_look is not None and item.look() == item.painted_look:
+                continue
             item.update()
         self.legend.update()
         if self.overview.isVisible():
@@ -1253,8 +1398,10 @@ class GraphView(QGraphicsView):
     # ---- navigation
 
     def graph_rect(self) -> QRectF:
-        """The drawn graph's extent in the scene (boxes, edges and arrowheads)."""
-        return self._root.childrenBoundingRect()
+        """The drawn graph's extent in the scene (boxes, edges and arrowheads); measured once per build."""
+        if self._graph_rect is None:
+            self._graph_rect = self._root.childrenBoundingRect()
+        return QRectF(self._graph_rect)
 
     def _fit_regions(self) -> list[QRectF]:
         """The parts of the viewport a fitted graph may use: beside or above the legend."""
@@ -1327,6 +1474,24 @@ class GraphView(QGraphicsView):
         self.auto_fit = False  # the user is panning: leave the view where they put it
         super().mousePressEvent(event)
 
+    def node_at(self, pos) -> object | None:
+        """The drawn node whose box is at viewport position ``pos``, or None."""
+        for item in self.items(pos):
+            if isinstance(item, NodeItem):
+                return item.node
+        return None
+
+    def keyPressEvent(self, event) -> None:
+        """Enter or Space opens or closes the group of the box under the mouse."""
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and not self.busy:
+            node = self.node_at(self.viewport().mapFromGlobal(QCursor.pos()))
+            if node is not None and self.graph is not None and self.graph.nodes[node].get("group"):
+                self.toggle_group_of(node)
+                event.accept()
+                return
+        super().keyPressEvent(event)
+
     def wheelEvent(self, event) -> None:
         delta = event.angleDelta().y()
         if delta:
@@ -1336,12 +1501,14 @@ class GraphView(QGraphicsView):
     # ---- export
 
     def render_image(self, scale: float = 2.0) -> QImage:
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        rect = self.graph_rect().adjusted(-20, -20, 20, 20)
         if rect.isEmpty():
             rect = QRectF(0, 0, 200, 100)
         legend = self.legend.sizeHint()
         limit = 8000.0 / max(rect.width(), rect.height(), 1.0)
-        scale = min(scale, limit)
+        # at most EXPORT_MAX_PIXELS: a 2,000-node graph at twice its size took seconds to paint and compress
+        pixels = math.sqrt(EXPORT_MAX_PIXELS / max(rect.width() * rect.height(), 1.0))
+        scale = min(scale, limit, max(pixels, 0.5))
         width = int(rect.width() * scale)
         height = int(rect.height() * scale) + legend.height() + 16
         image = QImage(max(width, legend.width() + 16), height, QImage.Format.Format_ARGB32)
@@ -1360,7 +1527,7 @@ class GraphView(QGraphicsView):
     def export_svg(self, path: str) -> None:
         from PySide6.QtSvg import QSvgGenerator
 
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        rect = self.graph_rect().adjusted(-20, -20, 20, 20)
         legend = self.legend.sizeHint()
         generator = QSvgGenerator()
         generator.setFileName(str(path))

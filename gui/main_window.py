@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         )
         self._install_training_panels()
         self._install_sample_panel()
+        self._install_lab_panel()
 
         self.non_finite_label = QLabel()
         self.non_finite_label.setObjectName("nonFiniteLabel")
@@ -199,6 +200,18 @@ class MainWindow(QMainWindow):
     def export_predictions(self, path: str | None = None) -> None:
         self.tabs.setCurrentWidget(self.training)
         self.training.export_predictions(path)
+
+    def _install_lab_panel(self) -> None:
+        """The optimizer lab (issue 14): race optimisers on a typed f(x, y)."""
+        from gui.optimizer_lab import OptimizerLabPanel
+
+        self.lab = OptimizerLabPanel()
+        self.add_area(
+            "lab",
+            self.lab,
+            "Optimizer lab",
+            "Type f(x, y) or pick a preset, click a start point, and race SGD, Adam, Newton… on it",
+        )
 
     def show_sample(self, x: float, y: float, label: int) -> None:
         """Switch to the Sample graph tab and show point (x, y) of class ``label``."""

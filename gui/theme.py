@@ -280,3 +280,55 @@ def class_colors(theme: str = "light") -> tuple[str, ...]:
 def class_rgb(theme: str = "light") -> list[tuple[int, int, int]]:
     """The same as (r, g, b) triples (for ``autograd_core.regions.region_image``)."""
     return [(QColor(c).red(), QColor(c).green(), QColor(c).blue()) for c in class_colors(theme)]
+
+
+# ------------------------------------------------------------ optimizer lab
+
+
+@dataclass(frozen=True)
+class LabColors:
+    """The optimizer lab's colours: the surface's bands (low → high), the racers, the marks on the map."""
+
+    surface_low: QColor
+    surface_mid: QColor
+    surface_high: QColor
+    non_finite: QColor  # where f is inf or nan
+    racers: tuple[QColor, ...]  # one per optimiser, distinct on both band ends
+    minimum: QColor
+    start: QColor
+    arrows: QColor
+    text: QColor
+
+
+_LAB_RACERS = ("#e6194b", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#00a5a5", "#d62fa0", "#8c564b")
+
+_LAB = {
+    "light": LabColors(
+        surface_low=QColor("#fff7e6"),
+        surface_mid=QColor("#9ecae1"),
+        surface_high=QColor("#253494"),
+        non_finite=QColor("#7a7a85"),
+        racers=tuple(QColor(c) for c in _LAB_RACERS),
+        minimum=QColor("#111111"),
+        start=QColor("#111111"),
+        arrows=QColor(40, 40, 50, 150),
+        text=QColor("#1b1b1f"),
+    ),
+    "dark": LabColors(
+        surface_low=QColor("#f2f0c8"),
+        surface_mid=QColor("#3b7a9c"),
+        surface_high=QColor("#141a33"),
+        non_finite=QColor("#4a4a55"),
+        racers=tuple(
+            QColor(c) for c in ("#ff5c7a", "#5fb0ff", "#59d35f", "#ffa94d", "#c39bff", "#3fe0d0", "#ff7ad0", "#d9a27a")
+        ),
+        minimum=QColor("#ffffff"),
+        start=QColor("#ffffff"),
+        arrows=QColor(235, 235, 245, 150),
+        text=QColor("#ecedf2"),
+    ),
+}
+
+
+def lab_colors(theme: str) -> LabColors:
+    return _LAB["dark" if theme == "dark" else "light"]

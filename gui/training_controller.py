@@ -24,6 +24,7 @@ from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConf
 from gui.training_process import Engine
 from gui.training_protocol import (
     Command,
+    ComputeLandscape,
     ImportData,
     Load,
     LoadRegression,
@@ -143,6 +144,7 @@ class TrainingController(QObject):
     undoChanged = Signal()  # the undo or redo stack of data edits changed
     taskChanged = Signal(str)  # "classification" or "regression"
     regressionChanged = Signal(object)  # the RegressionConfig now training
+    landscapeReady = Signal(object)  # autograd_core.landscape.Landscape, answering request_landscape
 
     UNDO_LIMIT = 100  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
@@ -156,6 +158,7 @@ class TrainingController(QObject):
         self._worker_factory = worker_factory
         self.history = MetricHistory()
         self.last_snapshot: Snapshot | None = None
+        self.last_landscape = None
         self.last_metrics = None
         self.diverged = None  # StepMetrics of the step that diverged (rolled back), while training is stopped on it
         self._generation = -1
@@ -653,6 +656,10 @@ class TrainingController(QObject):
             self.last_slice = None
             self._send(PickSlice(spec))
 
+    def request_landscape(self, resolution: int = 41, span: float = 1.0, seed: int = 0, mode: str = "random") -> None:
+        """Ask the training process for the loss landscape around the current weights (``landscapeReady``)."""
+        self._send(ComputeLandscape(resolution=resolution, span=span, seed=seed, mode=mode))
+
     def current_model(self):
         """A fresh MLP with the latest snapshot's weights (a copy; the trainer lives in another process)."""
         snap = self.last_snapshot
@@ -708,6 +715,9 @@ class TrainingController(QObject):
         if snap.loss_slice is not None and snap.slice_spec == self.slice_spec:
             self.last_slice = snap.loss_slice
             self.sliceReady.emit(snap.loss_slice)
+        if snap.landscape is not None:
+            self.last_landscape = snap.landscape
+            self.landscapeReady.emit(snap.landscape)
         diverged_changed = (snap.diverged is None) != (self.diverged is None)
         self.diverged = snap.diverged
         settled = snap.seq >= self._worker.sent

@@ -120,6 +120,20 @@ class PickSlice(Command):
 
 
 @dataclass(frozen=True)
+class ComputeLandscape(Command):
+    """Reply (in the next snapshot's ``landscape``) with the loss landscape around the current weights.
+
+    ``mode`` "random" (two filter-normalised directions from ``seed``) or "pca"
+    (the training path's principal directions); see ``autograd_core.landscape``.
+    """
+
+    resolution: int = 41
+    span: float = 1.0
+    seed: int = 0
+    mode: str = "random"
+
+
+@dataclass(frozen=True)
 class Load(Command):
     """Continue from a loaded session (paused)."""
 
@@ -212,6 +226,7 @@ class Snapshot:
     # last-hidden unit's contribution.  Regression snapshots carry no grid, dataset or predicted classes.
     regression: object | None = None
     features: tuple[str, ...] = ()  # the extra inputs after x1, x2 (expressions; autograd_core.features)
+    landscape: object | None = None  # autograd_core.landscape.Landscape, in answer to ComputeLandscape
 
 
 @dataclass

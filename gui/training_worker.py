@@ -150,6 +150,8 @@ class TrainingWorker(QObject):
                     snap.last = old.last
                 if snap.loss_slice is None and old.loss_slice is not None and snap.slice_spec == old.slice_spec:
                     snap.loss_slice = old.loss_slice
+                if snap.landscape is None:
+                    snap.landscape = old.landscape
             self._pending = snap
             notify = old is None
         if notify:

@@ -42,6 +42,7 @@ from gui.boundary_plot import BoundaryPlot
 from gui.confusion_panel import ConfusionPanel
 from gui.gradient_flow_plot import GradientFlowPlot
 from gui.import_dialog import ImportDialog
+from gui.landscape_plot import LandscapePlot
 from gui.loss_slice_plot import LossSlicePlot
 from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
@@ -54,7 +55,7 @@ from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
-CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion")
+CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape")
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -98,6 +99,11 @@ class TrainingWorkspace(QWidget):
         self.curves.addTab(self.loss_slice, "Loss slice")
         self.curves.addTab(self.confusion, "Confusion matrix")
         self.curves.setTabToolTip(3, "Per-class accuracy and the confusion matrix; click a cell to ring its points")
+        self.landscape = LandscapePlot()
+        self.curves.addTab(self.landscape, "Landscape")
+        self.curves.setTabToolTip(
+            4, "The training loss around the current weights on a 2-D slice of weight space, with the training path"
+        )
         self.curves.setTabToolTip(1, "Gradient norm of each layer at every step (log scale)")
         self.curves.setTabToolTip(
             2, "The loss along one weight: click an edge (or a neuron, for its bias) in the diagram"
@@ -177,6 +183,8 @@ class TrainingWorkspace(QWidget):
         controller.datasetChanged.connect(self._dataset_changed)
         controller.sliceReady.connect(self._slice_arrived)
         controller.taskChanged.connect(self._task_changed)
+        controller.landscapeReady.connect(self._landscape_arrived)
+        self.landscape.requested.connect(self._landscape_requested)
         self.boundary.pointPicked.connect(self._point_picked)
         self.sample_entry.requested.connect(self._point_typed)
         self.boundary.pointPainted.connect(controller.add_point)
@@ -340,6 +348,13 @@ class TrainingWorkspace(QWidget):
     def _slice_arrived(self, _slice) -> None:
         self._mark_dirty("loss slice")
 
+    def _landscape_requested(self, plane: str) -> None:
+        self.controller.request_landscape(mode=plane)
+
+    def _landscape_arrived(self, landscape) -> None:
+        self.landscape.show_landscape(landscape)
+        self.landscape.follow_next(self.controller.running and self.curves.currentWidget() is self.landscape)
+
     def _dataset_changed(self, dataset) -> None:
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
         self.confusion.set_labels(dataset)
@@ -358,6 +373,10 @@ class TrainingWorkspace(QWidget):
             self.controller.request_slice((layer - 1, neuron, source))
         else:
             self.controller.request_slice(None)  # a hidden slice costs the trainer nothing
+        if self.curves.widget(index) is self.landscape:
+            self.landscape.request()  # computed in the training process, shown when it arrives
+        else:
+            self.landscape.follow_timer.stop()
         self._mark_dirty(*((CURVE_TABS[index],) if index else ("loss", "accuracy")))
 
     def _mark_dirty(self, *views: str) -> None:
@@ -404,6 +423,8 @@ class TrainingWorkspace(QWidget):
         elif view == "loss slice":
             if self.controller.last_slice is not None:
                 self.loss_slice.show_slice(self.controller.last_slice)
+        elif view == "landscape":
+            pass  # drawn when the training process sends it (_landscape_arrived)
         elif snap is None:
             return
         elif view == "boundary" and snap.regression is not None:

@@ -56,6 +56,7 @@ def test_areas_and_menus(window):
         "Expression",
         "Network training",
         "Sample graph",
+        "Optimizer lab",
     ]
     menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
     assert {"File", "View", "Help"} <= set(menus)

@@ -1,0 +1,155 @@
+"""The training area's "Landscape" view: the loss around the current weights, with the path that led there.
+
+The numbers (``autograd_core.landscape.Landscape``) are computed in the training
+process on request; this widget only draws them and says, with ``requested``,
+when it wants a new one (the Refresh button, the plane chosen, or — with
+*Follow training* — again after each one while training runs, at most every
+``FOLLOW_INTERVAL_S`` and never more than a quarter of the time).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from autograd_core.numbers import format_number
+from gui.surface_image import show_bands
+from gui.theme import graph_colors, lab_colors
+
+PLANES = {
+    "random": "Random directions (filter-normalised)",
+    "pca": "Principal directions of the path",
+}
+FOLLOW_INTERVAL_S = 2.0
+FOLLOW_SHARE = 0.25
+
+
+class LandscapePlot(QWidget):
+    requested = Signal(str)  # the plane ("random" or "pca"): please compute a landscape
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("landscapePlot")
+        self.theme = "light"
+        self.current = None
+        self.plane_combo = QComboBox()
+        self.plane_combo.setObjectName("landscapePlane")
+        for key, text in PLANES.items():
+            self.plane_combo.addItem(text, key)
+        self.plane_combo.setToolTip(
+            "Random: two Gaussian directions, each neuron's part scaled to that neuron's weights (Li et al. 2018). "
+            "Principal: the two directions along which the training path moved most."
+        )
+        self.plane_combo.currentIndexChanged.connect(lambda _i: self.request())
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.setObjectName("landscapeRefresh")
+        self.refresh_button.setToolTip("Compute the landscape around the current weights (in the training process)")
+        self.refresh_button.clicked.connect(self.request)
+        self.follow_box = QCheckBox("Follow training")
+        self.follow_box.setObjectName("landscapeFollow")
+        self.follow_box.setToolTip(
+            f"Recompute while training runs (at most every {FOLLOW_INTERVAL_S:g} s, and at most a quarter of the time)"
+        )
+        self.follow_timer = QTimer(self)
+        self.follow_timer.setSingleShot(True)
+        self.follow_timer.timeout.connect(self.request)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.plane_combo, 1)
+        bar.addWidget(self.follow_box)
+        bar.addWidget(self.refresh_button)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("landscapeMap")
+        item = self.plot.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.setLabel("bottom", "α (along d₁)")
+        item.setLabel("left", "β (along d₂)")
+        for axis in ("bottom", "left"):
+            item.getAxis(axis).enableAutoSIPrefix(False)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.path = pg.PlotDataItem(symbol="o", symbolSize=4)
+        self.path.setZValue(10)
+        self.plot.addItem(self.path)
+        self.now = pg.ScatterPlotItem(symbol="o", size=13)
+        self.now.setZValue(11)
+        self.plot.addItem(self.now)
+        self.caption = QLabel("Show this tab (or press Refresh) to compute the loss around the current weights.")
+        self.caption.setObjectName("landscapeCaption")
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
+        self.set_theme("light")
+
+    @property
+    def plane(self) -> str:
+        return self.plane_combo.currentData()
+
+    def request(self) -> None:
+        self.follow_timer.stop()
+        self.caption.setText("Computing the landscape in the training process…")
+        self.requested.emit(self.plane)
+
+    def follow_next(self, running: bool) -> None:
+        """After a landscape arrived: ask for the next one later, if following and training runs."""
+        if self.follow_box.isChecked() and running and self.current is not None:
+            wait = max(FOLLOW_INTERVAL_S, self.current.seconds / FOLLOW_SHARE)
+            self.follow_timer.start(int(1000 * wait))
+
+    def show_landscape(self, landscape) -> None:
+        self.current = landscape
+        L = landscape
+        show_bands(self.image, L.losses, L.levels, L.alphas, L.betas, self.theme)
+        x0, x1, y0, y1 = L.extent
+        self.plot.getPlotItem().getViewBox().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+        path = np.asarray(L.path)
+        if len(path):
+            self.path.setData(path[:, 0], path[:, 1])
+            self.now.setData([path[-1, 0]], [path[-1, 1]])
+        else:
+            self.path.setData([], [])
+            self.now.setData([0.0], [0.0])
+        f = format_number
+        if L.mode == "random":
+            plane = f"two random directions d₁, d₂ (seed {L.seed}), each neuron's part scaled to its weights' norm"
+        else:
+            share = sum(L.variance or (0.0, 0.0))
+            plane = f"the path's two principal directions ({100 * share:.0f} % of its movement)"
+        finite = L.losses[np.isfinite(L.losses)]
+        low = f(float(finite.min())) if finite.size else "nan"
+        self.caption.setText(
+            f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}: {plane}. Here (●) {f(L.centre_loss)}, lowest "
+            f"on the map {low}. The line is the training path ({len(path)} points) projected onto this plane. "
+            f"{len(L.alphas)}×{len(L.betas)} grid in {L.seconds:.2f} s, in the training process."
+        )
+
+    def clear(self) -> None:
+        self.current = None
+        self.follow_timer.stop()
+        self.image.clear()
+        self.path.setData([], [])
+        self.now.setData([], [])
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme
+        colors, lab = graph_colors(theme), lab_colors(theme)
+        self.plot.setBackground(colors.background)
+        item = self.plot.getPlotItem()
+        for axis in ("bottom", "left"):
+            item.getAxis(axis).setPen(colors.muted)
+            item.getAxis(axis).setTextPen(colors.text)
+        racer = lab.racers[0]
+        self.path.setPen(pg.mkPen(racer, width=2))
+        self.path.setSymbolBrush(pg.mkBrush(racer))
+        self.path.setSymbolPen(None)
+        self.now.setBrush(pg.mkBrush(racer))
+        self.now.setPen(pg.mkPen(lab.text, width=1.5))
+        if self.current is not None:
+            self.show_landscape(self.current)
