@@ -249,6 +249,19 @@ def regression_preset(overrides: dict | None = None) -> RegressionConfig:
 
 # ------------------------------------------------------------------ the app's live run
 
+
+def regression_csv(x_train, y_train, x_test, y_test, predict) -> str:
+    """The points with the model's prediction, as CSV: x, y, set (train/test), prediction."""
+    lines = ["x,y,set,prediction"]
+    for name, xs, ys in (("train", x_train, y_train), ("test", x_test, y_test)):
+        xs = np.asarray(xs, float)
+        if not len(xs):
+            continue
+        for x, y, p in zip(xs.tolist(), np.asarray(ys, float).tolist(), np.asarray(predict(xs), float).tolist()):
+            lines.append(f"{x!r},{y!r},{name},{p!r}")
+    return "\n".join(lines) + "\n"
+
+
 CURVE_POINTS = 200  # points along x for the model's curve and the unit contributions
 
 

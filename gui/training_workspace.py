@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.files import FileError, write_atomically
 from autograd_core.inspection import dead_units, unit_maps
+from autograd_core.regression import regression_csv
 from autograd_core.session import load_session, save_session
 from autograd_core.tabular import predictions_csv
 from gui.boundary_plot import BoundaryPlot
@@ -246,6 +247,20 @@ class TrainingWorkspace(QWidget):
             path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
             if not path:
                 return
+        snap = self.controller.last_snapshot
+        if snap is not None and snap.regression is not None:  # the regression's points and the model's curve
+            view, model = snap.regression, self.controller.current_model()
+            text = regression_csv(
+                view.x_train, view.y_train, view.x_test, view.y_test, lambda x: model.forward_array(x.reshape(-1, 1))
+            )
+            rows = len(view.x_train) + len(view.x_test)
+            try:
+                write_atomically(path, text.encode("utf-8"))
+            except FileError as exc:
+                self.status.emit(f"Cannot write {path}: {exc}")
+                return
+            self.status.emit(f"Wrote {rows:,} rows with predictions to {path}.")
+            return
         model, dataset = self.controller.current_model(), self.controller.dataset
         if model is None or dataset is None or not len(dataset.y):
             self.status.emit("Nothing to export yet: no data or no trained network.")

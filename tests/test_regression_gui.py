@@ -2,6 +2,7 @@
 plot against the model's own forward pass; a bad target gets a message and changes nothing."""
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
@@ -31,7 +32,7 @@ def settle(qtbot, ws):
     qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
 
 
-def test_regression_task_target_training_and_the_plot(qtbot, ws):
+def test_regression_task_target_training_and_the_plot(qtbot, ws, tmp_path):
     choose_regression(qtbot, ws)
     assert ws.controller.task == "regression"
     assert ws.regression_plot.isVisible() and not ws.boundary.isVisible()
@@ -69,6 +70,14 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws):
     assert ws.current_model() is None  # the sample graph (points of the plane) has nothing to show
     texts = {item.text() for item in ws.diagram.scene.items() if isinstance(item, QGraphicsSimpleTextItem)}
     assert "x" in texts and "x1" not in texts  # the diagram's one input is x
+    # File → Export data with predictions: the points and the model's value at each
+    path = tmp_path / "fit.csv"
+    ws.export_predictions(str(path))
+    rows = path.read_text().splitlines()
+    assert rows[0] == "x,y,set,prediction" and len(rows) == 1 + len(view.x_train) + len(view.x_test)
+    x, y, part, p = rows[1].split(",")
+    assert part == "train" and float(x) == view.x_train[0] and float(y) == view.y_train[0]
+    assert float(p) == pytest.approx(model([float(x)]).data, abs=1e-12)
     # the checkbox hides and shows the contributions
     qtbot.mouseClick(ws.regression_plot.show_units, LEFT)
     assert not any(item.isVisible() for item in ws.regression_plot.contribution_items)
