@@ -377,7 +377,7 @@ class ProgressBar:
 
 def _describe(trainer: Trainer) -> str:
     c, data = trainer.config, trainer.data
-    sizes = "-".join(map(str, [2, *c.layers, c.outputs]))
+    sizes = "-".join(map(str, [c.inputs, *c.layers, c.outputs]))
     batch = "full batch" if trainer._batch_size() == len(data.y_train) else f"batch {c.batch_size}"
     opt = f"{c.optimizer} lr {c.lr:g}" + ("" if c.schedule == "constant" else f" ({c.schedule})")
     reg = "".join(f", {k} {v:g}" for k, v in (("l1", c.l1), ("l2", c.l2)) if v)

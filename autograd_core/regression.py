@@ -245,3 +245,160 @@ REGRESSION_PRESET = {
 
 def regression_preset(overrides: dict | None = None) -> RegressionConfig:
     return dataclasses.replace(RegressionConfig(), **{**REGRESSION_PRESET, **(overrides or {})}).validate()
+
+
+# ------------------------------------------------------------------ the app's live run
+
+
+def regression_csv(x_train, y_train, x_test, y_test, predict) -> str:
+    """The points with the model's prediction, as CSV: x, y, set (train/test), prediction."""
+    lines = ["x,y,set,prediction"]
+    for name, xs, ys in (("train", x_train, y_train), ("test", x_test, y_test)):
+        xs = np.asarray(xs, float)
+        if not len(xs):
+            continue
+        for x, y, p in zip(xs.tolist(), np.asarray(ys, float).tolist(), np.asarray(predict(xs), float).tolist()):
+            lines.append(f"{x!r},{y!r},{name},{p!r}")
+    return "\n".join(lines) + "\n"
+
+
+CURVE_POINTS = 200  # points along x for the model's curve and the unit contributions
+
+
+def regression_config_from_dict(d: dict) -> RegressionConfig:
+    """A RegressionConfig from ``{"task": "regression", ...fields}`` (unknown keys refused with their name)."""
+    fields = {k: v for k, v in d.items() if k != "task"}
+    known = {f.name for f in dataclasses.fields(RegressionConfig)}
+    unknown = sorted(set(fields) - known)
+    if unknown:
+        raise ValueError(f"unknown regression setting(s): {', '.join(unknown)}")
+    if "layers" in fields:
+        fields["layers"] = list(fields["layers"])
+    return RegressionConfig(**fields).validate()
+
+
+def regression_config_dict(config: RegressionConfig) -> dict:
+    return {"task": "regression", **dataclasses.asdict(config)}
+
+
+@dataclass
+class RegressionView:
+    """What the live regression plot draws: the points, the model's curve, each last-hidden unit's contribution."""
+
+    target: str
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    xs: np.ndarray  # CURVE_POINTS along the data's x range
+    curve: np.ndarray  # the model at xs
+    contributions: np.ndarray  # (units, len(xs)): unit output × outgoing weight
+    bias: float  # the output bias: contributions.sum(0) + bias == curve
+    train_r2: float
+    test_r2: float | None
+
+
+class RegressionRun:
+    """A ``RegressionTrainer`` with the training engine's interface (``step``, ``evaluate``, ``reset``,
+    ``history`` of ``StepMetrics``): the accuracy columns hold R² (a fraction, 1 is a perfect fit)."""
+
+    task = "regression"
+    stopped_reason = None
+    sample_position = 0
+
+    def __init__(self, config: RegressionConfig):
+        self.trainer = RegressionTrainer(config)
+        self.history: list = []
+
+    # delegated state
+    config = property(lambda self: self.trainer.config)
+    model = property(lambda self: self.trainer.model)
+    data = property(lambda self: self.trainer.data)
+    optimizer = property(lambda self: self.trainer.optimizer)
+    step_count = property(lambda self: self.trainer.step_count)
+    finished = property(lambda self: self.trainer.finished)
+
+    def config_dict(self) -> dict:
+        return regression_config_dict(self.config)
+
+    def reset(self, config: RegressionConfig | None = None) -> None:
+        self.trainer = RegressionTrainer(config or self.config, data=None if config else self.trainer.data)
+        self.history = []
+
+    def update_settings(self, **fields) -> None:
+        self.trainer.config = dataclasses.replace(self.config, **fields).validate()
+
+    def _metrics(self, m: RegressionMetrics):
+        from autograd_core.training import StepMetrics
+
+        c, n = self.config, max(1, len(self.data.x_train))
+        batch = n if c.batch_size <= 0 else min(c.batch_size, n)
+        return StepMetrics(
+            step=m.step,
+            epoch=m.step * batch / n,
+            train_loss=m.train_loss,
+            train_acc=m.train_r2,
+            test_loss=m.test_loss,
+            test_acc=m.test_r2,
+            lr=m.lr,
+        )
+
+    def evaluate(self):
+        return self._metrics(self.trainer.evaluate())
+
+    def step(self):
+        metrics = self._metrics(self.trainer.step())
+        self.history.append(metrics)
+        return metrics
+
+    def restore(self, weights: list[float], step: int, history: list, optimizer_state: dict | None) -> None:
+        """Continue from a saved state (a restarted training process)."""
+        self.model.load_state_dict(list(weights))
+        self.trainer.step_count = int(step)
+        self.history = list(history)
+        if optimizer_state is not None:
+            self.optimizer.load_state_dict(optimizer_state)
+
+    def state_dict(self) -> dict:
+        """The run as JSON-ready data (a session keeps it): config, weights, step, history, optimiser state."""
+        return {
+            "config": self.config_dict(),
+            "weights": self.model.state_dict(),
+            "step": self.step_count,
+            "history": [m.to_dict() for m in self.history],
+            "optimizer_state": self.optimizer.state_dict(),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> RegressionRun:
+        """A run from ``state_dict()`` (e.g. read from a file): ValueError with a clear reason if it does not fit."""
+        from autograd_core.training import StepMetrics
+
+        if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
+            raise ValueError("the regression state has no settings")
+        run = cls(regression_config_from_dict(state["config"]))
+        weights = state.get("weights")
+        expected = len(run.model.state_dict())
+        if not isinstance(weights, list) or len(weights) != expected:
+            raise ValueError(f"the regression weights do not fit its network ({expected} numbers expected)")
+        if not all(isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) for w in weights):
+            raise ValueError("the regression weights must be finite numbers")
+        step = state.get("step", 0)
+        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+            raise ValueError(f"the regression step must be a whole number ≥ 0, got {step!r}")
+        try:
+            history = [StepMetrics.from_dict(m) for m in state.get("history") or []]
+            run.restore(weights, step, history, state.get("optimizer_state"))
+        except (TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise ValueError(f"the regression's history or optimiser state does not fit ({exc})") from None
+        return run
+
+    def view(self, points: int = CURVE_POINTS) -> RegressionView:
+        d, c = self.data, self.config
+        xs = np.linspace(c.x_min, c.x_max, points)
+        contributions, bias = unit_contributions(self.model, xs)
+        curve = self.trainer.predict(xs)
+        m = self.trainer.evaluate()
+        return RegressionView(
+            c.target, d.x_train, d.y_train, d.x_test, d.y_test, xs, curve, contributions, bias, m.train_r2, m.test_r2
+        )

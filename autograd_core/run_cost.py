@@ -181,7 +181,7 @@ class RunCost:
         return "file" if self.config.points is not None else str(self.config.samples)
 
     def _network(self) -> str:
-        sizes = "-".join(map(str, [2, *self.config.layers, self.config.outputs]))
+        sizes = "-".join(map(str, [self.config.inputs, *self.config.layers, self.config.outputs]))
         return f"a {sizes} network ({{layers}} {','.join(map(str, self.config.layers)) or 'none'})"
 
     def _memory_cause(self) -> tuple[str, tuple[str, ...]]:
@@ -255,7 +255,7 @@ def estimate_run_cost(
         n = len(config.points) if config.points is not None else config.samples
         test = round(n * config.test_fraction)
         train_size, test_size = max(1, n - test), test
-    sizes = [2, *config.layers, config.outputs]
+    sizes = [config.inputs, *config.layers, config.outputs]
     weights = sum(a * b for a, b in itertools.pairwise(sizes))
     neurons = sum(sizes[1:])
     parameters = weights + neurons

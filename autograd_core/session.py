@@ -224,7 +224,7 @@ def parse_session(doc) -> SessionData:
         raise SessionError(f"bad config: {exc}") from exc
 
     weights = doc["weights"]
-    sizes = [2, *config.layers, config.outputs]
+    sizes = [config.inputs, *config.layers, config.outputs]
     count = sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
     if not isinstance(weights, list) or not all(_finite(v) for v in weights):
         raise SessionError("'weights' must be a list of finite numbers")

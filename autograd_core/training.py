@@ -36,6 +36,7 @@ from autograd_core.data import (
     dataset_from_points,
     make_dataset,
 )
+from autograd_core.features import FeatureMLP, check_features, check_finite, feature_values
 from autograd_core.inspection import layer_gradient_norms
 from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
 from autograd_core.naming import input_name
@@ -103,6 +104,7 @@ class TrainingConfig:
     classes: int = 2
     activations: list[str] | None = None
     columns: list[int] | None = None
+    features: list[str] | None = None  # extra inputs: expressions of x1, x2 (autograd_core.features)
 
     @property
     def num_classes(self) -> int:
@@ -167,6 +169,7 @@ class TrainingConfig:
         for width in self.layers:
             _integer("every layer width", width, 1, MAX_WIDTH)
         _choice("activation", self.activation, ACTIVATIONS)
+        check_features(self.features)
         if self.activations is not None:
             if not isinstance(self.activations, list) or len(self.activations) != len(self.layers):
                 raise ValueError(
@@ -240,12 +243,21 @@ class TrainingConfig:
         )
 
     @property
+    def inputs(self) -> int:
+        """The model's inputs: x1, x2 and one per input feature."""
+        return 2 + len(self.features or [])
+
+    @property
     def outputs(self) -> int:
         """The model's output units: one logit for two classes, K scores for K > 2."""
         return 1 if self.num_classes == 2 else self.num_classes
 
     def make_model(self) -> MLP:
         activation = self.activations if self.activations is not None else self.activation
+        if self.features:  # the network's inputs are x1, x2 and the features; it takes points of the plane
+            return FeatureMLP(
+                self.features, [*self.layers, self.outputs], activation=activation, init=self.init, seed=self.seed
+            )
         return MLP(2, [*self.layers, self.outputs], activation=activation, init=self.init, seed=self.seed)
 
 
@@ -383,7 +395,12 @@ class Trainer:
         """
         if config is not None:
             config = copy.deepcopy(config).validate()
-            self.data = config.make_data()
+            data = config.make_data()
+            if config.features:  # refused before anything changes
+                for X in (data.X_train, data.X_test):
+                    if len(X):
+                        check_finite(config.features, X)
+            self.data = data
             self.config = config
         self.model = self.config.make_model()
         self.params = self.model.parameters()
@@ -575,6 +592,10 @@ class Trainer:
             raise ValueError("data must be a Dataset")
         if data.X_train.ndim != 2 or data.X_train.shape[1] != 2 or len(data.y_train) < 1:
             raise ValueError("data needs at least one training point with two features")
+        if self.config.features:
+            for X in (data.X_train, data.X_test):
+                if len(X):
+                    check_finite(self.config.features, X)
         k = self.config.num_classes
         for y in (data.y_train, data.y_test):
             if len(y) and (int(np.min(y)) < 0 or int(np.max(y)) >= k):
@@ -593,6 +614,11 @@ class Trainer:
             [Tensor(a, label=input_name(0), kind="input"), Tensor(b, label=input_name(1), kind="input")]
             for a, b in self.data.X_train.tolist()
         ]
+        features = self.config.features
+        if features:  # computed once per data set: each point's features are input leaves too
+            extra = feature_values(features, self.data.X_train).tolist()
+            for leaves, row in zip(self._inputs, extra):
+                leaves.extend(Tensor(v, label=f, kind="input") for f, v in zip(features, row))
         self._labels = [int(v) for v in self.data.y_train]
         self.sample_position = 0
         self._order_epoch, self._order = -1, []

@@ -179,7 +179,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     test = f", test {m.test_acc:.1%}" if m.test_acc is not None else ""
     title = f"{data.name}: train accuracy {m.train_acc:.1%}{test} after {trainer.step_count} steps"
     sub = (
-        f"MLP {'-'.join(map(str, [2, *c.layers, c.outputs]))} {'/'.join(c.hidden_activations) or c.activation}, "
+        f"MLP {'-'.join(map(str, [c.inputs, *c.layers, c.outputs]))} {'/'.join(c.hidden_activations) or c.activation}, "
         f"{'cross-entropy' if regions is not None else c.loss} loss, {c.optimizer} lr {c.lr:g}"
         + ("   ●  train   ○  test" if len(data.y_test) else "   ●  train")
         + ("   —  P = 0.5" if regions is None else "   —  class boundaries")

@@ -142,6 +142,18 @@ class MetricsPlots(QWidget):
         title, self._loss_title = self._loss_title, None
         self._set_loss_title(title)
 
+    r2 = False  # True for regression: the accuracy plot shows R² (its columns hold R²)
+
+    def set_r2(self, on: bool) -> None:
+        """Regression: the second plot shows R² (1 is a perfect fit) instead of accuracy in percent."""
+        if on == self.r2:
+            return
+        self.r2 = on
+        item = self.acc_plot.getPlotItem()
+        item.setTitle("R²" if on else "Accuracy", color="#202124", size="11pt")
+        item.setLabel("left", "R²" if on else "accuracy (%)")
+        item.setYRange(*((-0.1, 1.0) if on else (0, 100)), padding=0.02)
+
     def update_history(
         self, history: MetricHistory, which: tuple[str, ...] = ("loss", "accuracy"), diverged=None
     ) -> None:
@@ -176,8 +188,9 @@ class MetricsPlots(QWidget):
                         self._set_y_max(nice_ceiling(max(top, 0.01)))
                 self._show_divergence(history, diverged)
             if "accuracy" in which:
-                self.train_acc.setData(step, 100.0 * history.column("train_acc"))
-                self.test_acc.setData(step, 100.0 * history.column("test_acc"))
+                scale = 1.0 if self.r2 else 100.0
+                self.train_acc.setData(step, scale * history.column("train_acc"))
+                self.test_acc.setData(step, scale * history.column("test_acc"))
 
     def _show_divergence(self, history: MetricHistory, diverged) -> None:
         """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge

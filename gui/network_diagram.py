@@ -330,6 +330,19 @@ class NetworkDiagram(QWidget):
 
     # ------------------------------------------------------------- building
 
+    input_labels: tuple[str, ...] = ()  # the inputs' names when not x1, x2 (regression's x, typed features)
+
+    def set_input_labels(self, labels) -> None:
+        """Name the input nodes (``x`` for regression, a feature's expression); () gives x1, x2 …."""
+        labels = tuple(labels)
+        if labels == self.input_labels:
+            return
+        self.input_labels = labels
+        if self.sizes:
+            sizes, activations = self.sizes, self.activations
+            self.sizes = ()  # rebuild with the new labels
+            self.set_architecture(sizes, activations)
+
     def set_architecture(self, sizes: tuple[int, ...], activation: str | tuple | list = "") -> None:
         """Rebuild the items for layer sizes (inputs, hidden…, outputs); ``activation`` is one name for every
         hidden layer or one per hidden layer."""
@@ -508,7 +521,8 @@ class NetworkDiagram(QWidget):
 
     def _add_labels(self, last: int) -> None:
         for j, item in enumerate(self.neurons[0] if self.neurons else []):
-            label = self._label(input_name(j), _anchor(item.rect(), "left"), "left")
+            text = self.input_labels[j] if j < len(self.input_labels) else input_name(j)
+            label = self._label(text, _anchor(item.rect(), "left"), "left")
             self._label_anchors.append((label, item, "left"))
         if len(self.neurons) > 1:
             outputs = self.neurons[last]

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALISATIONS
+from gui.features_editor import FeaturesEditor
 from gui.training_controller import TrainingController, parameter_count
 
 MAX_HIDDEN_LAYERS = 6  # the library allows 8; six already trains slowly on a scalar engine
@@ -82,12 +83,16 @@ class NetworkPanel(QGroupBox):
         layout.addLayout(self.layers_box)
         layout.addWidget(self.add_button)
         layout.addLayout(form)
+        self.features = FeaturesEditor(controller)
+        layout.addWidget(self.features)
+        self.features.applied.connect(self._show_count)
         layout.addWidget(self.param_count)
 
         self.activation.currentIndexChanged.connect(self._all_layers_activation)
         self.init.currentIndexChanged.connect(self._send)
         self.seed.valueChanged.connect(self._send)
         controller.configChanged.connect(self.show_config)
+        controller.taskChanged.connect(self._task_changed)
         self.show_config(controller.config)
 
     # ----------------------------------------------------------- widgets ↔ config
@@ -192,10 +197,15 @@ class NetworkPanel(QGroupBox):
             self._updating = False
             self._send()
 
+    def _task_changed(self, _task: str) -> None:
+        self._show_count()  # regression has one input and one output
+
     def _show_count(self) -> None:
-        outputs = self.controller.config.outputs
-        n = parameter_count(self.layers(), outputs=outputs)
-        sizes = " → ".join(str(s) for s in [2, *self.layers(), outputs])
+        regression = self.controller.task == "regression"  # one input x, one output
+        config = self.controller.config
+        outputs, inputs = (1, 1) if regression else (config.outputs, 2 + len(config.features or []))
+        n = parameter_count(self.layers(), inputs=inputs, outputs=outputs)
+        sizes = " → ".join(str(s) for s in [inputs, *self.layers(), outputs])
         self.param_count.setText(f"<b>{n}</b> parameters &nbsp; ({sizes})")
 
     def _send(self) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from autograd_core import data as data_edits
+from autograd_core.features import FeatureMLP
 from autograd_core.inspection import mlp_from_arrays
 from autograd_core.run_cost import RunLimits, estimate_run_cost
 from autograd_core.session import SessionError, trainer_from_session
@@ -26,6 +27,7 @@ from gui.training_protocol import (
     ComputeLandscape,
     ImportData,
     Load,
+    LoadRegression,
     Pause,
     PickSlice,
     Play,
@@ -140,6 +142,8 @@ class TrainingController(QObject):
     weightsChanged = Signal()  # a snapshot brought weights other than the last ones
     sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
     undoChanged = Signal()  # the undo or redo stack of data edits changed
+    taskChanged = Signal(str)  # "classification" or "regression"
+    regressionChanged = Signal(object)  # the RegressionConfig now training
     landscapeReady = Signal(object)  # autograd_core.landscape.Landscape, answering request_landscape
 
     UNDO_LIMIT = 100  # data edits kept for undo
@@ -170,6 +174,7 @@ class TrainingController(QObject):
         self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
         self.slice_spec: tuple | None = None
         self.last_slice = None
+        self.regression = None  # the RegressionConfig while the task is regression (None: classification)
         # The same memory guard as the command line's: beyond the limit a setting is refused; beyond the
         # "ask" threshold ``confirm(sentence)`` decides (the widget shows a question; None accepts).
         self.limits = RunLimits.for_this_machine()
@@ -205,6 +210,9 @@ class TrainingController(QObject):
             self._queued.append(command)
             return
         self._worker.send(command)
+        if isinstance(command, Load | ImportData) and self.regression is not None:
+            self.regression = None  # a session or imported data: classification again
+            self.taskChanged.emit("classification")
         if isinstance(command, SetData | Load | ImportData) or (
             isinstance(command, Reset) and command.config is not None
         ):
@@ -277,7 +285,12 @@ class TrainingController(QObject):
             self.destroyed.disconnect(old.release)
             old.stop(1000)
             data = None if self.dataset is None or self._config.points is None else self.dataset.to_dict()
-            self._launch(Start(config=self._config.to_dict(), data=data, min_interval=self._min_interval))
+            config = self._config.to_dict()
+            if self.regression is not None:
+                from autograd_core.regression import regression_config_dict
+
+                config, data = regression_config_dict(self.regression), None
+            self._launch(Start(config=config, data=data, min_interval=self._min_interval))
             self._local_data_until = 0
             self._generation = -1  # the new process counts from 0: its first snapshot replaces everything
             self.last_snapshot = None  # (and only a snapshot of the new process may say it is settled)
@@ -309,6 +322,8 @@ class TrainingController(QObject):
             self.message.emit(f"Setting not applied: {refusal}")
             self.configChanged.emit(self.config)  # the panels show the settings still in force
             return False
+        if self.regression is not None:
+            return self._update_regression(new, changed)
         old_outputs = self._config.outputs
         self._config = new
         if all(k in SETTINGS_WITHOUT_RESET for k in changed):
@@ -317,6 +332,126 @@ class TrainingController(QObject):
             self._send(Reset(new.to_dict()))
         if new.outputs != old_outputs:
             self.configChanged.emit(self.config)  # the output layer changed: panels show the new network
+        return True
+
+    # ---------------------------------------------------------- regression
+
+    def regression_state(self) -> dict | None:
+        """The regression as of the newest snapshot (``RegressionRun.state_dict()``) for a session; None when
+        the task is classification."""
+        from autograd_core.regression import RegressionRun, regression_config_dict
+
+        if self.regression is None:
+            return None
+        start = self._worker.restart_state(replay=True) if self._worker is not None else None
+        if start is None or start.regression_state is None:
+            return RegressionRun(self.regression).state_dict()  # not trained yet: its fresh start
+        weights, step, history, optimizer_state = start.regression_state
+        return {
+            "config": regression_config_dict(self.regression),
+            "weights": list(weights),
+            "step": step,
+            "history": [m.to_dict() for m in history],
+            "optimizer_state": optimizer_state,
+        }
+
+    def load_regression(self, state: dict) -> None:
+        """Continue a saved regression, paused; SessionError (nothing changes) if it does not fit."""
+        from autograd_core.regression import RegressionRun
+
+        try:
+            run = RegressionRun.from_state(state)
+        except ValueError as exc:
+            raise SessionError(f"The regression in this session cannot be used: {exc}") from None
+        was = self.task
+        self.pause()
+        self.regression = run.config
+        self._send(LoadRegression(state))
+        self.regressionChanged.emit(run.config)
+        if was != "regression":
+            self.taskChanged.emit("regression")
+
+    @property
+    def task(self) -> str:
+        return "classification" if self.regression is None else "regression"
+
+    def _regression_from(self, config: TrainingConfig, **fields):
+        """The regression settings: the shared ones (data size, noise, network, optimiser) from ``config``."""
+        from autograd_core.regression import RegressionConfig
+
+        base = self.regression or RegressionConfig()
+        shared = {name: getattr(config, name) for name in REGRESSION_SHARED}
+        shared["activation"] = (config.activations or [config.activation])[0] if config.layers else config.activation
+        return dataclasses.replace(base, **{**shared, **fields}).validate()
+
+    def _update_regression(self, new: TrainingConfig, changed: dict) -> bool:
+        try:
+            regression = self._regression_from(new)
+        except (TypeError, ValueError) as exc:
+            self.message.emit(f"Setting refused: {exc}")
+            self.configChanged.emit(self.config)
+            return False
+        self._config = new
+        if any(name in REGRESSION_SHARED or name in ("activations",) for name in changed):
+            self._send_regression(regression)
+        return True
+
+    def _send_regression(self, regression) -> None:
+        from autograd_core.regression import regression_config_dict
+
+        self.regression = regression
+        self._send(Reset(regression_config_dict(regression)))
+        self.regressionChanged.emit(regression)
+
+    def set_task(self, task: str) -> bool:
+        """Classification (the plane's data sets) or regression (a target typed as an expression of x)."""
+        if task not in ("classification", "regression"):
+            raise ValueError(f"unknown task {task!r}")
+        if task == self.task:
+            return True
+        self.pause()
+        self.message.emit("")
+        if task == "regression":
+            self._send_regression(self._regression_from(self._config))
+        else:
+            self.regression = None
+            self._send(Reset(self._config.to_dict()))
+        self.taskChanged.emit(task)
+        return True
+
+    def set_regression(self, **fields) -> bool:
+        """Change regression-only settings (``target``, ``loss``, ``huber_delta``): a new network on new data.
+        Returns False (and says why) if a value is refused, e.g. a target that is not an expression of x."""
+        try:
+            regression = self._regression_from(self._config, **fields)
+        except (TypeError, ValueError) as exc:
+            self.message.emit(f"Setting refused: {exc}")
+            return False
+        if self.regression is not None and regression == self.regression:
+            return True
+        was = self.task
+        self.pause()
+        self._send_regression(regression)
+        if was != "regression":
+            self.taskChanged.emit("regression")
+        return True
+
+    def use_regression_preset(self) -> bool:
+        """The tuned regression preset (``autograd_core.regression.REGRESSION_PRESET``) with the current target."""
+        from autograd_core.regression import REGRESSION_PRESET, RegressionConfig
+
+        preset = {"l2": RegressionConfig().l2, **REGRESSION_PRESET}  # as the command line's preset: no L2
+        activation = preset.pop("activation")
+        try:
+            new = dataclasses.replace(self._config, activation=activation, activations=None, **preset).validate()
+        except (TypeError, ValueError) as exc:
+            self.message.emit(f"Preset refused: {exc}")
+            return False
+        self._config = new
+        regression = self._regression_from(new)
+        self.pause()
+        self._send_regression(regression)
+        self.configChanged.emit(self.config)
         return True
 
     def use_preset(self) -> bool:
@@ -530,7 +665,7 @@ class TrainingController(QObject):
         snap = self.last_snapshot
         if snap is None or not snap.weights:
             return None
-        return mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
+        return snapshot_model(snap)
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the training process and wait for it: the window calls it when it closes."""
@@ -604,6 +739,30 @@ class TrainingController(QObject):
             self.message.emit(
                 f"Training finished: all {self._config.steps} steps are done. Raise the step limit to go on."
             )
+
+
+def snapshot_model(snap):
+    """A fresh MLP with a snapshot's weights; with input features, one that takes points of the plane."""
+    model = mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
+    return FeatureMLP.from_mlp(model, snap.features) if snap.features else model
+
+
+REGRESSION_SHARED = (
+    "samples",
+    "noise",
+    "test_fraction",
+    "data_seed",
+    "layers",
+    "activation",
+    "init",
+    "optimizer",
+    "lr",
+    "schedule",
+    "batch_size",
+    "l2",
+    "steps",
+    "seed",
+)
 
 
 def _same_arrays(a: list, b: list) -> bool:

@@ -32,6 +32,7 @@ from autograd_core.numbers import format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
 from autograd_core.presets import describe_preset
+from gui.regression_settings import TaskSettings
 from gui.theme import Palette, palette
 from gui.training_controller import SPEEDS, TrainingController
 
@@ -166,6 +167,9 @@ class TrainingPanel(QWidget):
         form.addRow("", self.regenerate)
         form.addRow("Preset", self.preset_button)
         form.addRow("", self.preset_text)
+        self.task_settings = TaskSettings(self.controller)
+        form.insertRow(0, self.task_settings)
+        self.controller.taskChanged.connect(self._show_task)
         self.data_form = form
         self.data_box = QGroupBox("Data")
         self.data_box.setLayout(form)
@@ -199,6 +203,21 @@ class TrainingPanel(QWidget):
         self.data_form.setRowVisible(self.classes, not painted and name in MULTICLASS_DATASETS)
         self.data_form.setRowVisible(self.columns, not painted and name in TABLE_DATASETS)
         self.data_form.setRowVisible(self.samples, not painted and name not in TABLE_DATASETS)
+        self._show_task(self.controller.task)
+
+    def _show_task(self, task: str) -> None:
+        """Regression shares samples, noise, test set and seed; the plane's data set rows hide."""
+        if task == "regression":
+            for widget in (self.dataset, self.classes, self.columns, self.regenerate, self.preset_button):
+                self.data_form.setRowVisible(widget, False)
+            self.data_form.setRowVisible(self.preset_text, False)
+            self.data_form.setRowVisible(self.samples, True)
+            self.settings_box.layout().setRowVisible(self.loss, False)  # the regression loss is in the Data box
+        elif not self.data_form.isRowVisible(self.dataset):
+            for widget in (self.dataset, self.regenerate):
+                self.data_form.setRowVisible(widget, True)
+            self._show_data_rows(self.controller.config.dataset)
+            self.settings_box.layout().setRowVisible(self.loss, True)
 
     def _send_data(self) -> None:
         if self._updating or self.dataset.currentData() == PAINTED:
@@ -389,9 +408,14 @@ class TrainingPanel(QWidget):
         if m is None:
             return
         parts = [f"<b>step {m.step}</b> · epoch {m.epoch:.1f}"]
-        parts.append(f"train loss {format_number(m.train_loss)} · acc {format_percent(m.train_acc)}")
-        if m.test_acc is not None:
-            parts.append(f"<b>test loss {format_number(m.test_loss)} · acc {format_percent(m.test_acc)}</b>")
+        if self.controller.task == "regression":  # the accuracy columns hold R²
+            parts.append(f"train loss {format_number(m.train_loss)} · R² {format_number(m.train_acc)}")
+            if m.test_acc is not None:
+                parts.append(f"<b>test loss {format_number(m.test_loss)} · R² {format_number(m.test_acc)}</b>")
+        else:
+            parts.append(f"train loss {format_number(m.train_loss)} · acc {format_percent(m.train_acc)}")
+            if m.test_acc is not None:
+                parts.append(f"<b>test loss {format_number(m.test_loss)} · acc {format_percent(m.test_acc)}</b>")
         if self.controller.running:
             parts.append(f"{snap.steps_per_second:.1f} steps/s" if snap is not None else "running")
         elif snap is not None and (snap.stopped_reason or snap.error):

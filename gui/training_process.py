@@ -34,6 +34,7 @@ from autograd_core.inspection import loss_slice, next_step, parameter_index
 from autograd_core.landscape import WeightHistory, loss_landscape
 from autograd_core.losses import predict, probability
 from autograd_core.regions import contour_segments, regions_from_scores
+from autograd_core.regression import RegressionRun, regression_config_from_dict
 from autograd_core.session import session_dict, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
 from gui.training_protocol import (
@@ -44,6 +45,7 @@ from gui.training_protocol import (
     Exported,
     ImportData,
     Load,
+    LoadRegression,
     Pause,
     PickSlice,
     Play,
@@ -135,6 +137,10 @@ class Engine:
         try:
             if start.session is not None:
                 self.trainer = trainer_from_session(start.session)
+            elif is_regression(start.config):
+                self.trainer = RegressionRun(regression_config_from_dict(start.config))
+                if start.regression_state is not None:
+                    self.trainer.restore(*start.regression_state)
             else:
                 data = None if start.data is None else Dataset.from_dict(start.data)
                 self.trainer = Trainer(TrainingConfig.from_dict(start.config or {}), data=data)
@@ -246,9 +252,14 @@ class Engine:
                 case Reset(config=None):
                     self.trainer.reset()
                     self.new_generation()
+                case Reset(config=config_dict) if is_regression(config_dict):
+                    self.trainer = RegressionRun(regression_config_from_dict(config_dict))
+                    self.new_generation()
                 case Reset(config=config_dict):
                     config = TrainingConfig.from_dict(config_dict)
-                    if config.points is not None and config.points == self.trainer.config.points:
+                    if isinstance(self.trainer, RegressionRun):  # back to classification
+                        self.trainer = Trainer(config)
+                    elif config.points is not None and config.points == self.trainer.config.points:
                         # A new network on painted data keeps those points and their train/test split.
                         self.trainer = Trainer(config, data=self.trainer.data)
                     else:
@@ -269,6 +280,12 @@ class Engine:
                     self.trainer = trainer_from_session(session)
                     self.running = False
                     self.new_generation()
+                case LoadRegression(state=state):
+                    self.trainer = RegressionRun.from_state(state)
+                    self.running = False
+                    self.new_generation()
+                case Export() if isinstance(self.trainer, RegressionRun):
+                    raise ValueError("a regression cannot be saved as a session yet")
                 case Export(request=request):
                     self.out.send(Exported(request, session_dict(self.trainer)))
                 case Stop():
@@ -335,6 +352,9 @@ class Engine:
 
     def publish(self) -> None:
         trainer = self.trainer
+        if isinstance(trainer, RegressionRun):
+            self.publish_regression()
+            return
         model, dataset = trainer.model, trainer.data
         history = start = None
         last = self.metrics[-1] if self.metrics else None
@@ -379,6 +399,7 @@ class Engine:
             slice_spec=self.slice_spec,
             state=self.trainer_state(),
             classes=trainer.config.num_classes,
+            features=tuple(trainer.config.features or ()),
         )
         try:
             snap.predicted_train = predicted_classes(model, dataset.X_train, weights)
@@ -389,6 +410,47 @@ class Engine:
             snap.loss_slice = self.compute_slice()
         snap.landscape = landscape
         self.sent_dataset = dataset
+        self.metrics = []
+        self.out.send(snap)
+
+    def publish_regression(self) -> None:
+        """A regression snapshot: metrics, weights and the curve view; no grid, dataset or predicted classes."""
+        trainer, model = self.trainer, self.trainer.model
+        history = start = None
+        last = self.metrics[-1] if self.metrics else None
+        if self.history_due:
+            history, start = list(trainer.history), self.start_metrics
+            self.history_due = False
+            last = history[-1] if history else (start or trainer.evaluate())
+        try:
+            view = trainer.view()
+        except (ValueError, FloatingPointError):
+            view = None
+        if self.landscape_request is not None:  # its grid is of a classifier's loss over the plane's data
+            self.landscape_request = None
+            self.error = "The loss landscape is not available for regression yet."
+        snap = Snapshot(
+            generation=self.generation,
+            seq=self.seq,
+            metrics=[] if history is not None else self.metrics,
+            history=history,
+            start=start,
+            last=last,
+            weights=model.weight_arrays(),
+            grads=parameter_grads(model),
+            sizes=(model.nin, *model.nouts),
+            activation=model.activation,
+            activations=tuple(model.activations[:-1]),
+            running=self.running,
+            finished=trainer.finished,
+            error=self.error,
+            steps_per_second=self.steps_per_second(),
+            delay=self.delay,
+            state=self.trainer_state(),
+            classes=1,
+            regression=view,
+        )
+        self.sent_dataset = None
         self.metrics = []
         self.out.send(snap)
 
@@ -405,7 +467,10 @@ class Engine:
         except Exception:  # a restart without the optimiser's state still keeps weights, data and history
             optimizer_state = None
         key = (self.generation, self.revision)  # every command that can change the config changes this
-        config = None if key == self.sent_config_key else trainer.config.to_dict()
+        if key == self.sent_config_key:
+            config = None
+        else:
+            config = trainer.config_dict() if isinstance(trainer, RegressionRun) else trainer.config.to_dict()
         self.sent_config_key = key
         return TrainerState(
             config=config,
@@ -501,6 +566,11 @@ class Engine:
         except Exception as exc:  # a side view must never end the training process
             self.error = f"The loss landscape could not be computed: {type(exc).__name__}: {exc}"
             return None
+
+
+def is_regression(config: dict | None) -> bool:
+    """A config dict for the regression task (``{"task": "regression", ...}``)."""
+    return isinstance(config, dict) and config.get("task") == "regression"
 
 
 def engine_main(commands, out, freeze_after_start: bool = False) -> None:

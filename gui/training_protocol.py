@@ -42,6 +42,9 @@ class Start:
     delay: float = 0.0
     slice_spec: tuple | None = None
     start_metrics: StepMetrics | None = None
+    # With a regression ``config`` ({"task": "regression", ...}): (flat weights, step, history, optimiser state)
+    # of the last good snapshot, so a restarted process goes on from there.
+    regression_state: tuple | None = None
 
 
 # ------------------------------------------------------------------ commands
@@ -138,6 +141,13 @@ class Load(Command):
 
 
 @dataclass(frozen=True)
+class LoadRegression(Command):
+    """Continue a regression from ``RegressionRun.state_dict()`` (a session), paused."""
+
+    state: dict
+
+
+@dataclass(frozen=True)
 class Export(Command):
     """Reply with ``Exported(request, session document)`` of the trainer as it is now."""
 
@@ -212,6 +222,10 @@ class Snapshot:
     # and the points behind each of its cells.
     predicted_train: np.ndarray | None = None
     predicted_test: np.ndarray | None = None
+    # The regression task (``autograd_core.regression.RegressionView``): points, the model's curve and each
+    # last-hidden unit's contribution.  Regression snapshots carry no grid, dataset or predicted classes.
+    regression: object | None = None
+    features: tuple[str, ...] = ()  # the extra inputs after x1, x2 (expressions; autograd_core.features)
     landscape: object | None = None  # autograd_core.landscape.Landscape, in answer to ComputeLandscape
 
 

@@ -42,7 +42,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from autograd_core.data import Dataset
 from autograd_core.session import SessionData, parse_session, trainer_from_session
 from autograd_core.training import Trainer, TrainingConfig
-from gui.training_process import Engine
+from gui.training_process import Engine, is_regression
 from gui.training_protocol import Command, Export, Exported, Snapshot, Start, Stop
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -169,6 +169,19 @@ class TrainingWorker(QObject):
         with self._lock:
             good, rows, dataset, start_metrics = self._good, list(self._rows), self._dataset, self._start_metrics
         seq = None if replay else self.sent
+        if good is not None and good.state is not None and is_regression(good.state.config):
+            state = good.state
+            weights = [v for W, b in good.weights for row, bias in zip(W.tolist(), b.tolist()) for v in (*row, bias)]
+            return Start(
+                config=state.config,
+                regression_state=(weights, state.step, rows, state.optimizer_state),
+                min_interval=self._start.min_interval,
+                generation=good.generation,
+                seq=good.seq if seq is None else seq,
+                running=good.running,
+                delay=good.delay,
+                start_metrics=start_metrics,
+            )
         if good is None or good.state is None or good.state.config is None or dataset is None:
             return dataclasses.replace(self._start, seq=self._start.seq if seq is None else seq)
         state = good.state

@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.files import FileError, write_atomically
-from autograd_core.inspection import dead_units, mlp_from_arrays, unit_maps
+from autograd_core.inspection import dead_units, unit_maps
+from autograd_core.regression import regression_csv
 from autograd_core.session import load_session, save_session
 from autograd_core.tabular import predictions_csv
 from gui.boundary_plot import BoundaryPlot
@@ -48,9 +49,10 @@ from gui.metrics_plots import MetricsPlots
 from gui.network_diagram import EDGE_MODES, NetworkDiagram
 from gui.network_panel import NetworkPanel
 from gui.neuron_maps import MAP_RESOLUTION
+from gui.regression_plot import RegressionPlot
 from gui.sample_entry import SampleEntry
 from gui.theme import current_theme, palette, presentation_on
-from gui.training_controller import SPEEDS, TrainingController
+from gui.training_controller import SPEEDS, TrainingController, snapshot_model
 from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
@@ -86,6 +88,8 @@ class TrainingWorkspace(QWidget):
         self.network_panel = NetworkPanel(self.controller)
         self.training_panel = TrainingPanel(self.controller)
         self.boundary = BoundaryPlot()
+        self.regression_plot = RegressionPlot()  # replaces the boundary while the task is regression
+        self.regression_plot.hide()
         self.sample_entry = SampleEntry()
         self.diagram = NetworkDiagram()
         self.metrics = MetricsPlots()
@@ -125,6 +129,7 @@ class TrainingWorkspace(QWidget):
         boundary_layout.setContentsMargins(0, 0, 0, 0)
         boundary_layout.addWidget(self.boundary, 1)
         boundary_layout.addWidget(self.sample_entry)
+        boundary_layout.addWidget(self.regression_plot, 1)
         views = QSplitter(Qt.Orientation.Horizontal)
         views.addWidget(boundary_side)
         views.addWidget(self.diagram)
@@ -191,6 +196,7 @@ class TrainingWorkspace(QWidget):
         controller.weightsChanged.connect(self._maps_due)
         controller.datasetChanged.connect(self._dataset_changed)
         controller.sliceReady.connect(self._slice_arrived)
+        controller.taskChanged.connect(self._task_changed)
         controller.landscapeReady.connect(self._landscape_arrived)
         self.landscape.requested.connect(self._landscape_requested)
         self.boundary.pointPicked.connect(self._point_picked)
@@ -254,6 +260,20 @@ class TrainingWorkspace(QWidget):
             path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
             if not path:
                 return
+        snap = self.controller.last_snapshot
+        if snap is not None and snap.regression is not None:  # the regression's points and the model's curve
+            view, model = snap.regression, self.controller.current_model()
+            text = regression_csv(
+                view.x_train, view.y_train, view.x_test, view.y_test, lambda x: model.forward_array(x.reshape(-1, 1))
+            )
+            rows = len(view.x_train) + len(view.x_test)
+            try:
+                write_atomically(path, text.encode("utf-8"))
+            except FileError as exc:
+                self.status.emit(f"Cannot write {path}: {exc}")
+                return
+            self.status.emit(f"Wrote {rows:,} rows with predictions to {path}.")
+            return
         model, dataset = self.controller.current_model(), self.controller.dataset
         if model is None or dataset is None or not len(dataset.y):
             self.status.emit("Nothing to export yet: no data or no trained network.")
@@ -290,7 +310,10 @@ class TrainingWorkspace(QWidget):
     # ------------------------------------------------------- the contract for the sample-graph view
 
     def current_model(self):
-        """A fresh ``autograd_core.nn.MLP`` with the latest snapshot's weights, or None before the first one."""
+        """A fresh ``autograd_core.nn.MLP`` with the latest snapshot's weights, or None before the first one (and
+        while the task is regression: the sample graph shows points of the plane through a classifier)."""
+        if self.controller.task == "regression":
+            return None
         return self.controller.current_model()
 
     def current_loss(self) -> str:
@@ -324,6 +347,15 @@ class TrainingWorkspace(QWidget):
 
     def _snapshot_arrived(self, _snap) -> None:
         self._mark_dirty("boundary", "diagram", "confusion")
+
+    def _task_changed(self, task: str) -> None:
+        """Regression: its plot replaces the boundary and the point entry; R² replaces accuracy."""
+        regression = task == "regression"
+        self.boundary.setVisible(not regression)
+        self.sample_entry.setVisible(not regression)
+        self.regression_plot.setVisible(regression)
+        self.metrics.set_r2(regression)
+        self._mark_dirty("loss", "accuracy")
 
     def _confusion_picked(self, part: str, true: int, predicted: int) -> None:
         mask = self.confusion.points_of(part, true, predicted)
@@ -425,11 +457,14 @@ class TrainingWorkspace(QWidget):
             pass  # drawn when the training process sends it (_landscape_arrived)
         elif snap is None:
             return
+        elif view == "boundary" and snap.regression is not None:
+            self.regression_plot.update_view(snap.regression)
         elif view == "boundary":
             self.boundary.update_snapshot(snap)
             self.sample_entry.set_classes(snap.classes)
         elif view == "confusion":
-            self.confusion.update_snapshot(snap)
+            if snap.regression is None:
+                self.confusion.update_snapshot(snap)
         elif view == "maps":
             self._draw_maps(snap)
         else:
@@ -438,6 +473,8 @@ class TrainingWorkspace(QWidget):
 
     def _ensure_architecture(self, snap) -> None:
         activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
+        labels = ("x",) if snap.regression is not None else (("x1", "x2", *snap.features) if snap.features else ())
+        self.diagram.set_input_labels(labels)
         if snap.sizes != self._sizes or activations != self.diagram.activations:
             self._sizes = snap.sizes
             self.diagram.set_architecture(snap.sizes, activations)
@@ -450,11 +487,15 @@ class TrainingWorkspace(QWidget):
         """Per-neuron maps and dead units from the snapshot's weights (≤ 5 per second; ~2 ms for 2-16-16-1)."""
         if not self._worth_a_tick("maps") or not snap.weights:
             return
+        if snap.regression is not None:  # one input: no maps of the plane, no dead units on its points
+            self._ensure_architecture(snap)
+            self.diagram.set_dead([])
+            return
         self._ensure_architecture(snap)
         self._maps_drawn_at = time.monotonic()
-        key = (snap.sizes, snap.activation, tuple(snap.activations))
+        key = (snap.sizes, snap.activation, tuple(snap.activations), snap.features)
         if self._map_model is None or self._map_model[0] != key:
-            self._map_model = (key, mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation))
+            self._map_model = (key, snapshot_model(snap))
         model = self._map_model[1]
         model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
         extent = snap.grid.extent if snap.grid is not None else None
@@ -503,10 +544,16 @@ class TrainingWorkspace(QWidget):
 
     # The main window's area protocol.
     def session_state(self) -> dict:
-        return self.view_state()
+        state = self.view_state()
+        regression = self.controller.regression_state()
+        if regression is not None:  # the regression task: its run lives here, no classification trainer
+            state["regression"] = regression
+        return state
 
     def session_trainer(self):
         """A copy of the live trainer (network, data, weights, optimiser state, history) for File → Save."""
+        if self.controller.task == "regression":
+            return None
         return self.controller.export_trainer()
 
     def set_theme(self, theme: str) -> None:
@@ -517,11 +564,19 @@ class TrainingWorkspace(QWidget):
         """Plot and diagram text 1.6× (and bigger points) for a projector."""
         self._restyle(current_theme(), on)
         self.boundary.set_point_size(12 if on else 9)
+        self.regression_plot.set_point_size(12 if on else 9)
         self._reflow()
 
     def _restyle(self, theme: str, presentation: bool) -> None:
         pal = palette(theme)
-        for view in (self.boundary, self.metrics, self.gradient_flow, self.loss_slice, self.diagram):
+        for view in (
+            self.boundary,
+            self.metrics,
+            self.gradient_flow,
+            self.loss_slice,
+            self.diagram,
+            self.regression_plot,
+        ):
             view.apply_palette(pal, presentation)
         self.training_panel.apply_palette(pal)
 
@@ -592,8 +647,8 @@ class TrainingWorkspace(QWidget):
 
     def save_session(self, path, extra: dict | None = None) -> None:
         """Save trainer (network, data, weights, optimiser, history) and view state; raises SessionError."""
-        extra = {**(extra or {}), EXTRA_KEY: self.view_state()}
-        save_session(path, trainer=self.controller.export_trainer(), extra=extra)
+        extra = {**(extra or {}), EXTRA_KEY: self.session_state()}
+        save_session(path, trainer=self.session_trainer(), extra=extra)
 
     def open_session(self, path) -> dict:
         """Load a session (paused); returns its ``extra`` for the rest of the window.  Raises SessionError."""
@@ -608,7 +663,10 @@ class TrainingWorkspace(QWidget):
         """
         if data is None:
             data, section = section, section.extra.get(EXTRA_KEY, {})
-        if data.config is not None:
+        regression = section.get("regression") if isinstance(section, dict) else None
+        if regression is not None:
+            self.controller.load_regression(regression)
+        elif data.config is not None:
             self.controller.load_session_data(data)
         self.restore_view_state(section or {})
 
