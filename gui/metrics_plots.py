@@ -150,8 +150,9 @@ class MetricsPlots(QWidget):
             return
         self.r2 = on
         item = self.acc_plot.getPlotItem()
-        item.setTitle("R²" if on else "Accuracy", color="#202124", size="11pt")
+        self.acc_plot.plain_title = "R²" if on else "Accuracy"
         item.setLabel("left", "R²" if on else "accuracy (%)")
+        restyle_step_plot(self.acc_plot, palette())  # the title and label in the theme and mode in use
         item.setYRange(*((-0.1, 1.0) if on else (0, 100)), padding=0.02)
 
     def update_history(

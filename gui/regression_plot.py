@@ -25,7 +25,7 @@ class RegressionPlot(QWidget):
         item.setLabel("bottom", "x")
         item.setLabel("left", "y")
         item.showGrid(x=True, y=True, alpha=0.15)
-        self.legend = item.addLegend(offset=(-8, -8))  # bottom right; named items join it as they are added
+        self.legend = item.addLegend(offset=(-8, 8))  # top right; named items join it as they are added
         self.contribution_items: list[pg.PlotDataItem] = []
         self.train_points = pg.ScatterPlotItem(size=7, name="train")
         self.test_points = pg.ScatterPlotItem(size=8, name="test", brush=None)
@@ -62,6 +62,10 @@ class RegressionPlot(QWidget):
         style_plot(self.plot, pal, presentation)
         first, second = pal.class_colors[:2]
         self.legend.setLabelTextColor(pal.plot_text)
+        backdrop = pg.mkColor(pal.plot_background)
+        backdrop.setAlpha(220)
+        self.legend.setBrush(pg.mkBrush(backdrop))  # readable over the points and curves behind it
+        self.legend.setPen(pg.mkPen(pal.axis))
         self._point_colour = pal.plot_text
         self.train_points.setPen(pg.mkPen(pal.plot_background, width=0.8))
         self.train_points.setBrush(pg.mkBrush(pal.muted))
