@@ -48,7 +48,6 @@ def _equal_aspect(bounds, width: int, height: int):
 def render_boundary(trainer, width: int = 820, height: int = 700):
     """The picture as a QImage (exposed for tests and for the app's "export" action)."""
     _ensure_app()
-    import pyqtgraph as pg
     from PySide6.QtCore import QPointF, QRectF, Qt
     from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen
 
@@ -62,22 +61,17 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     data = trainer.data
     x0, x1, y0, y1 = _equal_aspect(data.bounds(0.15), pw, ph)
 
-    classes = trainer.config.num_classes
-    regions = None
-    if classes > 2:  # K classes: the regions of autograd_core.regions, one colour per class, flipped to y down
-        from autograd_core.regions import class_regions, region_image
-        from gui.theme import class_rgb
+    # One pipeline with the live view: autograd_core.regions evaluates the grid (rows y0 → y1) and traces the
+    # boundaries; the image is flipped so that its rows run from the top (y1) down.
+    from autograd_core.regions import class_regions, region_image
+    from gui.theme import class_rgb
 
-        regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
+    classes = trainer.config.num_classes
+    regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
+    if classes > 2:  # one colour per class, intensity = confidence
         rgba = np.ascontiguousarray(region_image(regions, class_rgb(pal.name))[::-1])
-        prob = None
-    else:
-        # Probability map: rows from top (y1) to bottom (y0), so the image is the right way up.
-        xs = np.linspace(x0, x1, GRID)
-        ys = np.linspace(y1, y0, GRID)
-        gx, gy = np.meshgrid(xs, ys)
-        z = trainer.scores(np.column_stack([gx.ravel(), gy.ravel()])).reshape(GRID, GRID)
-        prob = 0.5 * (1.0 + np.tanh(0.5 * z))
+    else:  # P(class 1) on the probability colour map
+        prob = regions.probabilities[::-1, :, 1]
         rgba = np.ascontiguousarray(probability_colormap(pal).map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
     heat = QImage(rgba.data, GRID, GRID, 4 * GRID, QImage.Format.Format_RGBA8888).copy()
 
@@ -96,17 +90,11 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     painter.drawImage(QRectF(left - cell_w / 2, top - cell_h / 2, pw + cell_w, ph + cell_h), heat)
     painter.setClipRect(plot)
 
-    # The decision boundary: P = 0.5 (score 0), traced with pyqtgraph's marching squares.
+    # Every class boundary (for two classes the P = 0.5 line), as the segments autograd_core.regions traced.
     path = QPainterPath()
-    if regions is not None:  # every class boundary, as segments
-        for i in range(0, len(regions.boundary_x), 2):
-            path.moveTo(px(regions.boundary_x[i], regions.boundary_y[i]))
-            path.lineTo(px(regions.boundary_x[i + 1], regions.boundary_y[i + 1]))
-    else:
-        for line in pg.functions.isocurve(prob, 0.5, connected=True):
-            for k, (row, col) in enumerate(line):
-                point = QPointF(left + col * cell_w, top + row * cell_h)
-                path.moveTo(point) if k == 0 else path.lineTo(point)
+    for i in range(0, len(regions.boundary_x), 2):
+        path.moveTo(px(regions.boundary_x[i], regions.boundary_y[i]))
+        path.lineTo(px(regions.boundary_x[i + 1], regions.boundary_y[i + 1]))
     painter.setPen(QPen(QColor(pal.contour), 2.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawPath(path)
@@ -146,7 +134,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, "x1")
     painter.drawText(QRectF(8, top + ph / 2 - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, "x2")
 
-    if regions is not None:  # a legend: one swatch per class
+    if classes > 2:  # a legend: one swatch per class
         for k in range(classes):
             y = top + 6 + 24 * k
             painter.setPen(QPen(QColor(pal.point_outline), 1.0))
@@ -155,7 +143,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
             painter.setPen(ink)
             painter.drawText(QRectF(left + pw + 36, y, 70, 18), Qt.AlignmentFlag.AlignVCenter, f"class {k}")
         painter.setBrush(Qt.BrushStyle.NoBrush)
-    if regions is None:  # colour bar with its 0.5 mark
+    else:  # colour bar with its 0.5 mark
         bar = QRectF(left + pw + 30, top, 18, ph)
         ramp = np.linspace(1.0, 0.0, 256)
         ramp_rgba = np.ascontiguousarray(probability_colormap(pal).map(ramp, mode="byte").reshape(256, 1, 4))
