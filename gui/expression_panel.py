@@ -222,8 +222,7 @@ class ExpressionPanel(QWidget):
         self.messages.say(f"Example: {example['name']}. {example.get('description', '')}")
 
     def export_image(self, path: str) -> None:
-        self.view.export(path)
-        self.messages.say(f"Graph saved to {path}")
+        self.view.export(path, background=True)  # the view says when the file is written (or why not)
 
     # ---- clicking a node selects it (its formula and chain-rule path in the maths panel)
 

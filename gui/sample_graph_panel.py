@@ -348,8 +348,7 @@ class SampleGraphPanel(QWidget):
     # ---- area protocol
 
     def export_image(self, path: str) -> None:
-        self.view.export(path)
-        self.messages.say(f"Graph saved to {path}")
+        self.view.export(path, background=True)  # the view says when the file is written (or why not)
 
     def _status_key(self) -> tuple:
         """What this area's messages speak about: a message stands while these stay the same."""

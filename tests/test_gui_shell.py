@@ -312,8 +312,20 @@ def test_every_widget_takes_the_new_theme_and_size_even_those_made_later(qtbot, 
 
 def test_export_image_and_non_finite_status(qtbot, window, tmp_path):
     png = tmp_path / "graph.png"
+    said = []
+    window.expression.view.message.connect(said.append)
     assert window.export_image(str(png))
-    assert not QImage(str(png)).isNull()
+    assert said == [f"Saving the graph to {png}…"]  # the window goes on while the PNG is compressed
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=10_000)
+    assert said[1] == f"Graph saved to {png}" and not QImage(str(png)).isNull()
+    assert not (tmp_path / "graph.png.part").exists()
+    # A write that fails on the worker thread (the window checks the folder first, so ask the view itself):
+    # one clear message, no file, no leftover part.
+    missing = tmp_path / "missing" / "graph.png"
+    window.expression.view.export(str(missing), background=True)
+    qtbot.waitUntil(lambda: len(said) == 4, timeout=10_000)
+    assert said[3] == f"Could not save the graph: could not write {missing}"
+    assert not (tmp_path / "missing").exists()
     example = next(e for e in window.expression.examples if "division by zero" in e["name"])
     window.expression.load_example(example)
     window.expression.state.backward()

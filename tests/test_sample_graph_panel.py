@@ -312,7 +312,8 @@ def test_through_the_main_window(qtbot, tmp_path, in_process_training):
     assert sample.view.theme == "dark"
     window.set_theme("light")
     path = tmp_path / "sample.png"
-    assert window.export_image(str(path))
+    with qtbot.waitSignal(sample.view.message, check_params_cb=lambda text: text.startswith("Graph saved")):
+        assert window.export_image(str(path))  # compressed on a worker thread; the view says when it is written
     assert not QImage(str(path)).isNull()
 
 
