@@ -272,3 +272,14 @@ def check_window(window, mode=None) -> list[Finding]:
                 Finding("window resized", "main window", f"{window.width()}×{window.height()} not {mode.size}")
             )
     return found
+
+
+def check_dialog(dialog) -> list[Finding]:
+    """The text and geometry checks on a dialog's own widgets (a dialog is its own window)."""
+    found: list[Finding] = []
+    for widget in dialog.findChildren(QWidget):
+        if not _visible_on_screen(widget) or widget.window() is not dialog:
+            continue
+        found += text_findings(widget)
+        found += geometry_findings(dialog, widget)
+    return found
