@@ -258,7 +258,8 @@ class BoundaryPlot(QWidget):
             f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> class {k}</span>"
             for k in range(self.classes)
         )
-        self.key.setText(f"{swatches} &nbsp; <span style='white-space:nowrap'>○ test</span>")  # a line breaks between entries, never inside one
+        # a line breaks between entries, never inside one
+        self.key.setText(f"{swatches} &nbsp; <span style='white-space:nowrap'>○ test</span>")
         line = "white" if self.colors.name == "dark" else "black"
         lines = f"{line} line = boundary (P = 0.5)" if self.classes == 2 else f"{line} lines = class boundaries"
         self.key.setToolTip(f"Filled = train, hollow = test; {lines}")
