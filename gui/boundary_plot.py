@@ -37,7 +37,7 @@ from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
 from gui.theme import Palette, class_rgb, palette, plot_text_size
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
-from gui.training_style import probability_colormap, readable_ticks, set_plot_title, style_plot
+from gui.training_style import probability_colormap, readable_ticks, refit_title, set_plot_title, style_plot
 
 PAINT_MODES = tuple(f"paint{k}" for k in range(MAX_CLASSES))
 MODES = ("inspect", *PAINT_MODES, "erase")
@@ -248,6 +248,10 @@ class BoundaryPlot(QWidget):
         if self._X:
             self._draw_points()
         self._redraw_image()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        refit_title(self.plot)  # a long title is cut short rather than widen the plot past its view
 
     # --------------------------------------------------------------- updates
 

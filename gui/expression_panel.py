@@ -189,11 +189,14 @@ class ExpressionPanel(QWidget):
         column = self.backward_column
         if narrow:
             self.left.addWidget(column)
-            self.left.setSizes([200, 300, 400])
+            # editor, inputs, maths, then Backward (every pane keeps some height: none collapses to nothing)
+            h = max(self.left.height(), 400)
+            self.left.setSizes([int(h * 0.16), int(h * 0.28), int(h * 0.2), int(h * 0.36)])
             self.splitter.setSizes([int(self.width() * 0.36), int(self.width() * 0.64)])
         else:
             self.splitter.insertWidget(2, column)
-            self.left.setSizes([300, 300])
+            h = max(self.left.height(), 400)
+            self.left.setSizes([int(h * 0.2), int(h * 0.36), int(h * 0.44)])  # editor, inputs, maths
             side = min(330, int(self.width() * 0.26))
             self.splitter.setSizes([side, self.width() - 2 * side, side])
         column.show()

@@ -119,5 +119,31 @@ def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: 
 def set_plot_title(
     widget: pg.PlotWidget, title: str, pal: Palette | None = None, presentation: bool | None = None
 ) -> None:
+    """The plot's title in the palette's colour and the mode's size.  A title wider than the plot (which would
+    widen the plot's layout past its view and cut the data area off) is cut at its last ":" or "," that fits,
+    with the whole title as the plot's tooltip; ``refit_title`` chooses again after a resize."""
     pal = pal or palette()
-    widget.getPlotItem().setTitle(title, color=pal.plot_text, size=f"{plot_text_size(presentation, 1.1):.1f}pt")
+    size = plot_text_size(presentation, 1.1)
+    widget._title_args = (title, pal, presentation)
+    font = QFont()
+    font.setPointSizeF(size)
+    shown = _fitting_title(title, QFontMetricsF(font), widget.width() - 24)
+    widget.setToolTip(title if shown != title else "")
+    widget.getPlotItem().setTitle(shown, color=pal.plot_text, size=f"{size:.1f}pt")
+
+
+def _fitting_title(title: str, fm: QFontMetricsF, room: float) -> str:
+    if room <= 0 or fm.horizontalAdvance(title) <= room:
+        return title
+    forms = [title[:i] for i, ch in enumerate(title) if ch in ":,"]
+    for form in reversed(forms):
+        if fm.horizontalAdvance(form) <= room:
+            return form
+    return forms[0] if forms else title
+
+
+def refit_title(widget: pg.PlotWidget) -> None:
+    """Choose the title's form again for the plot's width (from a resize)."""
+    args = getattr(widget, "_title_args", None)
+    if args is not None:
+        set_plot_title(widget, *args)

@@ -140,6 +140,11 @@ class Tour:
     def example(self, name: str) -> None:
         panel = self.window.expression
         example = next(e for e in panel.examples if e["name"] == name)
+        # back to the plain graph: reverse mode, f itself (not a derivative), no node selected
+        panel.mode.reverse_button.setChecked(True)
+        if panel.state.derivative is not None:
+            panel.state.set_derivative(None)
+        panel.state.select(None)
         panel.load_example(example)
         if panel.layout_combo.currentData() != "layered":
             panel.layout_combo.setCurrentIndex(panel.layout_combo.findData("layered"))
@@ -326,6 +331,7 @@ def _lab(diverged: bool = False, arrows: bool = False, step_graph: bool = False)
         for _ in range(60):
             lab.step()
         t.process(40)
+        panel.side_tabs.setCurrentIndex(0)  # (narrow: the controls' tab; a picked step shows the other)
         if step_graph:
             adam = next(i for i, r in enumerate(lab.rows) if r.kind == "adam")
             panel.show_step(adam, 12)
