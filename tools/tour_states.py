@@ -145,6 +145,7 @@ class Tour:
         if panel.state.derivative is not None:
             panel.state.set_derivative(None)
         panel.state.select(None)
+        panel.side_tabs.setCurrentIndex(0)  # (narrow: Backward's tab)
         panel.load_example(example)
         if panel.layout_combo.currentData() != "layered":
             panel.layout_combo.setCurrentIndex(panel.layout_combo.findData("layered"))
@@ -434,6 +435,7 @@ def _maths(t: Tour) -> None:
     t.settle()
     node = next(i for i, tensor in enumerate(state.tensors) if tensor.label == "w1")
     state.select(node)
+    t.window.expression.side_tabs.setCurrentWidget(t.window.expression.maths_box)  # as a click on it shows
     t.settle()
 
 
