@@ -235,6 +235,10 @@ class BoundaryPlot(QWidget):
             "font-size": f"{plot_text_size(presentation, 0.9):.1f}pt",  # grows in presentation mode as the axes do
         }
         self.colorbar.axis._updateLabel()
+        title = self.colorbar.getAxis("left")  # a vertical bar's label ("P(class 1)") is on its other side
+        readable_ticks(title)  # (hidden when the bar is shorter than it)
+        title.labelStyle = dict(self.colorbar.axis.labelStyle)
+        title._updateLabel()
         self.contour.setPen(pg.mkPen(pal.contour, width=2.5))
         self._brushes = [pg.mkBrush(c) for c in pal.class_colors]
         self._ring_pens = [pg.mkPen(c, width=2.5) for c in pal.class_colors]

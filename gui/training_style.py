@@ -91,7 +91,11 @@ def _fit_label(axis: pg.AxisItem, size: float, vertical: bool) -> None:
     """A vertical axis's label needs its text's length of axis: shorter, it is hidden (the title says it)."""
     if not vertical or not axis.labelText:
         return
-    want = QFontMetricsF(axis.label.font()).horizontalAdvance(axis.labelText) + 8 <= size
+    font = QFont(axis.label.font())
+    styled = str(axis.labelStyle.get("font-size", ""))
+    if styled.endswith("pt"):
+        font.setPointSizeF(float(styled[:-2]))  # the size the label's html asks for
+    want = QFontMetricsF(font).horizontalAdvance(axis.labelText) + 8 <= size
     if want != getattr(axis, "_label_fits", True):
         axis._label_fits = want
         # not while the axis draws itself: the label's room changes the layout
@@ -133,7 +137,7 @@ def set_plot_title(
 
 
 def _fitting_title(title: str, fm: QFontMetricsF, room: float) -> str:
-    if room <= 0 or fm.horizontalAdvance(title) <= room:
+    if room <= 0 or "<" in title or fm.horizontalAdvance(title) <= room:  # (rich titles are left whole)
         return title
     forms = [title[:i] for i, ch in enumerate(title) if ch in ":,"]
     for form in reversed(forms):
