@@ -227,6 +227,7 @@ class OptimizerLabPanel(QWidget):
         self.step_state.changed.connect(lambda _change: self.view.show_state(self.step_state))
 
         self.right = right
+        self.centre = centre
         # the controls scroll up and down rather than squeeze their text
         self.controls = QScrollArea()
         self.controls.setObjectName("labControls")
@@ -629,6 +630,9 @@ class OptimizerLabPanel(QWidget):
     def _reflow(self) -> None:
         """Three columns need about 120 characters of width: narrower, the step graph moves under the controls
         and the map keeps the rest of the width."""
+        # the controls scroll up and down only: as wide as their content (in the font in use) and a scroll bar
+        content = self.controls.widget().minimumSizeHint().width()
+        self.controls.setMinimumWidth(content + self.controls.verticalScrollBar().sizeHint().width() + 2)
         chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
         narrow = self.isVisible() and chars < NARROW_CHARS
         if narrow == self._narrow:
@@ -642,13 +646,14 @@ class OptimizerLabPanel(QWidget):
             self.side_tabs.show()
             if self.selected is not None:
                 self.side_tabs.setCurrentWidget(self.right)
-            self.splitter.setSizes([int(width * 0.36), width - int(width * 0.36)])
+            sizes = {self.side_tabs: int(width * 0.36), self.centre: width - int(width * 0.36)}
         else:
             self.splitter.insertWidget(0, self.controls)
-            self.splitter.insertWidget(2, self.right)
-            self.side_tabs.hide()
+            self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
+            self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
             side = min(330, int(width * 0.24))
-            self.splitter.setSizes([side, width - 2 * side - 20, side + 20])
+            sizes = {self.controls: side, self.centre: width - 2 * side - 20, self.right: side + 20}
+        self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
         self.controls.show()
         self.right.show()
 
