@@ -16,10 +16,12 @@ click means what the mode says and the map keeps its extent.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -33,9 +35,9 @@ from PySide6.QtWidgets import (
 from autograd_core.data import MAX_CLASSES
 from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
-from gui.theme import Palette, class_rgb, palette
+from gui.theme import Palette, class_rgb, palette, plot_text_size
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
-from gui.training_style import probability_colormap, set_plot_title, style_plot
+from gui.training_style import probability_colormap, readable_ticks, refit_title, set_plot_title, style_plot
 
 PAINT_MODES = tuple(f"paint{k}" for k in range(MAX_CLASSES))
 MODES = ("inspect", *PAINT_MODES, "erase")
@@ -74,6 +76,23 @@ def _class_colors(button: QToolButton, label: int, pal: Palette | None = None) -
     font = button.font()
     font.setBold(True)
     button.setFont(font)
+
+
+class KeyLabel(QLabel):
+    """The legend under the map: as wide as its one line (a wrapped QLabel guesses a narrow block), wrapping
+    between its entries only when the row is narrower than that."""
+
+    def sizeHint(self) -> QSize:
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(self.text())
+        m = self.contentsMargins()
+        width = math.ceil(doc.idealWidth()) + m.left() + m.right() + 2
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
 
 
 class BoundaryPlot(QWidget):
@@ -179,7 +198,7 @@ class BoundaryPlot(QWidget):
         self.discretize.toggled.connect(self.togglesChanged)
         self.show_test.toggled.connect(self.test_points.setVisible)
         self.show_test.toggled.connect(self.togglesChanged)
-        key = QLabel()
+        key = KeyLabel()
         key.setObjectName("hintLabel")
         key.setWordWrap(True)
         self.key = key
@@ -208,10 +227,18 @@ class BoundaryPlot(QWidget):
         style_plot(self.plot, pal, presentation)
         set_plot_title(self.plot, self.plot.plain_title, pal, presentation)
         self.colorbar.setColorMap(probability_colormap(pal))
+        readable_ticks(self.colorbar.axis)  # fewer ticks on a short bar
         self.colorbar.axis.setPen(pal.axis)
         self.colorbar.axis.setTextPen(pal.plot_text)
-        self.colorbar.axis.labelStyle = {"color": pal.plot_text}
+        self.colorbar.axis.labelStyle = {
+            "color": pal.plot_text,
+            "font-size": f"{plot_text_size(presentation, 0.9):.1f}pt",  # grows in presentation mode as the axes do
+        }
         self.colorbar.axis._updateLabel()
+        title = self.colorbar.getAxis("left")  # a vertical bar's label ("P(class 1)") is on its other side
+        readable_ticks(title)  # (hidden when the bar is shorter than it)
+        title.labelStyle = dict(self.colorbar.axis.labelStyle)
+        title._updateLabel()
         self.contour.setPen(pg.mkPen(pal.contour, width=2.5))
         self._brushes = [pg.mkBrush(c) for c in pal.class_colors]
         self._ring_pens = [pg.mkPen(c, width=2.5) for c in pal.class_colors]
@@ -226,13 +253,21 @@ class BoundaryPlot(QWidget):
             self._draw_points()
         self._redraw_image()
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        refit_title(self.plot)  # a long title is cut short rather than widen the plot past its view
+
     # --------------------------------------------------------------- updates
 
     def _show_key(self) -> None:
         """The legend: one swatch per class, what filled and hollow mean, what the lines are."""
         colours = self.colors.class_colors
-        swatches = " &nbsp; ".join(f"<span style='color:{colours[k]}'>●</span> class {k}" for k in range(self.classes))
-        self.key.setText(f"{swatches} &nbsp; ○ test")
+        swatches = " &nbsp; ".join(
+            f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> class {k}</span>"
+            for k in range(self.classes)
+        )
+        # a line breaks between entries, never inside one
+        self.key.setText(f"{swatches} &nbsp; <span style='white-space:nowrap'>○ test</span>")
         line = "white" if self.colors.name == "dark" else "black"
         lines = f"{line} line = boundary (P = 0.5)" if self.classes == 2 else f"{line} lines = class boundaries"
         self.key.setToolTip(f"Filled = train, hollow = test; {lines}")

@@ -13,11 +13,14 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSplitter,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -96,7 +99,7 @@ class ExpressionPanel(QWidget):
         inputs_layout.addWidget(QLabel("<b>Inputs</b>"))
         inputs_layout.addWidget(self.inputs, 1)
         self.maths = MathsPanel(self.state)
-        maths_box = QWidget()
+        maths_box = self.maths_box = QWidget()
         maths_layout = QVBoxLayout(maths_box)
         maths_layout.setContentsMargins(4, 4, 4, 4)
         maths_layout.addWidget(QLabel("<b>Maths</b>"))
@@ -107,6 +110,15 @@ class ExpressionPanel(QWidget):
         self.left.addWidget(inputs_box)
         self.left.addWidget(maths_box)
         self.left.setSizes([150, 270, 380])
+        # narrow: Backward and Maths share the column's last pane as two tabs (four panes would each be too short)
+        self.side_tabs = QTabWidget()
+        self.side_tabs.setObjectName("expressionSideTabs")
+        self.side_tabs.hide()
+        self.backward_scroll = QScrollArea()  # in its tab, Backward scrolls rather than squash its buttons
+        self.backward_scroll.setObjectName("backwardScroll")
+        self.backward_scroll.setWidgetResizable(True)
+        self.backward_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.backward_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         # centre: graph + its toolbar
         self.view = GraphView()
@@ -188,15 +200,26 @@ class ExpressionPanel(QWidget):
         self._narrow = narrow
         column = self.backward_column
         if narrow:
-            self.left.addWidget(column)
-            self.left.setSizes([200, 300, 400])
+            self.backward_scroll.setWidget(column)
+            self.side_tabs.addTab(self.backward_scroll, "Backward")
+            self.side_tabs.addTab(self.maths_box, "Maths")
+            self.left.addWidget(self.side_tabs)
+            self.side_tabs.show()
+            h = max(self.left.height(), 400)
+            self.left.setSizes([int(h * 0.18), int(h * 0.3), int(h * 0.52)])  # editor, inputs, the tabs
             self.splitter.setSizes([int(self.width() * 0.36), int(self.width() * 0.64)])
         else:
+            self.left.insertWidget(2, self.maths_box)
+            if self.backward_scroll.widget() is column:
+                self.backward_scroll.takeWidget()
             self.splitter.insertWidget(2, column)
-            self.left.setSizes([300, 300])
+            self.side_tabs.hide()
+            h = max(self.left.height(), 400)
+            self.left.setSizes([int(h * 0.2), int(h * 0.36), int(h * 0.44)])  # editor, inputs, maths
             side = min(330, int(self.width() * 0.26))
             self.splitter.setSizes([side, self.width() - 2 * side, side])
         column.show()
+        self.maths_box.show()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -246,7 +269,10 @@ class ExpressionPanel(QWidget):
         return item.node if item is not None and item in self.view.nodes.values() else None
 
     def select_node_at(self, pos) -> None:
-        self.state.select(self.node_at(pos))
+        node = self.node_at(pos)
+        self.state.select(node)
+        if node is not None and self._narrow:
+            self.side_tabs.setCurrentWidget(self.maths_box)  # what the click shows: its formula and chain rule
 
     # ---- status line
 

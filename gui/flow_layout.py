@@ -78,6 +78,9 @@ class FlowLayout(QLayout):
         x = 0
         for item in self._visible():
             hint = item.sizeHint()
+            if item.hasHeightForWidth() and hint.width() > area.width() > 0:
+                # a word-wrapped widget wider than the row: it wraps at the row's width, on a line of its own
+                hint = QSize(area.width(), item.heightForWidth(area.width()))
             if item.widget() is None and item.expandingDirections() & Qt.Orientation.Horizontal:
                 hint = QSize(0, 0)  # a stretch: room is shared out below
             if lines[-1] and x + hint.width() > area.width():

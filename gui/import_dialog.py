@@ -86,7 +86,16 @@ class ImportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
-        self.resize(640, 480)
+        # as big as the font needs (presentation mode's too: the preview shows its rows), within the window
+        fm = self.fontMetrics()
+        width, height = max(640, 64 * fm.averageCharWidth()), max(480, 24 * fm.height())
+        if parent is not None:
+            room = parent.window().size()
+            width, height = (
+                min(width, max(640, int(0.9 * room.width()))),
+                min(height, max(480, int(0.9 * room.height()))),
+            )
+        self.resize(width, height)
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
         self._timer = QTimer(self)

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushBu
 
 from autograd_core.numbers import format_number
 from gui.surface_image import show_bands
-from gui.theme import graph_colors, lab_colors
+from gui.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
+from gui.training_style import style_plot
 
 PLANES = {
     "random": "Random directions (filter-normalised)",
@@ -32,8 +33,10 @@ class LandscapePlot(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("landscapePlot")
-        self.theme = "light"
+        self.theme = current_theme()
+        self.presentation = presentation_on()
         self.current = None
+        self._caption = ("", "")  # (full, short): the short one when the full one would squeeze the map
         self.plane_combo = QComboBox()
         self.plane_combo.setObjectName("landscapePlane")
         for key, text in PLANES.items():
@@ -86,7 +89,8 @@ class LandscapePlot(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.caption)
-        self.set_theme("light")
+        self.set_theme(self.theme)
+        theme_notifier().changed.connect(self._theme_changed)  # a runtime theme or mode switch restyles the map
 
     @property
     def plane(self) -> str:
@@ -94,7 +98,7 @@ class LandscapePlot(QWidget):
 
     def request(self) -> None:
         self.follow_timer.stop()
-        self.caption.setText("Computing the landscape in the training process…")
+        self._set_caption("Computing the landscape in the training process…")
         self.requested.emit(self.plane)
 
     def follow_next(self, running: bool) -> None:
@@ -124,11 +128,38 @@ class LandscapePlot(QWidget):
             plane = f"the path's two principal directions ({100 * share:.0f} % of its movement)"
         finite = L.losses[np.isfinite(L.losses)]
         low = f(float(finite.min())) if finite.size else "nan"
-        self.caption.setText(
+        self._set_caption(
             f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}: {plane}. Here (●) {f(L.centre_loss)}, lowest "
             f"on the map {low}. The line is the training path ({len(path)} points) projected onto this plane. "
-            f"{len(L.alphas)}×{len(L.betas)} grid in {L.seconds:.2f} s, in the training process."
+            f"{len(L.alphas)}×{len(L.betas)} grid in {L.seconds:.2f} s, in the training process.",
+            f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}. Here (●) {f(L.centre_loss)}, "
+            f"lowest {low}. (Hover for more.)",
         )
+
+    def _set_caption(self, full: str, short: str | None = None) -> None:
+        self._caption = (full, short or full)
+        self.caption.setToolTip(full if short else "")
+        self._fit_caption()
+
+    def _fit_caption(self) -> None:
+        """The whole caption when it takes at most a fifth of the height, else its short form."""
+        full, short = self._caption
+        width = max(self.width(), 1)
+        probe = QLabel(full)
+        probe.setWordWrap(True)
+        probe.setFont(self.caption.font())
+        fits = probe.heightForWidth(width) <= 0.2 * self.height()
+        text = full if fits or not self.isVisible() else short
+        if self.caption.text() != text:
+            self.caption.setText(text)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_caption()
+
+    def _theme_changed(self, theme: str, presentation: bool) -> None:
+        self.presentation = presentation
+        self.set_theme(theme)
 
     def clear(self) -> None:
         self.current = None
@@ -139,12 +170,8 @@ class LandscapePlot(QWidget):
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
-        colors, lab = graph_colors(theme), lab_colors(theme)
-        self.plot.setBackground(colors.background)
-        item = self.plot.getPlotItem()
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).setPen(colors.muted)
-            item.getAxis(axis).setTextPen(colors.text)
+        lab = lab_colors(theme)
+        style_plot(self.plot, palette(theme), self.presentation)  # the palette's colours, the mode's text sizes
         racer = lab.racers[0]
         self.path.setPen(pg.mkPen(racer, width=2))
         self.path.setSymbolBrush(pg.mkBrush(racer))

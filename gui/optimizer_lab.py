@@ -20,17 +20,21 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
+    QFrame,
     QGraphicsItem,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -44,7 +48,8 @@ from gui.graph_state import GraphState
 from gui.graph_view import GraphView, view_tool_buttons
 from gui.optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState, settings_text
 from gui.surface_image import show_bands
-from gui.theme import graph_colors, lab_colors
+from gui.theme import graph_colors, lab_colors, monospace_font
+from gui.training_style import plot_font, readable_ticks
 
 CLICK_PX = 4  # a press and release this close together is a click, not a pan
 HIT_PX = 8  # a click this close to a path point picks that step
@@ -52,6 +57,7 @@ RANGE_DEBOUNCE_MS = 200  # after a zoom or pan, the grid is evaluated again for 
 COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")
 EDITABLE = (1, 2)
 TABLE_INTERVAL_S = 0.1
+NARROW_CHARS = 120  # below this many average characters of width, two columns: the step graph under the controls
 
 
 class OptimizerLabPanel(QWidget):
@@ -125,11 +131,14 @@ class OptimizerLabPanel(QWidget):
         left_layout.addWidget(self.editor)
         left_layout.addWidget(self.note_label)
         left_layout.addWidget(self.arrows_box)
-        left_layout.addWidget(QLabel("<b>Race</b> — click the map to start one there"))
+        race_label = QLabel("<b>Race</b> — click the map to start one there")
+        race_label.setWordWrap(True)  # the column stays narrow in presentation mode: the map keeps the width
+        left_layout.addWidget(race_label)
         left_layout.addLayout(buttons)
         left_layout.addWidget(self.speed_combo)
         self.timing_label = QLabel()
         self.timing_label.setObjectName("labTiming")
+        self.timing_label.setWordWrap(True)
         self.timing_label.setToolTip("Time to evaluate the grid, and the last and longest animation frame")
         left_layout.addWidget(self.timing_label)
         self.newton_label = QLabel(f"Newton's Hessian comes from {EngineHessian.description}.")
@@ -217,9 +226,25 @@ class OptimizerLabPanel(QWidget):
         right_layout.addWidget(self.view, 1)
         self.step_state.changed.connect(lambda _change: self.view.show_state(self.step_state))
 
+        self.right = right
+        self.centre = centre
+        # the controls scroll up and down rather than squeeze their text
+        self.controls = QScrollArea()
+        self.controls.setObjectName("labControls")
+        self.controls.setWidget(left)
+        self.controls.setWidgetResizable(True)
+        self.controls.setFrameShape(QFrame.Shape.NoFrame)
+        self.controls.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # narrow (1024 px in presentation mode): the controls and the step graph share the left column as two
+        # tabs, the map keeps the width
+        self.side_tabs = QTabWidget()
+        self.side_tabs.setObjectName("labSideTabs")
+        self.side_tabs.hide()
+        self._narrow = False
+        self.presentation = False
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("labSplitter")
-        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.controls)
         self.splitter.addWidget(centre)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
@@ -318,6 +343,7 @@ class OptimizerLabPanel(QWidget):
             path = pg.PlotCurveItem(pen=pg.mkPen(color, width=2.5), skipFiniteCheck=True)
             path.setZValue(10)
             note = pg.TextItem(color=color, anchor=(0, 1))
+            note.setFont(plot_font(self.presentation))
             note.setZValue(12)
             for item in (path, note):
                 self.plot.addItem(item)
@@ -349,13 +375,20 @@ class OptimizerLabPanel(QWidget):
                 diverged = racer.diverged and len(xs)
                 note.setText(f"{racer.spec.label}: diverged" if diverged else "")
                 if diverged:
-                    note.setPos(xs[-1], ys[-1])
+                    self._place_note(note, xs[-1], ys[-1])
             if len(xs):
                 heads_x.append(xs[-1])
                 heads_y.append(ys[-1])
                 brushes.append(self._head_brushes[i])
                 symbols.append("x" if racer.diverged else "o")
         self.heads.setData(heads_x, heads_y, brush=brushes, symbol=symbols)
+
+    def _place_note(self, note, x: float, y: float) -> None:
+        """A diverged racer's note where its path leaves the map (its last point is often far outside)."""
+        x0, x1, y0, y1 = self.lab.box
+        px, py = min(max(x, x0), x1), min(max(y, y0), y1)
+        note.setAnchor((1.0 if px > (x0 + x1) / 2 else 0.0, 0.0 if py > (y0 + y1) / 2 else 1.0))
+        note.setPos(px, py)
 
     # ------------------------------------------------------------ table
 
@@ -521,6 +554,8 @@ class OptimizerLabPanel(QWidget):
         self.step_state.mode = "done"
         self.step_state.show_root(root)
         self.selected = (racer_index, k)
+        if self._narrow:
+            self.side_tabs.setCurrentWidget(self.right)  # the step graph shares the column with the controls
         self.selected_item.setPen(pg.mkPen(self._racer_color(racer_index), width=3))
         self.selected_item.setData([racer.path_x[k]], [racer.path_y[k]])
         f = format_number
@@ -536,7 +571,8 @@ class OptimizerLabPanel(QWidget):
             f"At {there}: f = {f(racer.losses[k])}, ∇f = ({f(gx)}, {f(gy)}) — the gradients on the leaves "
             f"x and y below. {how}"
         )
-        self.status.emit(f"{racer.spec.label}, step {k}: its graph, with the gradient that moved it.")
+        which = f"step {k + 1}" if k < racer.steps else "the latest point"
+        self.status.emit(f"{racer.spec.label}, {which}: its graph, with the gradient that moved it.")
 
     # ------------------------------------------------------------ look, export
 
@@ -545,10 +581,7 @@ class OptimizerLabPanel(QWidget):
         colors = graph_colors(theme)
         lab = lab_colors(theme)
         self.plot.setBackground(colors.background)
-        item = self.plot.getPlotItem()
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).setPen(colors.muted)
-            item.getAxis(axis).setTextPen(colors.text)
+        self._style_axes()
         self.arrow_item.setPen(pg.mkPen(lab.arrows, width=1.2))
         self.minima_item.setBrush(pg.mkBrush(lab.minimum))
         self.minima_item.setPen(pg.mkPen(colors.background, width=1))
@@ -569,7 +602,73 @@ class OptimizerLabPanel(QWidget):
         super().hideEvent(event)
 
     def set_presentation(self, on: bool) -> None:
+        self.presentation = on
         self.view.set_presentation(on)
+        self.editor.edit.setFont(monospace_font(QApplication.font().pointSizeF() * 1.15))
+        self._style_axes()
+        self._reflow()
+
+    def _style_axes(self) -> None:
+        """Axis text in the theme's colour and the mode's plot text size (≥ 1.5× in presentation mode)."""
+        colors = graph_colors(self.theme)
+        font = plot_font(self.presentation)
+        item = self.plot.getPlotItem()
+        for axis in ("bottom", "left"):
+            ax = item.getAxis(axis)
+            ax.setPen(colors.muted)
+            ax.setTextPen(colors.text)
+            ax.setStyle(tickFont=font)
+            readable_ticks(ax)
+            ax.label.setFont(font)
+            ax.labelStyle = {"color": colors.text.name(), "font-size": f"{font.pointSizeF():.1f}pt"}
+            ax._updateLabel()
+        for note in self.note_items:
+            note.setFont(font)
+
+    # ---- reflow
+
+    def _reflow(self) -> None:
+        """Three columns need about 120 characters of width: narrower, the step graph moves under the controls
+        and the map keeps the rest of the width."""
+        # the controls scroll up and down only: as wide as their content (in the font in use) and a scroll bar
+        content = self.controls.widget().minimumSizeHint().width()
+        self.controls.setMinimumWidth(content + self.controls.verticalScrollBar().sizeHint().width() + 2)
+        chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
+        narrow = self.isVisible() and chars < NARROW_CHARS
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        width = max(self.width(), 1)
+        if narrow:
+            self.side_tabs.addTab(self.controls, "Race")
+            self.side_tabs.addTab(self.right, "One step")
+            self.splitter.insertWidget(0, self.side_tabs)
+            self.side_tabs.show()
+            if self.selected is not None:
+                self.side_tabs.setCurrentWidget(self.right)
+            sizes = {self.side_tabs: int(width * 0.36), self.centre: width - int(width * 0.36)}
+        else:
+            self.splitter.insertWidget(0, self.controls)
+            self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
+            self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
+            side = min(330, int(width * 0.24))
+            sizes = {self.controls: side, self.centre: width - 2 * side - 20, self.right: side + 20}
+        self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
+        self.controls.show()
+        self.right.show()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._reflow()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._reflow()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._reflow()
 
     def export_image(self, path: str) -> None:
         """The map as PNG or SVG (with the paths)."""

@@ -8,9 +8,12 @@ than the points (light theme) or darker (dark theme), so both read on a projecto
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from gui.theme import PALETTES, Palette, palette, plot_text_size
 
@@ -47,6 +50,58 @@ def plot_font(presentation: bool | None = None, scale: float = 1.0) -> QFont:
     return font
 
 
+def _nicer(spacing: float) -> float:
+    """The next "nice" tick spacing above ``spacing`` (1, 2, 5, 10, 20, 50, … × a power of ten)."""
+    exponent = math.floor(math.log10(spacing) + 1e-9)
+    mantissa = spacing / 10**exponent
+    step = 2.0 if mantissa < 1.5 else 2.5 if mantissa < 3.5 else 2.0
+    return spacing * step
+
+
+def readable_ticks(axis: pg.AxisItem) -> None:
+    """Ticks far enough apart for their text (fewer on a short axis in a big font), and the axis label hidden
+    when the axis is too short to show it whole.  Installed once per axis; it reads the axis's current font."""
+    if getattr(axis, "_readable_ticks", False):
+        return
+    axis._readable_ticks = True
+    original = axis.tickSpacing
+    vertical = axis.orientation in ("left", "right")
+
+    def spacing(min_val: float, max_val: float, size: float):
+        levels = original(min_val, max_val, size)
+        span = abs(max_val - min_val)
+        _fit_label(axis, size, vertical)
+        if not levels or span == 0 or size <= 0 or axis._tickSpacing is not None:
+            return levels
+        fm = QFontMetricsF(axis.style.get("tickFont") or QFont())
+        need = 1.6 * fm.height() if vertical else 1.4 * fm.horizontalAdvance("−0.00")
+        major = levels[0][0]
+        if size * major / span >= need:
+            return levels
+        for _ in range(12):
+            major = _nicer(major)
+            if size * major / span >= need:
+                break
+        return [(major, 0.0)]
+
+    axis.tickSpacing = spacing
+
+
+def _fit_label(axis: pg.AxisItem, size: float, vertical: bool) -> None:
+    """A vertical axis's label needs its text's length of axis: shorter, it is hidden (the title says it)."""
+    if not vertical or not axis.labelText:
+        return
+    font = QFont(axis.label.font())
+    styled = str(axis.labelStyle.get("font-size", ""))
+    if styled.endswith("pt"):
+        font.setPointSizeF(float(styled[:-2]))  # the size the label's html asks for
+    want = QFontMetricsF(font).horizontalAdvance(axis.labelText) + 8 <= size
+    if want != getattr(axis, "_label_fits", True):
+        axis._label_fits = want
+        # not while the axis draws itself: the label's room changes the layout
+        QTimer.singleShot(0, axis, lambda: axis.showLabel(want))
+
+
 def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: bool | None = None) -> None:
     """Background, axes and axis text of a pyqtgraph plot in the palette's colours and the mode's sizes."""
     pal = pal or palette()
@@ -58,6 +113,7 @@ def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: 
         axis.setPen(pal.axis)
         axis.setTextPen(pal.plot_text)
         axis.setStyle(tickFont=font)
+        readable_ticks(axis)
         axis.label.setFont(font)
         # The label is html styled by labelStyle (setLabel would also reset the axis's SI-prefix ranges).
         axis.labelStyle = {"color": pal.plot_text, "font-size": f"{font.pointSizeF():.1f}pt"}
@@ -67,5 +123,31 @@ def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: 
 def set_plot_title(
     widget: pg.PlotWidget, title: str, pal: Palette | None = None, presentation: bool | None = None
 ) -> None:
+    """The plot's title in the palette's colour and the mode's size.  A title wider than the plot (which would
+    widen the plot's layout past its view and cut the data area off) is cut at its last ":" or "," that fits,
+    with the whole title as the plot's tooltip; ``refit_title`` chooses again after a resize."""
     pal = pal or palette()
-    widget.getPlotItem().setTitle(title, color=pal.plot_text, size=f"{plot_text_size(presentation, 1.1):.1f}pt")
+    size = plot_text_size(presentation, 1.1)
+    widget._title_args = (title, pal, presentation)
+    font = QFont()
+    font.setPointSizeF(size)
+    shown = _fitting_title(title, QFontMetricsF(font), widget.width() - 24)
+    widget.setToolTip(title if shown != title else "")
+    widget.getPlotItem().setTitle(shown, color=pal.plot_text, size=f"{size:.1f}pt")
+
+
+def _fitting_title(title: str, fm: QFontMetricsF, room: float) -> str:
+    if room <= 0 or "<" in title or fm.horizontalAdvance(title) <= room:  # (rich titles are left whole)
+        return title
+    forms = [title[:i] for i, ch in enumerate(title) if ch in ":,"]
+    for form in reversed(forms):
+        if fm.horizontalAdvance(form) <= room:
+            return form
+    return forms[0] if forms else title
+
+
+def refit_title(widget: pg.PlotWidget) -> None:
+    """Choose the title's form again for the plot's width (from a resize)."""
+    args = getattr(widget, "_title_args", None)
+    if args is not None:
+        set_plot_title(widget, *args)

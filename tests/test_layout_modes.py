@@ -89,3 +89,44 @@ def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
     assert axis >= 1.5 * normal_axis and label >= 1.5 * normal_label and big_title >= 1.5 * normal_title
     tour.apply_mode(Mode("light", False, (1280, 720)))
     assert not theme_findings(tour.window, "light")
+
+
+def test_the_lab_and_landscape_follow_a_runtime_theme_and_mode_switch(tour):
+    """View → Dark theme / Presentation mode while the lab or the landscape is shown: they repaint in the
+    palette's background and their plot text grows ≥ 1.5×."""
+    from gui.theme import PALETTES, graph_colors
+    from tools.tour_states import _lab, _landscape
+
+    window = tour.window
+    tour.apply_mode(Mode("light", False, (1280, 720)))
+    _lab(step_graph=True)(tour)
+    lab = window.lab
+    axis = lab.plot.getPlotItem().getAxis("bottom")
+    normal = axis.style["tickFont"].pointSizeF()
+    window.set_theme("dark")
+    tour.process(60)
+    assert lab.plot.grab().toImage().pixelColor(3, 3) == graph_colors("dark").background
+    assert not theme_findings(window, "dark")
+    window.set_presentation(True)
+    tour.process(60)
+    assert axis.style["tickFont"].pointSizeF() >= 1.5 * normal
+    assert lab.editor.edit.font().pointSizeF() > 1.3 * window.font().pointSizeF() / 1.6
+    assert (window.width(), window.height()) == (1280, 720)
+    window.set_presentation(False)
+    window.set_theme("light")
+    tour.process(60)
+
+    _landscape(tour)
+    plot = window.training.landscape.plot
+    axis = plot.getPlotItem().getAxis("left")
+    normal = axis.style["tickFont"].pointSizeF()
+    window.set_theme("dark")
+    tour.process(60)
+    assert plot.grab().toImage().pixelColor(3, 3) == QColor(PALETTES["dark"].plot_background)
+    window.set_presentation(True)
+    tour.process(60)
+    assert axis.style["tickFont"].pointSizeF() >= 1.5 * normal
+    window.set_presentation(False)
+    window.set_theme("light")
+    tour.process(60)
+    assert plot.grab().toImage().pixelColor(3, 3) == QColor(PALETTES["light"].plot_background)

@@ -169,3 +169,28 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
             assert QColor(PALETTES[theme].class_colors[label]) in (text, fill)
     finally:
         apply_theme(app, "light", False, base)
+
+
+def test_a_short_axis_gets_fewer_ticks_and_a_long_title_is_cut_at_a_colon(qtbot):
+    import pyqtgraph as pg
+    from PySide6.QtGui import QFontMetricsF
+
+    from gui.training_style import plot_font, set_plot_title, style_plot
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    style_plot(plot, presentation=True)
+    plot.setYRange(-2, 2, padding=0)
+    axis = plot.getPlotItem().getAxis("left")
+    text_height = QFontMetricsF(plot_font(True)).height()
+    for size in (60, 120, 400):
+        major = axis.tickSpacing(-2.0, 2.0, size)[0][0]
+        assert size * major / 4.0 >= 1.6 * text_height  # labels never closer than 1.6 lines
+    assert axis.tickSpacing(-2.0, 2.0, 400)[0][0] <= 1.0  # a long axis keeps its ticks
+    plot.resize(300, 200)
+    set_plot_title(plot, "Decision regions: colour = class, intensity = confidence", presentation=True)
+    assert plot.getPlotItem().titleLabel.text == "Decision regions"
+    assert plot.toolTip() == "Decision regions: colour = class, intensity = confidence"
+    plot.resize(1400, 200)
+    set_plot_title(plot, "Decision regions: colour = class, intensity = confidence", presentation=True)
+    assert plot.getPlotItem().titleLabel.text.startswith("Decision regions: colour")

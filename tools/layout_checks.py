@@ -256,6 +256,31 @@ def _near(a: QColor, b: QColor, tolerance: int = 12) -> bool:
     return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) <= tolerance
 
 
+def collapsed_findings(window, least: int = 40) -> list[Finding]:
+    """A plot or graph that the window would show but that has (almost) no room: a splitter pane squeezed to
+    nothing, a view pushed out by its neighbours.  Plots in tabs not shown are not visible to the window."""
+    import pyqtgraph as pg
+
+    from gui.graph_view import GraphView
+
+    found = []
+    for view in window.findChildren(QGraphicsView):
+        if not isinstance(view, (pg.PlotWidget, GraphView)) or not view.isVisibleTo(window):
+            continue
+        if not all(p.isVisible() for p in _ancestors(view, window)):
+            continue
+        if view.width() < least or view.height() < least:
+            found.append(Finding("collapsed view", describe(view), f"{view.width()}×{view.height()} px"))
+    return found
+
+
+def _ancestors(widget: QWidget, window: QWidget):
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        yield parent
+        parent = parent.parentWidget()
+
+
 def check_window(window, mode=None) -> list[Finding]:
     """Every check on the window as it is shown now (``mode``: the tour's Mode, for the theme check and size)."""
     found: list[Finding] = []
@@ -265,10 +290,22 @@ def check_window(window, mode=None) -> list[Finding]:
         found += text_findings(widget)
         found += geometry_findings(window, widget)
     found += overlay_findings(window)
+    found += collapsed_findings(window)
     if mode is not None:
         found += theme_findings(window, mode.theme)
         if (window.width(), window.height()) != tuple(mode.size):
             found.append(
                 Finding("window resized", "main window", f"{window.width()}×{window.height()} not {mode.size}")
             )
+    return found
+
+
+def check_dialog(dialog) -> list[Finding]:
+    """The text and geometry checks on a dialog's own widgets (a dialog is its own window)."""
+    found: list[Finding] = []
+    for widget in dialog.findChildren(QWidget):
+        if not _visible_on_screen(widget) or widget.window() is not dialog:
+            continue
+        found += text_findings(widget)
+        found += geometry_findings(dialog, widget)
     return found

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from tools.layout_checks import check_window
+    from tools.layout_checks import check_dialog, check_window
     from tools.tour_states import Tour
 
     app = QApplication.instance() or QApplication(sys.argv)
@@ -70,8 +70,13 @@ def main(argv: list[str] | None = None) -> int:
             state.setup(tour)
             tour.apply_mode(mode)
             name = f"{state.name}__{mode.name}.png"
-            tour.window.grab().save(str(out / name))
+            if tour.dialog is not None:  # the state opened a dialog: picture it, check it and the window
+                tour.dialog.grab().save(str(out / name))
+            else:
+                tour.window.grab().save(str(out / name))
             problems = [] if args.no_checks else [str(p) for p in check_window(tour.window, mode)]
+            if tour.dialog is not None and not args.no_checks:
+                problems += [str(p) for p in check_dialog(tour.dialog)]
             findings_total += len(problems)
             rows.append((state.name, mode.name, name, problems))
             print(f"{name}  {len(problems)} finding(s)", flush=True)

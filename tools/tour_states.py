@@ -8,11 +8,13 @@ window there from whatever state came before.  ``MODES`` are the theme × presen
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 SIZES = ((1600, 1000), (1280, 720), (1024, 700))
@@ -67,11 +69,14 @@ class Tour:
         self.controller.start()  # (the area starts it when first shown)
         self.wait_until(lambda: self.controller.last_snapshot is not None)
         self.config_key = None  # the data set/settings the training was last reset to
+        self.dialog = None  # a dialog the state opened: the tour pictures and checks it instead of the window
+        self.files = tempfile.mkdtemp(prefix="tour-files-")  # files a state imports
 
     def close(self) -> None:
         """Close the window and give the training area back its real training process."""
         from gui.training_controller import TrainingController
 
+        self.close_dialog()
         self.controller.shutdown()
         self.window.expression.state.stop()
         self.window.close()
@@ -111,9 +116,16 @@ class Tour:
         self.settle()
 
     def show_tab(self, key: str) -> None:
+        self.close_dialog()
         self.window.statusBar().clearMessage()  # a message of the state before is not this state's
         self.window.tabs.setCurrentWidget(self.window.areas[key])
         self.process(30)
+
+    def close_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.reject()
+            self.dialog = None
+            self.process(20)
 
     def settle(self) -> None:
         """Wait for graph layouts and training snapshots, then draw every pending view."""
@@ -128,6 +140,12 @@ class Tour:
     def example(self, name: str) -> None:
         panel = self.window.expression
         example = next(e for e in panel.examples if e["name"] == name)
+        # back to the plain graph: reverse mode, f itself (not a derivative), no node selected
+        panel.mode.reverse_button.setChecked(True)
+        if panel.state.derivative is not None:
+            panel.state.set_derivative(None)
+        panel.state.select(None)
+        panel.side_tabs.setCurrentIndex(0)  # (narrow: Backward's tab)
         panel.load_example(example)
         if panel.layout_combo.currentData() != "layered":
             panel.layout_combo.setCurrentIndex(panel.layout_combo.findData("layered"))
@@ -147,6 +165,7 @@ class Tour:
             "optimizer": "adam",
             "lr": 0.05,
             "layers": [16, 16],
+            "classes": 2,
         }
         wanted = {**base, **config}
         if key != self.config_key or c.last_metrics is None or c.last_metrics.step > steps:
@@ -291,6 +310,135 @@ def _sample_stepping(t: Tour) -> None:
     t.settle()
 
 
+# ---- the optimizer lab
+
+
+def _lab(diverged: bool = False, arrows: bool = False, step_graph: bool = False) -> Callable[[Tour], None]:
+    """Rosenbrock, a race from (−1.5, 2.5) stepped (not played) a fixed number of steps."""
+
+    def setup(t: Tour) -> None:
+        t.show_tab("lab")
+        panel = t.window.lab
+        lab = panel.lab
+        lab.pause()
+        if lab.preset != "Rosenbrock" or panel.editor.text() != lab.text:
+            panel.preset_combo.setCurrentText("Rosenbrock")
+        panel.selected = None
+        for row in range(len(lab.rows)):
+            panel.table.item(row, 0).setCheckState(Qt.CheckState.Checked)
+        panel.table.item(0, 1).setText("0.1" if diverged else "0.001")  # SGD's rate: 0.1 diverges here
+        panel.arrows_box.setChecked(arrows)
+        lab.start_race(-1.5, 2.5, play=False)
+        for _ in range(60):
+            lab.step()
+        t.process(40)
+        panel.side_tabs.setCurrentIndex(0)  # (narrow: the controls' tab; a picked step shows the other)
+        if step_graph:
+            adam = next(i for i, r in enumerate(lab.rows) if r.kind == "adam")
+            panel.show_step(adam, 12)
+            t.wait_until(lambda: not panel.view.busy and bool(panel.view.nodes))
+        t.process(40)
+
+    return setup
+
+
+# ---- training tabs, more than two classes, import
+
+
+def _confusion(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(40, dataset="spiral", classes=3)
+    panel = t.training.confusion
+    t.training.curves.setCurrentWidget(panel)
+    t.training.flush()
+    t.process(30)
+    if panel.picked is None:
+        panel.table.cellClicked.emit(1, 2)  # the cell «true class 1, predicted class 2», as a click picks it
+    t.training.flush()
+    t.process(30)
+
+
+def _landscape(t: Tour) -> None:
+    t.show_tab("training")
+    t.train_to(30, dataset="moons")
+    panel = t.training.landscape
+    t.training.curves.setCurrentWidget(panel)
+    t.wait_until(lambda: panel.current is not None and "Computing" not in panel.caption.text())
+    t.training.flush()
+    t.process(30)
+
+
+def _multiclass(dataset: str, steps: int, **extra) -> Callable[[Tour], None]:
+    def setup(t: Tour) -> None:
+        t.show_tab("training")
+        t.train_to(steps, dataset=dataset, **extra)
+        t.curves(0)
+        boundary = t.training.boundary
+        key = "paint2" if boundary.classes > 2 else "paint1"
+        if key in boundary.mode_buttons:
+            boundary.mode_buttons[key].setChecked(True)  # a class's paint tool chosen
+        t.process(20)
+
+    return setup
+
+
+FLOWERS = "id,length,width,kind\n" + "\n".join(
+    f"{i},{(i % 3) * 3 + ((i * 7919) % 13) / 20:.3f},{(i % 3) * 2 + ((i * 104729) % 11) / 20:.3f},"
+    f"{('setosa', 'versicolor', 'virginica')[i % 3]}"
+    for i in range(90)
+)
+
+
+def _import(bad: bool) -> Callable[[Tour], None]:
+    def setup(t: Tour) -> None:
+        t.show_tab("training")
+        path = os.path.join(t.files, "bad.csv" if bad else "flowers.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("a,b,c\n1,2,x\n3,4\n" if bad else FLOWERS + "\n")
+        dialog = t.training.import_data(path)
+        dialog.wait_until_read()
+        if not bad:
+            dialog.choose("length", "width", "kind")
+        t.dialog = dialog
+        t.process(60)
+
+    return setup
+
+
+# ---- expression: forward mode, a derivative graph, the maths panel
+
+
+def _forward_mode(t: Tour) -> None:
+    t.show_tab("expression")
+    t.example(NEURON)
+    panel = t.window.expression
+    panel.mode.forward_button.setChecked(True)
+    state = panel.state
+    for _ in range(3):
+        state.step()
+    t.settle()
+
+
+def _derivative(t: Tour) -> None:
+    t.show_tab("expression")
+    t.example(NEURON)
+    state = t.window.expression.state
+    state.set_derivative("x1")
+    t.settle()
+
+
+def _maths(t: Tour) -> None:
+    t.show_tab("expression")
+    t.example(NEURON)
+    state = t.window.expression.state
+    state.backward()
+    t.settle()
+    node = next(i for i, tensor in enumerate(state.tensors) if tensor.label == "w1")
+    state.select(node)
+    t.window.expression.side_tabs.setCurrentWidget(t.window.expression.maths_box)  # as a click on it shows
+    t.settle()
+
+
 def build_states() -> list[State]:
     from autograd_core.data import DATASETS
 
@@ -326,6 +474,19 @@ def build_states() -> list[State]:
         State("train-loss-slice", "training", _loss_slice, True, "loss slice of L1.n1.w1"),
         State("sample-graph", "sample", _sample_graph, True, "one sample through a 2-4-1 network"),
         State("sample-stepping", "sample", _sample_stepping, False, "backward stepping on the sample graph"),
+        State("lab-race", "lab", _lab(), True, "Rosenbrock, eight racers, 60 steps"),
+        State("lab-arrows-diverged", "lab", _lab(diverged=True, arrows=True), False, "arrows on, SGD diverged"),
+        State("lab-step-graph", "lab", _lab(step_graph=True), False, "the graph of Adam's step 13"),
+        State("train-confusion", "training", _confusion, False, "3-class spiral, confusion matrix, a cell picked"),
+        State("train-landscape", "training", _landscape, False, "the loss landscape tab"),
+        State("train-spiral3", "training", _multiclass("spiral", 40, classes=3), True, "3-class spiral"),
+        State("train-blobs3", "training", _multiclass("blobs", 30, classes=3), False, "3-class blobs"),
+        State("train-iris", "training", _multiclass("iris", 30), False, "iris, three classes"),
+        State("import-preview", "training", _import(False), False, "the import dialog with a preview"),
+        State("import-bad-file", "training", _import(True), False, "the import dialog on a bad file"),
+        State("expr-forward-mode", "expression", _forward_mode, False, "forward mode, three steps"),
+        State("expr-derivative", "expression", _derivative, False, "the graph of ∂f/∂x1"),
+        State("expr-maths", "expression", _maths, False, "after Backward, w1 selected in the maths panel"),
     ]
     return states
 
