@@ -35,7 +35,7 @@ from autograd_core.files import (
     write_target,
 )
 from autograd_core.losses import LOSSES
-from autograd_core.nn import ACTIVATIONS, INITIALISATIONS
+from autograd_core.nn import ACTIVATIONS, INITIALIZATIONS
 from autograd_core.optim import OPTIMIZERS, SCHEDULES
 from autograd_core.presets import apply_preset
 from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
@@ -266,7 +266,7 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         type=_activations,
         help="one activation per hidden layer, like tanh,relu (overrides --activation)",
     )
-    model.add_argument("--init", choices=INITIALISATIONS, help=f"weight initialisation (default {d.init})")
+    model.add_argument("--init", choices=INITIALIZATIONS, help=f"weight initialisation (default {d.init})")
     model.add_argument("--seed", type=_whole_number, help=f"seed of the weights and batch order (default {d.seed})")
 
     train = p.add_argument_group("training")

@@ -27,7 +27,7 @@ ACTIVATION_HELP: dict[str, str] = {
     **{op.name: op.help for op in ACTIVATION_OPS},
     LINEAR: "no activation — the whole network stays a linear model",
 }
-INITIALISATIONS = ("uniform", "he", "xavier")
+INITIALIZATIONS = ("uniform", "he", "xavier")
 
 
 def _activation_op(activation: str) -> Op:
@@ -69,7 +69,7 @@ def initial_weight(rng: random.Random, init: str, nin: int, nout: int) -> float:
     if init == "xavier":
         limit = math.sqrt(6.0 / (nin + nout))
         return rng.uniform(-limit, limit)
-    raise ValueError(f"unknown initialisation {init!r}; choose one of {', '.join(INITIALISATIONS)}")
+    raise ValueError(f"unknown initialisation {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
 
 
 class Module:
@@ -190,8 +190,8 @@ class MLP(Module):
         for name in (*per_layer, output_activation or "linear"):
             if name not in ACTIVATIONS:
                 raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
-        if init not in INITIALISATIONS:
-            raise ValueError(f"unknown initialisation {init!r}; choose one of {', '.join(INITIALISATIONS)}")
+        if init not in INITIALIZATIONS:
+            raise ValueError(f"unknown initialisation {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
         if nin < 1 or not nouts or any(int(n) < 1 for n in nouts):
             raise ValueError("every layer needs at least one neuron")
         rng = random.Random(seed)

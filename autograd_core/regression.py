@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autograd_core.expression import ExpressionError, compile_expression
-from autograd_core.nn import ACTIVATIONS, INITIALISATIONS, MLP
+from autograd_core.nn import ACTIVATIONS, INITIALIZATIONS, MLP
 from autograd_core.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
 from autograd_core.tensor import Tensor
 
@@ -91,7 +91,7 @@ class RegressionConfig:
             raise ValueError("x_min must be below x_max")
         if not 0 <= self.test_fraction < 0.95 or self.noise < 0 or self.lr <= 0 or self.huber_delta <= 0:
             raise ValueError("test_fraction must be in [0, 0.95), noise ≥ 0, lr > 0, huber_delta > 0")
-        if self.activation not in ACTIVATIONS or self.init not in INITIALISATIONS:
+        if self.activation not in ACTIVATIONS or self.init not in INITIALIZATIONS:
             raise ValueError(f"unknown activation or initialisation: {self.activation!r}, {self.init!r}")
         if self.loss not in REGRESSION_LOSSES:
             raise ValueError(f"loss must be one of {', '.join(REGRESSION_LOSSES)} for regression, got {self.loss!r}")

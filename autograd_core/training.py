@@ -40,7 +40,7 @@ from autograd_core.features import FeatureMLP, check_features, check_finite, fea
 from autograd_core.inspection import layer_gradient_norms
 from autograd_core.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
 from autograd_core.naming import input_name
-from autograd_core.nn import ACTIVATIONS, INITIALISATIONS, MLP
+from autograd_core.nn import ACTIVATIONS, INITIALIZATIONS, MLP
 from autograd_core.optim import OPTIMIZER_SETTINGS, OPTIMIZERS, SCHEDULES, Optimizer, learning_rate, make_optimizer
 from autograd_core.tensor import Tensor
 
@@ -188,7 +188,7 @@ class TrainingConfig:
                 raise ValueError(f"columns must be two column numbers, got {self.columns!r}")
             for c in self.columns:
                 _integer("every column", c, 0, 12)
-        _choice("init", self.init, INITIALISATIONS)
+        _choice("init", self.init, INITIALIZATIONS)
         _choice("loss", self.loss, LOSSES)
         if self.num_classes > 2 and self.loss != "bce":
             raise ValueError(f"more than two classes train with cross-entropy (bce), not {self.loss}")

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALISATIONS
+from autograd_core.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALIZATIONS
 from gui.features_editor import FeaturesEditor
 from gui.training_controller import TrainingController, parameter_count
 
@@ -64,7 +64,7 @@ class NetworkPanel(QGroupBox):
             "Activation of every hidden layer (each layer's own box below sets it alone; the output is a linear score)"
         )
         self.init = QComboBox()
-        for name in INITIALISATIONS:
+        for name in INITIALIZATIONS:
             self.init.addItem(name, name)
             self.init.setItemData(self.init.count() - 1, INIT_HELP[name], Qt.ItemDataRole.ToolTipRole)
         self.init.setToolTip("How the initial weights are drawn (biases start at 0)")

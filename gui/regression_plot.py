@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from autograd_core.numbers import format_number
-from gui.theme import Palette, palette
+from gui.theme import Palette, palette, plot_text_size
 from gui.training_style import style_plot
 
 
@@ -62,6 +62,9 @@ class RegressionPlot(QWidget):
         style_plot(self.plot, pal, presentation)
         first, second = pal.class_colors[:2]
         self.legend.setLabelTextColor(pal.plot_text)
+        self.legend.setLabelTextSize(f"{plot_text_size(presentation, 0.9):.1f}pt")  # grows with the mode
+        for _sample, label in self.legend.items:
+            label.setText(label.text)  # the items already there take the new size too
         backdrop = pg.mkColor(pal.plot_background)
         backdrop.setAlpha(220)
         self.legend.setBrush(pg.mkBrush(backdrop))  # readable over the points and curves behind it

@@ -166,8 +166,12 @@ class Tour:
             "lr": 0.05,
             "layers": [16, 16],
             "classes": 2,
+            "features": None,
         }
         wanted = {**base, **config}
+        if c.task != "classification":  # a regression state came before
+            c.set_task("classification")
+            self.config_key = None
         if key != self.config_key or c.last_metrics is None or c.last_metrics.step > steps:
             c.pause()
             if not c.update_settings(**wanted):
@@ -439,6 +443,32 @@ def _maths(t: Tour) -> None:
     t.settle()
 
 
+def _regression(t: Tour) -> None:
+    """Regression on sin(3*x) chosen in the Data box as a user would, 120 steps: points, curve, unit curves, R²."""
+    t.show_tab("training")
+    c = t.controller
+    c.pause()
+    settings = t.training.training_panel.task_settings
+    settings.target.setText("sin(3*x)")
+    settings.task.setCurrentIndex(settings.task.findData("regression"))
+    t.wait_until(lambda: c.task == "regression" and c.settled and c.last_metrics is not None)
+    t.config_key = None
+    while c.last_metrics.step < 120 and not t._stopped():
+        before = c.last_metrics.step
+        c.step()
+        t.wait_until(lambda: (c.settled and c.last_metrics.step > before) or t._stopped())
+    t.settle()
+    t.training.flush()
+    t.process(30)
+
+
+def _features(t: Tour) -> None:
+    """XOR with the typed feature x1*x2: three input nodes in the diagram, the regions it makes possible."""
+    t.show_tab("training")
+    t.train_to(40, dataset="xor", features=["x1*x2"])
+    t.curves(0)
+
+
 def build_states() -> list[State]:
     from autograd_core.data import DATASETS
 
@@ -487,6 +517,8 @@ def build_states() -> list[State]:
         State("expr-forward-mode", "expression", _forward_mode, False, "forward mode, three steps"),
         State("expr-derivative", "expression", _derivative, False, "the graph of ∂f/∂x1"),
         State("expr-maths", "expression", _maths, False, "after Backward, w1 selected in the maths panel"),
+        State("train-regression", "training", _regression, True, "regression on sin(3*x), unit contributions"),
+        State("train-features", "training", _features, False, "XOR with the feature x1*x2"),
     ]
     return states
 
