@@ -38,6 +38,7 @@ from autograd_core.losses import LOSSES
 from autograd_core.nn import ACTIVATIONS, INITIALIZATIONS
 from autograd_core.optim import OPTIMIZERS, SCHEDULES
 from autograd_core.presets import apply_preset
+from autograd_core.regression import SHARED_SETTINGS
 from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
 from autograd_core.tabular import TableError, numeric_column, read_table, table_dataset
@@ -569,23 +570,7 @@ def main(
     return code
 
 
-REGRESSION_OPTIONS = (
-    "samples",
-    "noise",
-    "test_fraction",
-    "data_seed",
-    "layers",
-    "activation",
-    "init",
-    "loss",
-    "optimizer",
-    "lr",
-    "schedule",
-    "batch_size",
-    "l2",
-    "steps",
-    "seed",
-)
+REGRESSION_OPTIONS = (*SHARED_SETTINGS, "loss")  # the regression run's own loss as well
 
 
 def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:

@@ -57,6 +57,26 @@ def target_values(text: str, x: np.ndarray) -> np.ndarray:
     return y
 
 
+# The settings a regression run shares with classification (the network, the optimiser, the data's size and
+# noise): the app's training panels and the command line's options carry them over.
+SHARED_SETTINGS = (
+    "samples",
+    "noise",
+    "test_fraction",
+    "data_seed",
+    "layers",
+    "activation",
+    "init",
+    "optimizer",
+    "lr",
+    "schedule",
+    "batch_size",
+    "l2",
+    "steps",
+    "seed",
+)
+
+
 @dataclass
 class RegressionConfig:
     target: str = "sin(3*x)"

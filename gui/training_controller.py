@@ -18,6 +18,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from autograd_core import data as data_edits
 from autograd_core.features import FeatureMLP
 from autograd_core.inspection import mlp_from_arrays
+from autograd_core.regression import SHARED_SETTINGS
 from autograd_core.run_cost import RunLimits, estimate_run_cost
 from autograd_core.session import SessionError, trainer_from_session
 from autograd_core.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
@@ -380,7 +381,7 @@ class TrainingController(QObject):
         from autograd_core.regression import RegressionConfig
 
         base = self.regression or RegressionConfig()
-        shared = {name: getattr(config, name) for name in REGRESSION_SHARED}
+        shared = {name: getattr(config, name) for name in SHARED_SETTINGS}
         shared["activation"] = (config.activations or [config.activation])[0] if config.layers else config.activation
         return dataclasses.replace(base, **{**shared, **fields}).validate()
 
@@ -392,7 +393,7 @@ class TrainingController(QObject):
             self.configChanged.emit(self.config)
             return False
         self._config = new
-        if any(name in REGRESSION_SHARED or name in ("activations",) for name in changed):
+        if any(name in SHARED_SETTINGS or name in ("activations",) for name in changed):
             self._send_regression(regression)
         return True
 
@@ -745,24 +746,6 @@ def snapshot_model(snap):
     """A fresh MLP with a snapshot's weights; with input features, one that takes points of the plane."""
     model = mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
     return FeatureMLP.from_mlp(model, snap.features) if snap.features else model
-
-
-REGRESSION_SHARED = (
-    "samples",
-    "noise",
-    "test_fraction",
-    "data_seed",
-    "layers",
-    "activation",
-    "init",
-    "optimizer",
-    "lr",
-    "schedule",
-    "batch_size",
-    "l2",
-    "steps",
-    "seed",
-)
 
 
 def _same_arrays(a: list, b: list) -> bool:

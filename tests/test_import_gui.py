@@ -8,11 +8,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
-
-from autograd_core.training import TrainingConfig
-from gui.training_controller import TrainingController
-from gui.training_worker import InProcessWorker
-from gui.training_workspace import TrainingWorkspace
+from training_gui_helpers import settle, small_workspace
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
@@ -20,20 +16,9 @@ LEFT = Qt.MouseButton.LeftButton
 
 @pytest.fixture
 def ws(qtbot):
-    config = TrainingConfig(samples=60, layers=[5], steps=5000)
-    w = TrainingWorkspace(TrainingController(config, worker_factory=InProcessWorker))
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
-    w.flush()
+    w = small_workspace(qtbot, samples=60, layers=[5], steps=5000)
     yield w
     w.shutdown()
-
-
-def settle(qtbot, ws):
-    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
-    ws.flush()
 
 
 def flower_file(tmp_path, rows=90):

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from training_gui_helpers import lonely_point
+from training_gui_helpers import lonely_point, settle, small_workspace
 
 from autograd_core import Tensor
 from autograd_core.data import add_point, dataset_points, empty_dataset, make_dataset, move_point, remove_point
@@ -14,9 +14,6 @@ from autograd_core.inspection import dead_units, mlp_from_arrays, parameter_inde
 from autograd_core.nn import MLP
 from autograd_core.session import load_session, save_session
 from autograd_core.training import Trainer, TrainingConfig
-from gui.training_controller import TrainingController
-from gui.training_worker import InProcessWorker
-from gui.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
@@ -24,20 +21,9 @@ LEFT = Qt.MouseButton.LeftButton
 
 @pytest.fixture
 def ws(qtbot):
-    config = TrainingConfig(samples=80, layers=[6, 5], steps=5000)
-    w = TrainingWorkspace(TrainingController(config, worker_factory=InProcessWorker))
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
-    w.flush()
+    w = small_workspace(qtbot, samples=80, layers=[6, 5], steps=5000)
     yield w
     w.shutdown()
-
-
-def settle(qtbot, ws):
-    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
-    ws.flush()
 
 
 def click_plane(qtbot, ws, x, y, offset=(0, 0)):

@@ -4,13 +4,9 @@ map, legend, diagram, paint tools and the confusion matrix (a clicked cell rings
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from training_gui_helpers import set_spin
+from training_gui_helpers import set_spin, settle, small_workspace
 
 from autograd_core.losses import confusion_matrix
-from autograd_core.training import TrainingConfig
-from gui.training_controller import TrainingController
-from gui.training_worker import InProcessWorker
-from gui.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
@@ -18,20 +14,9 @@ LEFT = Qt.MouseButton.LeftButton
 
 @pytest.fixture
 def ws(qtbot):
-    config = TrainingConfig(samples=90, layers=[6, 5], steps=5000)
-    w = TrainingWorkspace(TrainingController(config, worker_factory=InProcessWorker))
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
-    w.flush()
+    w = small_workspace(qtbot, samples=90, layers=[6, 5], steps=5000)
     yield w
     w.shutdown()
-
-
-def settle(qtbot, ws):
-    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
-    ws.flush()
 
 
 def choose(combo, key):

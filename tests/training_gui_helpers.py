@@ -1,8 +1,32 @@
-"""Shared by the training-area GUI tests: typing into a spin box and clicking an edge as a user would, and
-listing this process's children (a training process nobody stopped)."""
+"""Shared by the training-area GUI tests: a small in-process training workspace, typing into a spin box and
+clicking an edge as a user would, and listing this process's children (a training process nobody stopped)."""
 
 import numpy as np
 from PySide6.QtCore import Qt
+
+TIMEOUT = 30_000
+
+
+def small_workspace(qtbot, **config):
+    """A shown training workspace on a small ``TrainingConfig(**config)``, its engine in this process, ready."""
+    from autograd_core.training import TrainingConfig
+    from gui.training_controller import TrainingController
+    from gui.training_worker import InProcessWorker
+    from gui.training_workspace import TrainingWorkspace
+
+    w = TrainingWorkspace(TrainingController(TrainingConfig(**config), worker_factory=InProcessWorker))
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=TIMEOUT)
+    w.flush()
+    return w
+
+
+def settle(qtbot, ws):
+    """Wait until the engine has answered every command and stopped stepping; draw what it sent."""
+    qtbot.waitUntil(lambda: ws.controller.settled and not ws.controller.last_snapshot.running, timeout=TIMEOUT)
+    ws.flush()
 
 
 def set_spin(qtbot, spin, value):
