@@ -577,8 +577,9 @@ def engine_main(commands, out, freeze_after_start: bool = False) -> None:
     """The training process: the first message is a ``Start``, then commands until ``Stop``.
 
     ``freeze_after_start`` moves everything alive after start-up (modules, data, the model) out of the
-    garbage collector's sight: the collector then scans only each step's fresh graph, which made the
-    fused training step about a fifth faster (benchmarks/bench_engine.py). Only the real child does it.
+    garbage collector's sight, so its full collections scan only what training made since.  On a loaded
+    machine the gain was within the noise of benchmarks/bench_engine.py ("gc.freeze()" rows, 35–46× micrograd
+    either way); an earlier quieter measurement gave 54 → 44 ms per fused step.  Only the real child does it.
     """
     start = commands.recv()
     engine = Engine(start, out)
