@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -37,7 +37,15 @@ from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
 from gui.theme import Palette, class_rgb, palette, plot_text_size
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
-from gui.training_style import probability_colormap, readable_ticks, refit_title, set_plot_title, style_plot
+from gui.training_style import (
+    data_to_pixel,
+    pixel_to_data,
+    probability_colormap,
+    readable_ticks,
+    refit_title,
+    set_plot_title,
+    style_plot,
+)
 
 PAINT_MODES = tuple(f"paint{k}" for k in range(MAX_CLASSES))
 MODES = ("inspect", *PAINT_MODES, "erase")
@@ -395,13 +403,10 @@ class BoundaryPlot(QWidget):
 
     def to_view(self, x: float, y: float) -> QPoint:
         """Data coordinates → a pixel of the plot's viewport (where a click would land)."""
-        vb = self.plot.getPlotItem().getViewBox()
-        return self.plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+        return data_to_pixel(self.plot, x, y)
 
     def from_view(self, pos: QPoint) -> tuple[float, float]:
-        vb = self.plot.getPlotItem().getViewBox()
-        p = vb.mapSceneToView(self.plot.mapToScene(pos))
-        return p.x(), p.y()
+        return pixel_to_data(self.plot, pos)
 
     def nearest_point(self, pos: QPoint, within_px: float = HIT_PX) -> tuple[str, int] | None:
         """The drawn point nearest to pixel ``pos`` if it is within ``within_px`` pixels (test points if shown)."""

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushBu
 from autograd_core.numbers import format_number
 from gui.surface_image import show_bands
 from gui.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
-from gui.training_style import style_plot
+from gui.training_style import map_plot, style_plot
 
 PLANES = {
     "random": "Random directions (filter-normalised)",
@@ -63,17 +63,7 @@ class LandscapePlot(QWidget):
         bar.addWidget(self.plane_combo, 1)
         bar.addWidget(self.follow_box)
         bar.addWidget(self.refresh_button)
-        self.plot = pg.PlotWidget()
-        self.plot.setObjectName("landscapeMap")
-        item = self.plot.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.setLabel("bottom", "α (along d₁)")
-        item.setLabel("left", "β (along d₂)")
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).enableAutoSIPrefix(False)
-        self.image = pg.ImageItem(axisOrder="row-major")
-        self.plot.addItem(self.image)
+        self.plot, self.image = map_plot("landscapeMap", "α (along d₁)", "β (along d₂)")
         self.path = pg.PlotDataItem(symbol="o", symbolSize=4)
         self.path.setZValue(10)
         self.plot.addItem(self.path)

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -49,7 +49,7 @@ from gui.graph_view import GraphView, view_tool_buttons
 from gui.optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState, settings_text
 from gui.surface_image import show_bands
 from gui.theme import graph_colors, lab_colors, monospace_font
-from gui.training_style import plot_font, readable_ticks
+from gui.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, readable_ticks
 
 CLICK_PX = 4  # a press and release this close together is a click, not a pan
 HIT_PX = 8  # a click this close to a path point picks that step
@@ -148,19 +148,10 @@ class OptimizerLabPanel(QWidget):
         left_layout.addStretch(1)
 
         # ---- centre: the map over the table
-        self.plot = pg.PlotWidget()
-        self.plot.setObjectName("labMap")
+        self.plot, self.image = map_plot("labMap", "x", "y")
         item = self.plot.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.setLabel("bottom", "x")
-        item.setLabel("left", "y")
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).enableAutoSIPrefix(False)
-        self.image = pg.ImageItem(axisOrder="row-major")
         # the scaled surface is kept as a pixmap: a frame that moves the paths blits it instead of rescaling it
         self.image.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.plot.addItem(self.image)
         self.arrow_item = pg.PlotDataItem(connect="pairs")
         self.plot.addItem(self.arrow_item)
         self.minima_item = pg.ScatterPlotItem(symbol="star", size=16)
@@ -492,13 +483,10 @@ class OptimizerLabPanel(QWidget):
 
     def to_view(self, x: float, y: float) -> QPoint:
         """Data coordinates → a pixel of the map's viewport (where a click would land)."""
-        vb = self.plot.getPlotItem().getViewBox()
-        return self.plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+        return data_to_pixel(self.plot, x, y)
 
     def from_view(self, pos: QPoint) -> tuple[float, float]:
-        vb = self.plot.getPlotItem().getViewBox()
-        p = vb.mapSceneToView(self.plot.mapToScene(pos))
-        return p.x(), p.y()
+        return pixel_to_data(self.plot, pos)
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.plot.viewport():

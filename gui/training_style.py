@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QPoint, QPointF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from gui.theme import PALETTES, Palette, palette, plot_text_size
@@ -151,3 +151,32 @@ def refit_title(widget: pg.PlotWidget) -> None:
     args = getattr(widget, "_title_args", None)
     if args is not None:
         set_plot_title(widget, *args)
+
+
+def map_plot(name: str, x_label: str, y_label: str) -> tuple[pg.PlotWidget, pg.ImageItem]:
+    """A plot for a map of values over a plane (the lab's surface, the loss landscape): no menu, no buttons,
+    plain axis numbers, and a row-major image item already added."""
+    widget = pg.PlotWidget()
+    widget.setObjectName(name)
+    item = widget.getPlotItem()
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    item.setLabel("bottom", x_label)
+    item.setLabel("left", y_label)
+    for axis in ("bottom", "left"):
+        item.getAxis(axis).enableAutoSIPrefix(False)
+    image = pg.ImageItem(axisOrder="row-major")
+    widget.addItem(image)
+    return widget, image
+
+
+def data_to_pixel(widget: pg.PlotWidget, x: float, y: float) -> QPoint:
+    """Data coordinates → a pixel of the plot's viewport (where a click would land)."""
+    vb = widget.getPlotItem().getViewBox()
+    return widget.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+
+
+def pixel_to_data(widget: pg.PlotWidget, pos: QPoint) -> tuple[float, float]:
+    """A pixel of the plot's viewport → data coordinates."""
+    p = widget.getPlotItem().getViewBox().mapSceneToView(widget.mapToScene(pos))
+    return p.x(), p.y()
