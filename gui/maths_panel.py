@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from autograd_core.numbers import LEDGER, format_number
@@ -23,7 +22,6 @@ GRAPH_CHOICES = (("f", 0), ("∂f/∂x", 1), ("∂²f/∂x²", 2))  # the expres
 SYMBOLIC_LIMIT = 1500  # characters of a symbolic derivative shown before it is cut
 EXPRESSION_LIMIT = 400  # characters of the expression itself shown above it
 SYMBOLIC_MAX_NODES = 400  # beyond this the formula is far longer than SYMBOLIC_LIMIT and costs 100s of ms to build
-VALUE_SETTLE_MS = 150  # while a slider moves, the text follows once it rests (the graph follows at once)
 PATH_SHOWN = 6  # a longer chain-rule path shows its first and last 3 factors, "⋯" between
 
 
@@ -98,10 +96,6 @@ class MathsPanel(QWidget):
         layout.addWidget(self.text, 1)
         self._html = ""
         self._cache: dict[str, tuple] = {}  # part -> (key, html): recomputed only when its inputs change
-        self._settle = QTimer(self)
-        self._settle.setSingleShot(True)
-        self._settle.setInterval(VALUE_SETTLE_MS)
-        self._settle.timeout.connect(self.refresh)
         state.changed.connect(self._state_changed)
         self.refresh()
 
@@ -114,11 +108,10 @@ class MathsPanel(QWidget):
         self.refresh()
 
     def _state_changed(self, change: Change) -> None:
-        if change & (Change.PROGRAM | Change.STEP | Change.STRUCTURE | Change.ERROR):
-            self._settle.stop()
+        # Up to SYMBOLIC_MAX_NODES the formulas cost a few ms, so they follow every value at once: the text never
+        # shows a number of an earlier point.
+        if change & (Change.PROGRAM | Change.VALUES | Change.STEP | Change.STRUCTURE | Change.ERROR):
             self.refresh()
-        elif change & Change.VALUES:
-            self._settle.start()  # a value alone: rebuild the formulas when the values rest
 
     def refresh(self) -> None:
         state = self.state

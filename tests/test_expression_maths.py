@@ -249,12 +249,11 @@ def test_play_animates_forward_mode_to_the_end(qtbot, panel):
     assert box(panel, "out = +").grad == -3.0
 
 
-def test_the_symbolic_text_follows_a_value_once_it_rests_and_big_expressions_skip_it(qtbot, panel):
+def test_the_symbolic_text_follows_a_value_at_once_and_big_expressions_skip_it(qtbot, panel):
     load(qtbot, panel, "y = x * x", {"x": 3.0})
     assert "= 6 at the current values" in panel.maths.text.toPlainText()
-    panel.state.set_value("x", 4.0)  # a slider step: the graph follows at once, the formula text when it rests
-    assert "= 6 at the current values" in panel.maths.text.toPlainText()
-    qtbot.waitUntil(lambda: "= 8 at the current values" in panel.maths.text.toPlainText(), timeout=2000)
+    panel.state.set_value("x", 4.0)  # a slider step: the text never shows the value of an earlier point
+    assert "= 8 at the current values" in panel.maths.text.toPlainText()
     big = " + ".join(f"x{i}*x{i}" for i in range(1, 160))  # ~480 nodes
     load(qtbot, panel, big + " + y*y*y", {})
     assert panel.state.program.node_count > 400
