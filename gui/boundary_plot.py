@@ -21,7 +21,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPalette, QTextDocument
+from PySide6.QtGui import QColor, QFontMetricsF, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -40,6 +40,7 @@ from gui.training_process import GRID_MARGIN, Snapshot, square_extent
 from gui.training_style import (
     data_to_pixel,
     pixel_to_data,
+    plot_font,
     probability_colormap,
     readable_ticks,
     refit_title,
@@ -236,6 +237,10 @@ class BoundaryPlot(QWidget):
         set_plot_title(self.plot, self.plot.plain_title, pal, presentation)
         self.colorbar.setColorMap(probability_colormap(pal))
         readable_ticks(self.colorbar.axis)  # fewer ticks on a short bar
+        # the bar's numbers in the axes' size, and room for them ("1.0" was cut to "1." at pyqtgraph's 45 px)
+        tick_font = plot_font(presentation)
+        self.colorbar.axis.setStyle(tickFont=tick_font)
+        self.colorbar.axis.setWidth(math.ceil(QFontMetricsF(tick_font).horizontalAdvance("0.00") + 18))
         self.colorbar.axis.setPen(pal.axis)
         self.colorbar.axis.setTextPen(pal.plot_text)
         self.colorbar.axis.labelStyle = {

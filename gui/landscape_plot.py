@@ -20,8 +20,8 @@ from gui.theme import current_theme, lab_colors, palette, presentation_on, theme
 from gui.training_style import map_plot, style_plot
 
 PLANES = {
-    "random": "Random directions (filter-normalised)",
-    "pca": "Principal directions of the path",
+    "random": "Random directions",  # (filter-normalised: the tooltip says how)
+    "pca": "Path's main directions",
 }
 FOLLOW_INTERVAL_S = 2.0
 FOLLOW_SHARE = 0.25
@@ -42,8 +42,9 @@ class LandscapePlot(QWidget):
         for key, text in PLANES.items():
             self.plane_combo.addItem(text, key)
         self.plane_combo.setToolTip(
-            "Random: two Gaussian directions, each neuron's part scaled to that neuron's weights (Li et al. 2018). "
-            "Principal: the two directions along which the training path moved most."
+            "Random directions: two Gaussian directions, filter-normalised (each neuron's part scaled to that "
+            "neuron's weights, Li et al. 2018).  Path's main directions: the two principal directions along which "
+            "the training path moved most."
         )
         self.plane_combo.currentIndexChanged.connect(lambda _i: self.request())
         self.refresh_button = QPushButton("Refresh")

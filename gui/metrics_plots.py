@@ -142,6 +142,14 @@ class MetricsPlots(QWidget):
         title, self._loss_title = self._loss_title, None
         self._set_loss_title(title)
 
+    compact = False  # a short area: the step axes keep their numbers but not their "step" label
+
+    def set_compact(self, on: bool) -> None:
+        """In a short area the curves keep the height of the "step" labels (the ticks still count steps)."""
+        self.compact = bool(on)
+        for plot in (self.loss_plot, self.acc_plot):
+            plot.getPlotItem().getAxis("bottom").showLabel(not self.compact)
+
     r2 = False  # True for regression: the accuracy plot shows R² (its columns hold R²)
 
     def set_r2(self, on: bool) -> None:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -51,14 +51,18 @@ from gui.network_panel import NetworkPanel
 from gui.neuron_maps import MAP_RESOLUTION
 from gui.regression_plot import RegressionPlot
 from gui.sample_entry import SampleEntry
-from gui.theme import current_theme, palette, presentation_on
+from gui.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
 from gui.training_controller import SPEEDS, TrainingController, snapshot_model
 from gui.training_panel import TrainingPanel
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
 CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape")
-NARROW_CHARS = 140  # below this many average characters of width, the settings become a tab
+TAB_NAMES = ("Loss && accuracy", "Gradient flow", "Loss slice", "Confusion matrix", "Landscape")
+SHORT_TAB_NAMES = ("Loss", "Gradients", "Slice", "Confusion", "Landscape")  # the curves' half of the columns layout
+NARROW_ROOM_CHARS = 115  # the views want this many average characters of width beside the settings column …
+NARROW_ROOM_PX = 700  # … and this many pixels; with less, the settings become a tab (see _reflow)
+COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | diagram over curves (see _reflow)
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
@@ -97,20 +101,21 @@ class TrainingWorkspace(QWidget):
         self.loss_slice = LossSlicePlot()
         self.confusion = ConfusionPanel()
         self.curves = QTabWidget()
-        self.curves.addTab(self.metrics, "Loss && accuracy")
-        self.curves.addTab(self.gradient_flow, "Gradient flow")
-        self.curves.addTab(self.loss_slice, "Loss slice")
-        self.curves.addTab(self.confusion, "Confusion matrix")
-        self.curves.setTabToolTip(3, "Per-class accuracy and the confusion matrix; click a cell to ring its points")
         self.landscape = LandscapePlot()
-        self.curves.addTab(self.landscape, "Landscape")
-        self.curves.setTabToolTip(
-            4, "The training loss around the current weights on a 2-D slice of weight space, with the training path"
+        for view, name in zip(
+            (self.metrics, self.gradient_flow, self.loss_slice, self.confusion, self.landscape), TAB_NAMES, strict=True
+        ):
+            self.curves.addTab(view, name)
+        tips = (
+            "Loss and accuracy on the training and test sets at every step",
+            "Gradient flow: the gradient norm of each layer at every step (log scale)",
+            "Loss slice: the loss along one weight; click an edge (or a neuron, for its bias) in the diagram",
+            "Confusion matrix: per-class accuracy and the confusion matrix; click a cell to ring its points",
+            "Landscape: the training loss around the current weights on a 2-D slice of weight space, with the "
+            "training path",
         )
-        self.curves.setTabToolTip(1, "Gradient norm of each layer at every step (log scale)")
-        self.curves.setTabToolTip(
-            2, "The loss along one weight: click an edge (or a neuron, for its bias) in the diagram"
-        )
+        for index, tip in enumerate(tips):  # each begins with the tab's whole name (short tabs are elided)
+            self.curves.setTabToolTip(index, tip)
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -130,10 +135,16 @@ class TrainingWorkspace(QWidget):
         boundary_layout.addWidget(self.boundary, 1)
         boundary_layout.addWidget(self.sample_entry)
         boundary_layout.addWidget(self.regression_plot, 1)
+        self._boundary_layout = boundary_layout
         views = QSplitter(Qt.Orientation.Horizontal)
         views.addWidget(boundary_side)
         views.addWidget(self.diagram)
-        views.setSizes([500, 500])
+        # The columns layout (a wide, short area): the diagram over the curves beside a full-height boundary.
+        column = QSplitter(Qt.Orientation.Vertical)
+        column.setChildrenCollapsible(False)
+        views.addWidget(column)
+        column.hide()
+        views.setSizes([500, 500, 0])
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(views)
         body.addWidget(self.curves)
@@ -141,6 +152,7 @@ class TrainingWorkspace(QWidget):
         views.setChildrenCollapsible(False)
         body.setStretchFactor(0, 3)
         body.setStretchFactor(1, 2)
+        self._views, self._column = views, column
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 0, 0, 0)
@@ -152,14 +164,18 @@ class TrainingWorkspace(QWidget):
         banner.setParent(right)
         banner.hide()
         self.training_panel.banner_shown.connect(self._place_banner)
-        body.installEventFilter(self)
+        for watched in (body, column, self.curves):  # the banner follows the curves
+            watched.installEventFilter(self)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll)
         layout.addWidget(right, 1)
         self._outer = layout
+        self._right = right
         self._narrow = False  # the settings column is a tab beside the curves (see _reflow)
+        self._columns = False  # the diagram and the curves share a column beside the boundary (see _reflow)
+        self._shape = None  # (width, height, narrow, columns) the splitters were last shared for
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -395,6 +411,8 @@ class TrainingWorkspace(QWidget):
             self.controller.request_slice((layer, neuron, source))
 
     def _curves_tab_changed(self, index: int) -> None:
+        if self._columns:
+            self._share_column()
         picked = self.diagram.picked
         if self.curves.widget(index) is self.loss_slice and picked is not None:
             layer, neuron, source = picked
@@ -580,20 +598,33 @@ class TrainingWorkspace(QWidget):
             view.apply_palette(pal, presentation)
         self.training_panel.apply_palette(pal)
 
-    def _fit_side_panel(self) -> None:
-        """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
+    def _side_width(self) -> int:
+        """The settings column's width: its widest row in the font in use, and the scroll bar."""
         side = self.side_scroll.widget()
         side.adjustSize()
-        width = side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
+        return side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
+
+    def _fit_side_panel(self) -> None:
+        """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
+        width = self._side_width()
         self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if self.side_scroll.minimumWidth() != width or self.side_scroll.maximumWidth() != width:
             self.side_scroll.setFixedWidth(width)
 
     def _reflow(self) -> None:
-        """Below ~140 average characters of width (1280 px and less in presentation mode) the settings column becomes a
-        "Settings" tab beside the curves, so the boundary and the diagram get the whole width."""
-        chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
-        narrow = chars < NARROW_CHARS
+        """Two decisions from the room the views have, in the font in use.
+
+        Narrow: when the views would have less than ~115 average characters (and 700 px) beside the settings
+        column (1024 px; 1600 px in presentation mode), the settings become a "Settings" tab beside the curves
+        (with the sample entry), so the views get the whole width.
+
+        Columns: when the views' area is more than 1.5× as wide as it is high (a short window, or presentation
+        mode's larger text), the boundary takes a full-height column and the diagram sits over the curves beside
+        it; stacked in rows, each would get a strip a few lines high.
+        """
+        chars = max(1, self.fontMetrics().averageCharWidth())
+        side_width = self._side_width()
+        narrow = self.width() - side_width < max(NARROW_ROOM_PX, NARROW_ROOM_CHARS * chars)
         if narrow != self._narrow:
             self._narrow = narrow
             scroll = self.side_scroll
@@ -602,19 +633,96 @@ class TrainingWorkspace(QWidget):
                 scroll.setMinimumWidth(0)
                 scroll.setMaximumWidth(16777215)
                 scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+                scroll.widget().layout().insertWidget(0, self.sample_entry)
                 self.curves.addTab(scroll, "Settings")
-                self.curves.setTabToolTip(self.curves.count() - 1, "Network, data and training settings")
-                total = sum(self._body.sizes())
-                self._body.setSizes([int(total * 0.64), total - int(total * 0.64)])
+                self.curves.setTabToolTip(self.curves.count() - 1, "Settings: sample entry, network, data and training")
             else:
                 index = self.curves.indexOf(scroll)
                 if self.curves.currentIndex() == index:
                     self.curves.setCurrentIndex(0)
                 self.curves.removeTab(index)
+                self._boundary_layout.insertWidget(1, self.sample_entry)
                 self._outer.insertWidget(0, scroll)
                 scroll.show()
+        width = self.width() - (0 if narrow else side_width)
+        height = self.height() - self.training_panel.controls.heightForWidth(width)
+        self._set_columns(width > COLUMNS_ASPECT * height)
+        shape = (width, height, narrow, self._columns)
+        if shape != self._shape:  # a new size or font: the splitters' shares again (a drag keeps its own)
+            self._shape = shape
+            self._share(width, height)
         if not narrow:
             self._fit_side_panel()
+        self._fit_curve_tabs()
+
+    def _set_columns(self, on: bool) -> None:
+        """Columns: [boundary | diagram over curves]; rows: [boundary | diagram] over the curves."""
+        if on == self._columns:
+            return
+        self._columns = on
+        views, column, body = self._views, self._column, self._body
+        current = self.curves.currentIndex()
+        for index, names in enumerate(zip(TAB_NAMES, SHORT_TAB_NAMES, strict=True)):
+            self.curves.setTabText(index, names[on])
+        self.metrics.set_compact(on)
+        # half the width: the tabs share what there is, elided (their tooltips say the whole name), never hidden
+        # behind scroll arrows
+        bar = self.curves.tabBar()
+        bar.setElideMode(Qt.TextElideMode.ElideRight if on else Qt.TextElideMode.ElideNone)
+        bar.setUsesScrollButtons(not on)
+        if on:
+            column.addWidget(self.diagram)
+            column.addWidget(self.curves)
+            column.setStretchFactor(0, 11)
+            column.setStretchFactor(1, 9)
+            column.show()
+        else:
+            views.insertWidget(1, self.diagram)
+            body.addWidget(self.curves)
+            body.setStretchFactor(0, 3)
+            body.setStretchFactor(1, 2)
+            column.hide()
+        self.curves.setCurrentIndex(current)
+        self._place_banner()
+
+    def _share(self, width: int, height: int) -> None:
+        """The splitters' shares for the views' room: the boundary half the width; in columns the diagram 55 % of
+        the height, in rows the boundary and diagram 60 % (64 % when the settings are a tab)."""
+        self._views.setSizes([width // 2, width - width // 2])
+        if self._columns:
+            self._share_column(height)
+        else:
+            share = 0.64 if self._narrow else 0.6
+            self._body.setSizes([int(height * share), height - int(height * share)])
+
+    def _share_column(self, height: int | None = None) -> None:
+        """The diagram over the curves: 55 % of the column for the diagram beside the curves' plots, 48 % beside
+        the tabs that need height (the loss slice and landscape maps, the confusion matrix, the settings)."""
+        height = height if height is not None else sum(self._column.sizes())
+        tall = self.curves.currentWidget() in (self.loss_slice, self.confusion, self.landscape, self.side_scroll)
+        share = 0.48 if tall else 0.55
+        self._column.setSizes([int(height * share), height - int(height * share)])
+
+    def _fit_curve_tabs(self) -> None:
+        """Beside the boundary the curves have half the width: when their tabs do not fit in the font in use, the
+        tab bar's text shrinks to fit, never below the normal mode's size (then the tabs elide, with the whole
+        name in their tooltips)."""
+        bar = self.curves.tabBar()
+        font = QFont(self.font())
+        room = self.curves.width() - 4
+        if self._columns and room > 0:
+            metrics = QFontMetricsF(font)
+            texts = [self.curves.tabText(i).replace("&&", "&") for i in range(self.curves.count())]
+            shown = QFontMetricsF(bar.font())
+            padding = 6 + max(bar.tabSizeHint(i).width() - shown.horizontalAdvance(t) for i, t in enumerate(texts))
+            words = sum(metrics.horizontalAdvance(text) for text in texts)
+            if words + len(texts) * padding > room:
+                least = font.pointSizeF() / (PRESENTATION_SCALE if presentation_on() else 1.0)
+                scale = (room - len(texts) * padding) / max(words, 1.0)
+                font.setPointSizeF(max(least, font.pointSizeF() * scale))
+                bar.setFont(font)
+                return
+        bar.setFont(QFont())  # (inherits the area's font again)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -628,13 +736,14 @@ class TrainingWorkspace(QWidget):
     def _place_banner(self) -> None:
         """The banner floats over the bottom of the curves (it never pushes the plots down, and never hides
         the paint tools or the diagram)."""
-        banner, body = self.training_panel.banner, self._body
+        banner, curves = self.training_panel.banner, self.curves
         if not banner.isVisible():
             return
-        width = max(body.width() - 16, 100)
+        width = max(curves.width() - 16, 100)
         height = banner.layout().totalHeightForWidth(width)
         banner.setFixedSize(width, height)
-        banner.move(body.x() + 8, body.y() + body.height() - height - 4)
+        corner = curves.mapTo(self._right, QPoint(0, 0))
+        banner.move(corner.x() + 8, corner.y() + curves.height() - height - 4)
         banner.raise_()
 
     def export_image(self, path) -> None:
@@ -690,6 +799,11 @@ class TrainingWorkspace(QWidget):
         # Closing the window during training ends the worker thread and the training process cleanly.
         if watched is self._watched_window and event.type() == QEvent.Type.Close:
             self.shutdown()
-        if watched is self._body and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+        if watched in (self._body, self._column, self.curves) and event.type() in (
+            QEvent.Type.Resize,
+            QEvent.Type.Move,
+        ):
             self._place_banner()
+            if watched is self.curves and event.type() == QEvent.Type.Resize:
+                self._fit_curve_tabs()
         return super().eventFilter(watched, event)
