@@ -1410,7 +1410,7 @@ class GraphView(QGraphicsView):
         vp = QRectF(self.viewport().rect())
         legend = (
             QRectF(self.legend.geometry()).adjusted(0, 0, Legend.MARGIN, Legend.MARGIN)
-            if self.legend.isVisible()
+            if self.legend.isVisibleTo(self)  # (a graph fitted while its tab is hidden leaves it room too)
             else QRectF()
         )
         if legend.isEmpty():
