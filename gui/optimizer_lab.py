@@ -55,9 +55,20 @@ CLICK_PX = 4  # a press and release this close together is a click, not a pan
 HIT_PX = 8  # a click this close to a path point picks that step
 RANGE_DEBOUNCE_MS = 200  # after a zoom or pan, the grid is evaluated again for the new view
 COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")
+COLUMN_TIPS = (
+    "Optimizer: tick the ones to race",
+    "lr: the learning rate; double-click to edit (used from the next race)",
+    "Settings: the optimiser's other settings, torch's names; double-click to edit (used from the next race)",
+    "Steps taken",
+    "Loss: f at the racer's current point",
+    "Distance to the nearest known minimum",
+    "Note: why a racer stopped",
+)
+ELASTIC = (2, 6)  # Settings and Note give up width first (elided, the whole text in the cell's tooltip)
+LEAST_CHARS = 5  # … down to about this many characters
 EDITABLE = (1, 2)
 TABLE_INTERVAL_S = 0.1
-NARROW_CHARS = 120  # below this many average characters of width, two columns: the step graph under the controls
+NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
 
 
 class OptimizerLabPanel(QWidget):
@@ -185,6 +196,11 @@ class OptimizerLabPanel(QWidget):
         # cell again on each setText (0.5 ms a cell; the table changes on every frame of a race).
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        for c, tip in enumerate(COLUMN_TIPS):
+            self.table.horizontalHeaderItem(c).setToolTip(tip)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.viewport().installEventFilter(self)  # a new width fits the columns again
+        self._natural_widths: list[int] = []
         self.table.setToolTip(
             "Tick the optimisers to race; double-click lr or Settings to edit them (used from the next race). "
             "Distance is to the nearest known minimum."
@@ -399,7 +415,7 @@ class OptimizerLabPanel(QWidget):
                 lr.setToolTip("Learning rate: double-click to edit (used from the next race)")
                 self.table.setItem(r, 1, lr)
                 settings = QTableWidgetItem(settings_text(row.settings))
-                settings.setToolTip("Other settings, torch's names: double-click to edit (used from the next race)")
+                settings.setToolTip(self._settings_tip(row.settings))
                 if not row.settings:
                     settings.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 self.table.setItem(r, 2, settings)
@@ -410,9 +426,49 @@ class OptimizerLabPanel(QWidget):
         finally:
             self._filling = False
         self._update_table()
+        self._measure_columns()
+
+    @staticmethod
+    def _settings_tip(settings) -> str:
+        text = settings_text(settings)
+        about = "other settings, torch's names: double-click to edit (used from the next race)"
+        return f"{text} — {about}" if text else about[0].upper() + about[1:]
+
+    def _measure_columns(self) -> None:
+        """Each column's natural width (its contents, in the font in use), then fitted to the table's width."""
         self.table.resizeColumnsToContents()
-        for c, width in ((3, 60), (4, 90), (5, 90)):
-            self.table.setColumnWidth(c, max(width, self.table.columnWidth(c)))
+        chars = self.table.fontMetrics().averageCharWidth()
+        for c, least in ((3, 6), (4, 9), (5, 9)):  # the numbers a race will show (e.g. 8.949e−15)
+            self.table.setColumnWidth(c, max(least * chars + 12, self.table.columnWidth(c)))
+        self._natural_widths = [self.table.columnWidth(c) for c in range(self.table.columnCount())]
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """The columns share the table's width, never more (no sideways scrolling): when their contents are wider,
+        Settings and Note give up width first, elided with the whole text in their tooltips, then every column
+        shrinks alike."""
+        natural = self._natural_widths
+        if not natural:
+            return
+        room = self.table.viewport().width()
+        widths = list(natural)
+        excess = sum(widths) - room
+        if excess > 0:
+            least = LEAST_CHARS * self.table.fontMetrics().averageCharWidth() + 12
+            give = [max(widths[c] - least, 0) for c in ELASTIC]
+            for c, can in zip(ELASTIC, give, strict=True):
+                taken = min(can, math.ceil(excess * can / max(sum(give), 1)))
+                widths[c] -= taken
+            excess = sum(widths) - room
+            if excess > 0:
+                total = sum(widths)
+                widths = [max(20, int(w * room / total)) for w in widths]
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        for c, width in enumerate(widths):
+            if self.table.columnWidth(c) != width:
+                self.table.setColumnWidth(c, width)
+        header.setStretchLastSection(sum(widths) <= room)
 
     def _update_table(self) -> None:
         race = self.lab.race
@@ -464,6 +520,8 @@ class OptimizerLabPanel(QWidget):
         self._filling = True
         try:  # show the value in force (the old one if the text was refused)
             item.setText(format_number(row.lr) if c == 1 else settings_text(row.settings))
+            if c == 2:
+                item.setToolTip(self._settings_tip(row.settings))
         finally:
             self._filling = False
         if not problem:
@@ -489,6 +547,8 @@ class OptimizerLabPanel(QWidget):
         return pixel_to_data(self.plot, pos)
 
     def eventFilter(self, watched, event) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
         if watched is self.plot.viewport():
             kind = event.type()
             if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
@@ -595,6 +655,7 @@ class OptimizerLabPanel(QWidget):
         self.editor.edit.setFont(monospace_font(QApplication.font().pointSizeF() * 1.15))
         self._style_axes()
         self._reflow()
+        self._measure_columns()  # (in the new font)
 
     def _style_axes(self) -> None:
         """Axis text in the theme's colour and the mode's plot text size (≥ 1.5× in presentation mode)."""
@@ -616,8 +677,8 @@ class OptimizerLabPanel(QWidget):
     # ---- reflow
 
     def _reflow(self) -> None:
-        """Three columns need about 120 characters of width: narrower, the step graph moves under the controls
-        and the map keeps the rest of the width."""
+        """Three columns need about 135 characters of width: narrower (1280 px in presentation mode), the step
+        graph moves under the controls and the map keeps the rest of the width."""
         # the controls scroll up and down only: as wide as their content (in the font in use) and a scroll bar
         content = self.controls.widget().minimumSizeHint().width()
         self.controls.setMinimumWidth(content + self.controls.verticalScrollBar().sizeHint().width() + 2)
@@ -640,7 +701,9 @@ class OptimizerLabPanel(QWidget):
             self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
             self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
             side = min(330, int(width * 0.24))
-            sizes = {self.controls: side, self.centre: width - 2 * side - 20, self.right: side + 20}
+            # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation
+            step = int(side * 1.5) if self.presentation else side + 20
+            sizes = {self.controls: side, self.centre: width - side - step, self.right: step}
         self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
         self.controls.show()
         self.right.show()
