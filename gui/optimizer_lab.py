@@ -69,6 +69,7 @@ LEAST_CHARS = 5  # … down to about this many characters
 EDITABLE = (1, 2)
 TABLE_INTERVAL_S = 0.1
 NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
+CENTRE_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
 
 
 class OptimizerLabPanel(QWidget):
@@ -437,9 +438,9 @@ class OptimizerLabPanel(QWidget):
     def _measure_columns(self) -> None:
         """Each column's natural width (its contents, in the font in use), then fitted to the table's width."""
         self.table.resizeColumnsToContents()
-        chars = self.table.fontMetrics().averageCharWidth()
-        for c, least in ((3, 6), (4, 9), (5, 9)):  # the numbers a race will show (e.g. 8.949e−15)
-            self.table.setColumnWidth(c, max(least * chars + 12, self.table.columnWidth(c)))
+        metrics = self.table.fontMetrics()
+        for c, sample in ((3, "00000"), (4, "−8.888e−15"), (5, "8.888e−15")):  # the numbers a race will show
+            self.table.setColumnWidth(c, max(metrics.horizontalAdvance(sample) + 14, self.table.columnWidth(c)))
         self._natural_widths = [self.table.columnWidth(c) for c in range(self.table.columnCount())]
         self._fit_columns()
 
@@ -683,7 +684,10 @@ class OptimizerLabPanel(QWidget):
         content = self.controls.widget().minimumSizeHint().width()
         self.controls.setMinimumWidth(content + self.controls.verticalScrollBar().sizeHint().width() + 2)
         chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
-        narrow = self.isVisible() and chars < NARROW_CHARS
+        side = min(330, int(self.width() * 0.24))
+        step = int(side * 1.5) if self.presentation else side + 20
+        # (1024 px in normal mode: the map and its table would keep a third of the width)
+        narrow = self.isVisible() and (chars < NARROW_CHARS or self.width() - side - step < CENTRE_PX)
         if narrow == self._narrow:
             return
         self._narrow = narrow
@@ -700,9 +704,7 @@ class OptimizerLabPanel(QWidget):
             self.splitter.insertWidget(0, self.controls)
             self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
             self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
-            side = min(330, int(width * 0.24))
             # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation
-            step = int(side * 1.5) if self.presentation else side + 20
             sizes = {self.controls: side, self.centre: width - side - step, self.right: step}
         self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
         self.controls.show()
