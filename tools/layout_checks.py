@@ -2,7 +2,9 @@
 
 ``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
-window, a legend or banner outside its view, a plot whose background is not its theme's colour.  Used by
+window, a legend or banner outside its view, a plot whose background is not its theme's colour, a table that
+scrolls sideways, and (presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot
+whose data area is too small to read.  Used by
 ``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
 """
 
@@ -274,6 +276,56 @@ def collapsed_findings(window, least: int = 40) -> list[Finding]:
     return found
 
 
+# Plots that use their space: in presentation mode at these window sizes, the decision boundary's data area
+# (the square plane inside the axes) and the loss and accuracy plots' data areas are at least this large.
+PLOT_SIZE_MODES = ((1280, 720), (1024, 700))
+BOUNDARY_LEAST_PX = 250  # each side of the boundary's data area
+METRICS_LEAST_PX = (150, 120)  # width, height of each of the loss and accuracy plots' data areas
+
+
+def data_area(plot) -> tuple[float, float]:
+    """Width and height in pixels of a pyqtgraph plot's data area (its view box)."""
+    rect = plot.getPlotItem().getViewBox().sceneBoundingRect()
+    return rect.width(), rect.height()
+
+
+def plot_size_findings(window, mode) -> list[Finding]:
+    """The training tab's boundary and curves are large enough to read, in presentation mode at 1280×720
+    and 1024×700 (a strip a few lines high was the rows layout's result there)."""
+    if mode is None or not mode.presentation or tuple(mode.size) not in PLOT_SIZE_MODES:
+        return []
+    training = getattr(window, "training", None)
+    if training is None or window.tabs.currentWidget() is not training:
+        return []
+    found = []
+    boundary = training.boundary.plot
+    if _visible_on_screen(boundary):
+        w, h = data_area(boundary)
+        if min(w, h) < BOUNDARY_LEAST_PX:
+            found.append(Finding("small plot", "decision boundary", f"data area {w:.0f}×{h:.0f} px"))
+    metrics = training.metrics
+    if training.curves.currentWidget() is metrics:
+        for plot in (metrics.loss_plot, metrics.acc_plot):
+            w, h = data_area(plot)
+            if w < METRICS_LEAST_PX[0] or h < METRICS_LEAST_PX[1]:
+                found.append(Finding("small plot", describe(plot), f"data area {w:.0f}×{h:.0f} px"))
+    return found
+
+
+def table_findings(window) -> list[Finding]:
+    """A table fits its columns to its width: no sideways scroll bar (elided cells keep their text in tooltips)."""
+    from PySide6.QtWidgets import QTableView
+
+    found = []
+    for table in window.findChildren(QTableView):
+        if not _visible_on_screen(table) or table.window() is not window:
+            continue
+        bar = table.horizontalScrollBar()
+        if bar.isVisible() and bar.maximum() > 0:
+            found.append(Finding("table scrolls sideways", describe(table), f"by {bar.maximum()} px"))
+    return found
+
+
 def _ancestors(widget: QWidget, window: QWidget):
     parent = widget.parentWidget()
     while parent is not None and parent is not window:
@@ -291,6 +343,8 @@ def check_window(window, mode=None) -> list[Finding]:
         found += geometry_findings(window, widget)
     found += overlay_findings(window)
     found += collapsed_findings(window)
+    found += table_findings(window)
+    found += plot_size_findings(window, mode)
     if mode is not None:
         found += theme_findings(window, mode.theme)
         if (window.width(), window.height()) != tuple(mode.size):
