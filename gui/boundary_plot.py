@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from autograd_core.data import MAX_CLASSES
 from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
-from gui.theme import Palette, class_rgb, palette, plot_text_size
+from gui.theme import Palette, class_rgb, palette, plot_text_size, readable_text
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
 from gui.training_style import (
     data_to_pixel,
@@ -77,9 +77,7 @@ def _class_colors(button: QToolButton, label: int, pal: Palette | None = None) -
     face = QColor((pal or palette()).class_colors[label])
     colours = button.palette()
     colours.setColor(QPalette.ColorRole.Button, face)
-    r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 for v in (face.red(), face.green(), face.blue()))
-    dark_face = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18  # relative luminance: white or black text wins
-    colours.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
+    colours.setColor(QPalette.ColorRole.ButtonText, readable_text(face))  # white or black, the higher contrast
     button.setPalette(colours)
     font = button.font()
     font.setBold(True)
@@ -154,7 +152,7 @@ class BoundaryPlot(QWidget):
         item.addItem(self.highlight_ring)
         self.highlighted: dict[str, np.ndarray] = {}
         self.train_points = pg.ScatterPlotItem(size=9, name="train")
-        self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(0, 0, 0, 0), name="test")
+        self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(None), name="test")
         self.train_points.setZValue(10)
         self.test_points.setZValue(11)
         item.addItem(self.train_points)
@@ -349,7 +347,7 @@ class BoundaryPlot(QWidget):
             self.train_points.setData(pos=self._X["train"], brush=[self._brushes[c] for c in self._y["train"]])
         if "test" in which:
             self.test_points.setData(
-                pos=self._X["test"], pen=[self._ring_pens[c] for c in self._y["test"]], brush=pg.mkBrush(0, 0, 0, 0)
+                pos=self._X["test"], pen=[self._ring_pens[c] for c in self._y["test"]], brush=pg.mkBrush(None)
             )
 
     def _redraw_image(self) -> None:

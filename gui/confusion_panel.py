@@ -27,7 +27,13 @@ from PySide6.QtWidgets import (
 
 from autograd_core.losses import confusion_from_predictions, per_class_accuracy
 from autograd_core.numbers import format_percent
-from gui.theme import palette, theme_notifier
+from gui.theme import palette, readable_text, theme_notifier
+
+
+def _over(colour: str, alpha: float, background: str) -> QColor:
+    """``colour`` at opacity ``alpha`` painted over ``background`` (what a shaded cell looks like)."""
+    top, under = QColor(colour), QColor(background)
+    return QColor(*(round(a * alpha + b * (1 - alpha)) for a, b in zip(top.getRgb()[:3], under.getRgb()[:3])))
 
 
 class ConfusionPanel(QWidget):
@@ -117,7 +123,7 @@ class ConfusionPanel(QWidget):
         table.setVerticalHeaderLabels([f"class {c}" for c in range(k)])
         for c in range(k):
             header = table.verticalHeaderItem(c)
-            header.setForeground(QColor(colours[c]))
+            header.setForeground(QColor(pal.class_text[c]))  # the class's hue, dark (light) enough to read
         totals = matrix.sum(axis=1)
         accuracy = per_class_accuracy(matrix)
         for i in range(k):
@@ -125,9 +131,11 @@ class ConfusionPanel(QWidget):
                 share = matrix[i, j] / totals[i] if totals[i] else 0.0
                 item = QTableWidgetItem(str(int(matrix[i, j])))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                base = QColor(colours[i] if i == j else pal.muted)
-                base.setAlphaF(0.1 + 0.6 * share if matrix[i, j] else 0.0)
-                item.setBackground(base)
+                alpha = 0.1 + 0.6 * share if matrix[i, j] else 0.0
+                shade = QColor(colours[i] if i == j else pal.muted)
+                shade.setAlphaF(alpha)
+                item.setBackground(shade)
+                item.setForeground(readable_text(_over(colours[i] if i == j else pal.muted, alpha, pal.base)))
                 item.setToolTip(
                     f"{int(matrix[i, j])} point(s) of class {i} predicted as class {j}"
                     + ("" if not totals[i] else f" ({format_percent(share)} of class {i})")

@@ -35,6 +35,7 @@ from gui.backward_panel import backward_column
 from gui.graph_view import GraphView, view_tool_buttons
 from gui.sample_state import NO_NETWORK, SampleState
 from gui.status_messages import StatusMessages
+from gui.theme import set_text_role
 
 FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second
 FOLLOW_SHARE = 0.25  # ... and a big graph, slower to rebuild, at most a quarter of the GUI thread's time
@@ -90,7 +91,7 @@ class SampleGraphPanel(QWidget):
         self._header_font()
         self.error_label = QLabel()
         self.error_label.setObjectName("sampleError")
-        self.error_label.setStyleSheet("color: #d0021b; font-weight: bold;")
+        set_text_role(self.error_label, "error")
         self.error_label.setWordWrap(True)
         self.error_label.hide()
 
