@@ -16,6 +16,7 @@ click means what the mode says and the map keeps its extent.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.data import MAX_CLASSES
+from autograd_core.naming import class_name, input_name
 from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
 from gui.theme import Palette, class_rgb, palette, plot_text_size, readable_text
@@ -119,8 +121,8 @@ class BoundaryPlot(QWidget):
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
         self.plot.plain_title = "Decision boundary: P(class 1)"
-        item.setLabel("bottom", "x1")
-        item.setLabel("left", "x2")
+        item.setLabel("bottom", input_name(0))
+        item.setLabel("left", input_name(1))
         item.setMenuEnabled(False)
         item.hideButtons()
         item.getViewBox().setMouseEnabled(x=False, y=False)
@@ -269,7 +271,8 @@ class BoundaryPlot(QWidget):
         """The legend: one swatch per class, what filled and hollow mean, what the lines are."""
         colours = self.colors.class_colors
         swatches = " &nbsp; ".join(
-            f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> class {k}</span>"
+            f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> "
+            f"{html.escape(self.class_label(k))}</span>"
             for k in range(self.classes)
         )
         # a line breaks between entries, never inside one
@@ -277,6 +280,43 @@ class BoundaryPlot(QWidget):
         line = "white" if self.colors.name == "dark" else "black"
         lines = f"{line} line = boundary (P = 0.5)" if self.classes == 2 else f"{line} lines = class boundaries"
         self.key.setToolTip(f"Filled = train, hollow = test; {lines}")
+
+    def class_label(self, k: int) -> str:
+        """Class ``k`` by its data set's name (iris: setosa …), else ``class k``."""
+        return class_name(k, getattr(getattr(self, "_dataset", None), "class_names", None))
+
+    def axis_labels(self) -> tuple[str, str]:
+        """The axes' text: the inputs' names with the data's own beside them (``x1 · PC1``), else x1, x2."""
+        dataset = self._dataset
+        if dataset is None or not hasattr(dataset, "input_label"):
+            return input_name(0), input_name(1)
+        return dataset.input_label(0), dataset.input_label(1)
+
+    def _show_names(self) -> None:
+        """Axes, legend, paint tools and title in the data's own names (a new data set may bring new ones)."""
+        item = self.plot.getPlotItem()
+        for side, text in zip(("bottom", "left"), self.axis_labels()):
+            axis = item.getAxis(side)
+            if axis.labelText != html.escape(text):
+                axis.setLabel(html.escape(text))  # keeps the palette's label style
+        for k in range(MAX_CLASSES):
+            name = self.class_label(k)
+            button = self.mode_buttons[f"paint{k}"]
+            button.setText(f"Paint {name}")
+            button.setToolTip(f"Click to add a point of {name}; it joins the training set and training goes on")
+        self._set_title()
+        self._show_key()
+
+    def _set_title(self) -> None:
+        many = self.classes > 2
+        title = (
+            "Decision regions: colour = class, intensity = confidence"
+            if many
+            else f"Decision boundary: P({self.class_label(1)})"
+        )
+        if title != self.plot.plain_title:
+            self.plot.plain_title = title
+            set_plot_title(self.plot, title, self.colors)
 
     def set_classes(self, classes: int) -> None:
         """Show the paint tools, legend and title for ``classes`` classes."""
@@ -290,9 +330,7 @@ class BoundaryPlot(QWidget):
             self.set_mode("inspect")
         many = classes > 2
         self.colorbar.setVisible(not many)
-        title = "Decision regions: colour = class, intensity = confidence" if many else "Decision boundary: P(class 1)"
-        self.plot.plain_title = title
-        set_plot_title(self.plot, title, self.colors)
+        self._set_title()
         self.discretize.setToolTip(
             "Colour each point of the plane by the predicted class only"
             + (" (full colour, whatever the confidence)" if many else " (P > 0.5 or not)")
@@ -327,7 +365,10 @@ class BoundaryPlot(QWidget):
         """Draw the points of ``dataset`` (train filled, test hollow)."""
         if dataset is self._dataset:
             return
+        names = (getattr(self._dataset, "class_names", None), getattr(self._dataset, "feature_names", None))
         self._dataset = dataset
+        if names != (getattr(dataset, "class_names", None), getattr(dataset, "feature_names", None)):
+            self._show_names()
         self._X = {
             "train": np.asarray(dataset.X_train, float).reshape(-1, 2).copy(),
             "test": np.asarray(dataset.X_test, float).reshape(-1, 2).copy(),
