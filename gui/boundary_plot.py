@@ -37,7 +37,7 @@ from autograd_core.data import MAX_CLASSES
 from autograd_core.naming import class_name, input_name
 from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
-from gui.theme import Palette, class_rgb, palette, plot_text_size, readable_text
+from gui.theme import Palette, class_rgb, palette, plot_text_size, readable_text, rgb
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
 from gui.training_style import (
     data_to_pixel,
@@ -317,6 +317,11 @@ class BoundaryPlot(QWidget):
         if title != self.plot.plain_title:
             self.plot.plain_title = title
             set_plot_title(self.plot, title, self.colors)
+        bar = self.colorbar.getAxis("left")  # the colour bar's own label: P(class 1), P(yes) …
+        text = html.escape(f"P({self.class_label(1)})")
+        if bar.labelText != text:
+            bar.labelText = text  # (not setLabel: it would show a label hidden for a short bar)
+            bar._updateLabel()
 
     def set_classes(self, classes: int) -> None:
         """Show the paint tools, legend and title for ``classes`` classes."""
@@ -399,7 +404,12 @@ class BoundaryPlot(QWidget):
         self.placeholder.hide()
         if getattr(grid, "winner", None) is not None and grid.classes > 2:
             regions = RegionGrid(grid.extent, grid.classes, np.empty(0), grid.winner, grid.probability, None, None)
-            rgba = region_image(regions, class_rgb(self.colors.name), discrete=self.discretize.isChecked())
+            rgba = region_image(
+                regions,
+                class_rgb(self.colors.name),
+                background=rgb(self.colors.plot_background),  # unsure regions fade into the theme's background
+                discrete=self.discretize.isChecked(),
+            )
             self.image.setImage(np.ascontiguousarray(rgba.transpose(1, 0, 2)), autoLevels=False, levels=(0, 255))
         else:
             if self.discretize.isChecked():

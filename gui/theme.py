@@ -554,7 +554,13 @@ def class_colors(theme: str | None = None) -> tuple[str, ...]:
 
 def class_rgb(theme: str | None = None) -> list[tuple[int, int, int]]:
     """The same as (r, g, b) triples (for ``autograd_core.regions.region_image``)."""
-    return [(QColor(c).red(), QColor(c).green(), QColor(c).blue()) for c in class_colors(theme)]
+    return [rgb(c) for c in class_colors(theme)]
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """A palette colour as an (r, g, b) triple (for numpy images)."""
+    c = QColor(colour)
+    return c.red(), c.green(), c.blue()
 
 
 # ------------------------------------------------------------ optimizer lab

@@ -118,6 +118,19 @@ def test_choosing_iris_names_species_and_components_in_every_view(qtbot, ws):
     assert "score of versicolor" in diagram.describe(diagram.neurons[-1][1])
     # the picture on screen shows the axis text (the label item is what pyqtgraph draws)
     assert "PC1" in item.getAxis("bottom").label.toPlainText()
+    # the class-region map fades into the theme's own background: pale on light, dark on dark
+    from PySide6.QtWidgets import QApplication
+
+    from gui.theme import apply_theme
+
+    assert boundary.image.image[..., :3].mean() > 150
+    try:
+        apply_theme(QApplication.instance(), "dark")
+        ws.set_theme("dark")
+        assert boundary.image.image[..., :3].mean() < 100
+    finally:
+        apply_theme(QApplication.instance(), "light")
+        ws.set_theme("light")
     # back to moons: the names go with iris
     panel.dataset.setFocus()
     qtbot.keyClick(panel.dataset, Qt.Key.Key_Home)  # the first data set: two moons
@@ -156,3 +169,18 @@ def test_a_virginica_point_opens_in_the_sample_graph(qtbot, in_process_training,
     assert sample.label_combo.currentText() == "virginica" and sample.label_combo.count() == 3
     assert "virginica" in sample.header.text()
     assert QPointF(*X[i]) == QPointF(*sample.state.point)
+
+
+def test_two_named_classes_title_the_map_by_the_second(qtbot, ws):
+    text = "length,width,flower\n" + "\n".join(
+        f"{(i % 2) * 2 + (i * 37 % 11) / 10},{(i * 53 % 7) / 5},{'tulip' if i % 2 else 'rose'}" for i in range(40)
+    )
+    data = table_dataset(parse_table(text), ["length", "width"], "flower")
+    assert ws.controller.import_dataset(data)
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.dataset is not None, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    boundary = ws.boundary
+    assert boundary.plot.plain_title == "Decision boundary: P(tulip)"
+    assert boundary.colorbar.getAxis("left").labelText == "P(tulip)"
+    assert boundary.plot.getPlotItem().getAxis("left").labelText == "x2 · width"
+    assert "rose" in boundary.key.text() and boundary.mode_buttons["paint0"].text() == "Paint rose"
