@@ -361,7 +361,8 @@ class TrainingWorkspace(QWidget):
         mask = self.confusion.points_of(part, true, predicted)
         self.boundary.highlight({part: mask})
         self.status.emit(
-            f"{int(mask.sum())} {part} point(s) of class {true} predicted as class {predicted}: ringed on the map."
+            f"{int(mask.sum())} {part} point(s) of {self.boundary.class_label(true)} predicted as "
+            f"{self.boundary.class_label(predicted)}: ringed on the map."
         )
 
     def _confusion_cleared(self) -> None:
