@@ -36,39 +36,9 @@ class GraphColors:
     neutral_fill: QColor
 
 
-_LIGHT = GraphColors(
-    background=QColor("#fbfbfd"),
-    text=QColor("#1b1b1f"),
-    muted=QColor("#7a7a85"),
-    edge=QColor("#6b6f7a"),
-    highlight=QColor("#ff9800"),
-    leaf_border=QColor("#2e9d4f"),
-    parameter_border=QColor("#8e44ad"),
-    constant_border=QColor("#9a9aa3"),
-    op_border=QColor("#3d4250"),
-    group_fill=QColor("#e8e6f5"),
-    non_finite=QColor("#d0021b"),
-    neutral_fill=QColor("#ffffff"),
-)
-
-_DARK = GraphColors(
-    background=QColor("#1e1f24"),
-    text=QColor("#ecedf2"),
-    muted=QColor("#9a9caa"),
-    edge=QColor("#a3a7b5"),
-    highlight=QColor("#ffb74d"),
-    leaf_border=QColor("#5fd38a"),
-    parameter_border=QColor("#c48be0"),
-    constant_border=QColor("#8a8c97"),
-    op_border=QColor("#c9ccd6"),
-    group_fill=QColor("#3a3850"),
-    non_finite=QColor("#ff4d5e"),
-    neutral_fill=QColor("#2a2b31"),
-)
-
-
 def graph_colors(theme: str) -> GraphColors:
-    return _DARK if theme == "dark" else _LIGHT
+    """The graph view's colours: the theme's palette as QColors (``graph_*`` fields and the error red)."""
+    return _GRAPH_COLORS["dark" if theme == "dark" else "light"]
 
 
 # ------------------------------------------------------------ the palette of the views
@@ -115,6 +85,21 @@ class Palette:
     banner_border: str
     banner_text: str
     next_step: str  # the loss slice's next step (green)
+    # The expression graph (boxes, edges, legend): its background and text, the borders that tell a node's kind, a
+    # group's fill and a node without gradient; gradients run gradient_negative … node_fill … gradient_positive.
+    graph_background: str
+    graph_text: str
+    graph_muted: str
+    graph_edge: str
+    graph_highlight: str
+    leaf_border: str
+    parameter_border: str
+    constant_border: str
+    op_border: str
+    group_fill: str
+    node_fill: str
+    gradient_negative: str
+    gradient_positive: str
     ledger_selection: str  # the ledger's current line
     ledger_selection_text: str
     # The expression editor's syntax colours (on ``base``) and the background of an underlined error.
@@ -160,6 +145,19 @@ PALETTES = {
         banner_border="#e0b050",
         banner_text="#5d4000",
         next_step="#2e7d32",
+        graph_background="#fbfbfd",
+        graph_text="#1b1b1f",
+        graph_muted="#7a7a85",
+        graph_edge="#6b6f7a",
+        graph_highlight="#ff9800",
+        leaf_border="#2e9d4f",
+        parameter_border="#8e44ad",
+        constant_border="#9a9aa3",
+        op_border="#3d4250",
+        group_fill="#e8e6f5",
+        node_fill="#ffffff",
+        gradient_negative="#2166ac",
+        gradient_positive="#b2182b",
         ledger_selection="#ffe0b2",
         ledger_selection_text="#1b1b1f",
         syntax_number="#a34f00",
@@ -202,6 +200,19 @@ PALETTES = {
         banner_border="#a07c2c",
         banner_text="#ffe2a0",
         next_step="#66cc70",
+        graph_background="#1e1f24",
+        graph_text="#ecedf2",
+        graph_muted="#9a9caa",
+        graph_edge="#a3a7b5",
+        graph_highlight="#ffb74d",
+        leaf_border="#5fd38a",
+        parameter_border="#c48be0",
+        constant_border="#8a8c97",
+        op_border="#c9ccd6",
+        group_fill="#3a3850",
+        node_fill="#2a2b31",
+        gradient_negative="#2166ac",
+        gradient_positive="#b2182b",
         ledger_selection="#2f66b8",
         ledger_selection_text="#ffffff",
         syntax_number="#f2a65a",
@@ -233,9 +244,29 @@ TEXT_ON = (
     ("banner_text", "banner"),
     ("ledger_selection_text", "ledger_selection"),
     ("window_text", "error_span"),  # an underlined parse error
+    ("graph_text", "graph_background"),  # the graph's legend and captions
+    ("error", "graph_background"),  # an inf/nan mark
     *((f"syntax_{kind}", "base") for kind in SYNTAX_KINDS),
 )
 CLASS_TEXT_ON = ("window", "base", "plot_background")
+
+_GRAPH_COLORS = {
+    name: GraphColors(
+        background=QColor(p.graph_background),
+        text=QColor(p.graph_text),
+        muted=QColor(p.graph_muted),
+        edge=QColor(p.graph_edge),
+        highlight=QColor(p.graph_highlight),
+        leaf_border=QColor(p.leaf_border),
+        parameter_border=QColor(p.parameter_border),
+        constant_border=QColor(p.constant_border),
+        op_border=QColor(p.op_border),
+        group_fill=QColor(p.group_fill),
+        non_finite=QColor(p.error),  # the one error red of the theme
+        neutral_fill=QColor(p.node_fill),
+    )
+    for name, p in PALETTES.items()
+}
 
 
 def relative_luminance(colour: str) -> float:
@@ -321,8 +352,9 @@ def _unit(scale: float) -> float:
 
 def diverging_color(strength: float, theme: str = "light") -> QColor:
     """Blue for negative, neutral for zero, red for positive (strength in [-1, 1])."""
+    pal = palette("dark" if theme == "dark" else "light")
     neutral = graph_colors(theme).neutral_fill
-    target = QColor("#2166ac") if strength < 0 else QColor("#b2182b")
+    target = QColor(pal.gradient_negative if strength < 0 else pal.gradient_positive)
     t = min(1.0, abs(strength)) * 0.85
     return QColor(
         round(neutral.red() + (target.red() - neutral.red()) * t),
