@@ -100,6 +100,13 @@ class Palette:
     node_fill: str
     gradient_negative: str
     gradient_positive: str
+    # The optimizer lab: the surface's bands (low, middle, high), where f is not finite, one colour per racer
+    # (distinct on both band ends), the minima and start marks, the gradient arrows.
+    lab_surface_stops: tuple[str, str, str]
+    lab_non_finite: str
+    lab_racers: tuple[str, ...]
+    lab_marks: str
+    lab_arrows: str
     ledger_selection: str  # the ledger's current line
     ledger_selection_text: str
     # The expression editor's syntax colours (on ``base``) and the background of an underlined error.
@@ -158,6 +165,11 @@ PALETTES = {
         node_fill="#ffffff",
         gradient_negative="#2166ac",
         gradient_positive="#b2182b",
+        lab_surface_stops=("#fff7e6", "#9ecae1", "#253494"),
+        lab_non_finite="#7a7a85",
+        lab_racers=("#e6194b", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#00a5a5", "#d62fa0", "#8c564b"),
+        lab_marks="#111111",
+        lab_arrows="#282832",
         ledger_selection="#ffe0b2",
         ledger_selection_text="#1b1b1f",
         syntax_number="#a34f00",
@@ -213,6 +225,11 @@ PALETTES = {
         node_fill="#2a2b31",
         gradient_negative="#2166ac",
         gradient_positive="#b2182b",
+        lab_surface_stops=("#f2f0c8", "#3b7a9c", "#141a33"),
+        lab_non_finite="#4a4a55",
+        lab_racers=("#ff5c7a", "#5fb0ff", "#59d35f", "#ffa94d", "#c39bff", "#3fe0d0", "#ff7ad0", "#d9a27a"),
+        lab_marks="#ffffff",
+        lab_arrows="#ebebf5",
         ledger_selection="#2f66b8",
         ledger_selection_text="#ffffff",
         syntax_number="#f2a65a",
@@ -613,34 +630,27 @@ class LabColors:
     text: QColor
 
 
-_LAB_RACERS = ("#e6194b", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#00a5a5", "#d62fa0", "#8c564b")
+LAB_ARROW_ALPHA = 150  # the gradient arrows are drawn translucent over the surface
 
-_LAB = {
-    "light": LabColors(
-        surface_low=QColor("#fff7e6"),
-        surface_mid=QColor("#9ecae1"),
-        surface_high=QColor("#253494"),
-        non_finite=QColor("#7a7a85"),
-        racers=tuple(QColor(c) for c in _LAB_RACERS),
-        minimum=QColor("#111111"),
-        start=QColor("#111111"),
-        arrows=QColor(40, 40, 50, 150),
-        text=QColor("#1b1b1f"),
-    ),
-    "dark": LabColors(
-        surface_low=QColor("#f2f0c8"),
-        surface_mid=QColor("#3b7a9c"),
-        surface_high=QColor("#141a33"),
-        non_finite=QColor("#4a4a55"),
-        racers=tuple(
-            QColor(c) for c in ("#ff5c7a", "#5fb0ff", "#59d35f", "#ffa94d", "#c39bff", "#3fe0d0", "#ff7ad0", "#d9a27a")
-        ),
-        minimum=QColor("#ffffff"),
-        start=QColor("#ffffff"),
-        arrows=QColor(235, 235, 245, 150),
-        text=QColor("#ecedf2"),
-    ),
-}
+
+def _lab(p: Palette) -> LabColors:
+    arrows = QColor(p.lab_arrows)
+    arrows.setAlpha(LAB_ARROW_ALPHA)
+    low, mid, high = p.lab_surface_stops
+    return LabColors(
+        surface_low=QColor(low),
+        surface_mid=QColor(mid),
+        surface_high=QColor(high),
+        non_finite=QColor(p.lab_non_finite),
+        racers=tuple(QColor(c) for c in p.lab_racers),
+        minimum=QColor(p.lab_marks),
+        start=QColor(p.lab_marks),
+        arrows=arrows,
+        text=QColor(p.graph_text),
+    )
+
+
+_LAB = {name: _lab(p) for name, p in PALETTES.items()}
 
 
 def lab_colors(theme: str) -> LabColors:
