@@ -22,7 +22,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPalette, QTextDocument
+from PySide6.QtGui import QColor, QFontMetricsF, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -196,6 +196,7 @@ class BoundaryPlot(QWidget):
         self._press: tuple[QPoint, tuple[str, int] | None] | None = None  # where a press began, the point it hit
         self._dragging = False
         self.plot.viewport().installEventFilter(self)
+        item.getViewBox().sigResized.connect(self._fit_axis_labels)
 
         self.discretize = QCheckBox("Discretize")
         self.discretize.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
@@ -257,6 +258,7 @@ class BoundaryPlot(QWidget):
         for mode in PAINT_MODES:
             _class_colors(self.mode_buttons[mode], int(mode[-1]), pal)
         self._show_key()
+        self._fit_axis_labels()  # the mode's text size changes what fits
         if self._X:
             self._draw_points()
         self._redraw_image()
@@ -287,18 +289,14 @@ class BoundaryPlot(QWidget):
 
     def axis_labels(self) -> tuple[str, str]:
         """The axes' text: the inputs' names with the data's own beside them (``x1 · PC1``), else x1, x2."""
-        dataset = self._dataset
+        dataset = getattr(self, "_dataset", None)
         if dataset is None or not hasattr(dataset, "input_label"):
             return input_name(0), input_name(1)
         return dataset.input_label(0), dataset.input_label(1)
 
     def _show_names(self) -> None:
         """Axes, legend, paint tools and title in the data's own names (a new data set may bring new ones)."""
-        item = self.plot.getPlotItem()
-        for side, text in zip(("bottom", "left"), self.axis_labels()):
-            axis = item.getAxis(side)
-            if axis.labelText != html.escape(text):
-                axis.setLabel(html.escape(text))  # keeps the palette's label style
+        self._fit_axis_labels()
         for k in range(MAX_CLASSES):
             name = self.class_label(k)
             button = self.mode_buttons[f"paint{k}"]
@@ -306,6 +304,21 @@ class BoundaryPlot(QWidget):
             button.setToolTip(f"Click to add a point of {name}; it joins the training set and training goes on")
         self._set_title()
         self._show_key()
+
+    def _fit_axis_labels(self, *_args) -> None:
+        """Each axis says ``x1 · PC1`` where the data area has room for it, else ``x1`` (the whole name then in
+        the axis's tooltip): a short plot (presentation mode at 1024×700) keeps a readable label."""
+        item = self.plot.getPlotItem()
+        box = item.getViewBox()
+        room = {"bottom": box.width(), "left": box.height()}
+        for index, (side, full) in enumerate(zip(("bottom", "left"), self.axis_labels())):
+            axis = item.getAxis(side)
+            fits = QFontMetricsF(axis.label.font()).horizontalAdvance(full) <= room[side] - 8
+            text = html.escape(full if fits else input_name(index))
+            if axis.labelText != text:
+                axis.labelText = text  # (keeps the palette's label style)
+                axis._updateLabel()
+            axis.setToolTip("" if fits else full)
 
     def _set_title(self) -> None:
         many = self.classes > 2

@@ -184,3 +184,22 @@ def test_two_named_classes_title_the_map_by_the_second(qtbot, ws):
     assert boundary.colorbar.getAxis("left").labelText == "P(tulip)"
     assert boundary.plot.getPlotItem().getAxis("left").labelText == "x2 · width"
     assert "rose" in boundary.key.text() and boundary.mode_buttons["paint0"].text() == "Paint rose"
+
+
+def test_an_axis_too_short_for_its_name_keeps_the_input_name(qtbot):
+    """x2 · PC2 where the data area has room; on a short plot plain x2, the whole name in the tooltip."""
+    from gui.boundary_plot import BoundaryPlot
+
+    plot = BoundaryPlot()
+    qtbot.addWidget(plot)
+    plot.set_dataset(make_dataset("iris"))
+    plot.resize(700, 600)
+    plot.show()
+    left = plot.plot.getPlotItem().getAxis("left")
+    qtbot.waitUntil(lambda: left.labelText == "x2 · PC2")
+    assert left.toolTip() == ""
+    plot.resize(700, 150)
+    qtbot.waitUntil(lambda: left.labelText == "x2")
+    assert left.toolTip() == "x2 · PC2" and plot.plot.getPlotItem().getAxis("bottom").labelText == "x1 · PC1"
+    plot.resize(700, 600)
+    qtbot.waitUntil(lambda: left.labelText == "x2 · PC2")
