@@ -963,7 +963,12 @@ def flatten(cmds: list, steps: int = 12) -> list[Point]:
 
 
 def count_path_crossings(paths: dict) -> int:
-    """Points where two drawn edges cross (edges sharing an end node are not compared), via numpy."""
+    """Points where two drawn edges cross (edges sharing an end node are not compared), via numpy.
+
+    Each segment is half-open (its end point belongs to the next one), so two
+    polylines crossing exactly at a vertex of one of them (rounded coordinates,
+    as ``dot`` writes them) count once, neither zero times nor twice.
+    """
     import numpy as np
 
     keys = list(paths)
@@ -993,7 +998,7 @@ def count_path_crossings(paths: dict) -> int:
         with np.errstate(divide="ignore", invalid="ignore"):
             t = (wx * ry[None, :] - wy * rx[None, :]) / denom
             u = (wx * ry[sl, None] - wy * rx[sl, None]) / denom
-        hit = (np.abs(denom) > 1e-12) & (t > 1e-9) & (t < 1 - 1e-9) & (u > 1e-9) & (u < 1 - 1e-9)
+        hit = (np.abs(denom) > 1e-12) & (t > -1e-9) & (t < 1 - 1e-9) & (u > -1e-9) & (u < 1 - 1e-9)
         oi, oj = own[sl, None], own[None, :]
         hit &= oi < oj
         hit &= ~share[oi, oj]
