@@ -48,6 +48,7 @@ EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
 TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
 RESTARTS = 8  # restarts of the crossing minimisation from other depth-first orders, for small graphs
+RESTART_WORK = 800  # ... fewer above 100 segments (RESTART_WORK / segments): the work stays bounded
 # Work limits, in segments between adjacent layers (edges split at their virtual slots):
 THOROUGH_SEGMENTS = 250  # up to this: four strategies, sifting and restarts (every example, typical expressions)
 TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycentre sweeps
@@ -536,7 +537,7 @@ def _order(layers: list, up: dict, down: dict, segments: int, sweeps: int, dfs_s
         # Restarts from other depth-first orders (each node's arguments in a random order: another planar
         # order of a tree), while the graph is small (seeded: deterministic).
         rng = random.Random(0)
-        restarts = RESTARTS if thorough and dfs_start is not None else 0
+        restarts = min(RESTARTS, RESTART_WORK // segments) if thorough and dfs_start is not None else 0
         for r in range(restarts if best else 0):
             start = [[number[it] for it in layer] for layer in dfs_start(r)]
             crossings, result = _minimise(
@@ -734,6 +735,10 @@ def _swap_parallel(layers: list, k: int, i: int, up: list, down: list, pos: list
     ends, which swapping in one layer alone cannot reach.
     """
     a, b = layers[k][i], layers[k][i + 1]
+    if len(up[a]) == 1 and len(up[b]) == 1:
+        ua, ub = up[a][0], up[b][0]
+        if pos[ub] == pos[ua] + 1 and len(down[ua]) == 1 and len(down[ub]) == 1:
+            return  # the middle of a pair of paths that run side by side from further up: tried from their top
     run = [(a, b)]
     m = k
     while len(down[a]) == 1 and len(down[b]) == 1:
