@@ -7,7 +7,10 @@ not connect and boxes that overlap.  Also times both.  ``dot`` is a
 benchmark-only dependency (``apt-get install graphviz``); without it only our
 figures are printed.
 
-Run:  python benchmarks/bench_graph_layout.py [--random 200]
+Run:  python benchmarks/bench_graph_layout.py [--random 200] [--record tests/data/dot_crossings.json]
+
+``--record`` writes dot's crossing count of every graph to a file that
+``tests/test_graph_crossings.py`` holds our drawing to (no ``dot`` needed there).
 """
 
 from __future__ import annotations
@@ -91,6 +94,7 @@ def median_ms(rows: list, key: str) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random", type=int, default=200)
+    parser.add_argument("--record", type=Path, help="write dot's crossings per graph to this JSON file")
     args = parser.parse_args(argv)
     has_dot = shutil.which("dot") is not None
     rows = []
@@ -106,6 +110,11 @@ def main(argv=None) -> int:
             row["t_dot"] = time.perf_counter() - t
             row["dot"] = measure(theirs)
         rows.append(row)
+    if args.record is not None and has_dot:
+        version = subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip()
+        record = {"dot": version, "box": BOX, "crossings": {r["name"]: r["dot"][0] for r in rows}}
+        args.record.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        print(f"dot's crossings written to {args.record}")
     examples = [r for r in rows if not r["name"].startswith("random")]
     randoms = [r for r in rows if r["name"].startswith("random")]
     print(f"layered drawing vs Graphviz dot ({'dot found' if has_dot else 'dot NOT installed: ours only'})")
