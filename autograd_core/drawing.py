@@ -537,7 +537,7 @@ def _order(layers: list, up: dict, down: dict, segments: int, sweeps: int, dfs_s
         # Restarts from other depth-first orders (each node's arguments in a random order: another planar
         # order of a tree), while the graph is small (seeded: deterministic).
         rng = random.Random(0)
-        restarts = min(RESTARTS, RESTART_WORK // segments) if thorough and dfs_start is not None else 0
+        restarts = min(RESTARTS, RESTART_WORK // max(segments, 1)) if thorough and dfs_start is not None else 0
         for r in range(restarts if best else 0):
             start = [[number[it] for it in layer] for layer in dfs_start(r)]
             crossings, result = _minimise(

@@ -123,3 +123,14 @@ def test_no_more_crossings_than_dot(part):
         if ours > DOT["crossings"][name]:
             worse.append((name, ours, DOT["crossings"][name]))
     assert worse == []
+
+
+def test_graphs_without_edges_are_ordered():
+    assert layered_order(nx.MultiDiGraph()).crossings == 0
+    one = nx.MultiDiGraph()
+    one.add_node(0)
+    order = layered_order(one)
+    assert order.layers == [[0]] and order.crossings == 0
+    two = nx.MultiDiGraph()
+    two.add_nodes_from([0, 1])  # two inputs, no op yet
+    assert sorted(it for layer in layered_order(two).layers for it in layer) == [0, 1]
