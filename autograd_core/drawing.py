@@ -44,10 +44,13 @@ EdgeKey = tuple  # (u, v, key)
 
 LAYER_GAP = 56.0  # between the columns (rows) of boxes of a layered drawing
 NODE_GAP = 16.0  # between two boxes of one layer
+MIN_LAYER_GAP = 14.0  # between two layers whose edges run (nearly) straight
+BEND_ROOM = 0.3  # room between layers per unit an edge moves sideways (up to LAYER_GAP)
 EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
 COMPACT_NODES = 300  # a force layout of up to this many nodes is compacted ...
-COMPACT_THOROUGH_NODES = 100  # ... and of up to this many, from eight stretches and spacings, two ways each
+COMPACT_THOROUGH_NODES = 100  # ... and of up to this many, at several stretches, spacings and axis orders
+PACK_GAIN = 1.1  # a force layout's boxes are packed in rows where that shows them this much larger
 TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
 RESTARTS = 12  # shaken restarts of the crossing minimisation for small graphs
 RESTART_SEGMENTS = 90  # ... done up to this many segments (the layout of a typed expression stays well under 0.1 s)
@@ -806,13 +809,22 @@ def _layered_drawing(
     def channel(count: int) -> float:
         return 0.0 if not count else 1.5 * EDGE_GAP + (count - 1) * EDGE_GAP + EDGE_GAP
 
+    # Between two layers, as much room as their edges need to bend: a curve that moves sideways by d
+    # gets about BEND_ROOM·d along the flow, at least MIN_LAYER_GAP, at most the layer gap.
+    sideways = [0.0] * len(layers)
+    for e, chain in order.chains.items():
+        for i, (a, b) in enumerate(pairwise(chain)):
+            k = layer_at[b]
+            src = out_port[e] if i == 0 else coord[a]
+            dst = in_port[e] if i == len(chain) - 2 else coord[b]
+            sideways[k] = max(sideways[k], abs(src - dst))
     flow = []
     f = 0.0
     for k, t in enumerate(thickness):
         if k and block_of[k] != block_of[k - 1]:  # a new block starts after the lanes' channel
             f = channel(lane_count[block_of[k] - 1]) + t / 2
         elif k:
-            f += thickness[k - 1] / 2 + layer_gap + t / 2
+            f += thickness[k - 1] / 2 + min(layer_gap, max(MIN_LAYER_GAP, BEND_ROOM * sideways[k])) + t / 2
         else:
             f = t / 2
         flow.append(f)
@@ -973,31 +985,91 @@ def _force_drawing(
     natural = min(max(math.sqrt((aspect or 1.0) / (w / h)), 0.5), 2.0)  # towards the view's shape (≤ 2× either way)
     unit = (mean_w + FORCE_GAP, mean_h + FORCE_GAP)
     if len(nodes) > COMPACT_NODES:
-        tries, orders, rounds = [(natural, 1.0)], [(0, 1)], 0
+        shrinks, orders, rounds, steps = (1.0,), [(0, 1)], 0, 0
     elif len(nodes) > COMPACT_THOROUGH_NODES:
-        tries, orders, rounds = [(natural, 1.0)], [(0, 1)], 1
+        shrinks, orders, rounds, steps = (1.0,), [(0, 1)], 1, 0
     else:
-        tries = [(natural * f, shrink) for f in (0.5, 0.7, 1.0, 1.4) for shrink in (1.0, 0.6)]
-        orders, rounds = [(0, 1), (1, 0)], 2
+        shrinks, orders, rounds, steps = (1.0, 0.6), [(0, 1), (1, 0)], 2, 8
     # Compaction: overlaps pushed apart, then every box slid towards the drawing's left, then top (or top,
     # then left), as far as the others allow: the force layout's arrangement (who is beside whom) without
-    # the empty room; of a few stretches towards the view's shape and spacings, the one that shows largest
-    # in the view is kept.
+    # the empty room.  The stretch towards the view's shape is searched: narrower while the result is
+    # too wide for the view, wider while it is too tall; the one that shows largest in the view is kept.
+    target = aspect or 1.0
     best = None
-    for stretch, shrink in tries:
-        sx, sy = scale * stretch * shrink, scale / stretch * shrink
-        spread = remove_overlaps({n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}, sizes, FORCE_GAP, unit=unit)
-        for first, second in orders:
-            centres = spread
-            for r in range(rounds + 1):
-                if r:
-                    centres = compact(compact(centres, sizes, FORCE_GAP, first), sizes, FORCE_GAP, second)
+    tried: set = set()
+
+    def attempt(stretch: float) -> float:
+        """The best compacted drawing at this stretch; returns its width/height."""
+        nonlocal best
+        shape = 1.0
+        top = None
+        for shrink in shrinks:
+            sx, sy = scale * stretch * shrink, scale / stretch * shrink
+            start = {n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}
+            spread = remove_overlaps(start, sizes, FORCE_GAP, unit=unit)
+            for first, second in orders:
+                centres = spread
+                for r in range(rounds + 1):
+                    if r:
+                        centres = compact(compact(centres, sizes, FORCE_GAP, first), sizes, FORCE_GAP, second)
+                    shown = _shown_scale(centres, sizes, aspect, view)
+                    if top is None or shown > top[0]:
+                        top = (shown, centres)
+                    if best is None or shown > best[0] * 1.001:
+                        best = (shown, centres)
+        left, upper, right, lower = _extent(top[1], sizes)
+        shape = (right - left) / max(lower - upper, 1.0)
+        return shape
+
+    stretch = natural
+    shape = attempt(stretch)
+    tried.add(round(stretch, 4))
+    direction = 0.8 if shape > target else 1.25
+    for _ in range(steps):
+        stretch *= direction
+        if round(stretch, 4) in tried or not 0.1 < stretch < 10:
+            break
+        tried.add(round(stretch, 4))
+        before = best[0]
+        shape = attempt(stretch)
+        if (shape > target) != (direction < 1) and best[0] <= before:
+            break  # past the view's shape and no better
+    if len(nodes) <= COMPACT_THOROUGH_NODES:
+        # Rows: the boxes in bands of the force layout's height order, each band in its left-to-right
+        # order, packed (or columns, the same way turned); kept where clearly larger than the above.
+        compacted = best[0]
+        for axis in (1, 0):
+            for count in range(1, len(nodes) + 1):
+                centres = pack_rows(pos, sizes, FORCE_GAP, count, axis)
                 shown = _shown_scale(centres, sizes, aspect, view)
-                if best is None or shown > best[0] * 1.001:
+                if shown > max(best[0], compacted * PACK_GAIN):
                     best = (shown, centres)
     centres = best[1]
     paths, arrows = route_straight(graph, centres, sizes)
     return Drawing(centres, sizes, paths, arrows, "free")
+
+
+def pack_rows(pos: dict, sizes: dict, gap: float, count: int, axis: int = 1) -> dict:
+    """Boxes in ``count`` rows (``axis`` 1; columns for 0): split in the order of ``pos`` along ``axis``
+    into rows of equal counts, each row in the order along the other axis, ``gap`` apart and centred."""
+    other = 1 - axis
+    nodes = sorted(pos, key=lambda n: (pos[n][axis], pos[n][other]))
+    per = math.ceil(len(nodes) / count)
+    rows = [sorted(nodes[i : i + per], key=lambda n: pos[n][other]) for i in range(0, len(nodes), per)]
+    out = {}
+    level = 0.0
+    for row in rows:
+        thick = max(sizes[n][axis] for n in row)
+        length = sum(sizes[n][other] for n in row) + gap * (len(row) - 1)
+        along = -length / 2
+        for n in row:
+            p = [0.0, 0.0]
+            p[other] = along + sizes[n][other] / 2
+            p[axis] = level + thick / 2
+            out[n] = (p[0], p[1])
+            along += sizes[n][other] + gap
+        level += thick + gap
+    return out
 
 
 def compact(centres: dict, sizes: dict, gap: float, axis: int) -> dict:
@@ -1023,6 +1095,15 @@ def compact(centres: dict, sizes: dict, gap: float, axis: int) -> dict:
         out[n] = (moved[0], moved[1])
         placed.append((olo, ohi, start + s[axis]))
     return out
+
+
+def _extent(centres: dict, sizes: dict) -> tuple[float, float, float, float]:
+    return (
+        min(c[0] - sizes[n][0] / 2 for n, c in centres.items()),
+        min(c[1] - sizes[n][1] / 2 for n, c in centres.items()),
+        max(c[0] + sizes[n][0] / 2 for n, c in centres.items()),
+        max(c[1] + sizes[n][1] / 2 for n, c in centres.items()),
+    )
 
 
 def _shown_scale(centres: dict, sizes: dict, aspect: float | None, view: tuple | None = None) -> float:

@@ -874,7 +874,7 @@ class GraphView(QGraphicsView):
         self.body_font = QFont()
         self.body_font.setPointSizeF(base * 0.9)
         fm = QFontMetricsF(self.body_font)
-        self.node_height = fm.height() * 3 + 10
+        self.node_height = fm.height() * 3 + 6
         self._title_metrics = QFontMetricsF(self.title_font)
         self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
         self.name_font.setPointSizeF(base * 2.0)
