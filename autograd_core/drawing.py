@@ -45,8 +45,10 @@ EdgeKey = tuple  # (u, v, key)
 LAYER_GAP = 56.0  # between the columns (rows) of boxes of a layered drawing
 NODE_GAP = 16.0  # between two boxes of one layer
 MIN_LAYER_GAP = 14.0  # between two layers whose edges run (nearly) straight
-BEND_ROOM = 0.3  # room between layers per unit an edge moves sideways (up to LAYER_GAP)
+BEND_ROOM = 0.25  # room between layers per unit an edge moves sideways (up to LAYER_GAP)
 EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
+LANE_GAP = 5.0  # between two edges wrapping from one block of a folded drawing to the next
+LANE_MARGIN = 10.0  # between those edges and the boxes
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
 COMPACT_NODES = 300  # a force layout of up to this many nodes is compacted ...
 COMPACT_THOROUGH_NODES = 100  # ... and of up to this many, at several stretches, spacings and axis orders
@@ -786,7 +788,7 @@ def _layered_drawing(
                 lanes[(bnd, o)] = i
             lane_count[bnd] = len(ranked)
         # each block side by side: its own across range, then the lanes of the wrap to the next one
-        lane_margin = max(node_gap, 2 * EDGE_GAP)
+        lane_margin = LANE_MARGIN
         shift = 0.0
         extent = []
         for bi in range(nblocks):
@@ -797,7 +799,7 @@ def _layered_drawing(
         block_shift = []
         for bi in range(nblocks):
             if bi:
-                gap = 2 * lane_margin + max(lane_count[bi - 1] - 1, 0) * EDGE_GAP
+                gap = 2 * lane_margin + max(lane_count[bi - 1] - 1, 0) * LANE_GAP
                 shift = block_shift[-1] + extent[bi - 1][1] + gap - extent[bi][0]
             block_shift.append(shift)
         for k, items in enumerate(layers):
@@ -807,7 +809,7 @@ def _layered_drawing(
     out_port, in_port = ports()
 
     def channel(count: int) -> float:
-        return 0.0 if not count else 1.5 * EDGE_GAP + (count - 1) * EDGE_GAP + EDGE_GAP
+        return 0.0 if not count else 2 * LANE_MARGIN + (count - 1) * LANE_GAP
 
     # Between two layers, as much room as their edges need to bend: a curve that moves sideways by d
     # gets about BEND_ROOM·d along the flow, at least MIN_LAYER_GAP, at most the layer gap.
@@ -836,10 +838,10 @@ def _layered_drawing(
         """Commands from layer k's far side (at ``here``) to layer k+1's near side (at ``target``) in the next block."""
         bnd = block_of[k]
         i, count = lanes[(bnd, owner)], lane_count[bnd]
-        out_level = flow[k] + thickness[k] / 2 + 1.5 * EDGE_GAP + i * EDGE_GAP
-        lane = block_hi[bnd] + max(node_gap, 2 * EDGE_GAP) + i * EDGE_GAP
+        out_level = flow[k] + thickness[k] / 2 + LANE_MARGIN + i * LANE_GAP
+        lane = block_hi[bnd] + LANE_MARGIN + i * LANE_GAP
         enter = flow[k + 1] - thickness[k + 1] / 2
-        in_level = enter - 1.5 * EDGE_GAP - (count - 1 - i) * EDGE_GAP
+        in_level = enter - LANE_MARGIN - (count - 1 - i) * LANE_GAP
         return [
             ("L", *point(out_level, here)),
             ("L", *point(out_level, lane)),

@@ -888,7 +888,7 @@ class GraphView(QGraphicsView):
         # little smaller: the tooltip has it in full); for the projector the gaps between layers and
         # around the graph stay narrow.
         self._value_sample = "data −0.0000"
-        self.fit_margin = 10.0 if self.presentation else 20.0
+        self.fit_margin = 8.0 if self.presentation else 12.0
         self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
         self._value_width = fm.horizontalAdvance(self._value_sample)
 
