@@ -29,7 +29,6 @@ from PySide6.QtWidgets import QApplication
 
 from tests.graph_cases import EXAMPLES, graph_of, random_expression
 
-
 SHOWN = ("micrograd test: more ops", "random #17")  # always listed: the 33-node example, the largest random one
 
 

@@ -100,7 +100,7 @@ def test_folded_layered_drawings_are_truthful_and_cross_no_more_than_their_order
 
 
 def test_a_fold_puts_blocks_side_by_side_and_shortens_a_deep_drawing():
-    text = [e["text"] for e in EXAMPLES if e["name"] == "micrograd test: more ops"][0]
+    text = next(e["text"] for e in EXAMPLES if e["name"] == "micrograd test: more ops")
     graph = graph_of(text)
     order = layered_order(graph)
     blocks = fold_blocks(order, sizes_for(graph), "TB", (34.0, 16.0), 2)
