@@ -258,10 +258,9 @@ def test_legend_fits_its_text(qtbot, view, theme, presentation):
     assert legend.height() >= needed and view.viewport().rect().contains(legend.geometry())
 
 
-@pytest.mark.parametrize("presentation", [False, True])
-def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, tmp_path, presentation):
-    """Measured from the scene transform: value text ≥ 9 pt (13.5 pt in presentation mode) where the issue's
-    goal is met; the figure for the deepest example is kept as a regression floor."""
+@pytest.fixture
+def big_window(qtbot, tmp_path):
+    """The main window at 1600×1000, as the issue measures legibility."""
     from PySide6.QtCore import QSettings
 
     from gui.main_window import MainWindow
@@ -272,18 +271,66 @@ def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, tmp
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
-    window.set_presentation(presentation)
     qtbot.wait(50)
+    yield window
+    window.set_presentation(False)
+    window.expression.state.stop()
+
+
+def fitted_points(qtbot, window, text: str) -> float:
+    """Load ``text``, wait for the drawing, Fit: the on-screen size of the value text (from the scene transform)."""
     panel = window.expression
+    panel.state.load(text, None)
+    qtbot.waitUntil(lambda: not panel.view.busy and panel.view.drawing is not None, timeout=20000)
+    panel.view.fit()
+    return panel.view.fitted_text_points()
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, big_window, presentation):
+    """Measured from the scene transform: value text ≥ 9 pt (13.5 pt in presentation mode) for every
+    example; in presentation mode the 33-node example stays above a floor (its layered drawing cannot
+    hold 13.5 pt text in the view: see the benchmark)."""
+    big_window.set_presentation(presentation)
+    qtbot.wait(50)
     goal = 13.5 if presentation else 9.0
     sizes = {}
     for example in EXAMPLES:
-        panel.state.load(example["text"], example.get("values"))
-        qtbot.waitUntil(lambda: not panel.view.busy, timeout=10000)
-        panel.view.fit()
-        sizes[example["name"]] = panel.view.fitted_text_points()
-    window.set_presentation(False)
-    window.expression.state.stop()
-    small = {k: v for k, v in sizes.items() if "micrograd test" not in k}
-    assert min(small.values()) >= goal, sizes
-    assert min(sizes.values()) >= (8.0 if presentation else 6.5), sizes
+        sizes[example["name"]] = fitted_points(qtbot, big_window, example["text"])
+        assert_legend_clear(big_window.expression.view)
+    deep = "micrograd test: more ops"
+    assert min(v for k, v in sizes.items() if not (presentation and k == deep)) >= goal, sizes
+    assert sizes[deep] >= (10.0 if presentation else 9.0), sizes
+
+
+# The issue's goal (≥ 9 pt, ≥ 13.5 pt in presentation mode) where it is met; elsewhere the figure reached,
+# a little rounded down, as a floor (measured by benchmarks/bench_graph_legibility.py).
+FITTED_FLOORS = {
+    ("micrograd test: more ops", False): {"layered": 9.0, "spring": 9.0, "kamada_kawai": 9.0},
+    ("micrograd test: more ops", True): {"layered": 10.0, "spring": 13.5, "kamada_kawai": 13.5},
+    ("random #17", False): {"layered": 7.5, "spring": 9.0, "kamada_kawai": 9.0},
+    ("random #17", True): {"layered": 8.0, "spring": 11.5, "kamada_kawai": 11.5},
+}
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_representative_graphs_are_legible_at_fit_in_every_layout(qtbot, big_window, presentation):
+    """The 33-node example (a 13-layer chain) and a 46-node random expression, fitted in every layout: the
+    text size from the scene transform, no edge through a box, no boxes overlapping, the legend clear."""
+    from tests.graph_cases import random_expression
+
+    texts = {
+        "micrograd test: more ops": next(e["text"] for e in EXAMPLES if e["name"] == "micrograd test: more ops"),
+        "random #17": random_expression(17),
+    }
+    big_window.set_presentation(presentation)
+    qtbot.wait(50)
+    panel = big_window.expression
+    for method in METHODS:
+        panel.layout_combo.setCurrentIndex(list(METHODS).index(method))
+        for name, text in texts.items():
+            points = fitted_points(qtbot, big_window, text)
+            assert points >= FITTED_FLOORS[(name, presentation)][method], (name, method, points)
+            assert_drawn_truthfully(panel.view)
+            assert_legend_clear(panel.view)
+    panel.layout_combo.setCurrentIndex(0)
