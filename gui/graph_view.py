@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import networkx as nx
 import numpy as np
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -80,7 +80,8 @@ NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not dra
 TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
 DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
 SPLIT_LAYERS_MAX_NODES = 1000  # up to this size a very wide layer is split to fit the view's shape
-MAX_FOLDS = 4  # a deep layered drawing of up to DIRECTION_BOTH_NODES nodes is tried in up to this many blocks
+MAX_FOLDS = 4  # a deep layered drawing of up to FOLD_NODES nodes is tried in up to this many blocks
+FOLD_NODES = 120  # (each try is a drawing: 0.1 s → 0.55 s for 260 nodes; bigger graphs open as overviews)
 FOLD_COST = 0.04  # ... and folded only where each fold shows it at least this much larger
 
 
@@ -207,7 +208,8 @@ def compute_drawing(
         if widest > width:  # also try splitting the widest layers
             orders.append(layered_order(graph, max_width=width))
         for order in orders:
-            for folds in range(1, min(MAX_FOLDS, len(order.layers) // 2) + 1):
+            most = MAX_FOLDS if graph.number_of_nodes() <= FOLD_NODES else 1
+            for folds in range(1, min(most, len(order.layers) // 2) + 1):
                 drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g, folds=folds)
                 score = view_scale(drawing, view) * (1.0 - FOLD_COST * (folds - 1))
                 if best is None or score > best[0]:
@@ -851,6 +853,7 @@ class GraphView(QGraphicsView):
         self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
         self.auto_fit = True  # keep fitting on resize until the user zooms by hand
+        self._fitting = False
         self._reorient_timer = QTimer(self)
         self._reorient_timer.setSingleShot(True)
         self._reorient_timer.setInterval(200)
@@ -1494,6 +1497,14 @@ class GraphView(QGraphicsView):
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()
+        if (self.horizontalScrollBar().isVisible() or self.verticalScrollBar().isVisible()) and not self._fitting:
+            # Scroll bars left from a zoom go only once Qt's queued check runs; until then the scene is
+            # placed as if they were gone, and the legend sits higher: let them go now (a resize refits).
+            self._fitting = True
+            try:
+                QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
+            finally:
+                self._fitting = False
 
     def fitted_text_points(self) -> float:
         """On-screen size, in points, of the value and gradient text at the current zoom."""
