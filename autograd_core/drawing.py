@@ -33,6 +33,7 @@ import random
 import re
 from bisect import bisect_right, insort
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 
 import networkx as nx
@@ -44,8 +45,15 @@ EdgeKey = tuple  # (u, v, key)
 
 LAYER_GAP = 56.0  # between the columns (rows) of boxes of a layered drawing
 NODE_GAP = 16.0  # between two boxes of one layer
+MIN_LAYER_GAP = 14.0  # between two layers whose edges run (nearly) straight
+BEND_ROOM = 0.25  # room between layers per unit an edge moves sideways (up to LAYER_GAP)
 EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
+LANE_GAP = 5.0  # between two edges wrapping from one block of a folded drawing to the next
+LANE_MARGIN = 10.0  # between those edges and the boxes
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
+COMPACT_NODES = 300  # a force layout of up to this many nodes is compacted ...
+COMPACT_THOROUGH_NODES = 60  # ... and of up to this many, at several stretches, spacings and axis orders
+PACK_GAIN = 1.1  # a force layout's boxes are packed in rows where that shows them this much larger
 TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
 RESTARTS = 8  # restarts of the crossing minimisation from other depth-first orders, for small graphs
 RESTART_WORK = 800  # ... fewer above 100 segments (RESTART_WORK / segments): the work stays bounded
@@ -102,6 +110,129 @@ class Drawing:
             max(b[3] for b in boxes),
         )
 
+    @cached_property
+    def obstacles(self):
+        """Rectangles (left, top, right, bottom) that cover every box and every edge, as a numpy array:
+        what must stay clear of a reserved corner of the view (an edge's curve lies inside the rectangle of
+        its control points; a long straight stretch is cut into short pieces)."""
+        import numpy as np
+
+        rects = [self.box(n) for n in self.centres]
+        step = 40.0
+        for cmds in [*self.paths.values(), *self.trunks.values()]:
+            here = None
+            for c in cmds:
+                if c[0] == "T":
+                    here = None  # the trunk's own commands are in the list too
+                    continue
+                end = (c[-2], c[-1])
+                if c[0] == "M" or here is None:
+                    here = end
+                    continue
+                if c[0] == "C":
+                    xs, ys = (here[0], c[1], c[3], c[5]), (here[1], c[2], c[4], c[6])
+                    rects.append((min(xs), min(ys), max(xs), max(ys)))
+                else:
+                    pieces = max(1, math.ceil(math.dist(here, end) / step))
+                    for i in range(pieces):
+                        a = (here[0] + (end[0] - here[0]) * i / pieces, here[1] + (end[1] - here[1]) * i / pieces)
+                        b = (
+                            here[0] + (end[0] - here[0]) * (i + 1) / pieces,
+                            here[1] + (end[1] - here[1]) * (i + 1) / pieces,
+                        )
+                        rects.append((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])))
+                here = end
+        return np.array(rects, dtype=float).reshape(-1, 4)
+
+    def extent(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of everything drawn: boxes and edges."""
+        if not self.centres:
+            return (0.0, 0.0, 0.0, 0.0)
+        o = self.obstacles
+        return (float(o[:, 0].min()), float(o[:, 1].min()), float(o[:, 2].max()), float(o[:, 3].max()))
+
+
+def fit_in_view(
+    extent: tuple,
+    obstacles,
+    view: tuple[float, float],
+    corner: tuple[float, float] = (0.0, 0.0),
+    margin: float = 0.0,
+    max_scale: float = math.inf,
+) -> tuple[float, float, float]:
+    """The largest scale at which a drawing fits a view, clear of a reserved corner; and where it goes.
+
+    ``extent`` (left, top, right, bottom) is what must be shown, ``obstacles``
+    (an n×4 array of rectangles in the same units) what must not lie under
+    the reserved rectangle of size ``corner`` (width, height) at the view's
+    bottom-left (a legend), ``view`` is (width, height) in pixels and
+    ``margin`` is kept free along the view's edges.  The drawing may use the
+    whole view as long as nothing of it is under the corner: it is moved up
+    or right of the centre only as far as needed.  Returns (scale, x, y) with
+    (x, y) the view position of the extent's top-left corner.
+    """
+    import numpy as np
+
+    left, top, right, bottom = extent
+    w, h = max(right - left, 1.0), max(bottom - top, 1.0)
+    vw, vh = view
+    cw, ch = corner
+    room_w, room_h = vw - 2 * margin, vh - 2 * margin
+    if room_w <= 0 or room_h <= 0:
+        return 0.05, margin, margin
+    full = min(room_w / w, room_h / h, max_scale)
+    obstacles = np.asarray(obstacles, dtype=float).reshape(-1, 4)
+
+    def place(s: float):
+        """(cost, x, y) of the best position at scale ``s`` clear of the corner, or None."""
+        xmin, xmax = margin, vw - margin - w * s
+        ymin, ymax = margin, vh - margin - h * s
+        if xmax < xmin - 1e-6 or ymax < ymin - 1e-6:
+            return None
+        xmax, ymax = max(xmax, xmin), max(ymax, ymin)
+        cx, cy = (xmin + xmax) / 2, (ymin + ymax) / 2
+        if cw <= 0 or ch <= 0 or not len(obstacles):
+            return 0.0, cx, cy
+        # An obstacle lies under the corner iff x < a and y > b (x, y: the extent's top-left on screen).
+        a = cw - (obstacles[:, 0] - left) * s
+        b = vh - ch - (obstacles[:, 3] - top) * s
+        order = np.argsort(-a)
+        a, b = a[order], b[order]
+        suffix = np.minimum.accumulate(b)  # suffix[i] = min b over the i+1 largest a
+        xs = np.concatenate(([cx], np.sort(a[(a > cx) & (a <= xmax)])))
+        count = np.searchsorted(-a, -xs, side="left")  # how many obstacles have a > x
+        limit = np.where(count > 0, np.minimum(ymax, suffix[np.maximum(count - 1, 0)]), ymax)
+        ok = limit >= ymin - 1e-9
+        if not ok.any():
+            return None
+        ys = np.minimum(cy, limit)
+        cost = np.where(ok, (xs - cx) + (cy - ys), np.inf)
+        i = int(np.argmin(cost))
+        return float(cost[i]), float(xs[i]), float(ys[i])
+
+    found = place(full)
+    if found is not None:
+        return full, found[1], found[2]
+    lo, hi = 0.0, full
+    best = None
+    # Above the corner, the whole width; beside it, the whole height: either always works.
+    above = min((vh - ch - 2 * margin) / h, room_w / w, max_scale)
+    beside = min((vw - cw - 2 * margin) / w, room_h / h, max_scale)
+    for s in (above, beside):
+        if s > lo and (got := place(s)) is not None:
+            lo, best = s, (s, got[1], got[2])
+    for _ in range(14):
+        mid = (lo + hi) / 2
+        got = place(mid)
+        if got is not None:
+            lo, best = mid, (mid, got[1], got[2])
+        else:
+            hi = mid
+    if best is None:
+        s = max(lo, 0.05)
+        return s, margin, margin
+    return best
+
 
 # ------------------------------------------------------------------ entry
 
@@ -115,24 +246,33 @@ def draw(
     layering=None,
     gaps: tuple[float, float] = (LAYER_GAP, NODE_GAP),
     aspect: float | None = None,
+    folds: int = 1,
+    view: tuple | None = None,
 ) -> Drawing:
     """A drawing of ``graph`` with boxes of ``sizes`` ({node: (w, h)}, default 100×50).
 
     ``direction`` ("LR" or "TB") orients a layered drawing; ``layering`` (from
     ``layered_order``) lets both orientations share the ordering work; ``gaps``
-    are the space between layers and between two boxes of a layer; ``aspect``
-    (width/height of the view) stretches a force layout towards the view's shape.
+    are the space between layers and between two boxes of a layer; ``folds``
+    cuts a deep layered drawing into that many blocks of layers side by side
+    (``fold_blocks``); ``aspect`` (width/height of the view) stretches a force
+    layout towards the view's shape, and ``view`` (width, height, legend corner
+    width and height, margin, largest scale: see ``fit_in_view``) compacts it
+    to show largest there.
     """
     sizes = {n: (sizes or {}).get(n, (100.0, 50.0)) for n in graph.nodes}
     if graph.number_of_nodes() == 0:
         return Drawing({}, {}, {}, {}, direction)
     if method == "layered":
         order = layering if layering is not None else layered_order(graph)
-        return _layered_drawing(graph, order, sizes, direction, gaps)
+        blocks = fold_blocks(order, sizes, direction, gaps, folds) if folds > 1 else None
+        return _layered_drawing(graph, order, sizes, direction, gaps, blocks)
     from autograd_core.graph import layout
 
     pos = layout(graph, method)
-    return _force_drawing(graph, pos, sizes, aspect)
+    if view is not None and aspect is None:
+        aspect = max(view[0] - 2 * view[4], 1.0) / max(view[1] - 2 * view[4], 1.0)
+    return _force_drawing(graph, pos, sizes, aspect, view)
 
 
 # ------------------------------------------------------------------ layering and order
@@ -356,6 +496,45 @@ def layer_width_for(sizes: dict, gaps: tuple, aspect: float, direction: str) -> 
     else:
         ratio = aspect * (h + gaps[0]) / (w + gaps[1])
     return max(3, round(math.sqrt(n * ratio)))
+
+
+def fold_blocks(order: LayeredOrder, sizes: dict, direction: str, gaps: tuple, count: int) -> list[int]:
+    """The first layer of each of ``count`` blocks of about equal length along the flow.
+
+    A cut moves a layer or two from the even split when that makes fewer
+    edges wrap from one block to the next."""
+    along = 0 if direction == "LR" else 1
+    layers = order.layers
+    depth = len(layers)
+    count = min(count, depth)
+    if count <= 1:
+        return [0]
+    thick = [max((sizes[it][along] for it in items if not _is_virtual(it)), default=0.0) for items in layers]
+    start = [0.0]
+    for k in range(1, depth):
+        start.append(start[-1] + thick[k - 1] + gaps[0])
+    total = start[-1] + thick[-1]
+    pitch = total / depth
+    at = {it: k for k, items in enumerate(layers) for it in items}
+    segments = set()
+    for chain in order.chains.values():
+        segments.update(pairwise(chain))
+    wraps = [0] * depth  # segments entering layer k from layer k-1
+    for a, _b in segments:
+        if at[a] + 1 < depth:
+            wraps[at[a] + 1] += 1
+    cuts = [0]
+    for j in range(1, count):
+        ideal = total * j / count
+        best = None
+        for c in range(cuts[-1] + 1, depth - (count - j) + 1):
+            cost = abs(start[c] - ideal) / pitch + 0.3 * wraps[c]
+            if abs(start[c] - ideal) <= 2.5 * pitch and (best is None or cost < best[0]):
+                best = (cost, c)
+        if best is None:
+            best = (0, min(max(cuts[-1] + 1, round(ideal / pitch)), depth - (count - j)))
+        cuts.append(best[1])
+    return cuts
 
 
 def _dfs_rank(graph: nx.DiGraph, rng: random.Random | None = None) -> tuple[dict, dict]:
@@ -793,15 +972,32 @@ def _layer_crossings(items: list, down: list, pos: list) -> int:
 # ------------------------------------------------------------------ coordinates
 
 
-def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direction: str, gaps) -> Drawing:
+def _layered_drawing(
+    graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direction: str, gaps, blocks: list | None = None
+) -> Drawing:
+    """Coordinates and routes of a layered drawing; ``blocks`` (first layer of each block) folds it.
+
+    A folded drawing puts its blocks of consecutive layers side by side (top
+    to bottom layers: columns; left to right: bands, one under the other),
+    each flowing the same way.  An edge that leaves a block's last layer runs
+    on past it, then along the gap between the two blocks, and enters the
+    next block from before its first layer: each such edge has its own lane,
+    nested so that they cross no more than the unfolded ones did.
+    """
     across = 1 if direction == "LR" else 0  # index of the in-layer axis in (w, h)
     along = 1 - across
     layers = order.layers
+    starts = sorted(set(blocks or [0]) | {0})
+    block_of = []
+    for k in range(len(layers)):
+        block_of.append(sum(1 for b in starts if b <= k) - 1)
+    nblocks = len(starts)
 
     virtual = {it for items in layers for it in items if _is_virtual(it)}
     is_virtual = virtual.__contains__
     half = {it: (EDGE_GAP if it in virtual else sizes[it][across]) / 2 for items in layers for it in items}
     layer_gap, node_gap = gaps
+    layer_at = {it: k for k, items in enumerate(layers) for it in items}
 
     def separation(a, b) -> float:
         return half[a] + half[b] + (EDGE_GAP if a in virtual or b in virtual else node_gap)
@@ -811,8 +1007,8 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
     linked: set = set()
     for chain in order.chains.values():
         for a, b in pairwise(chain):
-            if (a, b) in linked:
-                continue
+            if (a, b) in linked or block_of[layer_at[a]] != block_of[layer_at[b]]:
+                continue  # a segment between two blocks does not pull their coordinates together
             linked.add((a, b))
             down.setdefault(a, []).append(b)
             up.setdefault(b, []).append(a)
@@ -835,38 +1031,116 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down))
     # layer positions along the flow
     thickness = [max((sizes[it][along] for it in items if not is_virtual(it)), default=0.0) for items in layers]
+
+    # ports: each box spreads its edges along its border in the order of their other ends
+    def ports():
+        out_port: dict = {}
+        in_port: dict = {}
+        by_source: dict = {}
+        by_target: dict = {}
+        index = argument_indices(graph)
+        for e, chain in order.chains.items():
+            by_source.setdefault(chain[0], []).append((coord[chain[1]], index[e], e))
+            by_target.setdefault(chain[-1], []).append((coord[chain[-2]], index[e], e))
+        for n, items in by_source.items():
+            items.sort(key=_port_order)
+            for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
+                out_port[e] = c
+        for n, items in by_target.items():
+            items.sort(key=_port_order)
+            for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
+                in_port[e] = c
+        return out_port, in_port
+
+    # Folding: the segments from each block's last layer to the next block's first get lanes.
+    lanes: dict = {}  # (boundary, owner) -> lane index; owner: an edge, or ("trunk", source)
+    lane_count = [0] * nblocks
+    if nblocks > 1:
+        out_port, in_port = ports()  # in-block order only: compared within one block's frame
+        crossing: list[dict] = [{} for _ in range(nblocks)]
+        for e, chain in order.chains.items():
+            for i, (a, b) in enumerate(pairwise(chain)):
+                k = layer_at[a]
+                if block_of[k] == block_of[k + 1]:
+                    continue
+                trunk_run = _is_virtual(a) and _is_virtual(b) and a[1][0] == "trunk"
+                owner = a[1] if trunk_run else e
+                src = out_port[e] if i == 0 else coord[a]
+                dst = in_port[e] if i == len(chain) - 2 else coord[b]
+                crossing[block_of[k]].setdefault(owner, (src, dst))
+        for bnd, owners in enumerate(crossing):
+            ranked = sorted(owners, key=lambda o: (-owners[o][0], -owners[o][1]))
+            for i, o in enumerate(ranked):
+                lanes[(bnd, o)] = i
+            lane_count[bnd] = len(ranked)
+        # each block side by side: its own across range, then the lanes of the wrap to the next one
+        lane_margin = LANE_MARGIN
+        shift = 0.0
+        extent = []
+        for bi in range(nblocks):
+            items = [it for k, its in enumerate(layers) if block_of[k] == bi for it in its]
+            lo = min(coord[it] - half[it] for it in items)
+            hi = max(coord[it] + half[it] for it in items)
+            extent.append((lo, hi))
+        block_shift = []
+        for bi in range(nblocks):
+            if bi:
+                gap = 2 * lane_margin + max(lane_count[bi - 1] - 1, 0) * LANE_GAP
+                shift = block_shift[-1] + extent[bi - 1][1] + gap - extent[bi][0]
+            block_shift.append(shift)
+        for k, items in enumerate(layers):
+            for it in items:
+                coord[it] += block_shift[block_of[k]]
+        block_hi = [extent[bi][1] + block_shift[bi] for bi in range(nblocks)]
+    out_port, in_port = ports()
+
+    def channel(count: int) -> float:
+        return 0.0 if not count else 2 * LANE_MARGIN + (count - 1) * LANE_GAP
+
+    # Between two layers, as much room as their edges need to bend: a curve that moves sideways by d
+    # gets about BEND_ROOM·d along the flow, at least MIN_LAYER_GAP, at most the layer gap.
+    sideways = [0.0] * len(layers)
+    for e, chain in order.chains.items():
+        for i, (a, b) in enumerate(pairwise(chain)):
+            k = layer_at[b]
+            src = out_port[e] if i == 0 else coord[a]
+            dst = in_port[e] if i == len(chain) - 2 else coord[b]
+            sideways[k] = max(sideways[k], abs(src - dst))
     flow = []
     f = 0.0
     for k, t in enumerate(thickness):
-        if k:
-            f += thickness[k - 1] / 2 + layer_gap + t / 2
+        if k and block_of[k] != block_of[k - 1]:  # a new block starts after the lanes' channel
+            f = channel(lane_count[block_of[k] - 1]) + t / 2
+        elif k:
+            f += thickness[k - 1] / 2 + min(layer_gap, max(MIN_LAYER_GAP, BEND_ROOM * sideways[k])) + t / 2
+        else:
+            f = t / 2
         flow.append(f)
 
     def point(flow_c: float, across_c: float) -> Point:
         return (flow_c, across_c) if direction == "LR" else (across_c, flow_c)
+
+    def wrap(k: int, owner, here: float, target: float) -> list:
+        """Commands from layer k's far side (at ``here``) to layer k+1's near side (at ``target``) in the next block."""
+        bnd = block_of[k]
+        i, count = lanes[(bnd, owner)], lane_count[bnd]
+        out_level = flow[k] + thickness[k] / 2 + LANE_MARGIN + i * LANE_GAP
+        lane = block_hi[bnd] + LANE_MARGIN + i * LANE_GAP
+        enter = flow[k + 1] - thickness[k + 1] / 2
+        in_level = enter - LANE_MARGIN - (count - 1 - i) * LANE_GAP
+        return [
+            ("L", *point(out_level, here)),
+            ("L", *point(out_level, lane)),
+            ("L", *point(in_level, lane)),
+            ("L", *point(in_level, target)),
+            ("L", *point(enter, target)),
+        ]
 
     centres = {}
     for k, items in enumerate(layers):
         for it in items:
             if not is_virtual(it):
                 centres[it] = point(flow[k], coord[it])
-    # ports: each box spreads its edges along its border in the order of their other ends
-    out_port: dict = {}
-    in_port: dict = {}
-    by_source: dict = {}
-    by_target: dict = {}
-    index = argument_indices(graph)
-    for e, chain in order.chains.items():
-        by_source.setdefault(chain[0], []).append((coord[chain[1]], index[e], e))
-        by_target.setdefault(chain[-1], []).append((coord[chain[-2]], index[e], e))
-    for n, items in by_source.items():
-        items.sort(key=_port_order)
-        for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
-            out_port[e] = c
-    for n, items in by_target.items():
-        items.sort(key=_port_order)
-        for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
-            in_port[e] = c
     # Each trunk once: per layer it crosses, a run across the layer and a curve to the next one.
     trunks: dict = {}
     trunk_at: dict = {}  # (source, layer) -> index of the trunk's run across that layer
@@ -880,7 +1154,9 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
         cmds = [("M", *point(flow[ku + 1] - thickness[ku + 1] / 2, coord[first]))]
         for i, item in enumerate(items):
             k = ku + 1 + i
-            if i:
+            if i and block_of[k] != block_of[k - 1]:
+                cmds.extend(wrap(k - 1, ("trunk", u), coord[items[i - 1]], coord[item]))
+            elif i:
                 here_flow = flow[k - 1] + thickness[k - 1] / 2
                 enter = flow[k] - thickness[k] / 2
                 mid = (here_flow + enter) / 2
@@ -905,8 +1181,11 @@ def _layered_drawing(graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direct
             item = chain[k - ku]
             target = in_port[e] if k == kv else coord[item]
             enter = flow[k] - thickness[k] / 2
-            mid = (here_flow + enter) / 2
-            cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
+            if block_of[k] != block_of[k - 1]:
+                cmds.extend(wrap(k - 1, e, here, target))
+            else:
+                mid = (here_flow + enter) / 2
+                cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
             here = target
             if k < kv and on_trunk:  # ride the trunk to the layer before the target
                 cmds.append(("T", u, trunk_at[(u, k)], trunk_at[(u, kv - 1)] + 1))
@@ -976,7 +1255,9 @@ def _place_layer(items, neighbours, coord, separation, is_virtual, both=None) ->
 # ------------------------------------------------------------------ force layouts
 
 
-def _force_drawing(graph: nx.DiGraph, pos: dict, sizes: dict, aspect: float | None = None) -> Drawing:
+def _force_drawing(
+    graph: nx.DiGraph, pos: dict, sizes: dict, aspect: float | None = None, view: tuple | None = None
+) -> Drawing:
     nodes = list(graph.nodes)
     if len(nodes) == 1:
         centres = {nodes[0]: (0.0, 0.0)}
@@ -987,20 +1268,153 @@ def _force_drawing(graph: nx.DiGraph, pos: dict, sizes: dict, aspect: float | No
     mean_w = sum(s[0] for s in sizes.values()) / len(sizes)
     mean_h = sum(s[1] for s in sizes.values()) / len(sizes)
     scale = (0.8 * math.hypot(mean_w, mean_h) + FORCE_GAP) / (typical or 1.0)
-    sx = sy = scale
-    if aspect:  # stretch towards the view's shape (at most 2× either way)
-        xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
-        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-        stretch = min(max(math.sqrt(aspect / (w / h)), 0.5), 2.0)
-        sx, sy = scale * stretch, scale / stretch
-    centres = {n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}
-    centres = remove_overlaps(centres, sizes, FORCE_GAP)
+    xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+    w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    natural = min(max(math.sqrt((aspect or 1.0) / (w / h)), 0.5), 2.0)  # towards the view's shape (≤ 2× either way)
+    unit = (mean_w + FORCE_GAP, mean_h + FORCE_GAP)
+    if len(nodes) > COMPACT_NODES:
+        shrinks, orders, rounds, steps = (1.0,), [(0, 1)], 0, 0
+    elif len(nodes) > COMPACT_THOROUGH_NODES:
+        shrinks, orders, rounds, steps = (1.0,), [(0, 1)], 1, 0
+    else:
+        shrinks, orders, rounds, steps = (1.0, 0.6), [(0, 1), (1, 0)], 2, 8
+    # Compaction: overlaps pushed apart, then every box slid towards the drawing's left, then top (or top,
+    # then left), as far as the others allow: the force layout's arrangement (who is beside whom) without
+    # the empty room.  The stretch towards the view's shape is searched: narrower while the result is
+    # too wide for the view, wider while it is too tall; the one that shows largest in the view is kept.
+    target = aspect or 1.0
+    best = None
+    tried: set = set()
+
+    def attempt(stretch: float) -> float:
+        """The best compacted drawing at this stretch; returns its width/height."""
+        nonlocal best
+        shape = 1.0
+        top = None
+        for shrink in shrinks:
+            sx, sy = scale * stretch * shrink, scale / stretch * shrink
+            start = {n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}
+            spread = remove_overlaps(start, sizes, FORCE_GAP, unit=unit)
+            for first, second in orders:
+                centres = spread
+                for r in range(rounds + 1):
+                    if r:
+                        centres = compact(compact(centres, sizes, FORCE_GAP, first), sizes, FORCE_GAP, second)
+                    shown = _shown_scale(centres, sizes, aspect, view)
+                    if top is None or shown > top[0]:
+                        top = (shown, centres)
+                    if best is None or shown > best[0] * 1.001:
+                        best = (shown, centres)
+        left, upper, right, lower = _extent(top[1], sizes)
+        shape = (right - left) / max(lower - upper, 1.0)
+        return shape
+
+    stretch = natural
+    shape = attempt(stretch)
+    tried.add(round(stretch, 4))
+    direction = 0.8 if shape > target else 1.25
+    for _ in range(steps):
+        stretch *= direction
+        if round(stretch, 4) in tried or not 0.1 < stretch < 10:
+            break
+        tried.add(round(stretch, 4))
+        before = best[0]
+        shape = attempt(stretch)
+        if (shape > target) != (direction < 1) and best[0] <= before:
+            break  # past the view's shape and no better
+    if len(nodes) <= COMPACT_THOROUGH_NODES:
+        # Rows: the boxes in bands of the force layout's height order, each band in its left-to-right
+        # order, packed (or columns, the same way turned); kept where clearly larger than the above.
+        compacted = best[0]
+        for axis in (1, 0):
+            for count in range(1, len(nodes) + 1):
+                centres = pack_rows(pos, sizes, FORCE_GAP, count, axis)
+                shown = _shown_scale(centres, sizes, aspect, view)
+                if shown > max(best[0], compacted * PACK_GAIN):
+                    best = (shown, centres)
+    centres = best[1]
     paths, arrows = route_straight(graph, centres, sizes)
     return Drawing(centres, sizes, paths, arrows, "free")
 
 
-def remove_overlaps(centres: dict, sizes: dict, gap: float, max_rounds: int = 400) -> dict:
-    """Push boxes apart (along the axis of least overlap) until no two boxes, plus ``gap``, overlap."""
+def pack_rows(pos: dict, sizes: dict, gap: float, count: int, axis: int = 1) -> dict:
+    """Boxes in ``count`` rows (``axis`` 1; columns for 0): split in the order of ``pos`` along ``axis``
+    into rows of equal counts, each row in the order along the other axis, ``gap`` apart and centred."""
+    other = 1 - axis
+    nodes = sorted(pos, key=lambda n: (pos[n][axis], pos[n][other]))
+    per = math.ceil(len(nodes) / count)
+    rows = [sorted(nodes[i : i + per], key=lambda n: pos[n][other]) for i in range(0, len(nodes), per)]
+    out = {}
+    level = 0.0
+    for row in rows:
+        thick = max(sizes[n][axis] for n in row)
+        length = sum(sizes[n][other] for n in row) + gap * (len(row) - 1)
+        along = -length / 2
+        for n in row:
+            p = [0.0, 0.0]
+            p[other] = along + sizes[n][other] / 2
+            p[axis] = level + thick / 2
+            out[n] = (p[0], p[1])
+            along += sizes[n][other] + gap
+        level += thick + gap
+    return out
+
+
+def compact(centres: dict, sizes: dict, gap: float, axis: int) -> dict:
+    """Slide every box towards the low end of ``axis`` (0: x, 1: y) as far as the boxes beside it allow.
+
+    Boxes are taken in the order of their low edges; each stops ``gap`` after the boxes already placed
+    that share its range on the other axis (widened by ``gap``), so no two boxes come closer than ``gap``
+    and none passes another."""
+    other = 1 - axis
+    nodes = sorted(centres, key=lambda n: centres[n][axis] - sizes[n][axis] / 2)
+    low = min(centres[n][axis] - sizes[n][axis] / 2 for n in nodes)
+    placed: list[tuple[float, float, float]] = []  # (low, high) on the other axis, high end along ``axis``
+    out = {}
+    for n in nodes:
+        c, s = centres[n], sizes[n]
+        olo, ohi = c[other] - s[other] / 2, c[other] + s[other] / 2
+        start = low
+        for plo, phi, end in placed:
+            if plo < ohi + gap and olo < phi + gap and end + gap > start:
+                start = end + gap
+        moved = list(c)
+        moved[axis] = start + s[axis] / 2
+        out[n] = (moved[0], moved[1])
+        placed.append((olo, ohi, start + s[axis]))
+    return out
+
+
+def _extent(centres: dict, sizes: dict) -> tuple[float, float, float, float]:
+    return (
+        min(c[0] - sizes[n][0] / 2 for n, c in centres.items()),
+        min(c[1] - sizes[n][1] / 2 for n, c in centres.items()),
+        max(c[0] + sizes[n][0] / 2 for n, c in centres.items()),
+        max(c[1] + sizes[n][1] / 2 for n, c in centres.items()),
+    )
+
+
+def _shown_scale(centres: dict, sizes: dict, aspect: float | None, view: tuple | None = None) -> float:
+    """How large boxes at ``centres`` show in ``view`` (see ``draw``), or else in a view of width/height
+    ``aspect`` (height 1; square without one)."""
+    import numpy as np
+
+    boxes = np.array([_box(c, sizes[n]) for n, c in centres.items()], dtype=float)
+    extent = (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max())
+    if view is not None:
+        width, height, corner_w, corner_h, margin, largest = view
+        return fit_in_view(extent, boxes, (width, height), (corner_w, corner_h), margin, largest)[0]
+    a = aspect or 1.0
+    return min(a / max(extent[2] - extent[0], 1.0), 1.0 / max(extent[3] - extent[1], 1.0))
+
+
+def remove_overlaps(
+    centres: dict, sizes: dict, gap: float, max_rounds: int = 400, unit: tuple[float, float] = (1.0, 1.0)
+) -> dict:
+    """Push boxes apart (along the axis of least overlap) until no two boxes, plus ``gap``, overlap.
+
+    Overlaps are compared in ``unit`` (x, y) lengths: with a typical box's width and height, wide boxes
+    are pushed sideways as readily as up or down, so that the drawing does not grow in one direction only."""
     nodes = list(centres)
     xs = [centres[n][0] for n in nodes]
     ys = [centres[n][1] for n in nodes]
@@ -1024,7 +1438,7 @@ def remove_overlaps(centres: dict, sizes: dict, gap: float, max_rounds: int = 40
                         if ox <= 0 or oy <= 0:
                             continue
                         moved = True
-                        if ox < oy:
+                        if ox * unit[1] < oy * unit[0]:
                             s = 1.0 if xs[j] > xs[i] or (xs[j] == xs[i] and j > i) else -1.0
                             xs[i] -= s * ox / 2 + s * 0.01
                             xs[j] += s * ox / 2 + s * 0.01

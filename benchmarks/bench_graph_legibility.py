@@ -29,6 +29,8 @@ from PySide6.QtWidgets import QApplication
 
 from tests.graph_cases import EXAMPLES, graph_of, random_expression
 
+SHOWN = ("micrograd test: more ops", "random #17")  # always listed: the 33-node example, the largest random one
+
 
 def settle(app, view, timeout_s: float = 30.0) -> None:
     end = time.perf_counter() + timeout_s
@@ -96,7 +98,8 @@ def main(argv=None) -> int:
                 size = view.fitted_text_points()
                 n = len(view.nodes)
                 covered = legend_covers_a_box(view)
-                figures.setdefault((presentation, method), []).append((size, name, n, covered))
+                how = view.drawing.direction if view.drawing else "-"
+                figures.setdefault((presentation, method), []).append((size, name, n, covered, how))
                 if shots:
                     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
                     tag = f"{'present' if presentation else 'normal'}-{theme}"
@@ -111,10 +114,11 @@ def main(argv=None) -> int:
             f"min {min(sizes):5.1f} pt; below goal {len(low)}/{len(rows)}; legend over a box: "
             f"{sum(r[3] for r in rows)}"
         )
-        for size, name, n, _c in sorted(low)[:8]:
-            print(
-                f"    {size:5.1f} pt  {name} ({n} nodes, direction {view.drawing.direction if view.drawing else '-'})"
-            )
+        for size, name, n, _c, how in sorted(low)[:8]:
+            print(f"    {size:5.1f} pt  {name} ({n} nodes, direction {how})")
+        for size, name, n, _c, how in rows:
+            if name in SHOWN:
+                print(f"    {size:5.1f} pt  {name} ({n} nodes, direction {how})")
     window.close()
     return 0
 

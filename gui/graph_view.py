@@ -21,7 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import networkx as nx
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -49,7 +50,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layer_width_for, layered_order
+from autograd_core.drawing import (
+    LAYER_GAP,
+    NODE_GAP,
+    Drawing,
+    draw,
+    fit_in_view,
+    layer_width_for,
+    layered_order,
+)
 from autograd_core.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, palette, readable_text
@@ -71,6 +80,9 @@ NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not dra
 TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
 DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and the larger-looking one is kept
 SPLIT_LAYERS_MAX_NODES = 1000  # up to this size a very wide layer is split to fit the view's shape
+MAX_FOLDS = 4  # a deep layered drawing of up to FOLD_NODES nodes is tried in up to this many blocks
+FOLD_NODES = 120  # (each try is a drawing: 0.1 s → 0.55 s for 260 nodes; bigger graphs open as overviews)
+FOLD_COST = 0.04  # ... and folded only where each fold shows it at least this much larger
 
 
 def node_name(attrs: dict, node) -> str:
@@ -156,12 +168,24 @@ def groups_of(graph: nx.MultiDiGraph) -> list[str]:
 
 
 def compute_drawing(
-    graph: nx.MultiDiGraph, method: str, sizes: dict, aspect: float = 1.6, gaps: tuple = (LAYER_GAP, NODE_GAP)
+    graph: nx.MultiDiGraph,
+    method: str,
+    sizes: dict,
+    aspect: float = 1.6,
+    gaps: tuple = (LAYER_GAP, NODE_GAP),
+    view: tuple | None = None,
 ) -> Drawing:
-    """Boxes and routed edges from autograd_core.drawing; a layered graph takes the orientation
-    (left to right, or top to bottom) that shows it larger in a view of width/height ``aspect``."""
+    """Boxes and routed edges from autograd_core.drawing, shaped for the view.
+
+    ``view`` is (width, height, corner width, corner height, margin, largest scale) in pixels (the
+    legend's corner is kept clear; see ``fit_in_view``); without it, a view of width/height ``aspect``.
+    A layered graph takes the orientation (left to right, or top to bottom) and the folding (blocks
+    of layers side by side) that show it largest."""
+    if view is None:
+        view = (1000.0 * aspect, 1000.0, 0.0, 0.0, 0.0, math.inf)
+    aspect = max(view[0] - 2 * view[4], 1.0) / max(view[1] - 2 * view[4], 1.0)
     if method != "layered" or graph.number_of_nodes() < 2:
-        return draw(graph, method, sizes, aspect=aspect)
+        return draw(graph, method, sizes, aspect=aspect, view=view)
     # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
     by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
@@ -177,14 +201,26 @@ def compute_drawing(
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
     plain = layered_order(graph)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
-    drawings = []
+    best = None
     for direction, g in by_direction.items():
-        drawings.append(draw(graph, method, sizes, direction=direction, layering=plain, gaps=g))
+        orders = [plain]
         width = layer_width_for(sizes, g, aspect, direction)
-        if widest > width:  # also try splitting the widest layers, and keep whichever shows larger
-            order = layered_order(graph, max_width=width)
-            drawings.append(draw(graph, method, sizes, direction=direction, layering=order, gaps=g))
-    return max(drawings, key=lambda d: fit_scale(d.bounds(), aspect))
+        if widest > width:  # also try splitting the widest layers
+            orders.append(layered_order(graph, max_width=width))
+        for order in orders:
+            most = MAX_FOLDS if graph.number_of_nodes() <= FOLD_NODES else 1
+            for folds in range(1, min(most, len(order.layers) // 2) + 1):
+                drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g, folds=folds)
+                score = view_scale(drawing, view) * (1.0 - FOLD_COST * (folds - 1))
+                if best is None or score > best[0]:
+                    best = (score, drawing)
+    return best[1]
+
+
+def view_scale(drawing: Drawing, view: tuple) -> float:
+    """The scale at which Fit would show ``drawing`` in ``view`` (see ``compute_drawing``)."""
+    width, height, corner_w, corner_h, margin, largest = view
+    return fit_in_view(drawing.extent(), drawing.obstacles, (width, height), (corner_w, corner_h), margin, largest)[0]
 
 
 def fit_scale(bounds: tuple, aspect: float) -> float:
@@ -221,9 +257,9 @@ def _layout_executor() -> ThreadPoolExecutor:
     return _executor
 
 
-def _layout_job(generation: int, graph, method: str, sizes: dict, aspect: float, gaps, signals) -> None:
+def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals) -> None:
     try:
-        drawing = compute_drawing(graph, method, sizes, aspect, gaps)
+        drawing = compute_drawing(graph, method, sizes, gaps=gaps, view=view)
     except Exception as err:  # reported to the user by the view
         signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
         return
@@ -817,6 +853,7 @@ class GraphView(QGraphicsView):
         self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
         self.auto_fit = True  # keep fitting on resize until the user zooms by hand
+        self._fitting = False
         self._reorient_timer = QTimer(self)
         self._reorient_timer.setSingleShot(True)
         self._reorient_timer.setInterval(200)
@@ -840,7 +877,7 @@ class GraphView(QGraphicsView):
         self.body_font = QFont()
         self.body_font.setPointSizeF(base * 0.9)
         fm = QFontMetricsF(self.body_font)
-        self.node_height = fm.height() * 3 + 10
+        self.node_height = fm.height() * 3 + 6
         self._title_metrics = QFontMetricsF(self.title_font)
         self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
         self.name_font.setPointSizeF(base * 2.0)
@@ -848,11 +885,13 @@ class GraphView(QGraphicsView):
         self._name_points = self.name_font.pointSizeF()
         self._body_metrics = fm
         self._widths: dict[str, float] = {}  # box width per title, for these fonts
-        # Fitting a graph cancels bigger fonts if boxes and gaps grow alike.  For the projector,
-        # boxes are sized for usual numbers (rare long ones are drawn smaller, the tooltip has
-        # them in full) and the gaps between layers and around the graph stay narrow.
-        self._value_sample = "data −0.0000" if self.presentation else "data −0.0000e+00"
-        self.fit_margin = 10.0 if self.presentation else 20.0
+        # Fitting a graph cancels bigger fonts if boxes and gaps grow alike, and wasted room shrinks
+        # the text.  So a box is as wide as its title and numbers need when it is laid out, and at
+        # least as wide as usual numbers need (a longer one met later, a slider away, is drawn a
+        # little smaller: the tooltip has it in full); for the projector the gaps between layers and
+        # around the graph stay narrow.
+        self._value_sample = "data −0.0000"
+        self.fit_margin = 8.0 if self.presentation else 12.0
         self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
         self._value_width = fm.horizontalAdvance(self._value_sample)
 
@@ -943,25 +982,22 @@ class GraphView(QGraphicsView):
         self._place_overlays()
 
     def _reorient(self) -> None:
-        """After a resize, turn a small layered graph (LR ⇄ TB) if the other way shows it clearly larger."""
+        """After a resize, turn (LR ⇄ TB) or fold a small layered graph again if that shows it clearly larger."""
         drawing, graph = self.drawing, self.graph
         if not self.auto_fit or self.busy or drawing is None or graph is None or drawing.direction not in ("LR", "TB"):
             return
         if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
             return
-        aspect = self._free_aspect()
         signals = self._reorient_signals
-        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, aspect, self.gaps, signals)
+        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, self.view_shape(), self.gaps, signals)
         _layout_executor().submit(*job)  # off the GUI thread: a 300-node layout takes a second
 
     def _reoriented(self, generation: int, other: Drawing | None, error: str) -> None:
         drawing = self.drawing
         if generation != self._generation or other is None or drawing is None or self.busy or not self.auto_fit:
             return
-        aspect = self._free_aspect()
-        if other.direction != drawing.direction and fit_scale(other.bounds(), aspect) > 1.05 * fit_scale(
-            drawing.bounds(), aspect
-        ):
+        view = self.view_shape()
+        if view_scale(other, view) > 1.05 * view_scale(drawing, view):
             self._rebuild(relayout=True)
 
     def _place_overlays(self) -> None:
@@ -1205,16 +1241,16 @@ class GraphView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing, not large)
         self.layout_started.emit()
         generation = self._generation
-        sizes = {node: (self._node_width(attrs), self.node_height) for node, attrs in graph.nodes(data=True)}
-        aspect = self._free_aspect()
+        sizes = {node: (self._node_width(attrs, node), self.node_height) for node, attrs in graph.nodes(data=True)}
+        view = self.view_shape()
         if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
             # Started once the current event is handled: a worker thread competes for Python's lock, so
             # starting it now would slow down whatever else this change does in the GUI thread.
-            job = (_layout_job, generation, graph, method, sizes, aspect, self.gaps, self._signals)
+            job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals)
             QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:
             try:
-                drawing = compute_drawing(graph, method, sizes, aspect, self.gaps)
+                drawing = compute_drawing(graph, method, sizes, gaps=self.gaps, view=view)
             except Exception as err:
                 self._layout_done(generation, None, f"{type(err).__name__}: {err}")
                 return
@@ -1256,12 +1292,21 @@ class GraphView(QGraphicsView):
                 return
         self._batch_timer.stop()
 
-    def _node_width(self, attrs: dict) -> float:
+    def _node_width(self, attrs: dict, node=None) -> float:
+        """A box's width: its title and, when they are longer than usual ones, its numbers as they are now."""
         title = NodeItem._title(attrs)
         width = self._widths.get(title)  # titles repeat (+, *, tanh): measured once per font
         if width is None:
             text = max(self._title_metrics.horizontalAdvance(title), self._value_width)
             width = self._widths[title] = max(96.0 * self.font_scale, text + 20.0)
+        if node is not None and self.snapshot is not None:
+            usual = len(self._value_sample)
+            value_name = "out" if attrs.get("kind") == "group" else "data"
+            numbers = ((value_name, self.value_of(node, attrs)), (self.snapshot.grad_name, self.grad_of(node, attrs)))
+            for name, number in numbers:
+                text = f"{name} {format_number(number)}"
+                if len(text) > usual:
+                    width = max(width, self._body_metrics.horizontalAdvance(text) + 20.0)
         return width
 
     def _add_nodes(self, chunk: list) -> None:
@@ -1405,39 +1450,32 @@ class GraphView(QGraphicsView):
             self._graph_rect = self._root.childrenBoundingRect()
         return QRectF(self._graph_rect)
 
-    def _fit_regions(self) -> list[QRectF]:
-        """The parts of the viewport a fitted graph may use: beside or above the legend."""
-        vp = QRectF(self.viewport().rect())
-        legend = (
-            QRectF(self.legend.geometry()).adjusted(0, 0, Legend.MARGIN, Legend.MARGIN)
-            if self.legend.isVisibleTo(self)  # (a graph fitted while its tab is hidden leaves it room too)
-            else QRectF()
-        )
-        if legend.isEmpty():
-            return [vp]
-        above = QRectF(vp.left(), vp.top(), vp.width(), max(legend.top() - vp.top(), 1.0))
-        beside = QRectF(legend.right(), vp.top(), max(vp.right() - legend.right(), 1.0), vp.height())
-        return [above, beside]
+    def _legend_corner(self) -> tuple[float, float]:
+        """Width and height of the viewport's bottom-left corner the legend takes (nothing drawn goes under it)."""
+        if not self.legend.isVisibleTo(self):  # (a graph fitted while its tab is hidden leaves it room too)
+            return (0.0, 0.0)
+        legend = self.legend.geometry()
+        m = Legend.MARGIN
+        return (float(legend.right() + 1 + m), float(self.viewport().height() - legend.top() + m))
 
-    def _free_aspect(self) -> float:
-        """Width/height of the largest region a fitted graph may use (to choose the layout's orientation)."""
-        regions = self._fit_regions()
-        region = max(regions, key=lambda r: r.width() * r.height())
-        return max(region.width(), 1.0) / max(region.height(), 1.0)
+    def view_shape(self) -> tuple:
+        """The viewport as a layout sees it: (width, height, legend corner width and height, margin, largest scale)."""
+        vp = self.viewport().rect()
+        return (float(vp.width()), float(vp.height()), *self._legend_corner(), self.fit_margin, MAX_FIT_SCALE)
 
-    def fit_transform_scale(self, rect: QRectF | None = None) -> tuple[float, QRectF]:
-        """The scale Fit uses and the viewport region the graph goes in."""
+    def fit_placement(self, rect: QRectF | None = None) -> tuple[float, QPointF]:
+        """The scale Fit uses and where the graph's top-left corner goes in the viewport: as large as the
+        whole viewport allows, moved up or right of the centre only as far as the legend's corner needs."""
         rect = self.graph_rect() if rect is None else rect
-        m = self.fit_margin
-        best = (0.0, QRectF(self.viewport().rect()))
-        for region in self._fit_regions():
-            w, h = region.width() - 2 * m, region.height() - 2 * m
-            if w <= 0 or h <= 0:
-                continue
-            scale = min(w / max(rect.width(), 1.0), h / max(rect.height(), 1.0))
-            if scale > best[0]:
-                best = (scale, region)
-        return min(best[0], MAX_FIT_SCALE) if best[0] > 0 else 0.05, best[1]
+        width, height, corner_w, corner_h, margin, largest = self.view_shape()
+        if self.drawing is not None and self.drawing.centres:
+            pad = 4.0  # items paint a little outside their boxes and paths
+            obstacles = self.drawing.obstacles + np.array((-pad, -pad, pad, pad))
+        else:
+            obstacles = [(rect.left(), rect.top(), rect.right(), rect.bottom())]
+        extent = (rect.left(), rect.top(), rect.right(), rect.bottom())
+        scale, x, y = fit_in_view(extent, obstacles, (width, height), (corner_w, corner_h), margin, largest)
+        return scale, QPointF(x, y)
 
     def fit(self) -> None:
         """Show the whole graph as large as it goes, clear of the legend."""
@@ -1445,10 +1483,10 @@ class GraphView(QGraphicsView):
         rect = self.graph_rect()
         if rect.isEmpty():
             return
-        scale, region = self.fit_transform_scale(rect)
+        scale, corner = self.fit_placement(rect)
         vp = QRectF(self.viewport().rect())
-        # the viewport in scene units, placed so that the graph's centre falls on the region's centre
-        top_left = rect.center() - QPointF(region.center().x() - vp.left(), region.center().y() - vp.top()) / scale
+        # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
+        top_left = rect.topLeft() - QPointF(corner.x() - vp.left(), corner.y() - vp.top()) / scale
         shown = QRectF(top_left, QSizeF(vp.width() / scale, vp.height() / scale))
         scene_rect = shown.united(rect)
         if scene_rect.width() * scale <= vp.width() + 1 and scene_rect.height() * scale <= vp.height() + 1:
@@ -1459,6 +1497,14 @@ class GraphView(QGraphicsView):
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()
+        if (self.horizontalScrollBar().isVisible() or self.verticalScrollBar().isVisible()) and not self._fitting:
+            # Scroll bars left from a zoom go only once Qt's queued check runs; until then the scene is
+            # placed as if they were gone, and the legend sits higher: let them go now (a resize refits).
+            self._fitting = True
+            try:
+                QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
+            finally:
+                self._fitting = False
 
     def fitted_text_points(self) -> float:
         """On-screen size, in points, of the value and gradient text at the current zoom."""

