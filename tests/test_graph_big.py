@@ -1,10 +1,10 @@
 """Big expressions in the graph view: opened as groups, navigable by mouse and keyboard, never freezing the window."""
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QColor, QCursor
 
 from gui.expression_panel import ExpressionPanel
-from gui.graph_view import NodeItem
+from gui.graph_view import BoxLayer, NodeItem
 
 
 def neurons(terms: int) -> str:
@@ -65,6 +65,20 @@ def test_300_node_expression_opens_as_groups_that_open_and_close_by_mouse_and_ke
     assert view.collapsed == before
 
 
+def box_pixels(view) -> list[tuple[NodeItem, QColor]]:
+    """(box, colour on screen at its centre) for every box at least 5 pixels wide and tall in the viewport."""
+    image = view.viewport().grab().toImage()
+    scale = view.transform().m11()
+    out = []
+    for item in view.nodes.values():
+        if item.width * scale < 5 or item.height * scale < 5:
+            continue
+        point = view.mapFromScene(item.pos())
+        if image.rect().contains(point):
+            out.append((item, QColor(image.pixel(point))))
+    return out
+
+
 def test_value_change_when_zoomed_out_repaints_no_box_whose_look_is_unchanged(qtbot, monkeypatch):
     panel = open_panel(qtbot, neurons(60))
     view = panel.view
@@ -73,32 +87,62 @@ def test_value_change_when_zoomed_out_repaints_no_box_whose_look_is_unchanged(qt
     view.fit()
     assert view.fitted_text_points() < 4.5  # far out: no number is drawn
     view.viewport().grab()  # painted once, as on screen
-    marked = []  # boxes asked to repaint
-    original = NodeItem.update
+    regrouped = []  # the box layer sorting its boxes by colour again: a box's look changed
+    original = BoxLayer._regroup
 
-    def counting(self, *args):
-        marked.append(self.node)
-        original(self, *args)
+    def counting(self):
+        regrouped.append(self)
+        return original(self)
 
-    monkeypatch.setattr(NodeItem, "update", counting)
+    monkeypatch.setattr(BoxLayer, "_regroup", counting)
     before = {n: item.value for n, item in view.nodes.items()}
     panel.state.set_value("x0", 0.123)  # gradients are not shown: every box keeps its colour
+    view.viewport().grab()
     changed = [n for n, item in view.nodes.items() if item.value != before[n]]
     assert changed  # the numbers did change (drawn on zooming in, and in tooltips)
-    assert marked == []
-    # with gradients shown, a box whose colour changes is repainted
+    assert regrouped == []
+    # with gradients shown, the boxes whose colour changes are drawn in their new colour
     panel.state.backward()
-    view.viewport().grab()
-    marked.clear()
+    drawn = box_pixels(view)
+    assert len(drawn) > 100
+    assert all(colour == item.fill() for item, colour in drawn)
+    shades = {item.node: item.shade for item in view.nodes.values()}
     panel.state.set_value("x0", -2.0)
-    assert 0 < len(marked) < len(view.nodes)
+    drawn = box_pixels(view)
+    recoloured = [item for item, _ in drawn if item.shade != shades[item.node]]
+    assert 0 < len(recoloured) < len(drawn)
+    assert all(colour == item.fill() for item, colour in drawn)
     # zoomed in, the numbers can be read: every box whose numbers changed is repainted
+    marked = []
+    original_update = NodeItem.update
+
+    def marking(self, *args):
+        marked.append(self.node)
+        original_update(self, *args)
+
+    monkeypatch.setattr(NodeItem, "update", marking)
     view.resetTransform()
-    marked.clear()
+    view.viewport().grab()
     before = {n: item.value for n, item in view.nodes.items()}
     panel.state.set_value("x0", 0.5)
     changed = {n for n, item in view.nodes.items() if item.value != before[n]}
     assert changed and changed <= set(marked)
+
+
+def test_zoomed_out_boxes_still_answer_the_mouse(qtbot):
+    """Far out the box layer paints the boxes; each box still has its tooltip and opens its group."""
+    panel = open_panel(qtbot, neurons(60))
+    view = panel.view
+    view.fit()
+    view.zoom(0.1)  # far out: plain boxes, painted by the layer
+    view.viewport().grab()
+    assert view._plain
+    box = group_box(view, "h7")
+    point = view.mapFromScene(box.pos())
+    assert view.node_at(point) == "group:h7"
+    assert "h7" in view.tooltip_for("group:h7")
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    qtbot.waitUntil(lambda: "h7" not in view.collapsed and not view.busy, timeout=30000)
 
 
 def test_big_expression_is_laid_out_while_the_event_loop_runs(qtbot):
