@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from autograd_core.tensor import Tensor, derivative_formula, topological_order
+from autograd_core.tensor import Tensor, derivative_formulas, topological_order
 
 LAYOUTS = ("layered", "spring", "kamada_kawai")
 
@@ -48,11 +48,12 @@ def to_networkx(root: Tensor) -> nx.MultiDiGraph:
             parent_ids = [ids[p] for p in parents]
             depth[i] = 1 + max(depth[p] for p in parent_ids)
             mine = pred[i]
+            formulas = derivative_formulas(node)
             for index, (p, local) in enumerate(zip(parent_ids, node.local_grads)):
                 keys = mine.get(p)
                 if keys is None:
                     keys = mine[p] = succ[p][i] = {}
-                keys[index] = {"local": local, "index": index, "formula": derivative_formula(node, index)}
+                keys[index] = {"local": local, "index": index, "formula": formulas[index]}
         node_attrs[i] = {
             "label": node.label,
             "op": node.op,

@@ -626,6 +626,16 @@ def derivative_formula(node: Tensor, index: int) -> str:
     return op.derivative_text(index, names)
 
 
+def derivative_formulas(node: Tensor) -> list[str]:
+    """``derivative_formula`` for every parent of ``node`` (the parents' names formatted once)."""
+    op = node.op_entry
+    parents = node.parents
+    if op is None:
+        return ["local"] * len(parents)
+    names = [p.label or _fmt_number(p.data) for p in parents]
+    return [op.derivative_text(index, names) for index in range(len(parents))]
+
+
 def describe_node(node: Tensor) -> str:
     """`log(-1)` style text: the op applied to its parents' values."""
     op = node.op_entry

@@ -387,6 +387,8 @@ def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, pa
     for text, names in (("a*b + c", ["a", "b", "c"]), (many, None), ("p - q", ["p", "q"]), (many, None)):
         evaluate(text)
         names = names or panel.state.inputs[:MAX_ROWS]
+        assert list(panel.inputs.rows) == names[: len(panel.inputs.rows)]  # new rows come a few per turn
+        qtbot.waitUntil(lambda: panel.inputs.complete, timeout=5000)
         assert list(panel.inputs.rows) == names
         for name, row in panel.inputs.rows.items():
             assert row.spin.isVisible() and row.label.text() == f"<b>{name}</b>"
