@@ -29,7 +29,8 @@ from gui.graph_state import Change
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
-ROWS_PER_TURN = 8  # new rows built per event-loop turn
+ROWS_PER_TURN = 6  # new rows built per event-loop turn (the first ones fill the visible part)
+ROW_PAUSE_MS = 30  # between turns: a graph's layout, on a worker thread, needs Python's lock meanwhile
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged
 BOX_LIMIT = 1e15  # the spin boxes' range; beyond it (or inf/nan) the value is shown as text
 
@@ -314,8 +315,8 @@ class InputsPanel(QWidget):
             self.refresh()
 
     def rebuild(self) -> None:
-        """Show a row per input: rows already built are renamed; new ones are built ROWS_PER_TURN per
-        event-loop turn (a row costs 1–2.5 ms: forty at once froze the window for a tenth of a second)."""
+        """Show a row per input: rows already built are renamed; new ones are built ROWS_PER_TURN at a
+        time, ROW_PAUSE_MS apart (a row costs 1–2.5 ms: forty at once froze the window for a tenth of a second)."""
         self._more_scheduled = False
         names = self.state.inputs[:MAX_ROWS]
         shown = list(self.rows)
@@ -357,7 +358,7 @@ class InputsPanel(QWidget):
         self.empty.setVisible(not names or hidden > 0)
         if count < len(names):
             self._more_scheduled = True
-            QTimer.singleShot(0, self, self._build_more)
+            QTimer.singleShot(ROW_PAUSE_MS, self, self._build_more)
 
     def _build_more(self) -> None:
         if self._more_scheduled:
