@@ -74,6 +74,9 @@ DIRECTION_BOTH_NODES = 300  # up to this size both orientations are drawn and th
 SPLIT_LAYERS_MAX_NODES = 1000  # up to this size a very wide layer is split to fit the view's shape
 
 
+NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents  # (an enum lookup costs a microsecond or two)
+
+
 def node_name(attrs: dict, node) -> str:
     label = attrs.get("label") or ""
     return label if label else f"{attrs.get('op') or 'node'} #{node}"
@@ -256,7 +259,7 @@ class NodeItem(QGraphicsItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
         if view._plain:  # far out the box layer paints every box at once (GraphView._set_plain)
-            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+            self.setFlag(NO_CONTENTS, True)
 
     @staticmethod
     def _title(attrs: dict) -> str:
@@ -406,10 +409,12 @@ def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metric
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def painter_path(commands: list, trunks: dict | None = None, whole: bool = True) -> QPainterPath:
+def painter_path(
+    commands: list, trunks: dict | None = None, whole: bool = True, path: QPainterPath | None = None
+) -> QPainterPath:
     """A QPainterPath from drawing commands (M, L, C); a trunk stretch (T) is drawn from ``trunks``,
-    or skipped when not ``whole`` (the trunk's own item draws it)."""
-    path = QPainterPath()
+    or skipped when not ``whole`` (the trunk's own item draws it).  With ``path``, added to it."""
+    path = QPainterPath() if path is None else path
     for c in commands:
         op = c[0]
         if op == "M":
@@ -443,38 +448,62 @@ class EdgeItem(QGraphicsItem):
         self.view, self.u, self.v, self.key = view, u, v, key
         self.highlighted = False
         self.commands: list = []
-        self.own_path = QPainterPath()
+        self._own_path: QPainterPath | None = None  # built when first needed: plain edges are painted by bundles
         self._path: QPainterPath | None = None
-        self.arrow = QPolygonF()
+        self.arrow_points: tuple = ()
         self._bounds = QRectF()
         # Plain edges are painted together by their EdgeBundle (one Python call per ~100 edges, not one per
         # edge); this item paints only while highlighted, on top of the bundle.
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.setFlag(NO_CONTENTS, True)
         self.setZValue(0.5)
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
             self.highlighted = on
-            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, not on)
+            self.setFlag(NO_CONTENTS, not on)
             self.update()
 
     def set_route(self, commands: list, arrow: tuple) -> None:
-        """Build the painter path from the drawing's commands (M, L, C, T) and the arrowhead at its tip."""
+        """Take the route from the drawing's commands (M, L, C, T) and the arrowhead at its tip.
+
+        The painter paths are built when first needed (a highlight, a hit test): a plain edge is painted
+        by its bundle, so building 2,000 of them up front only delayed the first picture.
+        """
         self.prepareGeometryChange()
         self.commands = commands
-        self._path = None
-        self.own_path = painter_path(commands, self.view.drawing.trunks, whole=False)
-        end = QPointF(arrow[0], arrow[1])
-        direction = QPointF(arrow[2], arrow[3])
+        self._path = self._own_path = None
+        ex, ey, dx, dy = arrow
         size = 9.0 * self.view.line_width
-        normal = QPointF(-direction.y(), direction.x()) * size * 0.45
-        base = end - direction * size
-        self.arrow = QPolygonF([end, base + normal, base - normal])
-        bounds = self.own_path.controlPointRect()
+        nx_, ny_ = -dy * size * 0.45, dx * size * 0.45
+        bx, by = ex - dx * size, ey - dy * size
+        self.arrow_points = ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
+        xs = [p[0] for p in self.arrow_points]
+        ys = [p[1] for p in self.arrow_points]
+        trunks = []
         for c in commands:
             if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
-                bounds = bounds.united(self.view.trunk_rect(c[1]))
-        self._bounds = bounds.united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+                trunks.append(c[1])
+                stretch = self.view.drawing.trunks[c[1]][c[2] : c[3]]
+                xs.append(stretch[-1][-2])
+                ys.append(stretch[-1][-1])
+            else:
+                xs.extend(c[1::2])
+                ys.extend(c[2::2])
+        bounds = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        for source in trunks:
+            bounds = bounds.united(self.view.trunk_rect(source))
+        self._bounds = bounds.adjusted(-6, -6, 6, 6)
+
+    @property
+    def arrow(self) -> QPolygonF:
+        return QPolygonF([QPointF(x, y) for x, y in self.arrow_points])
+
+    @property
+    def own_path(self) -> QPainterPath:
+        """The route without its trunk stretch (the trunk's own item draws that)."""
+        if self._own_path is None:
+            self._own_path = painter_path(self.commands, self.view.drawing.trunks, whole=False)
+        return self._own_path
 
     @property
     def path(self) -> QPainterPath:
@@ -511,11 +540,16 @@ class EdgeBundle(QGraphicsItem):
         self.view = view
         self.path = QPainterPath()
         self.arrows = QPainterPath()
+        trunks = view.drawing.trunks
+        arrows = self.arrows
         bounds = QRectF()
         for edge in edges:
-            self.path.addPath(edge.own_path)
-            self.arrows.addPolygon(edge.arrow)
-            self.arrows.closeSubpath()
+            painter_path(edge.commands, trunks, whole=False, path=self.path)  # into the one path, directly
+            (x0, y0), (x1, y1), (x2, y2) = edge.arrow_points
+            arrows.moveTo(x0, y0)
+            arrows.lineTo(x1, y1)
+            arrows.lineTo(x2, y2)
+            arrows.closeSubpath()
             bounds = bounds.united(edge.boundingRect())
         self._bounds = bounds
 
@@ -998,9 +1032,8 @@ class GraphView(QGraphicsView):
     def _set_plain(self, plain: bool) -> None:
         """Far out (``plain``) the box layer paints every box; closer in each box paints itself, with text."""
         self._plain = plain
-        flag = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
         for item in self.nodes.values():
-            item.setFlag(flag, plain)
+            item.setFlag(NO_CONTENTS, plain)
         if self._box_layer is not None:
             self._box_layer.setVisible(plain)
 
