@@ -666,14 +666,15 @@ class NonFinite:
         return f"NonFinite({self.what}: {self.message})"
 
 
-def non_finite_nodes(root: Tensor) -> list[NonFinite]:
+def non_finite_nodes(root: Tensor, order: list[Tensor] | None = None) -> list[NonFinite]:
     """List nodes whose value or gradient is not finite, each with its origin.
 
     A value's origin is the first node (in forward order) that turned finite
     parents into a non-finite value; a gradient's origin is the first node (in
     backward order) whose non-finite local derivative or gradient passed it on.
+    ``order`` is ``topological_order(root)`` when the caller has it already.
     """
-    order = topological_order(root)
+    order = topological_order(root) if order is None else order
     report: list[NonFinite] = []
     value_origin: dict[Tensor, Tensor] = {}
     for node in order:
