@@ -3,6 +3,7 @@
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QCursor
 
+from autograd_core.numbers import format_number
 from gui.expression_panel import ExpressionPanel
 from gui.graph_view import BoxLayer, NodeItem
 
@@ -159,3 +160,83 @@ def test_big_expression_is_laid_out_while_the_event_loop_runs(qtbot):
     timer.stop()
     assert ticks.count(True) >= 2  # the event loop kept running while the layout was computed
     assert len(view.nodes) < view.base_graph.number_of_nodes()  # opened as its overview
+
+
+def test_a_slider_move_redraws_every_box_with_its_new_value_and_gradient(qtbot):
+    panel = open_panel(qtbot, neurons(60))
+    view = panel.view
+    view.expand_all()
+    qtbot.waitUntil(lambda: not view.busy, timeout=30000)
+    view.resetTransform()  # zoomed in: the numbers are drawn as text
+    state = panel.state
+
+    def shown_text_matches():
+        for item in view.nodes.values():
+            value_text, grad_text = item.texts()
+            assert value_text == f"data {format_number(state.tensors[item.node].data)}"
+            assert grad_text == f"grad {format_number(state.snapshot.grad(item.node))}"
+
+    view.viewport().grab()
+    panel.state.set_value("x0", 1.75)
+    view.viewport().grab()
+    shown_text_matches()
+    state.backward()
+    panel.state.set_value("x0", -0.5)  # after Backward the gradients follow the slider too
+    view.viewport().grab()
+    shown_text_matches()
+    x0 = state.node_ids[state.evaluation.inputs["x0"]]
+    assert view.nodes[x0].grad == state.evaluation.inputs["x0"].grad != 0.0
+
+
+def test_a_2000_node_graph_built_in_batches_draws_every_node_and_edge(qtbot):
+    panel = open_panel(qtbot, neurons(340))
+    view = panel.view
+    batches = []
+    view.layout_started.connect(lambda: batches.clear())
+    original = view._run_batch
+
+    def counted():
+        batches.append(len(view._pending))
+        original()
+
+    view._batch_timer.timeout.disconnect()
+    view._batch_timer.timeout.connect(counted)
+    view.expand_all()
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    assert len(batches) >= 2  # built over several event-loop turns
+    graph = view.base_graph
+    assert set(view.nodes) == set(graph.nodes) and len(view.nodes) > 2000
+    assert set(view.edges) == set(graph.edges(keys=True))
+    rect = view.graph_rect()
+    assert all(rect.contains(item.sceneBoundingRect()) for item in view.nodes.values())
+
+
+def test_typing_a_new_expression_while_a_big_one_is_being_drawn_shows_only_the_new_one(qtbot):
+    panel = open_panel(qtbot, "y = a")
+    view = panel.view
+    small = "h = p*q + r\ny = tanh(h)"
+
+    def only_the_small_one_is_drawn():
+        qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=60000)
+        qtbot.wait(300)  # a late layout or batch of the big graph would arrive meanwhile: it must be dropped
+        labels = {view.graph.nodes[n].get("label") for n in view.nodes}
+        assert {"p", "q", "r", "h", "y"} <= labels
+        assert len(view.nodes) == view.base_graph.number_of_nodes() == 6  # p, q, r, *, + and tanh
+        assert set(view.edges) == set(view.base_graph.edges(keys=True))
+        assert all(item.scene() is view.scene() for item in view.nodes.values())
+        drawn = [i for i in view.scene().items() if isinstance(i, NodeItem) and i.isVisible()]
+        assert len(drawn) == 6  # nothing of the big graph is left in the scene
+
+    # while its layout is computed on the worker thread
+    panel.state.load(neurons(340), {})
+    assert view.busy and not view.nodes
+    panel.evaluate(small)
+    only_the_small_one_is_drawn()
+    # while its items are being added, batch after batch
+    panel.state.load(neurons(340), {})
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    view.expand_all()
+    qtbot.waitUntil(lambda: bool(view._pending) and bool(view.nodes), timeout=60000)
+    assert view.busy
+    panel.evaluate(small)
+    only_the_small_one_is_drawn()
