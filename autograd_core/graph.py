@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 
 import networkx as nx
 
@@ -108,10 +109,13 @@ class GraphSnapshot:
 def numbers_of(order: list[Tensor]) -> tuple[tuple, tuple, tuple]:
     """(values, gradients, local derivatives) of the nodes of ``order`` (a topological order), by position."""
     return (
-        tuple(t.data for t in order),
-        tuple(t.grad for t in order),
-        tuple(t.local_grads for t in order),
+        tuple(map(_DATA, order)),
+        tuple(map(_GRAD, order)),
+        tuple(map(_LOCAL_GRADS, order)),
     )
+
+
+_DATA, _GRAD, _LOCAL_GRADS = attrgetter("data"), attrgetter("grad"), attrgetter("local_grads")
 
 
 def snapshot_of_graph(graph: nx.MultiDiGraph, grads: dict | None = None, version: int = 0) -> GraphSnapshot:

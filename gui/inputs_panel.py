@@ -8,6 +8,7 @@ only beside a number that was checked, never before Backward has run.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -272,6 +273,7 @@ class InputsPanel(QWidget):
         self._lines: list[InputRow] = []  # every row built so far, shown or hidden, in grid order
         self._stretch_line = 0
         self._more_scheduled = False
+        self.wait_while: Callable[[], bool] | None = None  # while it answers True, rows not yet built wait
         self.updating = False
         self.gradcheck = QCheckBox("Gradient check")
         self.gradcheck.setObjectName("gradcheckToggle")
@@ -361,8 +363,13 @@ class InputsPanel(QWidget):
             QTimer.singleShot(ROW_PAUSE_MS, self, self._build_more)
 
     def _build_more(self) -> None:
-        if self._more_scheduled:
-            self.rebuild()
+        if not self._more_scheduled:
+            return
+        if self.wait_while is not None and self.wait_while():
+            # Python's lock is busy with a worker (a graph's layout): each Qt call would wait for it
+            QTimer.singleShot(ROW_PAUSE_MS, self, self._build_more)
+            return
+        self.rebuild()
 
     @property
     def complete(self) -> bool:
