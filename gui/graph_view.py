@@ -6,8 +6,12 @@ knows nothing of how the graph was made; it reads node attributes (``label, op,
 data, grad, kind, group``) and edge attributes (``local, formula, index``).
 
 Speed: each node is one custom item painted directly (no child text items);
-text is skipped when zoomed out; layouts of large graphs are computed on a
-worker thread; items are added in batches so the window never freezes.
+text is skipped when zoomed out, and further out one ``BoxLayer`` paints every
+box (a ``drawRects`` per colour) while the boxes keep answering the mouse; a
+value change repaints only the boxes whose numbers can be read and changed, or
+whose colour changed; layouts of large graphs are computed on a worker thread;
+items are added in batches so the window never freezes, and an edge's painter
+paths are built only when it is highlighted (bundles paint plain edges).
 """
 
 from __future__ import annotations
