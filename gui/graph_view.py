@@ -937,6 +937,7 @@ class GraphView(QGraphicsView):
         self._fills: dict = {}  # (theme, shade) -> QColor
         self._plain = False  # zoomed so far out that the box layer paints every box
         self._box_layer: BoxLayer | None = None
+        self._items_rect = QRectF()
         self._graph_rect: QRectF | None = None
         self._root = _Root()
         self.scene().addItem(self._root)
@@ -1343,6 +1344,7 @@ class GraphView(QGraphicsView):
         self.scene().addItem(self._root)
         self.nodes, self.edges, self.positions = {}, {}, {}
         self._box_layer = None
+        self._items_rect = QRectF()  # what the edges and trunks built so far cover
         self.overview.invalidate()
         self.drawing = None
         self._graph_rect: QRectF | None = None
@@ -1464,6 +1466,7 @@ class GraphView(QGraphicsView):
             item = TrunkItem(self, commands)
             item.setParentItem(self._root)
             self._trunk_rects[source] = item.boundingRect()
+            self._items_rect = self._items_rect.united(self._trunk_rects[source])
 
     def trunk_rect(self, source) -> QRectF:
         return self._trunk_rects.get(source, QRectF())
@@ -1477,7 +1480,9 @@ class GraphView(QGraphicsView):
             item.setParentItem(self._root)
             self.edges[(u, v, key)] = item
             items.append(item)
-        EdgeBundle(self, items).setParentItem(self._root)
+        bundle = EdgeBundle(self, items)
+        bundle.setParentItem(self._root)
+        self._items_rect = self._items_rect.united(bundle.boundingRect())
 
     def _finish(self) -> None:
         self._batch_timer.stop()
@@ -1486,7 +1491,9 @@ class GraphView(QGraphicsView):
         self._box_layer.setVisible(self._plain)
         self._box_layer.setParentItem(self._root)
         self._root.setVisible(True)
-        self._graph_rect = None
+        # the root's childrenBoundingRect, from the rectangles the items already know (asking 4,000 Python
+        # items for their boundingRect took 15-50 ms)
+        self._graph_rect = self._items_rect.united(self._box_layer.boundingRect())
         rect = self.graph_rect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()

@@ -208,6 +208,7 @@ def test_a_2000_node_graph_built_in_batches_draws_every_node_and_edge(qtbot):
     assert set(view.nodes) == set(graph.nodes) and len(view.nodes) > 2000
     assert set(view.edges) == set(graph.edges(keys=True))
     rect = view.graph_rect()
+    assert rect == view._root.childrenBoundingRect()  # kept while building, not asked of 4,000 items
     assert all(rect.contains(item.sceneBoundingRect()) for item in view.nodes.values())
 
 
