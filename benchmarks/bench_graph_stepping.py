@@ -34,6 +34,7 @@ def main() -> int:
     panel.show()
     panel.state.load(big_expression(2000))
     wait(app, lambda: not panel.view.busy and panel.view.nodes)
+    wait(app, lambda: panel.inputs.complete)  # the input rows beyond the first few come after the graph
     state = panel.state
     state.step()
     app.processEvents()
