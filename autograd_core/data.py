@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from autograd_core.naming import class_name, input_label
+
 DATASETS = ("moons", "circles", "blobs", "xor", "spiral", "iris", "wine")
 MAX_SAMPLES = 100_000
 MAX_CLASSES = 6
@@ -39,6 +41,20 @@ def dataset_classes(name: str, classes: int = 2) -> int:
 def table_feature_names(name: str) -> list[str]:
     """The columns of a bundled table (iris, wine), in order."""
     return list(_load_table(name).feature_names)
+
+
+def table_class_names(name: str) -> list[str]:
+    """The classes of a bundled table, class 0 first: scikit-learn's ``target_names`` (iris: setosa, versicolor,
+    virginica; wine: class_0, class_1, class_2)."""
+    return [str(n) for n in _load_table(name).target_names]
+
+
+def table_axis_names(name: str, features: list[int] | None = None) -> list[str]:
+    """What the two coordinates of ``table_points(name, features)`` are: the two columns' names, or PC1, PC2."""
+    if features is None:
+        return ["PC1", "PC2"]
+    columns = table_feature_names(name)
+    return [columns[f] for f in features]
 
 
 def _load_table(name: str):
@@ -84,8 +100,31 @@ class Dataset:
     name: str = "custom"
     mean: np.ndarray = field(default_factory=lambda: np.zeros(2))
     scale: np.ndarray = field(default_factory=lambda: np.ones(2))
-    class_names: list[str] | None = None  # imported data: each class's label as the file wrote it
-    feature_names: list[str] | None = None  # imported data: the two columns' names
+    # The data's own names, where it has them (iris, wine, an imported file; None for the generated sets):
+    # each class's name, class 0 first (a file's labels as written), and what the two coordinates are
+    # (PC1/PC2, a table's or a file's column names).  Views show them through class_label / input_label.
+    class_names: list[str] | None = None
+    feature_names: list[str] | None = None
+
+    def class_label(self, k: int) -> str:
+        """Class ``k``'s name: ``setosa``, or ``class 2`` when the data set names none."""
+        return class_name(int(k), self.class_names)
+
+    def class_labels(self, classes: int | None = None) -> list[str]:
+        """The names of classes 0 … K−1 (K: ``classes``, else as many as named or labelled, at least 2)."""
+        if classes is None:
+            top = int(max(self.y.max(initial=0), 1)) + 1 if len(self.y) else 2
+            classes = max(top, len(self.class_names or ()))
+        return [self.class_label(k) for k in range(classes)]
+
+    def feature_label(self, i: int) -> str | None:
+        """Coordinate ``i``'s human name (``PC1``, ``petal length (cm)``), or None."""
+        names = self.feature_names
+        return str(names[i]) if names is not None and 0 <= i < len(names) else None
+
+    def input_label(self, i: int) -> str:
+        """Input ``i`` with its human name beside it where there is one: ``x1 · PC1``, else ``x1``."""
+        return input_label(i, self.feature_label(i))
 
     @property
     def X(self) -> np.ndarray:
@@ -247,7 +286,7 @@ def _split(
     return X[train], y[train], X[test], y[test]
 
 
-def _finish(X, y, test_fraction, rng, standardize, name) -> Dataset:
+def _finish(X, y, test_fraction, rng, standardize, name, class_names=None, feature_names=None) -> Dataset:
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y, dtype=int)
     X_train, y_train, X_test, y_test = _split(X, y, test_fraction, rng)
@@ -259,7 +298,17 @@ def _finish(X, y, test_fraction, rng, standardize, name) -> Dataset:
         scale = np.where(std > 1e-12, std, 1.0)
         X_train = (X_train - mean) / scale
         X_test = (X_test - mean) / scale
-    return Dataset(X_train, y_train, X_test, y_test, name=name, mean=mean, scale=scale)
+    return Dataset(
+        X_train,
+        y_train,
+        X_test,
+        y_test,
+        name=name,
+        mean=mean,
+        scale=scale,
+        class_names=class_names,
+        feature_names=feature_names,
+    )
 
 
 def make_dataset(
@@ -293,7 +342,10 @@ def make_dataset(
     test_fraction = _check_common(test_fraction)
     rng = np.random.default_rng(seed)
     X, y = _generate(name, samples, float(noise), rng, classes, features)
-    return _finish(X, y, test_fraction, rng, standardize, name)
+    names = {}
+    if name in TABLE_DATASETS:  # the table's own names travel with its points
+        names = {"class_names": table_class_names(name), "feature_names": table_axis_names(name, features)}
+    return _finish(X, y, test_fraction, rng, standardize, name, **names)
 
 
 def dataset_from_points(
@@ -353,6 +405,7 @@ def _edited(X_train, y_train, X_test, y_test, like: Dataset | None = None) -> Da
         np.asarray(y_test, dtype=int),
         name="points",
         class_names=None if like is None else like.class_names,
+        feature_names=None if like is None else like.feature_names,  # painting on iris's plane keeps its axes
     )
 
 

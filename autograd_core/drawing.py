@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from bisect import bisect_right, insort
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -46,8 +47,8 @@ NODE_GAP = 16.0  # between two boxes of one layer
 EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
 TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
-RESTARTS = 12  # shaken restarts of the crossing minimisation for small graphs
-RESTART_SEGMENTS = 90  # ... done up to this many segments (the layout of a typed expression stays well under 0.1 s)
+RESTARTS = 8  # restarts of the crossing minimisation from other depth-first orders, for small graphs
+RESTART_WORK = 800  # ... fewer above 100 segments (RESTART_WORK / segments): the work stays bounded
 # Work limits, in segments between adjacent layers (edges split at their virtual slots):
 THOROUGH_SEGMENTS = 250  # up to this: four strategies, sifting and restarts (every example, typical expressions)
 TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycentre sweeps
@@ -199,6 +200,132 @@ def assign_layers(graph: nx.DiGraph) -> dict:
     return {n: rank[k] for n, k in layer.items()}
 
 
+def tight_layers(graph: nx.DiGraph, max_rounds: int | None = None) -> dict | None:
+    """Layers with the least total edge length (every edge pointing to a later layer), as ``dot`` ranks.
+
+    Gansner et al.'s network simplex: a spanning tree of tight edges (length
+    one), then, while a tree edge's cut value is negative, swap it for the
+    non-tree edge that keeps the tree tight.  Many layerings are as short; the
+    ordering then tries this one next to ``assign_layers``'s.  None for a graph
+    that is not connected (or, as a guard, one that has not converged).
+    """
+    nodes = topological_nodes(graph)
+    n_nodes = len(nodes)
+    if n_nodes == 0:
+        return {}
+    number = {n: i for i, n in enumerate(nodes)}
+    weights: dict = {}
+    for u, v in graph.edges():  # a multigraph lists an edge once per key: its weight
+        e = (number[u], number[v])
+        weights[e] = weights.get(e, 0) + 1
+    edges = list(weights)
+    weight = [weights[e] for e in edges]
+    incident: list = [[] for _ in range(n_nodes)]
+    for j, (a, b) in enumerate(edges):
+        incident[a].append(j)
+        incident[b].append(j)
+    rank = [0] * n_nodes
+    for j in sorted(range(len(edges)), key=lambda j: edges[j][1]):  # longest path (ids are topological)
+        a, b = edges[j]
+        rank[b] = max(rank[b], rank[a] + 1)
+
+    def slack(j: int) -> int:
+        return rank[edges[j][1]] - rank[edges[j][0]] - 1
+
+    # a feasible tree: grow tight edges from node 0, shifting the tree towards the closest outside node
+    in_tree = [False] * n_nodes
+    in_tree[0] = True
+    tree = [False] * len(edges)
+    count = 1
+    while True:
+        stack = [i for i in range(n_nodes) if in_tree[i]]
+        while stack:
+            i = stack.pop()
+            for j in incident[i]:
+                a, b = edges[j]
+                m = b if a == i else a
+                if not in_tree[m] and slack(j) == 0:
+                    in_tree[m], tree[j] = True, True
+                    count += 1
+                    stack.append(m)
+        if count == n_nodes:
+            break
+        best = None
+        for j, (a, b) in enumerate(edges):
+            if in_tree[a] != in_tree[b] and (best is None or slack(j) < slack(best)):
+                best = j
+        if best is None:
+            return None  # not connected
+        delta = slack(best) if in_tree[edges[best][0]] else -slack(best)
+        for i in range(n_nodes):
+            if in_tree[i]:
+                rank[i] += delta
+    for _ in range(max_rounds if max_rounds is not None else 4 * n_nodes + 20):
+        # root the tree at node 0: parent edge and depth of every node
+        parent_edge = [-1] * n_nodes
+        depth = [0] * n_nodes
+        order = [0]
+        seen = [False] * n_nodes
+        seen[0] = True
+        for i in order:
+            for j in incident[i]:
+                if tree[j]:
+                    a, b = edges[j]
+                    m = b if a == i else a
+                    if not seen[m]:
+                        seen[m] = True
+                        parent_edge[m] = j
+                        depth[m] = depth[i] + 1
+                        order.append(m)
+
+        def up_to(i: int) -> int:
+            a, b = edges[parent_edge[i]]
+            return b if a == i else a
+
+        # cut values: every edge adds its weight to each tree edge on its tree path, with the sign of
+        # its direction across that edge's cut (tail side to head side counts +)
+        cut = [0] * len(edges)
+        for k, (x, y) in enumerate(edges):
+            if tree[k]:
+                cut[k] += weight[k]
+                continue
+            w = weight[k]
+            while x != y:
+                if depth[x] >= depth[y]:  # x's side: x lies below the tree edge
+                    j = parent_edge[x]
+                    cut[j] += w if edges[j][0] == x else -w
+                    x = up_to(x)
+                else:
+                    j = parent_edge[y]
+                    cut[j] += -w if edges[j][0] == y else w
+                    y = up_to(y)
+        leave = next((j for j in range(len(edges)) if tree[j] and cut[j] < 0), None)
+        if leave is None:
+            low = min(rank)
+            return {n: rank[i] - low for n, i in number.items()}
+        a, b = edges[leave]
+        child = a if parent_edge[a] == leave else b
+        below = [False] * n_nodes  # the subtree cut off by the leaving edge
+        below[child] = True
+        for i in order:
+            if i != child and parent_edge[i] >= 0 and below[up_to(i)]:
+                below[i] = True
+        tail_below = below[a]
+        enter = None
+        for k, (x, y) in enumerate(edges):  # from the head side to the tail side, least slack
+            if not tree[k] and below[x] != tail_below and below[y] == tail_below:
+                if enter is None or slack(k) < slack(enter):
+                    enter = k
+        if enter is None:
+            return None
+        delta = slack(enter)
+        for i in range(n_nodes):  # the head side moves later until the entering edge is tight
+            if below[i] != tail_below:
+                rank[i] += delta
+        tree[leave], tree[enter] = False, True
+    return None
+
+
 def _limit_width(layer_of: dict, rank: dict, width: int) -> dict:
     """Split every layer of more than ``width`` nodes into consecutive layers of at most ``width`` (in DFS order).
 
@@ -231,12 +358,14 @@ def layer_width_for(sizes: dict, gaps: tuple, aspect: float, direction: str) -> 
     return max(3, round(math.sqrt(n * ratio)))
 
 
-def _dfs_rank(graph: nx.DiGraph) -> tuple[dict, dict]:
+def _dfs_rank(graph: nx.DiGraph, rng: random.Random | None = None) -> tuple[dict, dict]:
     """Depth-first post-order from the output(s), arguments in order: a tree's planar order.
 
     Also, for every edge, where in that order its argument was asked for: an
     edge from a node drawn elsewhere (used twice) runs in its consumer's
-    subtree at that place, not next to its source.
+    subtree at that place, not next to its source.  With ``rng`` each node's
+    arguments are visited in a random order (another planar order of a tree:
+    a different start for the crossing minimisation).
     """
     rank: dict = {}
     edge_rank: dict = {}
@@ -249,8 +378,12 @@ def _dfs_rank(graph: nx.DiGraph) -> tuple[dict, dict]:
 
     def arguments(n) -> list:
         if multi:
-            return [(e[0], e) for e in sorted(incoming.get(n, ()), key=index.__getitem__)]
-        return [(u, (u, n, 0)) for u in sorted(graph.predecessors(n), key=_natural)]
+            args = [(e[0], e) for e in sorted(incoming.get(n, ()), key=index.__getitem__)]
+        else:
+            args = [(u, (u, n, 0)) for u in sorted(graph.predecessors(n), key=_natural)]
+        if rng is not None:
+            rng.shuffle(args)
+        return args
 
     started: set = set()
     for sink in sorted((n for n in graph if graph.out_degree(n) == 0), key=_natural):
@@ -279,8 +412,20 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None 
     consecutive layers (fifty terms of one sum become five columns of ten),
     so that a drawing can follow the view's shape instead of one long strip.
     """
-    layer_of = assign_layers(graph)
     rank, edge_rank = _dfs_rank(graph)
+    best, segments = _order_layering(graph, assign_layers(graph), rank, edge_rank, sweeps, max_width)
+    if best.crossings and segments <= THOROUGH_SEGMENTS:
+        # A small graph also tries the shortest layering (dot's); the fewest crossings win, ties keep the first.
+        tight = tight_layers(graph)
+        if tight is not None and tight != best.layer_of:
+            order, _ = _order_layering(graph, tight, rank, edge_rank, sweeps, max_width)
+            if order.crossings < best.crossings:
+                best = order
+    return best
+
+
+def _order_layering(graph, layer_of, rank, edge_rank, sweeps, max_width) -> tuple[LayeredOrder, int]:
+    """The order of one layering (see ``layered_order``) and its number of segments."""
     if max_width:
         layer_of = _limit_width(layer_of, rank, max_width)
     depth = max(layer_of.values(), default=-1) + 1
@@ -335,49 +480,89 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None 
     for items in layers:
         items.sort(key=lambda it: key[it])
     segments = len(linked)
+
+    def start(seed: int) -> list:
+        """The layers in the order of a depth-first search that takes the arguments in a random order."""
+        rank_, edge_rank_ = _dfs_rank(graph, random.Random(seed))
+
+        def key_of(it):
+            if _is_virtual(it):
+                e = it[1]
+                if e[0] == "trunk":
+                    return (rank_[e[1]], 1 + it[2])
+                return (edge_rank_.get(e, rank_[e[0]]), 1 + it[2])
+            return (rank_[it], 0)
+
+        return [sorted(items, key=key_of) for items in layers]
+
+    best_layers, best = _order(layers, up, down, segments, sweeps, start)
+    return LayeredOrder(best_layers, layer_of, chains, best, trunks), segments
+
+
+def _order(layers: list, up: dict, down: dict, segments: int, sweeps: int, dfs_start=None) -> tuple[list, int]:
+    """The order of every layer with the fewest crossings found, and that count.
+
+    Works on items numbered 0…n-1 (a list lookup is several times faster than
+    hashing a virtual node's nested tuple), then gives the items back.
+    """
+    items = [it for layer in layers for it in layer]
+    number = {it: i for i, it in enumerate(items)}
+    layers_i = [[number[it] for it in layer] for layer in layers]
+    up_i = [[number[m] for m in up[it]] for it in items]
+    down_i = [[number[m] for m in down[it]] for it in items]
+    depth = len(layers_i)
     thorough = segments <= THOROUGH_SEGMENTS
     # Several strategies (barycentre or median, first sweep down or up); the fewest crossings win.
     strategies = [(False, True), (True, True), (False, False), (True, False)]
     if not thorough:
         strategies = strategies[:1]
     if segments > TRANSPOSE_SEGMENTS:  # a big graph: a few sweeps, no counting in between (it must draw fast)
-        pos = {it: i for items in layers for i, it in enumerate(items)}
+        pos = _positions(layers_i, len(items))
         for sweep in range(QUICK_SWEEPS):
             downward = sweep % 2 == 0
             for k in range(1, depth) if downward else range(depth - 2, -1, -1):
-                _sort_by_barycentre(layers[k], up if downward else down, pos)
-        return LayeredOrder(layers, layer_of, chains, _total_crossings(layers, down, pos), trunks)
-    best, best_layers = None, layers
-    for median, downward_first in strategies:
-        start = [list(items) for items in layers]
-        crossings, result = _minimise(
-            start, up, down, sweeps, median, downward_first, segments <= TRANSPOSE_SEGMENTS, thorough
-        )
-        if best is None or crossings < best:
-            best, best_layers = crossings, result
-        if best == 0:
-            break
-    # Restarts from shaken copies of the best order, while the work stays small (seeded: deterministic).
-    rng = random.Random(0)
-    restarts = RESTARTS if segments <= RESTART_SEGMENTS else 0
-    for _ in range(restarts if best else 0):
-        shaken = [list(items) for items in best_layers]
-        for items in shaken:
-            for i in range(len(items) - 1):
-                if rng.random() < 0.3:
-                    items[i], items[i + 1] = items[i + 1], items[i]
-        crossings, result = _minimise(shaken, up, down, sweeps, rng.random() < 0.5, rng.random() < 0.5, True, True)
-        if crossings < best:
-            best, best_layers = crossings, result
-        if best == 0:
-            break
-    return LayeredOrder(best_layers, layer_of, chains, best, trunks)
+                _sort_by_barycentre(layers_i[k], up_i if downward else down_i, pos)
+        best, best_layers = _total_crossings(layers_i, down_i, pos), layers_i
+    else:
+        best, best_layers = None, layers_i
+        for median, downward_first in strategies:
+            start = [list(layer) for layer in layers_i]
+            crossings, result = _minimise(
+                start, up_i, down_i, sweeps, median, downward_first, segments <= TRANSPOSE_SEGMENTS, thorough
+            )
+            if best is None or crossings < best:
+                best, best_layers = crossings, result
+            if best == 0:
+                break
+        # Restarts from other depth-first orders (each node's arguments in a random order: another planar
+        # order of a tree), while the graph is small (seeded: deterministic).
+        rng = random.Random(0)
+        restarts = min(RESTARTS, RESTART_WORK // max(segments, 1)) if thorough and dfs_start is not None else 0
+        for r in range(restarts if best else 0):
+            start = [[number[it] for it in layer] for layer in dfs_start(r)]
+            crossings, result = _minimise(
+                start, up_i, down_i, sweeps, rng.random() < 0.5, rng.random() < 0.5, True, True
+            )
+            if crossings < best:
+                best, best_layers = crossings, result
+            if best == 0:
+                break
+    return [[items[i] for i in layer] for layer in best_layers], best
+
+
+def _positions(layers: list, count: int) -> list:
+    pos = [0] * count
+    for layer in layers:
+        for i, it in enumerate(layer):
+            pos[it] = i
+    return pos
 
 
 def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, sift=False):
     depth = len(layers)
-    pos = {it: i for items in layers for i, it in enumerate(items)}
-    best = _total_crossings(layers, down, pos)
+    pos = _positions(layers, len(up))
+    counter = _Crossings(layers, down, pos)
+    best = counter.total
     best_layers = [list(items) for items in layers]
     stale = 0
     for sweep in range(sweeps if best else 0):
@@ -386,8 +571,11 @@ def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, si
         for k in rng:
             _sort_by_barycentre(layers[k], up if downward else down, pos, median)
         if do_transpose:
-            _transpose(layers, up, down, pos)
-        crossings = _total_crossings(layers, down, pos)
+            # every other pair of sweeps, one round that also swaps neighbours whose crossings tie (as dot does):
+            # a way off a plateau
+            sideways = sweep % 4 >= 2
+            _transpose(layers, up, down, pos, rounds=1 if sideways else 4, sideways=sideways)
+        crossings = counter.update()
         if crossings < best:
             best, best_layers, stale = crossings, [list(items) for items in layers], 0
         else:
@@ -396,18 +584,63 @@ def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, si
             break
     if best and sift:
         layers = [list(items) for items in best_layers]
-        pos = {it: i for items in layers for i, it in enumerate(items)}
+        pos = _positions(layers, len(up))
+        counter = _Crossings(layers, down, pos)
         for _ in range(4):
             _sift(layers, up, down, pos)
             _transpose(layers, up, down, pos)
-            crossings = _total_crossings(layers, down, pos)
+            crossings = counter.update()
             if crossings >= best:
                 break
             best, best_layers = crossings, [list(items) for items in layers]
     return best, best_layers
 
 
-def _sift(layers: list, up: dict, down: dict, pos: dict) -> None:
+class _Crossings:
+    """The crossings between adjacent layers, recounted only where a layer's order changed."""
+
+    def __init__(self, layers: list, down: list, pos: list):
+        self.layers, self.down, self.pos = layers, down, pos
+        self.seen = [list(items) for items in layers]
+        self.counts = [_layer_crossings(layers[k], down, pos) for k in range(len(layers) - 1)]
+        self.total = sum(self.counts)
+
+    def update(self) -> int:
+        layers, seen = self.layers, self.seen
+        changed = [layers[k] != seen[k] for k in range(len(layers))]
+        for k in range(len(layers) - 1):
+            if changed[k] or changed[k + 1]:
+                self.counts[k] = _layer_crossings(layers[k], self.down, self.pos)
+        for k, c in enumerate(changed):
+            if c:
+                seen[k] = list(layers[k])
+        self.total = sum(self.counts)
+        return self.total
+
+
+def _pair_costs(a: int, b: int, up: list, down: list, pos: list) -> tuple[int, int]:
+    """Crossings between the edges of a and b (to both adjacent layers) with a above b, and with b above a."""
+    ab = ba = 0
+    for x in up[a]:
+        px = pos[x]
+        for y in up[b]:
+            py = pos[y]
+            if px > py:
+                ab += 1
+            elif px < py:
+                ba += 1
+    for x in down[a]:
+        px = pos[x]
+        for y in down[b]:
+            py = pos[y]
+            if px > py:
+                ab += 1
+            elif px < py:
+                ba += 1
+    return ab, ba
+
+
+def _sift(layers: list, up: list, down: list, pos: list) -> None:
     """Sifting: move each item to the place in its layer where its edges cross least."""
     for items in layers:
         if len(items) < 3:
@@ -420,8 +653,7 @@ def _sift(layers: list, up: dict, down: dict, pos: dict) -> None:
             for j, w in enumerate(items):
                 pos[w] = j
             for j, w in enumerate(items):
-                before = _pair_crossings(up[v], up[w], pos) + _pair_crossings(down[v], down[w], pos)
-                after = _pair_crossings(up[w], up[v], pos) + _pair_crossings(down[w], down[v], pos)
+                before, after = _pair_costs(v, w, up, down, pos)
                 delta += after - before
                 if delta < best_delta:
                     best_delta, best_at = delta, j + 1
@@ -430,77 +662,131 @@ def _sift(layers: list, up: dict, down: dict, pos: dict) -> None:
                 pos[w] = j
 
 
-def _sort_by_barycentre(items: list, neighbours: dict, pos: dict, median: bool = False) -> None:
-    def bary(it):
+def _sort_by_barycentre(items: list, neighbours: list, pos: list, median: bool = False) -> None:
+    keyed = []
+    for it in items:
         around = neighbours[it]
+        here = pos[it]
         if not around:
-            return pos[it]
-        if median:
-            values = sorted(pos[m] for m in around)
+            keyed.append((here, here, it))
+        elif len(around) == 1:
+            keyed.append((pos[around[0]], here, it))
+        elif median:
+            values = sorted([pos[m] for m in around])
             mid = len(values) // 2
-            return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
-        return sum(pos[m] for m in around) / len(around)
-
-    items.sort(key=lambda it: (bary(it), pos[it]))
-    for i, it in enumerate(items):
+            keyed.append((values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2, here, it))
+        else:
+            keyed.append((sum([pos[m] for m in around]) / len(around), here, it))
+    keyed.sort()
+    for i, k in enumerate(keyed):
+        it = k[2]
+        items[i] = it
         pos[it] = i
 
 
-def _pair_crossings(a_nbrs: list, b_nbrs: list, pos: dict) -> int:
-    """Crossings between the edges of a (above b) and those of b, towards one adjacent layer."""
-    count = 0
-    for x in a_nbrs:
-        px = pos[x]
-        for y in b_nbrs:
-            if px > pos[y]:
-                count += 1
-    return count
+def _transpose(layers: list, up: list, down: list, pos: list, rounds: int = 4, sideways: bool = False) -> None:
+    """Swap neighbours in a layer while that removes crossings (dot's transpose step).
 
-
-def _transpose(layers: list, up: dict, down: dict, pos: dict, rounds: int = 4) -> None:
-    """Swap neighbours in a layer while that removes crossings (dot's transpose step)."""
+    A round looks again only at the layers next to one that changed in the last."""
+    depth = len(layers)
+    look = [True] * depth
     for _ in range(rounds):
-        improved = False
-        for items in layers:
+        changed = [False] * depth
+        for k in range(depth):
+            if not look[k]:
+                continue
+            items = layers[k]
             for i in range(len(items) - 1):
                 a, b = items[i], items[i + 1]
-                now = _pair_crossings(up[a], up[b], pos) + _pair_crossings(down[a], down[b], pos)
-                if not now:
-                    continue
-                swapped = _pair_crossings(up[b], up[a], pos) + _pair_crossings(down[b], down[a], pos)
-                if swapped < now:
+                now = swapped = 0  # crossings of a's and b's edges with a above b, and with b above a
+                for x in up[a]:
+                    px = pos[x]
+                    for y in up[b]:
+                        py = pos[y]
+                        if px > py:
+                            now += 1
+                        elif px < py:
+                            swapped += 1
+                for x in down[a]:
+                    px = pos[x]
+                    for y in down[b]:
+                        py = pos[y]
+                        if px > py:
+                            now += 1
+                        elif px < py:
+                            swapped += 1
+                if swapped < now or (sideways and swapped == now and now):
                     items[i], items[i + 1] = b, a
                     pos[a], pos[b] = i + 1, i
-                    improved = True
-        if not improved:
+                    changed[k] = True
+                elif len(down[a]) == 1 and len(down[b]) == 1:
+                    _swap_parallel(layers, k, i, up, down, pos, changed)
+        if not any(changed):
             return
+        look = [changed[k] or (k and changed[k - 1]) or (k + 1 < depth and changed[k + 1]) for k in range(depth)]
 
 
-def _total_crossings(layers: list, down: dict, pos: dict) -> int:
+def _swap_parallel(layers: list, k: int, i: int, up: list, down: list, pos: list, changed: list) -> None:
+    """Swap two parallel paths that start side by side at ``layers[k][i:i + 2]``, if that removes crossings.
+
+    Two long edges (or chains of one-argument ops) that run side by side
+    through several layers cross nothing between their ends, so swapping
+    them in every one of those layers changes only the crossings at the two
+    ends, which swapping in one layer alone cannot reach.
+    """
+    a, b = layers[k][i], layers[k][i + 1]
+    if len(up[a]) == 1 and len(up[b]) == 1:
+        ua, ub = up[a][0], up[b][0]
+        if pos[ub] == pos[ua] + 1 and len(down[ua]) == 1 and len(down[ub]) == 1:
+            return  # the middle of a pair of paths that run side by side from further up: tried from their top
+    run = [(a, b)]
+    m = k
+    while len(down[a]) == 1 and len(down[b]) == 1:
+        na, nb = down[a][0], down[b][0]
+        if pos[nb] != pos[na] + 1 or len(up[na]) != 1 or len(up[nb]) != 1:
+            break
+        a, b = na, nb
+        m += 1
+        run.append((a, b))
+    if m == k:
+        return
+    delta = 0
+    first, last = run[0], run[-1]
+    for side, (x_, y_) in ((up, first), (down, last)):
+        for x in side[x_]:
+            px = pos[x]
+            for y in side[y_]:
+                py = pos[y]
+                if px > py:
+                    delta -= 1
+                elif px < py:
+                    delta += 1
+    if delta >= 0:
+        return
+    for j, (a, b) in enumerate(run):
+        layer = layers[k + j]
+        pa, pb = pos[a], pos[b]
+        layer[pa], layer[pb] = b, a
+        pos[a], pos[b] = pb, pa
+        changed[k + j] = True
+
+
+def _total_crossings(layers: list, down: list, pos: list) -> int:
     return sum(_layer_crossings(layers[k], down, pos) for k in range(len(layers) - 1))
 
 
-def _layer_crossings(items: list, down: dict, pos: dict) -> int:
-    """Crossings between one layer and the next: inversions of the lower ends (Fenwick tree)."""
-    ends = [pos[b] for it in items for b in sorted(down[it], key=pos.__getitem__)]
-    if len(ends) < 2:
-        return 0
-    size = max(ends) + 2
-    tree = [0] * (size + 1)
+def _layer_crossings(items: list, down: list, pos: list) -> int:
+    """Crossings between one layer and the next: inversions of the lower ends (kept sorted with bisect)."""
+    seen: list = []
     crossings = 0
-    seen = 0
-    for e in ends:
-        # how many earlier edges end strictly below e
-        i, below = e + 1, 0
-        while i > 0:
-            below += tree[i]
-            i -= i & -i
-        crossings += seen - below
-        i = e + 1
-        while i <= size:
-            tree[i] += 1
-            i += i & -i
-        seen += 1
+    for it in items:
+        ends = [pos[b] for b in down[it]]
+        if len(ends) > 1:
+            ends.sort()
+        for e in ends:
+            crossings += len(seen) - bisect_right(seen, e)  # earlier edges that end strictly below e
+        for e in ends:
+            insort(seen, e)
     return crossings  # edges that share an end point are equal, not inverted: no crossing
 
 
@@ -963,7 +1249,12 @@ def flatten(cmds: list, steps: int = 12) -> list[Point]:
 
 
 def count_path_crossings(paths: dict) -> int:
-    """Points where two drawn edges cross (edges sharing an end node are not compared), via numpy."""
+    """Points where two drawn edges cross (edges sharing an end node are not compared), via numpy.
+
+    Each segment is half-open (its end point belongs to the next one), so two
+    polylines crossing exactly at a vertex of one of them (rounded coordinates,
+    as ``dot`` writes them) count once, neither zero times nor twice.
+    """
     import numpy as np
 
     keys = list(paths)
@@ -993,7 +1284,7 @@ def count_path_crossings(paths: dict) -> int:
         with np.errstate(divide="ignore", invalid="ignore"):
             t = (wx * ry[None, :] - wy * rx[None, :]) / denom
             u = (wx * ry[sl, None] - wy * rx[sl, None]) / denom
-        hit = (np.abs(denom) > 1e-12) & (t > 1e-9) & (t < 1 - 1e-9) & (u > 1e-9) & (u < 1 - 1e-9)
+        hit = (np.abs(denom) > 1e-12) & (t > -1e-9) & (t < 1 - 1e-9) & (u > -1e-9) & (u < 1 - 1e-9)
         oi, oj = own[sl, None], own[None, :]
         hit &= oi < oj
         hit &= ~share[oi, oj]

@@ -147,80 +147,10 @@ def topological_nodes(graph: nx.DiGraph) -> list:
 
 
 def overview_groups(graph: nx.MultiDiGraph, min_size: int = 3) -> dict:
-    """Node -> group name, so that a big expression can be shown as a few expandable boxes.
+    """Node -> group name for a big expression's overview (see ``autograd_core.grouping``)."""
+    from autograd_core.grouping import overview_groups as groups
 
-    * A chain of ``+`` (or ``*``) whose inner nodes feed only the next one (an
-      n-ary sum written ``a + b + c + …``) is one group, "Σ 50 terms".
-    * An assigned name (``h3 = tanh(w3*x + b3)``) is a group with every node
-      that only it uses (its unnamed ops and the leaves used nowhere else).
-    * What only one term of such a sum uses is that term's group.
-
-    Nodes used in several places (shared inputs, reused names) stay alone, so
-    every edge between groups is still drawn.  Groups smaller than ``min_size``
-    are dropped.
-    """
-    order = topological_nodes(graph)
-    succ, uses = {}, {}
-    multi = graph.is_multigraph()
-    for n, neighbours in graph.adjacency():
-        succ[n] = list(neighbours)
-        uses[n] = sum(map(len, neighbours.values())) if multi else len(neighbours)
-    attrs = graph.nodes
-    chain: dict = {}
-    for n in reversed(order):  # chains of one associative op, from their end
-        op = attrs[n].get("op")
-        if op not in ("+", "*") or n in chain:
-            continue
-        head = n
-        members = {n}
-        frontier = [n]
-        while frontier:
-            m = frontier.pop()
-            for p in graph.predecessors(m):
-                if attrs[p].get("op") == op and uses[p] == 1 and not attrs[p].get("label") and p not in chain:
-                    members.add(p)
-                    frontier.append(p)
-        if len(members) >= min_size:
-            terms = sum(1 for m in members for p in graph.predecessors(m) if p not in members)
-            name = f"{'Σ' if op == '+' else 'Π'} {terms} {'terms' if op == '+' else 'factors'}"
-            label = attrs[head].get("label")
-            name = f"{label}: {name}" if label else f"{name} #{head}"
-            for m in members:
-                chain[m] = name
-    chain_names = set(chain.values())
-    owner: dict = {}
-    for n in reversed(order):
-        if n in chain:
-            owner[n] = chain[n]
-            continue
-        a = attrs[n]
-        if a.get("label") and graph.in_degree(n):  # an assigned name heads its own group
-            owner[n] = a["label"]
-            continue
-        owners = {owner.get(s) for s in succ[n]}
-        if len(owners) == 1 and uses[n] == 1 and None not in owners:
-            target = owners.pop()
-            if target in chain_names and n not in chain:  # a term of a sum: its own group
-                owner[n] = a.get("label") or _short_name(graph, n)
-            else:
-                owner[n] = target
-        else:
-            owner[n] = None
-    sizes: dict = {}
-    for g in owner.values():
-        if g is not None:
-            sizes[g] = sizes.get(g, 0) + 1
-    return {n: g for n, g in owner.items() if g is not None and sizes[g] >= min_size}
-
-
-def _short_name(graph: nx.MultiDiGraph, n) -> str:
-    """``w3*x3`` for an op on named leaves, else ``tanh #12``."""
-    attrs = graph.nodes[n]
-    op = attrs.get("op") or "node"
-    names = [graph.nodes[p].get("label") for p in graph.predecessors(n)]
-    if len(names) == 2 and all(names) and op in ("+", "-", "*", "/"):
-        return f"{names[0]}{op}{names[1]}"
-    return f"{op} #{n}"
+    return groups(graph, min_size)
 
 
 def update_values(graph: nx.MultiDiGraph) -> None:

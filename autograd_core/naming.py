@@ -34,3 +34,18 @@ def parameter_name(layer: int, unit: int, source: int | None) -> str:
 def connection_name(layer: int, unit: int, source: int) -> str:
     """The edge a weight sits on, ``x2 → L1.n3``: from unit ``source`` of the layer before."""
     return f"{unit_name(layer - 1, source)} → {unit_name(layer, unit)}"
+
+
+def class_name(index: int, names=None) -> str:
+    """Class ``index`` (0-based) by the name its data set gives it (iris: ``setosa``), else ``class 0`` …"""
+    if names is not None and 0 <= index < len(names) and str(names[index]).strip():
+        return str(names[index])
+    return f"class {index}"
+
+
+def input_label(index: int, feature: str | None = None) -> str:
+    """Input ``index`` with its feature's human name beside it, for a view with room: ``x1 · PC1``,
+    ``x2 · petal width (cm)``; plain ``x1`` when the data set names no feature (or names it ``x1``).
+    The graph and the diagram's nodes keep the plain name: it is the name the maths uses."""
+    name = input_name(index)
+    return name if not feature or feature == name else f"{name} · {feature}"

@@ -7,12 +7,16 @@ not connect and boxes that overlap.  Also times both.  ``dot`` is a
 benchmark-only dependency (``apt-get install graphviz``); without it only our
 figures are printed.
 
-Run:  python benchmarks/bench_graph_layout.py [--random 200]
+Run:  python benchmarks/bench_graph_layout.py [--random 200] [--record tests/data/dot_crossings.json]
+
+``--record`` writes dot's crossing count of every graph to a file that
+``tests/test_graph_crossings.py`` holds our drawing to (no ``dot`` needed there).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import subprocess
@@ -29,7 +33,12 @@ BOX = (112.0, 56.0)  # about the view's box at normal size, in points (1/72 inch
 
 
 def dot_drawing(graph) -> Drawing:
-    """Graphviz dot's layout of ``graph`` (rankdir LR, our box sizes), parsed from ``-Tplain``."""
+    """Graphviz dot's layout of ``graph`` (rankdir LR, our box sizes), parsed from ``-Tjson``.
+
+    Each edge is dot's spline and then its arrowhead, a line to the tip on the
+    target's border (``-Tplain`` stops the spline where the arrowhead starts,
+    which would leave out what our paths include: the same measure for both).
+    """
     w, h = BOX[0] / 72.0, BOX[1] / 72.0
     lines = [
         "digraph G {",
@@ -39,23 +48,37 @@ def dot_drawing(graph) -> Drawing:
     lines += [f"n{n};" for n in graph.nodes]
     lines += [f"n{u} -> n{v};" for u, v, _k in graph.edges(keys=True)]
     lines.append("}")
-    out = subprocess.run(["dot", "-Tplain"], input="\n".join(lines), capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["dot", "-Tjson"], input="\n".join(lines), capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    names = {}
     centres, paths = {}, {}
+    for obj in data.get("objects", ()):
+        n = int(obj["name"][1:])
+        names[obj["_gvid"]] = n
+        x, y = map(float, obj["pos"].split(","))
+        centres[n] = (x, -y)
     count: dict = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if parts[0] == "node":
-            centres[int(parts[1][1:])] = (float(parts[2]) * 72.0, -float(parts[3]) * 72.0)
-        elif parts[0] == "edge":
-            u, v = int(parts[1][1:]), int(parts[2][1:])
-            k = count.get((u, v), 0)
-            count[(u, v)] = k + 1
-            n = int(parts[3])
-            pts = [(float(parts[4 + 2 * i]) * 72.0, -float(parts[5 + 2 * i]) * 72.0) for i in range(n)]
-            cmds = [("M", *pts[0])]
-            for i in range(1, n - 2, 3):
-                cmds.append(("C", *pts[i], *pts[i + 1], *pts[i + 2]))
-            paths[(u, v, k)] = cmds
+    for edge in data.get("edges", ()):
+        u, v = names[edge["tail"]], names[edge["head"]]
+        k = count.get((u, v), 0)
+        count[(u, v)] = k + 1
+        tip = None
+        pts = []
+        for token in edge["pos"].split():
+            if token.startswith("e,"):
+                x, y = map(float, token[2:].split(","))
+                tip = (x, -y)
+            elif token.startswith("s,"):
+                continue
+            else:
+                x, y = map(float, token.split(","))
+                pts.append((x, -y))
+        cmds = [("M", *pts[0])]
+        for i in range(1, len(pts) - 2, 3):
+            cmds.append(("C", *pts[i], *pts[i + 1], *pts[i + 2]))
+        if tip is not None:
+            cmds.append(("L", *tip))
+        paths[(u, v, k)] = cmds
     return Drawing(centres, {n: BOX for n in centres}, paths, {}, "LR")
 
 
@@ -71,6 +94,7 @@ def median_ms(rows: list, key: str) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random", type=int, default=200)
+    parser.add_argument("--record", type=Path, help="write dot's crossings per graph to this JSON file")
     args = parser.parse_args(argv)
     has_dot = shutil.which("dot") is not None
     rows = []
@@ -86,6 +110,11 @@ def main(argv=None) -> int:
             row["t_dot"] = time.perf_counter() - t
             row["dot"] = measure(theirs)
         rows.append(row)
+    if args.record is not None and has_dot:
+        version = subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip()
+        record = {"dot": version, "box": BOX, "crossings": {r["name"]: r["dot"][0] for r in rows}}
+        args.record.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        print(f"dot's crossings written to {args.record}")
     examples = [r for r in rows if not r["name"].startswith("random")]
     randoms = [r for r in rows if r["name"].startswith("random")]
     print(f"layered drawing vs Graphviz dot ({'dot found' if has_dot else 'dot NOT installed: ours only'})")

@@ -16,12 +16,13 @@ click means what the mode says and the map keeps its extent.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPalette, QTextDocument
+from PySide6.QtGui import QColor, QFontMetricsF, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -33,9 +34,10 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.data import MAX_CLASSES
+from autograd_core.naming import class_name, input_name
 from autograd_core.regions import RegionGrid, region_image
 from gui.flow_layout import FlowLayout
-from gui.theme import Palette, class_rgb, palette, plot_text_size
+from gui.theme import Palette, class_rgb, palette, plot_text_size, readable_text, rgb
 from gui.training_process import GRID_MARGIN, Snapshot, square_extent
 from gui.training_style import (
     data_to_pixel,
@@ -77,9 +79,7 @@ def _class_colors(button: QToolButton, label: int, pal: Palette | None = None) -
     face = QColor((pal or palette()).class_colors[label])
     colours = button.palette()
     colours.setColor(QPalette.ColorRole.Button, face)
-    r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 for v in (face.red(), face.green(), face.blue()))
-    dark_face = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18  # relative luminance: white or black text wins
-    colours.setColor(QPalette.ColorRole.ButtonText, QColor("#ffffff" if dark_face else "#202124"))
+    colours.setColor(QPalette.ColorRole.ButtonText, readable_text(face))  # white or black, the higher contrast
     button.setPalette(colours)
     font = button.font()
     font.setBold(True)
@@ -121,8 +121,8 @@ class BoundaryPlot(QWidget):
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
         self.plot.plain_title = "Decision boundary: P(class 1)"
-        item.setLabel("bottom", "x1")
-        item.setLabel("left", "x2")
+        item.setLabel("bottom", input_name(0))
+        item.setLabel("left", input_name(1))
         item.setMenuEnabled(False)
         item.hideButtons()
         item.getViewBox().setMouseEnabled(x=False, y=False)
@@ -154,7 +154,7 @@ class BoundaryPlot(QWidget):
         item.addItem(self.highlight_ring)
         self.highlighted: dict[str, np.ndarray] = {}
         self.train_points = pg.ScatterPlotItem(size=9, name="train")
-        self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(0, 0, 0, 0), name="test")
+        self.test_points = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(None), name="test")
         self.train_points.setZValue(10)
         self.test_points.setZValue(11)
         item.addItem(self.train_points)
@@ -196,6 +196,7 @@ class BoundaryPlot(QWidget):
         self._press: tuple[QPoint, tuple[str, int] | None] | None = None  # where a press began, the point it hit
         self._dragging = False
         self.plot.viewport().installEventFilter(self)
+        item.getViewBox().sigResized.connect(self._fit_axis_labels)
 
         self.discretize = QCheckBox("Discretize")
         self.discretize.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
@@ -257,6 +258,7 @@ class BoundaryPlot(QWidget):
         for mode in PAINT_MODES:
             _class_colors(self.mode_buttons[mode], int(mode[-1]), pal)
         self._show_key()
+        self._fit_axis_labels()  # the mode's text size changes what fits
         if self._X:
             self._draw_points()
         self._redraw_image()
@@ -271,7 +273,8 @@ class BoundaryPlot(QWidget):
         """The legend: one swatch per class, what filled and hollow mean, what the lines are."""
         colours = self.colors.class_colors
         swatches = " &nbsp; ".join(
-            f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> class {k}</span>"
+            f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> "
+            f"{html.escape(self.class_label(k))}</span>"
             for k in range(self.classes)
         )
         # a line breaks between entries, never inside one
@@ -279,6 +282,59 @@ class BoundaryPlot(QWidget):
         line = "white" if self.colors.name == "dark" else "black"
         lines = f"{line} line = boundary (P = 0.5)" if self.classes == 2 else f"{line} lines = class boundaries"
         self.key.setToolTip(f"Filled = train, hollow = test; {lines}")
+
+    def class_label(self, k: int) -> str:
+        """Class ``k`` by its data set's name (iris: setosa …), else ``class k``."""
+        return class_name(k, getattr(getattr(self, "_dataset", None), "class_names", None))
+
+    def axis_labels(self) -> tuple[str, str]:
+        """The axes' text: the inputs' names with the data's own beside them (``x1 · PC1``), else x1, x2."""
+        dataset = getattr(self, "_dataset", None)
+        if dataset is None or not hasattr(dataset, "input_label"):
+            return input_name(0), input_name(1)
+        return dataset.input_label(0), dataset.input_label(1)
+
+    def _show_names(self) -> None:
+        """Axes, legend, paint tools and title in the data's own names (a new data set may bring new ones)."""
+        self._fit_axis_labels()
+        for k in range(MAX_CLASSES):
+            name = self.class_label(k)
+            button = self.mode_buttons[f"paint{k}"]
+            button.setText(f"Paint {name}")
+            button.setToolTip(f"Click to add a point of {name}; it joins the training set and training goes on")
+        self._set_title()
+        self._show_key()
+
+    def _fit_axis_labels(self, *_args) -> None:
+        """Each axis says ``x1 · PC1`` where the data area has room for it, else ``x1`` (the whole name then in
+        the axis's tooltip): a short plot (presentation mode at 1024×700) keeps a readable label."""
+        item = self.plot.getPlotItem()
+        box = item.getViewBox()
+        room = {"bottom": box.width(), "left": box.height()}
+        for index, (side, full) in enumerate(zip(("bottom", "left"), self.axis_labels())):
+            axis = item.getAxis(side)
+            fits = QFontMetricsF(axis.label.font()).horizontalAdvance(full) <= room[side] - 8
+            text = html.escape(full if fits else input_name(index))
+            if axis.labelText != text:
+                axis.labelText = text  # (keeps the palette's label style)
+                axis._updateLabel()
+            axis.setToolTip("" if fits else full)
+
+    def _set_title(self) -> None:
+        many = self.classes > 2
+        title = (
+            "Decision regions: colour = class, intensity = confidence"
+            if many
+            else f"Decision boundary: P({self.class_label(1)})"
+        )
+        if title != self.plot.plain_title:
+            self.plot.plain_title = title
+            set_plot_title(self.plot, title, self.colors)
+        bar = self.colorbar.getAxis("left")  # the colour bar's own label: P(class 1), P(yes) …
+        text = html.escape(f"P({self.class_label(1)})")
+        if bar.labelText != text:
+            bar.labelText = text  # (not setLabel: it would show a label hidden for a short bar)
+            bar._updateLabel()
 
     def set_classes(self, classes: int) -> None:
         """Show the paint tools, legend and title for ``classes`` classes."""
@@ -292,9 +348,7 @@ class BoundaryPlot(QWidget):
             self.set_mode("inspect")
         many = classes > 2
         self.colorbar.setVisible(not many)
-        title = "Decision regions: colour = class, intensity = confidence" if many else "Decision boundary: P(class 1)"
-        self.plot.plain_title = title
-        set_plot_title(self.plot, title, self.colors)
+        self._set_title()
         self.discretize.setToolTip(
             "Colour each point of the plane by the predicted class only"
             + (" (full colour, whatever the confidence)" if many else " (P > 0.5 or not)")
@@ -329,7 +383,10 @@ class BoundaryPlot(QWidget):
         """Draw the points of ``dataset`` (train filled, test hollow)."""
         if dataset is self._dataset:
             return
+        names = (getattr(self._dataset, "class_names", None), getattr(self._dataset, "feature_names", None))
         self._dataset = dataset
+        if names != (getattr(dataset, "class_names", None), getattr(dataset, "feature_names", None)):
+            self._show_names()
         self._X = {
             "train": np.asarray(dataset.X_train, float).reshape(-1, 2).copy(),
             "test": np.asarray(dataset.X_test, float).reshape(-1, 2).copy(),
@@ -349,7 +406,7 @@ class BoundaryPlot(QWidget):
             self.train_points.setData(pos=self._X["train"], brush=[self._brushes[c] for c in self._y["train"]])
         if "test" in which:
             self.test_points.setData(
-                pos=self._X["test"], pen=[self._ring_pens[c] for c in self._y["test"]], brush=pg.mkBrush(0, 0, 0, 0)
+                pos=self._X["test"], pen=[self._ring_pens[c] for c in self._y["test"]], brush=pg.mkBrush(None)
             )
 
     def _redraw_image(self) -> None:
@@ -360,7 +417,12 @@ class BoundaryPlot(QWidget):
         self.placeholder.hide()
         if getattr(grid, "winner", None) is not None and grid.classes > 2:
             regions = RegionGrid(grid.extent, grid.classes, np.empty(0), grid.winner, grid.probability, None, None)
-            rgba = region_image(regions, class_rgb(self.colors.name), discrete=self.discretize.isChecked())
+            rgba = region_image(
+                regions,
+                class_rgb(self.colors.name),
+                background=rgb(self.colors.plot_background),  # unsure regions fade into the theme's background
+                discrete=self.discretize.isChecked(),
+            )
             self.image.setImage(np.ascontiguousarray(rgba.transpose(1, 0, 2)), autoLevels=False, levels=(0, 255))
         else:
             if self.discretize.isChecked():

@@ -131,8 +131,13 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
         painter.drawText(
             QRectF(p.x() - 60, p.y() - 9, 52, 18), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{t:g}"
         )
-    painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, "x1")
-    painter.drawText(QRectF(8, top + ph / 2 - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, "x2")
+    # The axes name the inputs and, beside them, what the data calls them (x1 · PC1, x2 · petal width (cm)).
+    painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, data.input_label(0))
+    painter.save()
+    painter.translate(16, top + ph / 2)
+    painter.rotate(-90)
+    painter.drawText(QRectF(-ph / 2, -10, ph, 20), Qt.AlignmentFlag.AlignCenter, data.input_label(1))
+    painter.restore()
 
     if classes > 2:  # a legend: one swatch per class
         for k in range(classes):
@@ -141,7 +146,8 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
             painter.setBrush(QBrush(colors[k]))
             painter.drawEllipse(QPointF(left + pw + 24, y + 9), 6, 6)
             painter.setPen(ink)
-            painter.drawText(QRectF(left + pw + 36, y, 70, 18), Qt.AlignmentFlag.AlignVCenter, f"class {k}")
+            name = data.class_label(k)
+            painter.drawText(QRectF(left + pw + 36, y, right - 40, 18), Qt.AlignmentFlag.AlignVCenter, name)
         painter.setBrush(Qt.BrushStyle.NoBrush)
     else:  # colour bar with its 0.5 mark
         bar = QRectF(left + pw + 30, top, 18, ph)
@@ -158,7 +164,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
         painter.save()
         painter.translate(bar.right() + 52, top + ph / 2)
         painter.rotate(90)
-        painter.drawText(QRectF(-60, -10, 120, 20), Qt.AlignmentFlag.AlignCenter, "P(class 1)")
+        painter.drawText(QRectF(-ph / 2, -10, ph, 20), Qt.AlignmentFlag.AlignCenter, f"P({data.class_label(1)})")
         painter.restore()
 
     # Title: what was trained and how well.

@@ -26,8 +26,15 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.losses import confusion_from_predictions, per_class_accuracy
+from autograd_core.naming import class_name
 from autograd_core.numbers import format_percent
-from gui.theme import palette, theme_notifier
+from gui.theme import palette, readable_text, theme_notifier
+
+
+def _over(colour: str, alpha: float, background: str) -> QColor:
+    """``colour`` at opacity ``alpha`` painted over ``background`` (what a shaded cell looks like)."""
+    top, under = QColor(colour), QColor(background)
+    return QColor(*(round(a * alpha + b * (1 - alpha)) for a, b in zip(top.getRgb()[:3], under.getRgb()[:3])))
 
 
 class ConfusionPanel(QWidget):
@@ -65,6 +72,7 @@ class ConfusionPanel(QWidget):
         self.picked: tuple[str, int, int] | None = None
         self._labels: dict[str, np.ndarray] = {}
         self._predicted: dict[str, np.ndarray | None] = {}
+        self.class_names: list[str] | None = None  # the data's names for its classes (iris: setosa …)
         self.caption.setText("Rows: true class · columns: predicted class. Click a cell to ring its points.")
         theme_notifier().changed.connect(self._theme_changed)
 
@@ -82,6 +90,11 @@ class ConfusionPanel(QWidget):
     def set_labels(self, dataset) -> None:
         """The true classes of the data now trained on."""
         self._labels = {"train": np.asarray(dataset.y_train, int), "test": np.asarray(dataset.y_test, int)}
+        names = getattr(dataset, "class_names", None)
+        if names != self.class_names:
+            self.class_names = names
+            if self.classes:
+                self._draw()  # the headers name the new data's classes
         self._clear_pick()
 
     def update_snapshot(self, snap) -> None:
@@ -113,11 +126,13 @@ class ConfusionPanel(QWidget):
         table.setColumnCount(k + 1)
         pal = palette()
         colours = pal.class_colors
-        table.setHorizontalHeaderLabels([f"→ {c}" for c in range(k)] + ["accuracy"])
-        table.setVerticalHeaderLabels([f"class {c}" for c in range(k)])
+        names = [class_name(c, self.class_names) for c in range(k)]
+        short = names if self.class_names else [str(c) for c in range(k)]  # "→ 0" when the classes have no names
+        table.setHorizontalHeaderLabels([f"→ {n}" for n in short] + ["accuracy"])
+        table.setVerticalHeaderLabels(names)
         for c in range(k):
             header = table.verticalHeaderItem(c)
-            header.setForeground(QColor(colours[c]))
+            header.setForeground(QColor(pal.class_text[c]))  # the class's hue, dark (light) enough to read
         totals = matrix.sum(axis=1)
         accuracy = per_class_accuracy(matrix)
         for i in range(k):
@@ -125,19 +140,21 @@ class ConfusionPanel(QWidget):
                 share = matrix[i, j] / totals[i] if totals[i] else 0.0
                 item = QTableWidgetItem(str(int(matrix[i, j])))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                base = QColor(colours[i] if i == j else pal.muted)
-                base.setAlphaF(0.1 + 0.6 * share if matrix[i, j] else 0.0)
-                item.setBackground(base)
+                alpha = 0.1 + 0.6 * share if matrix[i, j] else 0.0
+                shade = QColor(colours[i] if i == j else pal.muted)
+                shade.setAlphaF(alpha)
+                item.setBackground(shade)
+                item.setForeground(readable_text(_over(colours[i] if i == j else pal.muted, alpha, pal.base)))
                 item.setToolTip(
-                    f"{int(matrix[i, j])} point(s) of class {i} predicted as class {j}"
-                    + ("" if not totals[i] else f" ({format_percent(share)} of class {i})")
+                    f"{int(matrix[i, j])} point(s) of {names[i]} predicted as {names[j]}"
+                    + ("" if not totals[i] else f" ({format_percent(share)} of {names[i]})")
                 )
                 table.setItem(i, j, item)
             acc = accuracy[i]
             cell = QTableWidgetItem("–" if acc is None else format_percent(acc))
             cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsSelectable)
-            cell.setToolTip(f"Class {i}: the share of its points predicted right")
+            cell.setToolTip(f"{names[i]}: the share of its points predicted right")
             table.setItem(i, k, cell)
 
     def per_class(self) -> list[float | None]:

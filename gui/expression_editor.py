@@ -18,39 +18,38 @@ from PySide6.QtGui import QColor, QKeySequence, QSyntaxHighlighter, QTextCharFor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from autograd_core.expression import CONSTANTS, FUNCTION_NAMES, EmptyExpressionError
-from gui.theme import monospace_font
+from gui.theme import SYNTAX_KINDS, Palette, monospace_font, palette, theme_notifier
 
 DEBOUNCE_MS = 250
 EMPTY_HINT = "Type an expression, for example tanh(a*b + c), or pick one from Examples."
 
 
 class ExpressionHighlighter(QSyntaxHighlighter):
-    """Colours numbers, functions, constants, operators, assignment targets and comments."""
+    """Colours numbers, functions, constants, operators, assignment targets and comments (the theme's
+    ``syntax_*`` colours)."""
 
-    def __init__(self, document, dark: bool = False):
+    BOLD = ("function", "target")
+    ITALIC = ("comment",)
+
+    def __init__(self, document, pal: Palette | None = None):
         super().__init__(document)
         self.functions, self.constants = set(FUNCTION_NAMES), set(CONSTANTS)
-        self.set_dark(dark)
+        self.set_palette(pal or palette())
+
+    def set_palette(self, pal: Palette) -> None:
+        self.colors = pal
+        self.formats = {}
+        for kind in SYNTAX_KINDS:
+            f = QTextCharFormat()
+            f.setForeground(QColor(getattr(pal, f"syntax_{kind}")))
+            if kind in self.BOLD:
+                f.setFontWeight(700)
+            f.setFontItalic(kind in self.ITALIC)
+            self.formats[kind] = f
+        self.rehighlight()
 
     def set_dark(self, dark: bool) -> None:
-        def fmt(color: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
-            f = QTextCharFormat()
-            f.setForeground(QColor(color))
-            if bold:
-                f.setFontWeight(700)
-            f.setFontItalic(italic)
-            return f
-
-        self.formats = {
-            "number": fmt("#f2a65a" if dark else "#b35900"),
-            "function": fmt("#6fb3ff" if dark else "#0050b3", bold=True),
-            "constant": fmt("#d59cff" if dark else "#7b1fa2"),
-            "operator": fmt("#c9ccd6" if dark else "#555a66"),
-            "target": fmt("#7ee0a0" if dark else "#1b7f3b", bold=True),
-            "comment": fmt("#8a8c97", italic=True),
-            "keyword": fmt("#ff8080" if dark else "#c0001a"),
-        }
-        self.rehighlight()
+        self.set_palette(palette("dark" if dark else "light"))
 
     _token = re.compile(
         r"(?P<comment>#.*)|(?P<number>\b\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
@@ -146,6 +145,10 @@ class ExpressionEditor(QWidget):
         self._known = ""  # the text last sent to, or received from, the state
         self.edit.textChanged.connect(self._on_changed)
         self.edit.evaluate_requested.connect(self.evaluate_now)
+        theme_notifier().changed.connect(self._theme_changed)
+
+    def _theme_changed(self, theme: str, _presentation: bool) -> None:
+        self.set_palette(palette(theme))
 
     def text(self) -> str:
         return self.edit.toPlainText()
@@ -230,8 +233,9 @@ class ExpressionEditor(QWidget):
             selection.cursor = cursor
             fmt = QTextCharFormat()
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-            fmt.setUnderlineColor(QColor("#e0001b"))
-            fmt.setBackground(QColor(255, 0, 30, 40))
+            pal = self.highlighter.colors
+            fmt.setUnderlineColor(QColor(pal.error))
+            fmt.setBackground(QColor(pal.error_span))
             fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
             selection.format = fmt
             self.edit.setExtraSelections([selection])
@@ -247,4 +251,16 @@ class ExpressionEditor(QWidget):
         return cursor.selectionStart(), cursor.selectionEnd()
 
     def set_dark(self, dark: bool) -> None:
-        self.highlighter.set_dark(dark)
+        self.set_palette(palette("dark" if dark else "light"))
+
+    def set_palette(self, pal: Palette) -> None:
+        """Syntax colours and the underlined error's colours of ``pal`` (called on every theme switch)."""
+        if pal is self.highlighter.colors:
+            return
+        self.highlighter.set_palette(pal)
+        selections = self.edit.extraSelections()
+        for selection in selections:
+            selection.format.setUnderlineColor(QColor(pal.error))
+            selection.format.setBackground(QColor(pal.error_span))
+        if selections:
+            self.edit.setExtraSelections(selections)

@@ -134,10 +134,14 @@ class ExpressionPanel(QWidget):
             self.view, self._export_clicked
         )
         self.collapse_button = tool_button(
-            "Collapse groups", "Draw each group as one box (double-click to open)", self._toggle_groups
+            "Expand all groups",
+            "Open every group (a big graph opens as groups: double-click a box to open one)",
+            self._toggle_groups,
         )
-        self.collapse_button.setCheckable(True)
         self.collapse_button.setVisible(False)
+        # right-click on the graph: the same two actions
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(lambda pos: self.group_menu().exec(self.view.mapToGlobal(pos)))
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 4, 4, 0)
         label = QLabel("Layout")
@@ -305,18 +309,34 @@ class ExpressionPanel(QWidget):
         if hasattr(window, "export_image"):
             window.export_image()
 
-    def _toggle_groups(self, checked: bool) -> None:
-        if checked:
-            self.view.collapse_all()
-        else:
+    def _toggle_groups(self, _checked: bool = False) -> None:
+        """The toolbar button: with a group closed it opens them all, else it closes them all."""
+        if self.view.collapsed:
             self.view.expand_all()
+        else:
+            self.view.collapse_all()
 
     def _groups_changed(self) -> None:
         groups = self.view.groups()
         self.collapse_button.setVisible(bool(groups))
-        self.collapse_button.blockSignals(True)
-        self.collapse_button.setChecked(bool(self.view.collapsed))
-        self.collapse_button.blockSignals(False)
+        if self.view.collapsed:
+            self.collapse_button.setText("Expand all groups")
+            self.collapse_button.setToolTip("Open every group (double-click a box to open only that one)")
+        else:
+            self.collapse_button.setText("Collapse groups")
+            self.collapse_button.setToolTip("Draw each group as one box (double-click a box to open it)")
+
+    def group_menu(self) -> QMenu:
+        """The graph's right-click menu: open or close every group (disabled when there is nothing to do)."""
+        menu = QMenu(self.view)
+        groups = set(self.view.groups())
+        expand = menu.addAction("Expand all groups", self.view.expand_all)
+        expand.setEnabled(bool(self.view.collapsed))
+        collapse = menu.addAction("Collapse groups", self.view.collapse_all)
+        collapse.setEnabled(bool(groups - self.view.collapsed))
+        if not groups:
+            expand.setToolTip("This graph has no groups (a graph of more than 60 nodes has)")
+        return menu
 
     # ---- state -> view
 

@@ -57,7 +57,7 @@ from PySide6.QtWidgets import (
 from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing, draw, layer_width_for, layered_order
 from autograd_core.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_full, format_number
-from gui.theme import diverging_color, gradient_strength, graph_colors, readable_text
+from gui.theme import diverging_color, gradient_strength, graph_colors, palette, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
 ASYNC_LAYOUT_NODES = 40  # above this, drawing is batched and antialiasing is off
@@ -1068,7 +1068,7 @@ class GraphView(QGraphicsView):
         self.setBackgroundBrush(self.colors.background)
         self._overlay.setStyleSheet(
             f"background: {self.colors.background.name()}; color: {self.colors.text.name()};"
-            "border: 1px solid #c0001a; border-radius: 4px; padding: 6px;"
+            f"border: 1px solid {palette(self.theme).error}; border-radius: 4px; padding: 6px;"
         )
 
     def _make_banner(self) -> QFrame:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.files import FileError
 from autograd_core.tabular import DELIMITER_NAMES, PREVIEW_ROWS, Table, TableError, read_table, table_dataset
+from gui.theme import set_text_role
 
 POLL_MS = 30
 
@@ -69,7 +70,7 @@ class ImportDialog(QDialog):
         self.problem = QLabel()
         self.problem.setObjectName("importProblem")
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b00020;")
+        set_text_role(self.problem, "error")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)

@@ -27,6 +27,7 @@ from autograd_core.numbers import format_number
 from autograd_core.tensor import relative_error
 from gui.expression_state import ExpressionState
 from gui.graph_state import Change
+from gui.theme import set_text_role
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
@@ -47,12 +48,13 @@ def slider_position(value: float, lo: float, hi: float) -> int:
     return round(min(max(t, 0.0), 1.0) * SLIDER_STEPS) if math.isfinite(t) else 0
 
 
-VERDICT_STYLES = {
-    "pending": "font-style: italic;",
-    "ok": "color: #2e9d4f;",
-    "accumulated": "color: #d0021b; font-weight: bold;",
-    "mismatch": "color: #d0021b; font-weight: bold;",
-    "nonfinite": "color: #d0021b; font-weight: bold;",
+# Each verdict's text role: its colour comes from the theme's palette and follows every switch.
+VERDICT_ROLES = {
+    "pending": "pending",
+    "ok": "ok",
+    "accumulated": "error",
+    "mismatch": "error",
+    "nonfinite": "error",
 }
 
 
@@ -256,7 +258,7 @@ class InputRow:
         self.verdict, text, tip = check_against_screen(state, self.name, grad, result)
         self.error.setText(text)
         self.error.setToolTip(tip)
-        self.error.setStyleSheet(VERDICT_STYLES[self.verdict])
+        set_text_role(self.error, VERDICT_ROLES[self.verdict])
 
     @property
     def mismatch(self) -> bool:

@@ -45,7 +45,7 @@ from gui.errors import ErrorReporter
 from gui.expression_panel import ExpressionPanel
 from gui.graph_state import GraphState
 from gui.settings import AppSettings
-from gui.theme import THEMES, apply_theme
+from gui.theme import THEMES, apply_theme, set_text_role
 
 SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
 
         self.non_finite_label = QLabel()
         self.non_finite_label.setObjectName("nonFiniteLabel")
-        self.non_finite_label.setStyleSheet("color: #d0021b; font-weight: bold;")
+        set_text_role(self.non_finite_label, "error")
         self.non_finite_label.setToolTip("A node's value or gradient is inf or nan; this names the op that made it")
         self.statusBar().addPermanentWidget(self.non_finite_label)
         for area in self.areas.values():

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QButtonGroup, QComboBox, QHBoxLayout, QLabel, QRad
 
 from autograd_core.numbers import LEDGER, format_number
 from gui.graph_state import Change
-from gui.theme import graph_colors
+from gui.theme import palette
 
 AGREE = 1e-12  # relative difference under which forward and reverse mode are said to agree
 
@@ -118,10 +118,10 @@ class ModePanel(QWidget):
         reverse = state.reverse_gradient(seed)
         if reverse is None:
             return ""
-        colours = graph_colors(self.theme)
+        colours = palette(self.theme)
         jt, rt = format_number(jvp, LEDGER), format_number(reverse, LEDGER)
         if jvp == reverse or (math.isfinite(jvp) and abs(jvp - reverse) <= AGREE * max(1.0, abs(reverse))):
-            verdict = f"<span style='color:{colours.leaf_border.name()}'>✓ they agree</span>"
+            verdict = f"<span style='color:{colours.ok}'>✓ they agree</span>"
         else:
-            verdict = f"<span style='color:{colours.non_finite.name()}'>✗ they differ</span>"
+            verdict = f"<span style='color:{colours.error}'>✗ they differ</span>"
         return f"forward (jvp): {jt} · reverse: ∂/∂{seed} = {rt} — {verdict}"

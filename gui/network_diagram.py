@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.naming import connection_name, input_name, parameter_name, unit_name
+from autograd_core.naming import class_name, connection_name, input_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 from gui.neuron_maps import describe_range, map_image, map_images
 from gui.theme import Palette, palette, plot_text_size
@@ -331,6 +331,16 @@ class NetworkDiagram(QWidget):
     # ------------------------------------------------------------- building
 
     input_labels: tuple[str, ...] = ()  # the inputs' names when not x1, x2 (regression's x, typed features)
+    class_names: list[str] | None = None  # the data's names for its classes and coordinates (hover text)
+    feature_names: list[str] | None = None
+
+    def set_data_names(self, class_names=None, feature_names=None) -> None:
+        """The data's own names (iris: setosa …, PC1, PC2): the hover names the inputs and outputs by them; the
+        nodes keep x1, x2 (the labels stay short beside the inputs)."""
+        self.class_names = list(class_names) if class_names else None
+        self.feature_names = list(feature_names) if feature_names else None
+        if self._hovered is not None:
+            self._hover(self._hovered)
 
     def set_input_labels(self, labels) -> None:
         """Name the input nodes (``x`` for regression, a feature's expression); () gives x1, x2 …."""
@@ -733,14 +743,19 @@ class NetworkDiagram(QWidget):
         if isinstance(item, NeuronItem):
             name = unit_name(item.layer, item.index)
             if item.layer == 0:
-                return f"input {name}: the point's {'first' if item.index == 0 else 'second'} coordinate"
+                if item.index >= 2 or len(self.input_labels) == 1:  # a typed feature (x1*x2), regression's x
+                    label = self.input_labels[item.index] if item.index < len(self.input_labels) else name
+                    return f"input {label}" + (": a feature computed from x1 and x2" if item.index >= 2 else "")
+                feature = self.feature_names[item.index] if self.feature_names else None
+                what = f" ({feature})" if feature else ""
+                return f"input {name}{what}: the point's {'first' if item.index == 0 else 'second'} coordinate"
             b = _value(self.weights, item.layer - 1, 1, item.index)
             g = _value(self.grads, item.layer - 1, 1, item.index)
             if item.layer == len(self.sizes) - 1:
                 role = (
-                    "output (score; P(class 1) = σ(score))"
+                    f"output (score; P({class_name(1, self.class_names)}) = σ(score))"
                     if self.sizes[-1] == 1
-                    else f"output: the score of class {item.index} (P = softmax of the scores)"
+                    else f"output: the score of {class_name(item.index, self.class_names)} (P = softmax of the scores)"
                 )
             else:
                 role = self.layer_activation(item.layer)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from autograd_core.naming import class_name
 from gui.flow_layout import FlowLayout
 
 
@@ -53,15 +54,23 @@ class SampleEntry(QWidget):
                 row.addWidget(part)
             layout.addWidget(group)
 
+    class_names: list[str] | None = None  # the data's names for its classes (iris: setosa …)
+
     def set_classes(self, classes: int) -> None:
-        """Offer classes 0 … classes−1."""
-        if classes == self.label.count():
+        """Offer classes 0 … classes−1, by the data's names for them when it has some."""
+        texts = [class_name(k, self.class_names) for k in range(classes)]
+        if texts == [self.label.itemText(k) for k in range(self.label.count())]:
             return
         current = self.label.currentIndex()
         self.label.clear()
-        for k in range(classes):
-            self.label.addItem(f"class {k}", k)
+        for k, text in enumerate(texts):
+            self.label.addItem(text, k)
         self.label.setCurrentIndex(min(max(current, 0), classes - 1))
+
+    def set_class_names(self, names: list[str] | None) -> None:
+        """The data's names for its classes (None: class 0, class 1 …)."""
+        self.class_names = list(names) if names else None
+        self.set_classes(max(2, self.label.count()))
 
     def set_point(self, x: float, y: float, label: int) -> None:
         """Show a selected point's numbers (no signal)."""

@@ -31,10 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autograd_core.naming import class_name
 from gui.backward_panel import backward_column
 from gui.graph_view import GraphView, view_tool_buttons
 from gui.sample_state import NO_NETWORK, SampleState
 from gui.status_messages import StatusMessages
+from gui.theme import set_text_role
 
 FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second
 FOLLOW_SHARE = 0.25  # ... and a big graph, slower to rebuild, at most a quarter of the GUI thread's time
@@ -90,7 +92,7 @@ class SampleGraphPanel(QWidget):
         self._header_font()
         self.error_label = QLabel()
         self.error_label.setObjectName("sampleError")
-        self.error_label.setStyleSheet("color: #d0021b; font-weight: bold;")
+        set_text_role(self.error_label, "error")
         self.error_label.setWordWrap(True)
         self.error_label.hide()
 
@@ -221,6 +223,30 @@ class SampleGraphPanel(QWidget):
         changed = getattr(training, "modelChanged", None)
         if changed is not None:
             changed.connect(self.model_changed)
+        data = getattr(getattr(training, "controller", None), "datasetChanged", None)
+        if data is not None:
+            data.connect(lambda dataset: self.set_class_names(getattr(dataset, "class_names", None)))
+
+    def set_class_names(self, names) -> None:
+        """The data's names for its classes (iris: setosa …): the class box and the header use them."""
+        names = list(names) if names else None
+        if names == self.state.class_names:
+            return
+        self.state.class_names = names
+        self._offer_classes(max(self.label_combo.count(), len(names or ())))
+        if self.state.sample is not None:
+            self._sample_changed()
+
+    def _offer_classes(self, classes: int) -> None:
+        """The class box offers classes 0 … classes−1, by name."""
+        texts = [class_name(k, self.state.class_names) for k in range(max(2, classes))]
+        if texts == [self.label_combo.itemText(k) for k in range(self.label_combo.count())]:
+            return
+        current = self.label_combo.currentIndex()
+        self.label_combo.clear()
+        for k, text in enumerate(texts):
+            self.label_combo.addItem(text, k)
+        self.label_combo.setCurrentIndex(min(max(current, 0), len(texts) - 1))
 
     def _model(self):
         return self._model_source() if self._model_source is not None else None
@@ -234,7 +260,10 @@ class SampleGraphPanel(QWidget):
         """Show the graph of point (x, y) with true class ``label`` through the current network."""
         self.x_edit.setText(f"{x:.6g}")
         self.y_edit.setText(f"{y:.6g}")
-        if label in (0, 1):
+        model = self._model()
+        classes = max(2, int(getattr(model, "nouts", [1])[-1])) if model is not None else 2
+        self._offer_classes(classes)  # K outputs: K classes to choose from
+        if isinstance(label, int) and 0 <= label < self.label_combo.count():
             self.label_combo.setCurrentIndex(int(label))
         self.stale = False
         shown = self.state.show_sample(self._model(), (x, y), label, self._loss())

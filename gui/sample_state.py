@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 
 from autograd_core.inspection import sample_graph
 from autograd_core.losses import LOSSES
+from autograd_core.naming import class_name
 from autograd_core.numbers import format_number
 from gui.graph_state import GraphState
 
@@ -40,6 +41,7 @@ class SampleState(GraphState):
         self.sample = None  # autograd_core.inspection.SampleGraph
         self.point: tuple[float, float] | None = None
         self.label = 1
+        self.class_names: list[str] | None = None  # the data's names for its classes (iris: setosa …)
         self.loss_name = "bce"
         self.fused = True  # the graph training differentiates (model(x) is fused); the long form on request
         self._structure = None
@@ -55,8 +57,10 @@ class SampleState(GraphState):
             return self._fail("The point needs two numbers, x and y.")
         if not (math.isfinite(x) and math.isfinite(y)):
             return self._fail("x and y must be finite numbers.")
-        if label not in (0, 1):
-            return self._fail(f"The class must be 0 or 1, not {label!r}.")
+        classes = max(2, int(getattr(model, "nouts", [1])[-1]))  # one output: two classes; K outputs: K
+        if isinstance(label, bool) or label not in range(classes):
+            names = ", ".join(class_name(k, self.class_names) for k in range(classes))
+            return self._fail(f"The class must be one of the network's {classes} ({names}), not {label!r}.")
         label = int(label)
         if loss not in LOSSES:
             return self._fail(f"Unknown loss {loss!r}; the sample graph knows {', '.join(LOSSES)}.")
@@ -126,19 +130,22 @@ class SampleState(GraphState):
             values = [t.data for t in self.sample.scores]
             predicted = max(range(len(values)), key=values.__getitem__)
             verdict = "right" if predicted == self.label else "wrong"
+            name, guess = class_name(self.label, self.class_names), class_name(predicted, self.class_names)
             return (
-                f"Point ({format_number(x)}, {format_number(y)}), class {self.label}: scores "
-                f"{', '.join(format_number(v) for v in values)}, P(class {self.label}) = "
-                f"{format_number(self.sample.probability)} → predicted {predicted} ({verdict}), "
+                f"Point ({format_number(x)}, {format_number(y)}), {name}: scores "
+                f"{', '.join(format_number(v) for v in values)}, P({name}) = "
+                f"{format_number(self.sample.probability)} → predicted {guess} ({verdict}), "
                 f"cross-entropy loss {format_number(self.sample.loss.data)}"
             )
         predicted = 1 if score > 0 else 0
         verdict = "right" if predicted == self.label else "wrong"
         # σ(score) is a probability only for a network trained with cross-entropy; hinge and MSE scores are not.
-        probability = f", P(class 1) = {format_number(self.sample.probability)}" if self.loss_name == "bce" else ""
+        one = class_name(1, self.class_names)
+        probability = f", P({one}) = {format_number(self.sample.probability)}" if self.loss_name == "bce" else ""
+        name, guess = class_name(self.label, self.class_names), class_name(predicted, self.class_names)
         return (
-            f"Point ({format_number(x)}, {format_number(y)}), class {self.label}: score {format_number(score)}"
-            f"{probability} → predicted {predicted} ({verdict}), "
+            f"Point ({format_number(x)}, {format_number(y)}), {name}: score {format_number(score)}"
+            f"{probability} → predicted {guess} ({verdict}), "
             f"{self.loss_name} loss {format_number(self.sample.loss.data)}"
         )
 

@@ -6,6 +6,7 @@ the projector ("presentation") mode only has to change one set of numbers.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -35,39 +36,9 @@ class GraphColors:
     neutral_fill: QColor
 
 
-_LIGHT = GraphColors(
-    background=QColor("#fbfbfd"),
-    text=QColor("#1b1b1f"),
-    muted=QColor("#7a7a85"),
-    edge=QColor("#6b6f7a"),
-    highlight=QColor("#ff9800"),
-    leaf_border=QColor("#2e9d4f"),
-    parameter_border=QColor("#8e44ad"),
-    constant_border=QColor("#9a9aa3"),
-    op_border=QColor("#3d4250"),
-    group_fill=QColor("#e8e6f5"),
-    non_finite=QColor("#d0021b"),
-    neutral_fill=QColor("#ffffff"),
-)
-
-_DARK = GraphColors(
-    background=QColor("#1e1f24"),
-    text=QColor("#ecedf2"),
-    muted=QColor("#9a9caa"),
-    edge=QColor("#a3a7b5"),
-    highlight=QColor("#ffb74d"),
-    leaf_border=QColor("#5fd38a"),
-    parameter_border=QColor("#c48be0"),
-    constant_border=QColor("#8a8c97"),
-    op_border=QColor("#c9ccd6"),
-    group_fill=QColor("#3a3850"),
-    non_finite=QColor("#ff4d5e"),
-    neutral_fill=QColor("#2a2b31"),
-)
-
-
 def graph_colors(theme: str) -> GraphColors:
-    return _DARK if theme == "dark" else _LIGHT
+    """The graph view's colours: the theme's palette as QColors (``graph_*`` fields and the error red)."""
+    return _GRAPH_COLORS["dark" if theme == "dark" else "light"]
 
 
 # ------------------------------------------------------------ the palette of the views
@@ -83,6 +54,9 @@ class Palette:
     """
 
     name: str
+    window: str  # the window and its panels (the Qt palette's Window role): labels sit on it
+    window_text: str  # ordinary text on the window
+    base: str  # text fields and the expression editor (the Qt palette's Base role)
     plot_background: str  # plots, the network diagram, the boundary outside the data
     plot_text: str  # titles, axis numbers, labels on plots and the diagram
     axis: str  # axis lines and ticks
@@ -90,6 +64,7 @@ class Palette:
     # One colour per class (up to autograd_core.data.MAX_CLASSES): 0 blue and 1 orange (points, signs, maps of
     # two-class views), the others far apart in hue and lightness.
     class_colors: tuple[str, ...]
+    class_text: tuple[str, ...]  # the same hues as text (a class name in a table header): ≥ 4.5:1 on the window
     probability_stops: tuple[str, str, str]  # P(class 1) = 0, 0.5, 1: pale, paler, pale (points read on top)
     sequential_stops: tuple[str, str, str]  # a non-negative unit's map: 0 … peak
     point_outline: str
@@ -98,8 +73,8 @@ class Palette:
     train: str  # train curves
     test: str  # test curves
     diverged: str
-    error: str
-    ok: str
+    error: str  # error text (a parse error, a failed gradient check, inf/nan) and error marks
+    ok: str  # a passed gradient check
     layer_colors: tuple[str, ...]  # one per layer (gradient flow)
     neuron_fill: str
     neuron_border: str
@@ -110,16 +85,53 @@ class Palette:
     banner_border: str
     banner_text: str
     next_step: str  # the loss slice's next step (green)
+    # The expression graph (boxes, edges, legend): its background and text, the borders that tell a node's kind, a
+    # group's fill and a node without gradient; gradients run gradient_negative … node_fill … gradient_positive.
+    graph_background: str
+    graph_text: str
+    graph_muted: str
+    graph_edge: str
+    graph_highlight: str
+    leaf_border: str
+    parameter_border: str
+    constant_border: str
+    op_border: str
+    group_fill: str
+    node_fill: str
+    gradient_negative: str
+    gradient_positive: str
+    # The optimizer lab: the surface's bands (low, middle, high), where f is not finite, one colour per racer
+    # (distinct on both band ends), the minima and start marks, the gradient arrows.
+    lab_surface_stops: tuple[str, str, str]
+    lab_non_finite: str
+    lab_racers: tuple[str, ...]
+    lab_marks: str
+    lab_arrows: str
+    ledger_selection: str  # the ledger's current line
+    ledger_selection_text: str
+    # The expression editor's syntax colours (on ``base``) and the background of an underlined error.
+    syntax_number: str
+    syntax_function: str
+    syntax_constant: str
+    syntax_operator: str
+    syntax_target: str
+    syntax_comment: str
+    syntax_keyword: str
+    error_span: str
 
 
 PALETTES = {
     "light": Palette(
         name="light",
+        window="#efefef",
+        window_text="#000000",
+        base="#ffffff",
         plot_background="#ffffff",
         plot_text="#202124",
         axis="#5f6368",
         muted="#5f6368",
         class_colors=("#1565c0", "#ef6c00", "#2e7d32", "#c2185b", "#6a1b9a", "#00838f"),
+        class_text=("#1565c0", "#a34f00", "#237a3b", "#c2185b", "#6a1b9a", "#00707a"),
         probability_stops=("#78aae1", "#ffffff", "#fab473"),
         sequential_stops=("#ffffff", "#b39ddb", "#311b92"),
         point_outline="#202124",
@@ -129,7 +141,7 @@ PALETTES = {
         test="#c2185b",
         diverged="#d32f2f",
         error="#d0021b",
-        ok="#2e9d4f",
+        ok="#237a3b",
         layer_colors=("#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#c62828", "#00838f", "#5d4037", "#455a64"),
         neuron_fill="#ffffff",
         neuron_border="#455a64",
@@ -140,14 +152,46 @@ PALETTES = {
         banner_border="#e0b050",
         banner_text="#5d4000",
         next_step="#2e7d32",
+        graph_background="#fbfbfd",
+        graph_text="#1b1b1f",
+        graph_muted="#7a7a85",
+        graph_edge="#6b6f7a",
+        graph_highlight="#ff9800",
+        leaf_border="#2e9d4f",
+        parameter_border="#8e44ad",
+        constant_border="#9a9aa3",
+        op_border="#3d4250",
+        group_fill="#e8e6f5",
+        node_fill="#ffffff",
+        gradient_negative="#2166ac",
+        gradient_positive="#b2182b",
+        lab_surface_stops=("#fff7e6", "#9ecae1", "#253494"),
+        lab_non_finite="#7a7a85",
+        lab_racers=("#e6194b", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#00a5a5", "#d62fa0", "#8c564b"),
+        lab_marks="#111111",
+        lab_arrows="#282832",
+        ledger_selection="#ffe0b2",
+        ledger_selection_text="#1b1b1f",
+        syntax_number="#a34f00",
+        syntax_function="#0050b3",
+        syntax_constant="#7b1fa2",
+        syntax_operator="#555a66",
+        syntax_target="#1b7f3b",
+        syntax_comment="#686c78",
+        syntax_keyword="#c0001a",
+        error_span="#fde2e5",
     ),
     "dark": Palette(
         name="dark",
+        window="#26272d",
+        window_text="#e8e9ee",
+        base="#1c1d22",
         plot_background="#1e1f24",
         plot_text="#e8e9ee",
         axis="#9a9caa",
         muted="#9a9caa",
         class_colors=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#ba68c8", "#4dd0e1"),
+        class_text=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#c77dd4", "#4dd0e1"),
         probability_stops=("#1f3f66", "#1e1f24", "#6a3f14"),
         sequential_stops=("#1e1f24", "#6a55a8", "#d1c4ff"),
         point_outline="#f0f0f0",
@@ -168,8 +212,96 @@ PALETTES = {
         banner_border="#a07c2c",
         banner_text="#ffe2a0",
         next_step="#66cc70",
+        graph_background="#1e1f24",
+        graph_text="#ecedf2",
+        graph_muted="#9a9caa",
+        graph_edge="#a3a7b5",
+        graph_highlight="#ffb74d",
+        leaf_border="#5fd38a",
+        parameter_border="#c48be0",
+        constant_border="#8a8c97",
+        op_border="#c9ccd6",
+        group_fill="#3a3850",
+        node_fill="#2a2b31",
+        gradient_negative="#2166ac",
+        gradient_positive="#b2182b",
+        lab_surface_stops=("#f2f0c8", "#3b7a9c", "#141a33"),
+        lab_non_finite="#4a4a55",
+        lab_racers=("#ff5c7a", "#5fb0ff", "#59d35f", "#ffa94d", "#c39bff", "#3fe0d0", "#ff7ad0", "#d9a27a"),
+        lab_marks="#ffffff",
+        lab_arrows="#ebebf5",
+        ledger_selection="#2f66b8",
+        ledger_selection_text="#ffffff",
+        syntax_number="#f2a65a",
+        syntax_function="#6fb3ff",
+        syntax_constant="#d59cff",
+        syntax_operator="#c9ccd6",
+        syntax_target="#7ee0a0",
+        syntax_comment="#8a8c97",
+        syntax_keyword="#ff8080",
+        error_span="#4a2228",
     ),
 }
+
+SYNTAX_KINDS = ("number", "function", "constant", "operator", "target", "comment", "keyword")
+
+# Which text colour is drawn on which background, per view; every pair reads at a WCAG contrast ratio of at
+# least 4.5:1 in both themes (tests/test_palette.py computes each).  ``class_text`` is checked against every
+# background a class name can sit on.
+TEXT_ON = (
+    ("window_text", "window"),
+    ("window_text", "base"),
+    ("plot_text", "plot_background"),
+    ("muted", "plot_background"),  # a plot's placeholder
+    ("muted", "window"),  # hints
+    ("error", "window"),  # error lines, the inputs' failed checks, the status bar's inf/nan
+    ("error", "base"),
+    ("error", "plot_background"),  # the diagram's dead-unit mark
+    ("ok", "window"),  # a passed gradient check
+    ("banner_text", "banner"),
+    ("ledger_selection_text", "ledger_selection"),
+    ("window_text", "error_span"),  # an underlined parse error
+    ("graph_text", "graph_background"),  # the graph's legend and captions
+    ("error", "graph_background"),  # an inf/nan mark
+    *((f"syntax_{kind}", "base") for kind in SYNTAX_KINDS),
+)
+CLASS_TEXT_ON = ("window", "base", "plot_background")
+
+_GRAPH_COLORS = {
+    name: GraphColors(
+        background=QColor(p.graph_background),
+        text=QColor(p.graph_text),
+        muted=QColor(p.graph_muted),
+        edge=QColor(p.graph_edge),
+        highlight=QColor(p.graph_highlight),
+        leaf_border=QColor(p.leaf_border),
+        parameter_border=QColor(p.parameter_border),
+        constant_border=QColor(p.constant_border),
+        op_border=QColor(p.op_border),
+        group_fill=QColor(p.group_fill),
+        non_finite=QColor(p.error),  # the one error red of the theme
+        neutral_fill=QColor(p.node_fill),
+    )
+    for name, p in PALETTES.items()
+}
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of "#rrggbb"."""
+    c = QColor(colour)
+
+    def linear(v: int) -> float:
+        v = v / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(c.red()) + 0.7152 * linear(c.green()) + 0.0722 * linear(c.blue())
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 … 21 (4.5 is the minimum for normal text)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
 
 # The look applied now (apply_theme sets it): views built later start from it.
 _CURRENT = {"theme": "light", "presentation": False}
@@ -237,8 +369,9 @@ def _unit(scale: float) -> float:
 
 def diverging_color(strength: float, theme: str = "light") -> QColor:
     """Blue for negative, neutral for zero, red for positive (strength in [-1, 1])."""
+    pal = palette("dark" if theme == "dark" else "light")
     neutral = graph_colors(theme).neutral_fill
-    target = QColor("#2166ac") if strength < 0 else QColor("#b2182b")
+    target = QColor(pal.gradient_negative if strength < 0 else pal.gradient_positive)
     t = min(1.0, abs(strength)) * 0.85
     return QColor(
         round(neutral.red() + (target.red() - neutral.red()) * t),
@@ -247,10 +380,15 @@ def diverging_color(strength: float, theme: str = "light") -> QColor:
     )
 
 
-def readable_text(fill: QColor, theme: str) -> QColor:
-    """Black or white text, whichever reads better on ``fill``."""
-    luminance = 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue()
-    return QColor("#111111") if luminance > 140 else QColor("#f5f5f5")
+def readable_text(fill: QColor | str, theme: str = "") -> QColor:
+    """Near-black or near-white text, whichever has the higher contrast ratio on ``fill``."""
+    return QColor(_readable_on(QColor(fill).name()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _readable_on(fill: str) -> str:
+    dark, light = "#111111", "#f5f5f5"
+    return dark if contrast_ratio(dark, fill) >= contrast_ratio(light, fill) else light
 
 
 # ------------------------------------------------------------ application
@@ -258,16 +396,25 @@ def readable_text(fill: QColor, theme: str) -> QColor:
 
 def _palette(theme: str) -> QPalette:
     palette = QPalette()
+    colours = PALETTES["dark" if theme == "dark" else "light"]
     if theme != "dark":
-        return QApplication.style().standardPalette() if QApplication.style() else palette
+        palette = QApplication.style().standardPalette() if QApplication.style() else palette
+        for role, colour in (
+            (QPalette.ColorRole.Window, colours.window),
+            (QPalette.ColorRole.WindowText, colours.window_text),
+            (QPalette.ColorRole.Base, colours.base),
+        ):
+            palette.setColor(QPalette.ColorGroup.Active, role, QColor(colour))
+            palette.setColor(QPalette.ColorGroup.Inactive, role, QColor(colour))
+        return palette
     roles = {
-        QPalette.ColorRole.Window: "#26272d",
-        QPalette.ColorRole.WindowText: "#e8e9ee",
-        QPalette.ColorRole.Base: "#1c1d22",
+        QPalette.ColorRole.Window: colours.window,
+        QPalette.ColorRole.WindowText: colours.window_text,
+        QPalette.ColorRole.Base: colours.base,
         QPalette.ColorRole.AlternateBase: "#2c2d34",
         QPalette.ColorRole.ToolTipBase: "#2f3038",
         QPalette.ColorRole.ToolTipText: "#f0f0f0",
-        QPalette.ColorRole.Text: "#e8e9ee",
+        QPalette.ColorRole.Text: colours.window_text,
         QPalette.ColorRole.Button: "#34353d",
         QPalette.ColorRole.ButtonText: "#e8e9ee",
         QPalette.ColorRole.BrightText: "#ff6b6b",
@@ -285,42 +432,78 @@ def _palette(theme: str) -> QPalette:
 
 # Colours of the few widgets styled by object name, per theme (everything else follows the palette).
 NAMED_COLOURS = {
-    "light": {
-        "error": "#c0001a",
-        "muted": "#6b6f7a",
-        "sel": "#ffe0b2",
-        "sel_text": "#1b1b1f",
-        "banner": "#fff4d6",
-        "banner_border": "#e0b050",
-    },
-    "dark": {
-        "error": "#ff6b6b",
-        "muted": "#9a9caa",
-        "sel": "#3d7bd9",
-        "sel_text": "#ffffff",
-        "banner": "#4a3b1c",
-        "banner_border": "#a07c2c",
-    },
+    name: {
+        "error": p.error,
+        "muted": p.muted,
+        "sel": p.ledger_selection,
+        "sel_text": p.ledger_selection_text,
+        "banner": p.banner,
+        "banner_border": p.banner_border,
+    }
+    for name, p in PALETTES.items()
 }
 STYLED_NAMES = frozenset({"errorLabel", "hintLabel", "ledger", "largeGraphBanner"})
 
 
+# A label's role picks its text colour from the palette (and its weight); ``set_text_role`` gives it and every
+# theme switch recolours it (apply_theme), so no view writes a colour of its own.
+TEXT_ROLE = "textRole"
+TEXT_ROLES = {  # role → (palette field or None for ordinary text, bold, italic; None leaves the font alone)
+    "": (None, False, False),
+    "error": ("error", True, False),
+    "ok": ("ok", False, False),
+    "pending": (None, False, True),
+    "muted": ("muted", None, None),
+}
+OBJECT_ROLES = {"errorLabel": "error", "hintLabel": "muted"}  # widgets styled by object name
+
+
+def set_text_role(widget: QWidget, role: str | None) -> None:
+    """Colour ``widget``'s text by ``role`` (a key of TEXT_ROLES; None or "" is ordinary text), in the theme
+    applied now and again after every switch.  Costs nothing when the role is unchanged."""
+    role = role or ""
+    if role not in TEXT_ROLES:
+        raise ValueError(f"unknown text role {role!r}; choose one of {', '.join(map(repr, TEXT_ROLES))}")
+    if widget.property(TEXT_ROLE) == role:
+        return
+    widget.setProperty(TEXT_ROLE, role)
+    _apply_text_role(widget, role, palette())
+
+
+def text_role(widget: QWidget) -> str | None:
+    """The role given to ``widget`` (by set_text_role or its object name), or None."""
+    role = widget.property(TEXT_ROLE)
+    return role if role is not None else OBJECT_ROLES.get(widget.objectName())
+
+
+def _apply_text_role(widget: QWidget, role: str, pal: Palette) -> None:
+    field, bold, italic = TEXT_ROLES.get(role, TEXT_ROLES[""])
+    colours = widget.palette()  # a copy that sets only the role changed: the rest follows the application
+    colour = QColor(getattr(pal, field) if field else pal.window_text)
+    if colours.color(QPalette.ColorRole.WindowText) != colour:
+        colours.setColor(QPalette.ColorRole.WindowText, colour)
+        widget.setPalette(colours)
+    font = widget.font()
+    if (bold is not None and font.bold() != bold) or (italic is not None and font.italic() != italic):
+        if bold is not None:
+            font.setBold(bold)
+        if italic is not None:
+            font.setItalic(italic)
+        widget.setFont(font)
+
+
 def style_named_widget(widget: QWidget, theme: str, presentation: bool) -> None:
-    """The look of a widget the app styles by object name: an error line, a hint, the ledger, the graph banner.
+    """The look of a widget the app styles by object name or role: an error line, a hint, the ledger, the
+    graph banner, a label given a text role.
 
     Labels get a palette colour (they keep following every other palette change); the ledger and the banner,
     which need padding and a rounded border, a style sheet of their own.
     """
     colours = NAMED_COLOURS.get(theme, NAMED_COLOURS["light"])
     name = widget.objectName()
-    if name in ("errorLabel", "hintLabel"):
-        palette = widget.palette()
-        palette.setColor(QPalette.ColorRole.WindowText, QColor(colours["error" if name == "errorLabel" else "muted"]))
-        widget.setPalette(palette)
-        if name == "errorLabel" and not widget.font().bold():
-            font = widget.font()
-            font.setBold(True)
-            widget.setFont(font)
+    role = text_role(widget)
+    if role is not None:
+        _apply_text_role(widget, role, palette(theme))
         return
     if name == "ledger":
         sheet = (
@@ -352,7 +535,9 @@ class NamedWidgetStyle(QProxyStyle):
 
     def polish(self, target):
         result = super().polish(target)
-        if isinstance(target, QWidget) and target.objectName() in STYLED_NAMES:
+        if isinstance(target, QWidget) and (
+            target.objectName() in STYLED_NAMES or target.property(TEXT_ROLE) is not None
+        ):
             style_named_widget(target, self.theme, self.presentation)
         return result
 
@@ -387,7 +572,7 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
         QCoreApplication.sendPostedEvents(None, change)
     for widget in app.allWidgets():
         sheet = widget.styleSheet()
-        if widget.objectName() in STYLED_NAMES:
+        if widget.objectName() in STYLED_NAMES or widget.property(TEXT_ROLE) is not None:
             style_named_widget(widget, theme, presentation)
         if sheet and widget.styleSheet() == sheet:
             # A widget with a style sheet of its own took a copy of the palette and font when Qt styled it:
@@ -418,7 +603,13 @@ def class_colors(theme: str | None = None) -> tuple[str, ...]:
 
 def class_rgb(theme: str | None = None) -> list[tuple[int, int, int]]:
     """The same as (r, g, b) triples (for ``autograd_core.regions.region_image``)."""
-    return [(QColor(c).red(), QColor(c).green(), QColor(c).blue()) for c in class_colors(theme)]
+    return [rgb(c) for c in class_colors(theme)]
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """A palette colour as an (r, g, b) triple (for numpy images)."""
+    c = QColor(colour)
+    return c.red(), c.green(), c.blue()
 
 
 # ------------------------------------------------------------ optimizer lab
@@ -439,34 +630,27 @@ class LabColors:
     text: QColor
 
 
-_LAB_RACERS = ("#e6194b", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#00a5a5", "#d62fa0", "#8c564b")
+LAB_ARROW_ALPHA = 150  # the gradient arrows are drawn translucent over the surface
 
-_LAB = {
-    "light": LabColors(
-        surface_low=QColor("#fff7e6"),
-        surface_mid=QColor("#9ecae1"),
-        surface_high=QColor("#253494"),
-        non_finite=QColor("#7a7a85"),
-        racers=tuple(QColor(c) for c in _LAB_RACERS),
-        minimum=QColor("#111111"),
-        start=QColor("#111111"),
-        arrows=QColor(40, 40, 50, 150),
-        text=QColor("#1b1b1f"),
-    ),
-    "dark": LabColors(
-        surface_low=QColor("#f2f0c8"),
-        surface_mid=QColor("#3b7a9c"),
-        surface_high=QColor("#141a33"),
-        non_finite=QColor("#4a4a55"),
-        racers=tuple(
-            QColor(c) for c in ("#ff5c7a", "#5fb0ff", "#59d35f", "#ffa94d", "#c39bff", "#3fe0d0", "#ff7ad0", "#d9a27a")
-        ),
-        minimum=QColor("#ffffff"),
-        start=QColor("#ffffff"),
-        arrows=QColor(235, 235, 245, 150),
-        text=QColor("#ecedf2"),
-    ),
-}
+
+def _lab(p: Palette) -> LabColors:
+    arrows = QColor(p.lab_arrows)
+    arrows.setAlpha(LAB_ARROW_ALPHA)
+    low, mid, high = p.lab_surface_stops
+    return LabColors(
+        surface_low=QColor(low),
+        surface_mid=QColor(mid),
+        surface_high=QColor(high),
+        non_finite=QColor(p.lab_non_finite),
+        racers=tuple(QColor(c) for c in p.lab_racers),
+        minimum=QColor(p.lab_marks),
+        start=QColor(p.lab_marks),
+        arrows=arrows,
+        text=QColor(p.graph_text),
+    )
+
+
+_LAB = {name: _lab(p) for name, p in PALETTES.items()}
 
 
 def lab_colors(theme: str) -> LabColors:

@@ -8,6 +8,8 @@ on the controller; every label is refreshed from the controller's signals.
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS, TABLE_DATASETS, table_feature_names
+from autograd_core.naming import class_name
 from autograd_core.numbers import format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
@@ -280,7 +283,8 @@ class TrainingPanel(QWidget):
             return
         counts = np.bincount(np.asarray(dataset.y_train, int), minlength=self.controller.config.num_classes)
         plural = "s" if train != 1 else ""
-        per_class = ", ".join(f"{n} of class {k}" for k, n in enumerate(counts.tolist()))
+        names = getattr(dataset, "class_names", None)
+        per_class = ", ".join(f"{n} of {html.escape(class_name(k, names))}" for k, n in enumerate(counts.tolist()))
         text = f"Training uses <b>{train}</b> point{plural} ({per_class})"
         if test:
             text += f" and tests on <b>{test}</b> (hollow), kept from the generated data."

@@ -361,7 +361,8 @@ class TrainingWorkspace(QWidget):
         mask = self.confusion.points_of(part, true, predicted)
         self.boundary.highlight({part: mask})
         self.status.emit(
-            f"{int(mask.sum())} {part} point(s) of class {true} predicted as class {predicted}: ringed on the map."
+            f"{int(mask.sum())} {part} point(s) of {self.boundary.class_label(true)} predicted as "
+            f"{self.boundary.class_label(predicted)}: ringed on the map."
         )
 
     def _confusion_cleared(self) -> None:
@@ -386,6 +387,10 @@ class TrainingWorkspace(QWidget):
     def _dataset_changed(self, dataset) -> None:
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
         self.confusion.set_labels(dataset)
+        # the data's own names (iris: setosa …, PC1): the sample entry's classes, the diagram's hover
+        names = getattr(dataset, "class_names", None), getattr(dataset, "feature_names", None)
+        self.sample_entry.set_class_names(names[0])
+        self.diagram.set_data_names(*names)
         self._mark_dirty("maps")  # dead units depend on the training points
 
     def _parameter_picked(self, layer: int, neuron: int, source) -> None:

@@ -80,6 +80,15 @@ def test_crossings_are_counted_on_drawn_paths():
     assert count_path_crossings(crossing) == 1
     assert count_path_crossings(apart) == 0
     assert count_path_crossings(shared_end) == 0  # edges into one node are not compared
+    # crossing exactly at a vertex of both polylines: once, not twice or never
+    at_vertex = {
+        (0, 2, 0): [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)],
+        (1, 3, 0): [(0.0, 2.0), (1.0, 1.0), (2.0, 0.0)],
+        (4, 5, 0): [(0.0, 1.0), (1.0, 1.0), (2.0, 1.0)],  # a third edge through the same point
+    }
+    assert count_path_crossings(at_vertex) == 3
+    touching = {(0, 2, 0): [(0.0, 0.0), (2.0, 0.0)], (1, 3, 0): [(1.0, 1.0), (1.0, 0.0), (3.0, -2.0)]}
+    assert count_path_crossings(touching) == 1  # a vertex on the other line
 
 
 def test_examples_cross_no_more_than_a_tree_must():

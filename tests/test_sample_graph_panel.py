@@ -368,7 +368,7 @@ def test_what_the_header_and_error_line_claim_stays_true(qtbot, panel, training)
         header = panel.header.text()
         assert "P(class 1)" not in header and f"{loss} loss" in header
         score = panel.state.score
-        assert f"score {format_number(score)}" in header and f"predicted {1 if score > 0 else 0}" in header
+        assert f"score {format_number(score)}" in header and f"predicted class {1 if score > 0 else 0}" in header
 
 
 def test_the_large_graph_message_goes_when_the_groups_are_collapsed(qtbot, panel, training):

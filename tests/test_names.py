@@ -1,0 +1,205 @@
+"""The data's own names travel with it (iris's species, PC1/PC2, a file's header) and every view shows them;
+the graph keeps the one naming scheme (x1, x2) with the human name beside it where there is room."""
+
+import csv
+import io
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from training_gui_helpers import settle, small_workspace
+
+from autograd_core.data import Dataset, add_point, make_dataset
+from autograd_core.naming import class_name, input_label
+from autograd_core.tabular import parse_table, predictions_csv, table_dataset
+
+TIMEOUT = 30_000
+
+
+def test_the_naming_scheme_falls_back_to_numbers():
+    assert class_name(2, ["a", "b", "c"]) == "c"
+    assert class_name(3, ["a", "b", "c"]) == "class 3"  # a painted class the data never named
+    assert class_name(0, None) == "class 0" and class_name(1, ["", "b"]) == "b" and class_name(0, [" "]) == "class 0"
+    assert input_label(0, "PC1") == "x1 · PC1" and input_label(1) == "x2" and input_label(0, "x1") == "x1"
+
+
+def test_iris_and_wine_carry_their_species_and_axes():
+    from sklearn.datasets import load_iris, load_wine
+
+    iris = make_dataset("iris")
+    assert iris.class_labels() == ["setosa", "versicolor", "virginica"]
+    assert iris.feature_names == ["PC1", "PC2"]
+    assert (iris.input_label(0), iris.input_label(1)) == ("x1 · PC1", "x2 · PC2")
+    columns = make_dataset("iris", features=[2, 3])
+    assert columns.feature_names == ["petal length (cm)", "petal width (cm)"]
+    assert columns.input_label(0) == "x1 · petal length (cm)"
+    wine = make_dataset("wine", features=[0, 6])
+    assert wine.class_labels() == [str(n) for n in load_wine().target_names] == ["class_0", "class_1", "class_2"]
+    assert wine.feature_names == [load_wine().feature_names[0], load_wine().feature_names[6]]
+    # the names belong to the right labels: every setosa of sklearn's table is class 0 here
+    assert list(load_iris().target_names).index("setosa") == 0 and np.sum(iris.y == 0) == 50
+
+
+@pytest.mark.parametrize(("name", "classes"), [("blobs", 4), ("moons", 2), ("spiral", 3)])
+def test_generated_sets_number_their_classes_and_name_no_feature(name, classes):
+    data = make_dataset(name, samples=60, classes=classes)
+    assert data.class_names is None and data.feature_names is None
+    assert data.class_labels() == [f"class {k}" for k in range(classes)]
+    assert (data.input_label(0), data.input_label(1)) == ("x1", "x2")
+
+
+def test_a_file_names_its_classes_and_columns_by_its_header():
+    text = "length,width,species\n" + "\n".join(
+        f"{1 + i * 0.1},{2 - i * 0.05},{'rose' if i % 2 else 'tulip'}" for i in range(12)
+    )
+    data = table_dataset(parse_table(text), ["length", "width"], "species")
+    assert data.class_labels() == ["rose", "tulip"]
+    assert (data.input_label(0), data.input_label(1)) == ("x1 · length", "x2 · width")
+
+
+def test_names_survive_a_session_an_edit_and_the_csv_export():
+    iris = make_dataset("iris")
+    again = Dataset.from_dict(iris.to_dict())
+    assert again.class_names == iris.class_names and again.feature_names == ["PC1", "PC2"]
+    painted = add_point(iris, 0.0, 0.0, 2, classes=3)
+    assert painted.class_label(2) == "virginica" and painted.input_label(1) == "x2 · PC2"
+    scores = np.zeros((len(iris.y), 3))
+    scores[np.arange(len(iris.y)), iris.y] = 1.0
+    rows = list(csv.reader(io.StringIO(predictions_csv(iris, scores))))
+    assert rows[0] == ["PC1", "PC2", "set", "label", "predicted", "P(setosa)", "P(versicolor)", "P(virginica)"]
+    assert {r[3] for r in rows[1:]} == {"setosa", "versicolor", "virginica"}
+
+
+def test_the_command_line_picture_names_the_species(qapp):
+    """The CLI's PNG draws its legend and axes from the same names (read back: the picture differs from one
+    whose data has no names only where the text is)."""
+    from autograd_core.training import Trainer, TrainingConfig
+    from gui.boundary_png import render_boundary
+
+    trainer = Trainer(TrainingConfig(dataset="iris", layers=[4], steps=1))
+    named = render_boundary(trainer, 700, 560)
+    trainer.data.class_names, trainer.data.feature_names = None, None
+    plain = render_boundary(trainer, 700, 560)
+    assert named != plain
+
+
+# ------------------------------------------------------------------ the views
+
+
+@pytest.fixture
+def ws(qtbot):
+    w = small_workspace(qtbot, samples=90, layers=[6], steps=5000)
+    yield w
+    w.shutdown()
+
+
+def test_choosing_iris_names_species_and_components_in_every_view(qtbot, ws):
+    panel, boundary = ws.training_panel, ws.boundary
+    assert boundary.plot.getPlotItem().getAxis("bottom").labelText == "x1"  # moons: no names to add
+    panel.dataset.setFocus()
+    qtbot.keyClicks(panel.dataset, "iris")  # a real key press selects it, as a user would
+    assert panel.dataset.currentData() == "iris"
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.classes == 3, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    item = boundary.plot.getPlotItem()
+    assert item.getAxis("bottom").labelText == "x1 · PC1" and item.getAxis("left").labelText == "x2 · PC2"
+    key = boundary.key.text()
+    assert all(name in key for name in ("setosa", "versicolor", "virginica")) and "class 0" not in key
+    assert boundary.mode_buttons["paint2"].text() == "Paint virginica"
+    entry = ws.sample_entry.label
+    assert [entry.itemText(k) for k in range(entry.count())] == ["setosa", "versicolor", "virginica"]
+    ws.curves.setCurrentWidget(ws.confusion)
+    settle(qtbot, ws)
+    table = ws.confusion.table
+    assert table.verticalHeaderItem(0).text() == "setosa" and table.horizontalHeaderItem(2).text() == "→ virginica"
+    # the diagram's nodes keep x1, x2; hovering an input names its component, an output its species
+    diagram = ws.diagram
+    assert "input x1 (PC1)" in diagram.describe(diagram.neurons[0][0])
+    assert "score of versicolor" in diagram.describe(diagram.neurons[-1][1])
+    # the picture on screen shows the axis text (the label item is what pyqtgraph draws)
+    assert "PC1" in item.getAxis("bottom").label.toPlainText()
+    # the class-region map fades into the theme's own background: pale on light, dark on dark
+    from PySide6.QtWidgets import QApplication
+
+    from gui.theme import apply_theme
+
+    assert boundary.image.image[..., :3].mean() > 150
+    try:
+        apply_theme(QApplication.instance(), "dark")
+        ws.set_theme("dark")
+        assert boundary.image.image[..., :3].mean() < 100
+    finally:
+        apply_theme(QApplication.instance(), "light")
+        ws.set_theme("light")
+    # back to moons: the names go with iris
+    panel.dataset.setFocus()
+    qtbot.keyClick(panel.dataset, Qt.Key.Key_Home)  # the first data set: two moons
+    assert panel.dataset.currentData() == "moons", panel.dataset.currentText()
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.classes == 2, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    assert item.getAxis("bottom").labelText == "x1" and "class 1" in boundary.key.text()
+    assert boundary.plot.plain_title == "Decision boundary: P(class 1)"
+
+
+def test_a_virginica_point_opens_in_the_sample_graph(qtbot, in_process_training, tmp_path):
+    """Clicking a point of iris's third class shows its graph, named (it was refused: "must be 0 or 1")."""
+    from PySide6.QtCore import QSettings
+
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    training = window.training
+    window.tabs.setCurrentWidget(training)
+    qtbot.waitUntil(lambda: training.controller.last_snapshot is not None, timeout=TIMEOUT)
+    training.training_panel.dataset.setCurrentIndex(training.training_panel.dataset.findData("iris"))
+    qtbot.waitUntil(lambda: training.controller.last_snapshot.classes == 3, timeout=TIMEOUT)
+    settle(qtbot, training)
+    boundary = training.boundary
+    X, y = boundary._X["train"], boundary._y["train"]
+    i = int(np.flatnonzero(y == 2)[0])
+    qtbot.mouseClick(boundary.plot.viewport(), Qt.MouseButton.LeftButton, pos=boundary.to_view(*X[i]))
+    sample = window.sample
+    qtbot.waitUntil(lambda: sample.state.sample is not None, timeout=TIMEOUT)
+    assert sample.error_label.text() == ""
+    assert sample.label_combo.currentText() == "virginica" and sample.label_combo.count() == 3
+    assert "virginica" in sample.header.text()
+    assert QPointF(*X[i]) == QPointF(*sample.state.point)
+
+
+def test_two_named_classes_title_the_map_by_the_second(qtbot, ws):
+    text = "length,width,flower\n" + "\n".join(
+        f"{(i % 2) * 2 + (i * 37 % 11) / 10},{(i * 53 % 7) / 5},{'tulip' if i % 2 else 'rose'}" for i in range(40)
+    )
+    data = table_dataset(parse_table(text), ["length", "width"], "flower")
+    assert ws.controller.import_dataset(data)
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.dataset is not None, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    boundary = ws.boundary
+    assert boundary.plot.plain_title == "Decision boundary: P(tulip)"
+    assert boundary.colorbar.getAxis("left").labelText == "P(tulip)"
+    assert boundary.plot.getPlotItem().getAxis("left").labelText == "x2 · width"
+    assert "rose" in boundary.key.text() and boundary.mode_buttons["paint0"].text() == "Paint rose"
+
+
+def test_an_axis_too_short_for_its_name_keeps_the_input_name(qtbot):
+    """x2 · PC2 where the data area has room; on a short plot plain x2, the whole name in the tooltip."""
+    from gui.boundary_plot import BoundaryPlot
+
+    plot = BoundaryPlot()
+    qtbot.addWidget(plot)
+    plot.set_dataset(make_dataset("iris"))
+    plot.resize(700, 600)
+    plot.show()
+    left = plot.plot.getPlotItem().getAxis("left")
+    qtbot.waitUntil(lambda: left.labelText == "x2 · PC2")
+    assert left.toolTip() == ""
+    plot.resize(700, 150)
+    qtbot.waitUntil(lambda: left.labelText == "x2")
+    assert left.toolTip() == "x2 · PC2" and plot.plot.getPlotItem().getAxis("bottom").labelText == "x1 · PC1"
+    plot.resize(700, 600)
+    qtbot.waitUntil(lambda: left.labelText == "x2 · PC2")

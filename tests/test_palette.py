@@ -1,0 +1,252 @@
+"""One palette per theme: no view writes a colour of its own, every text colour reads, and a theme switch recolours
+the live widgets (the gradient check's verdicts, the status bar's inf/nan line, the editor's syntax colours…)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
+
+from gui.theme import (
+    CLASS_TEXT_ON,
+    PALETTES,
+    SYNTAX_KINDS,
+    TEXT_ON,
+    Palette,
+    contrast_ratio,
+    graph_colors,
+    palette,
+    readable_text,
+)
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+GUI = Path(__file__).resolve().parent.parent / "gui"
+
+# ------------------------------------------------------------------ no colour outside the theme
+
+HEX = re.compile(r"(?<![\w&])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3,4})(?![\w])")
+STYLE_VALUE = re.compile(r"\b(?:color|background(?:-color)?|border(?:-color)?)\s*:[^;{}]*?(?:#|rgba?\(|\b[a-z]+\s*;)")
+COLOUR_CALLS = {"QColor", "mkColor", "mkPen", "mkBrush", "QPen", "QBrush", "setColor", "setBackground"}
+COLOUR_KEYWORDS = {"color", "colour", "background", "foreground", "pen", "brush", "symbolBrush", "symbolPen"}
+QT_COLOUR_NAMES = {"white", "black", "red", "green", "blue", "cyan", "magenta", "yellow", "gray", "darkGray"}
+COLOUR_WORDS = QT_COLOUR_NAMES | {"grey", "orange", "purple", "w", "k", "r", "g", "b", "c", "m", "y"}
+# (file, a fragment of the offending line): why it may stay.
+ALLOWED: dict[tuple[str, str], str] = {}
+
+
+def _literal_colour(node: ast.AST) -> bool:
+    """A literal that names a colour: "#fff", "white", "w", or numbers (QColor(255, 0, 0))."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return bool(HEX.search(node.value)) or node.value in COLOUR_WORDS
+        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    return False
+
+
+def hard_coded_colours(path: Path) -> list[tuple[int, str]]:
+    """(line, what) for every colour written in ``path`` instead of taken from the theme."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if HEX.search(node.value) or STYLE_VALUE.search(node.value):
+                found.append((node.lineno, repr(node.value[:60])))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in COLOUR_CALLS and node.args and all(_literal_colour(a) for a in node.args):
+                found.append((node.lineno, f"{name}(literal)"))
+            for kw in node.keywords:
+                if kw.arg in COLOUR_KEYWORDS and _literal_colour(kw.value):
+                    found.append((node.lineno, f"{kw.arg}={ast.unparse(kw.value)}"))
+        elif isinstance(node, ast.Attribute):
+            if node.attr == "GlobalColor" or (
+                node.attr in QT_COLOUR_NAMES and isinstance(node.value, ast.Name) and node.value.id == "Qt"
+            ):
+                found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_the_scanner_finds_what_it_looks_for(tmp_path):
+    sample = tmp_path / "view.py"
+    sample.write_text(
+        "a = QColor('#d0021b')\n"
+        "b = QColor(255, 0, 30, 40)\n"
+        "label.setStyleSheet('color: red; font-weight: bold;')\n"
+        "c = pg.PlotWidget(background='w')\n"
+        "d = Qt.GlobalColor.white\n"
+        "e = f\"<span style='color:{pal.error}'>x</span>\"\n"  # from the palette: fine
+        "f = pg.mkPen(pal.axis, width=2)\n"  # fine
+        "g = 'issue #12 and &#123;'\n"  # not colours
+        "h = 'border: 1px solid #c0001a;'\n",
+        encoding="utf-8",
+    )
+    assert sorted({line for line, _ in hard_coded_colours(sample)}) == [1, 2, 3, 4, 5, 9]
+
+
+def test_no_view_writes_a_colour_of_its_own():
+    """Every colour of gui/ comes from gui/theme.py (the palette of the theme applied)."""
+    offences = []
+    for path in sorted(GUI.glob("*.py")):
+        if path.name == "theme.py":
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for line, what in hard_coded_colours(path):
+            text = lines[line - 1]
+            if not any(name == path.name and fragment in text for name, fragment in ALLOWED):
+                offences.append(f"gui/{path.name}:{line}: {what}")
+    assert offences == []
+
+
+# ------------------------------------------------------------------ contrast
+
+
+@pytest.mark.parametrize("theme", sorted(PALETTES))
+def test_every_text_colour_reads_on_its_background(theme):
+    """WCAG 2 contrast ratio ≥ 4.5 for every (text, background) pair the views draw, in both themes."""
+    pal = palette(theme)
+    low = []
+    for text, background in TEXT_ON:
+        ratio = contrast_ratio(getattr(pal, text), getattr(pal, background))
+        if ratio < 4.5:
+            low.append(f"{text} on {background}: {ratio:.2f}")
+    for k, colour in enumerate(pal.class_text):
+        for background in CLASS_TEXT_ON:
+            ratio = contrast_ratio(colour, getattr(pal, background))
+            if ratio < 4.5:
+                low.append(f"class_text[{k}] on {background}: {ratio:.2f}")
+    graph = graph_colors(theme)
+    for name in ("text",):
+        ratio = contrast_ratio(getattr(graph, name).name(), graph.background.name())
+        if ratio < 4.5:
+            low.append(f"graph {name}: {ratio:.2f}")
+    assert low == []
+    # every syntax colour is one of the pairs checked, and every field named in TEXT_ON exists
+    assert {f"syntax_{k}" for k in SYNTAX_KINDS} <= {t for t, _ in TEXT_ON}
+    fields = set(Palette.__dataclass_fields__)
+    assert {name for pair in TEXT_ON for name in pair} <= fields
+
+
+def test_contrast_ratio_matches_the_wcag_examples():
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast_ratio("#ffffff", "#ffffff") == pytest.approx(1.0)
+    assert contrast_ratio("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)  # the classic near miss
+    # readable_text picks the one of near-black/near-white with the higher ratio
+    for fill in ("#1565c0", "#ef6c00", "#ffa040", "#2166ac", "#b2182b", "#ffffff", "#1e1f24"):
+        chosen = readable_text(fill).name()
+        other = "#f5f5f5" if chosen == "#111111" else "#111111"
+        assert contrast_ratio(chosen, fill) >= contrast_ratio(other, fill)
+
+
+# ------------------------------------------------------------------ the live switch
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, in_process_training):
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
+    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitUntil(lambda: not w.expression.view.busy)
+    yield w
+    w.expression.state.stop()
+    w.set_theme("light")
+
+
+def _type(qtbot, window, text):
+    panel = window.expression
+    edit = panel.editor.edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, text)
+    qtbot.waitUntil(lambda: panel.state.text == text and not panel.editor.pending, timeout=3000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+
+
+def _set_value(qtbot, window, name, value):
+    spin = window.expression.inputs.rows[name].spin
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), str(value))
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+
+
+def _text_colour(widget) -> str:
+    return widget.palette().color(QPalette.ColorRole.WindowText).name()
+
+
+def _syntax_colours(edit) -> dict[str, str]:
+    """The colour the highlighter really gave each highlighted word of the first line, read from the layout."""
+    block = edit.document().firstBlock()
+    text = block.text()
+    return {text[r.start : r.start + r.length]: r.format.foreground().color().name() for r in block.layout().formats()}
+
+
+def _switch(qtbot, window, theme):
+    window.theme_actions[theme].trigger()  # the menu's own action
+    assert (
+        window.theme == theme
+        and QApplication.instance().palette().color(QPalette.ColorRole.Window).name() == palette(theme).window
+    )
+
+
+def test_a_theme_switch_recolours_verdicts_status_editor_and_error_lines(qtbot, window):
+    panel = window.expression
+    _type(qtbot, window, "relu(x) + 2*a*b  # a kink at x = 0")
+    _set_value(qtbot, window, "x", 0)
+    qtbot.mouseClick(panel.inputs.gradcheck, Qt.MouseButton.LeftButton)
+    # before Backward a verdict is pending: italic, in the ordinary text colour
+    row = panel.inputs.rows["x"]
+    assert row.verdict == "pending" and row.error.font().italic() and _text_colour(row.error) == palette().window_text
+    qtbot.mouseClick(panel.backward.backward_button, Qt.MouseButton.LeftButton)
+    bad, good = panel.inputs.rows["x"], panel.inputs.rows["a"]
+    assert bad.verdict == "mismatch" and good.verdict == "ok"
+    sample = window.areas["sample"].error_label if "sample" in window.areas else None
+    for theme in ("light", "dark", "light"):
+        if theme != window.theme:
+            _switch(qtbot, window, theme)
+        pal = palette(theme)
+        assert _text_colour(bad.error) == pal.error and bad.error.font().bold()
+        assert _text_colour(good.error) == pal.ok and not good.error.font().bold()
+        assert _text_colour(window.non_finite_label) == pal.error
+        if sample is not None:
+            assert _text_colour(sample) == pal.error
+        colours = _syntax_colours(panel.editor.edit)
+        assert colours["relu"] == pal.syntax_function
+        assert colours["# a kink at x = 0"] == pal.syntax_comment
+        assert colours["2"] == pal.syntax_number
+        assert colours["+"] == pal.syntax_operator
+    # a gradient that is not finite: its verdict and the status bar's line are red in either theme
+    _type(qtbot, window, "log(x)")
+    _set_value(qtbot, window, "x", -1)
+    row = panel.inputs.rows["x"]
+    assert not row.error.font().italic()
+    assert row.verdict == "nonfinite" and _text_colour(row.error) == palette("light").error
+    qtbot.waitUntil(lambda: window.non_finite_label.isVisible())
+    _switch(qtbot, window, "dark")
+    assert _text_colour(row.error) == palette("dark").error
+    assert window.non_finite_label.grab().toImage().pixelColor(2, 2).name() != palette("light").window
+
+
+def test_a_parse_error_is_underlined_in_the_theme_colours(qtbot, window):
+    editor = window.expression.editor
+    _type(qtbot, window, "tanh(a +")
+    for theme in ("light", "dark"):
+        if theme != window.theme:
+            _switch(qtbot, window, theme)
+        (selection,) = editor.edit.extraSelections()
+        assert selection.format.underlineColor().name() == palette(theme).error
+        assert selection.format.background().color().name() == palette(theme).error_span
+        assert _text_colour(editor.error_label) == palette(theme).error
