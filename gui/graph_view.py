@@ -813,7 +813,7 @@ class OverviewMap(QWidget):
         view = self.view
         colors = view.colors
         image = QImage(self.size(), QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(Qt.GlobalColor.transparent)
+        image.fill(0)  # transparent: the rounded corners show the graph behind
         painter = QPainter(image)
         bg = QColor(colors.background)
         bg.setAlpha(235)
