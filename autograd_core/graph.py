@@ -17,10 +17,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 
 import networkx as nx
 
-from autograd_core.tensor import Tensor, derivative_formula, topological_order
+from autograd_core.tensor import Tensor, derivative_formulas, topological_order
 
 LAYOUTS = ("layered", "spring", "kamada_kawai")
 
@@ -48,11 +49,12 @@ def to_networkx(root: Tensor) -> nx.MultiDiGraph:
             parent_ids = [ids[p] for p in parents]
             depth[i] = 1 + max(depth[p] for p in parent_ids)
             mine = pred[i]
+            formulas = derivative_formulas(node)
             for index, (p, local) in enumerate(zip(parent_ids, node.local_grads)):
                 keys = mine.get(p)
                 if keys is None:
                     keys = mine[p] = succ[p][i] = {}
-                keys[index] = {"local": local, "index": index, "formula": derivative_formula(node, index)}
+                keys[index] = {"local": local, "index": index, "formula": formulas[index]}
         node_attrs[i] = {
             "label": node.label,
             "op": node.op,
@@ -107,10 +109,13 @@ class GraphSnapshot:
 def numbers_of(order: list[Tensor]) -> tuple[tuple, tuple, tuple]:
     """(values, gradients, local derivatives) of the nodes of ``order`` (a topological order), by position."""
     return (
-        tuple(t.data for t in order),
-        tuple(t.grad for t in order),
-        tuple(t.local_grads for t in order),
+        tuple(map(_DATA, order)),
+        tuple(map(_GRAD, order)),
+        tuple(map(_LOCAL_GRADS, order)),
     )
+
+
+_DATA, _GRAD, _LOCAL_GRADS = attrgetter("data"), attrgetter("grad"), attrgetter("local_grads")
 
 
 def snapshot_of_graph(graph: nx.MultiDiGraph, grads: dict | None = None, version: int = 0) -> GraphSnapshot:

@@ -626,6 +626,16 @@ def derivative_formula(node: Tensor, index: int) -> str:
     return op.derivative_text(index, names)
 
 
+def derivative_formulas(node: Tensor) -> list[str]:
+    """``derivative_formula`` for every parent of ``node`` (the parents' names formatted once)."""
+    op = node.op_entry
+    parents = node.parents
+    if op is None:
+        return ["local"] * len(parents)
+    names = [p.label or _fmt_number(p.data) for p in parents]
+    return [op.derivative_text(index, names) for index in range(len(parents))]
+
+
 def describe_node(node: Tensor) -> str:
     """`log(-1)` style text: the op applied to its parents' values."""
     op = node.op_entry
@@ -656,14 +666,15 @@ class NonFinite:
         return f"NonFinite({self.what}: {self.message})"
 
 
-def non_finite_nodes(root: Tensor) -> list[NonFinite]:
+def non_finite_nodes(root: Tensor, order: list[Tensor] | None = None) -> list[NonFinite]:
     """List nodes whose value or gradient is not finite, each with its origin.
 
     A value's origin is the first node (in forward order) that turned finite
     parents into a non-finite value; a gradient's origin is the first node (in
     backward order) whose non-finite local derivative or gradient passed it on.
+    ``order`` is ``topological_order(root)`` when the caller has it already.
     """
-    order = topological_order(root)
+    order = topological_order(root) if order is None else order
     report: list[NonFinite] = []
     value_origin: dict[Tensor, Tensor] = {}
     for node in order:

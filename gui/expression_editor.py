@@ -94,8 +94,15 @@ class CodeEdit(QPlainTextEdit):
 
 
 class ExpressionEditor(QWidget):
-    """Editor + error line.  Emits ``text_edited`` (debounced) and ``evaluate_requested``."""
+    """Editor + error line.  Emits ``text_edited`` (debounced) and ``evaluate_requested``.
 
+    A typing pause emits ``text_ready`` and, one event-loop turn later,
+    ``text_edited`` with the same text: a listener can compile the text in the
+    first turn and build what it shows in the second, so neither blocks the
+    window long (a 2,000-node expression: about 20 ms, then 60–80 ms).
+    """
+
+    text_ready = Signal(str)
     text_edited = Signal(str)
     evaluate_requested = Signal(str)
 
@@ -134,6 +141,7 @@ class ExpressionEditor(QWidget):
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._emit_text)
         self._setting = False
+        self._handing = False  # text_ready was emitted; text_edited follows in the next turn
         self._known = ""  # the text last sent to, or received from, the state
         self.edit.textChanged.connect(self._on_changed)
         self.edit.evaluate_requested.connect(self.evaluate_now)
@@ -165,16 +173,27 @@ class ExpressionEditor(QWidget):
 
     def _emit_text(self) -> None:
         self._known = self.text()
+        self._handing = True
+        self.text_ready.emit(self._known)
+        QTimer.singleShot(0, self, self._hand_over)
+
+    def _hand_over(self) -> None:
+        if not self._handing:
+            return  # Ctrl+Return evaluated it meanwhile
+        self._handing = False
+        if self._timer.isActive():
+            return  # typed on meanwhile: the next pause hands the newer text over
         self.text_edited.emit(self._known)
 
     def evaluate_now(self) -> None:
         self._timer.stop()
+        self._handing = False
         self._known = self.text()
         self.evaluate_requested.emit(self._known)
 
     @property
     def pending(self) -> bool:
-        return self._timer.isActive()
+        return self._timer.isActive() or self._handing
 
     # ---- errors
 

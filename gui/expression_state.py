@@ -76,6 +76,7 @@ class ExpressionState(GraphState):
         self.selected: int | None = None  # node id whose chain-rule path is written out
         self._selected_version = -1
         self._derivative_signature = None
+        self._compiled: tuple | None = None  # (text, program or ExpressionError) from compile_text
 
     # ------------------------------------------------------------ program
 
@@ -87,10 +88,10 @@ class ExpressionState(GraphState):
         if text == self.text and not force and self.program is not None and self.error is None:
             return True
         self.text = text
-        try:
-            program = compile_expression(text)
-        except ExpressionError as err:
-            self._set_error(err)
+        compiled, self._compiled = self._compiled, None
+        program = compiled[1] if compiled is not None and compiled[0] == text else self._compile(text)
+        if isinstance(program, ExpressionError):
+            self._set_error(program)
             return False
         with self.batch():
             self._set_error(None)
@@ -102,6 +103,19 @@ class ExpressionState(GraphState):
                     self.ranges[name] = default_range(self.values[name])
             self._evaluate(structure_changed=True, also=Change.PROGRAM)
         return True
+
+    @staticmethod
+    def _compile(text: str):
+        """The program of ``text``, or the ExpressionError that says what is wrong with it."""
+        try:
+            return compile_expression(text)
+        except ExpressionError as err:
+            return err
+
+    def compile_text(self, text: str) -> None:
+        """Compile ``text`` now for a ``set_text(text)`` that follows (a typing pause: compiling and
+        building the graph are then two event-loop turns, neither blocking the window long)."""
+        self._compiled = (text, self._compile(text))
 
     def load(self, text: str, values: dict[str, float] | None = None, ranges: dict | None = None) -> bool:
         """Replace text and values at once (an example, a saved session)."""

@@ -245,21 +245,25 @@ class GraphState(QObject):
             self.start_stepping()
         if self.position >= len(self.steps):
             return False
+        first = self.position == 0
         self._apply_next()
-        if self.position == len(self.steps):
+        last = self.position == len(self.steps)
+        if last:
             self.root.zero_grad()
             self.root.backward()  # the engine now holds what the trace showed
-        self._refresh_grads()
+        # the engine's numbers change only at the ends of the trace: check them for inf/nan only then
+        self._refresh_grads(checks=first or last)
         return True
 
     def back(self) -> bool:
         """Undo one step of the trace."""
         if self.mode != "stepping" or self.position == 0:
             return False
-        if self.position == len(self.steps):
+        at_end = self.position == len(self.steps)
+        if at_end:
             self.root.zero_grad()
         self._undo_last()
-        self._refresh_grads()
+        self._refresh_grads(checks=at_end)
         return True
 
     def play(self, interval_ms: int | None = None) -> None:
@@ -337,13 +341,14 @@ class GraphState(QObject):
 
     # ------------------------------------------------------------ checks
 
-    def _refresh_grads(self) -> None:
+    def _refresh_grads(self, checks: bool = True) -> None:
         with self.batch():
-            self._refresh_checks()
-            self._notify(Change.GRADS | Change.STEP | Change.CHECKS)
+            if checks:
+                self._refresh_checks()
+            self._notify(Change.GRADS | Change.STEP | (Change.CHECKS if checks else Change.NONE))
 
     def _refresh_checks(self) -> None:
         root = self.root
-        self.non_finite = non_finite_nodes(root) if root is not None else []
+        self.non_finite = non_finite_nodes(root, self.tensors or None) if root is not None else []
         if self.non_finite:
             self.message.emit("Not finite: " + self.non_finite[0].message)

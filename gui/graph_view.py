@@ -6,8 +6,12 @@ knows nothing of how the graph was made; it reads node attributes (``label, op,
 data, grad, kind, group``) and edge attributes (``local, formula, index``).
 
 Speed: each node is one custom item painted directly (no child text items);
-text is skipped when zoomed out; layouts of large graphs are computed on a
-worker thread; items are added in batches so the window never freezes.
+text is skipped when zoomed out, and further out one ``BoxLayer`` paints every
+box (a ``drawRects`` per colour) while the boxes keep answering the mouse; a
+value change repaints only the boxes whose numbers can be read and changed, or
+whose colour changed; layouts of large graphs are computed on a worker thread;
+items are added in batches so the window never freezes, and an edge's painter
+paths are built only when it is highlighted (bundles paint plain edges).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 
 import networkx as nx
@@ -83,6 +88,9 @@ SPLIT_LAYERS_MAX_NODES = 1000  # up to this size a very wide layer is split to f
 MAX_FOLDS = 4  # a deep layered drawing of up to FOLD_NODES nodes is tried in up to this many blocks
 FOLD_NODES = 120  # (each try is a drawing: 0.1 s → 0.55 s for 260 nodes; bigger graphs open as overviews)
 FOLD_COST = 0.04  # ... and folded only where each fold shows it at least this much larger
+
+
+NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents  # (an enum lookup costs a microsecond or two)
 
 
 def node_name(attrs: dict, node) -> str:
@@ -276,16 +284,22 @@ class NodeItem(QGraphicsItem):
         super().__init__()
         self.view, self.node = view, node
         self.kind = attrs.get("kind", "op")
+        self.source = attrs.get("output") if self.kind == "group" else node  # whose numbers it shows
         self.title = self._title(attrs)
         self.width, self.height = width, height
+        self._box = QRectF(-width / 2, -height / 2, width, height)
+        self._bounds = self._box.adjusted(-4.0, -4.0, 4.0, 4.0)
         self.value: float | None = None
         self.grad: float | None = None
+        self.non_finite = False  # the value or the gradient is inf or nan
+        self.shade: int | None = None  # the gradient's colour strength in 1/128 (None: no gradient)
         self.highlighted = False
         self.current = False
-        self._fill_key, self._fill = None, None
-        self.painted_look: tuple | None = None  # look() when last painted (None: not painted yet)
+        self._texts: tuple = (None,)  # (key, value text, gradient text): formatted once per new number
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
+        if view._plain:  # far out the box layer paints every box at once (GraphView._set_plain)
+            self.setFlag(NO_CONTENTS, True)
 
     @staticmethod
     def _title(attrs: dict) -> str:
@@ -305,31 +319,44 @@ class NodeItem(QGraphicsItem):
             return "const"
         return op or "?"
 
-    @property
-    def non_finite(self) -> bool:
-        return any(v is not None and not math.isfinite(v) for v in (self.value, self.grad))
+    def set_numbers(self, value: float | None, grad: float | None, scale: float) -> bool:
+        """Take new numbers; True when the box's look (colour, inf/nan border) changed."""
+        look = self.shade, self.non_finite
+        self.value, self.grad = value, grad
+        self.non_finite = (value is not None and not math.isfinite(value)) or (
+            grad is not None and not math.isfinite(grad)
+        )
+        self.shade = None if grad is None else round(gradient_strength(grad, scale) * 128)
+        return (self.shade, self.non_finite) != look
 
     def boundingRect(self) -> QRectF:
-        m = 4.0
-        return QRectF(-self.width / 2 - m, -self.height / 2 - m, self.width + 2 * m, self.height + 2 * m)
+        return self._bounds
 
     def box(self) -> QRectF:
-        return QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
+        return QRectF(self._box)
 
     def fill(self) -> QColor:
-        view = self.view
-        if self.grad is None:
-            return view.colors.neutral_fill
-        key = (self.grad, view.grad_scale, view.theme)
-        if self._fill_key != key:  # one colour computation per new gradient, not per repaint
-            self._fill_key, self._fill = key, diverging_color(gradient_strength(self.grad, view.grad_scale), view.theme)
-        return self._fill
+        """The fill for the gradient, at 1/128 steps of the colour scale (one QColor per step, shared)."""
+        return self.view.fill_for(self.shade)
 
     def look(self) -> tuple:
         """What a box shows when its numbers are too small to be drawn: its colour (to 1/128) and its border."""
-        grad = self.grad
-        shade = None if grad is None else round(gradient_strength(grad, self.view.grad_scale) * 128)
-        return shade, self.non_finite
+        return self.shade, self.non_finite
+
+    def texts(self) -> tuple[str, str]:
+        """The value and gradient lines, formatted once per new number (not once per repaint)."""
+        view = self.view
+        grad_name = view.snapshot.grad_name if view.snapshot is not None else "grad"
+        key = (self.value, self.grad, grad_name, self.kind)
+        cached = self._texts
+        if cached[0] != key or cached[0] is None:  # (nan != nan: formatted again, which is right too)
+            value_name = "out" if self.kind == "group" else "data"  # a group shows its output
+            cached = self._texts = (
+                key,
+                f"{value_name} {format_number(self.value)}",
+                f"{grad_name} {format_number(self.grad)}",
+            )
+        return cached[1], cached[2]
 
     def pen(self) -> QPen:
         """The border pen, built once per look (kind, state, theme, line width) and shared by every box."""
@@ -358,7 +385,6 @@ class NodeItem(QGraphicsItem):
         view = self.view
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         fill = self.fill()
-        self.painted_look = self.look()
         if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
             pen = self.pen()
             plain = view._plain_pens.get(id(pen))
@@ -396,11 +422,10 @@ class NodeItem(QGraphicsItem):
         painter.setFont(view.title_font)
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
         mid = top.translated(0, line_h - 2)
-        value_name = "out" if self.kind == "group" else "data"  # a group shows its output
-        _draw_fitted(painter, mid, f"{value_name} {format_number(self.value)}", view.body_font, view._body_metrics)
+        value_text, grad_text = self.texts()
+        _draw_fitted(painter, mid, value_text, view.body_font, view._body_metrics)
         bottom = mid.translated(0, line_h - 2)
-        grad_name = view.snapshot.grad_name if view.snapshot is not None else "grad"
-        _draw_fitted(painter, bottom, f"{grad_name} {format_number(self.grad)}", view.body_font, view._body_metrics)
+        _draw_fitted(painter, bottom, grad_text, view.body_font, view._body_metrics)
 
     def hoverEnterEvent(self, event) -> None:
         self.setToolTip(self.view.tooltip_for(self.node))
@@ -424,10 +449,12 @@ def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metric
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def painter_path(commands: list, trunks: dict | None = None, whole: bool = True) -> QPainterPath:
+def painter_path(
+    commands: list, trunks: dict | None = None, whole: bool = True, path: QPainterPath | None = None
+) -> QPainterPath:
     """A QPainterPath from drawing commands (M, L, C); a trunk stretch (T) is drawn from ``trunks``,
-    or skipped when not ``whole`` (the trunk's own item draws it)."""
-    path = QPainterPath()
+    or skipped when not ``whole`` (the trunk's own item draws it).  With ``path``, added to it."""
+    path = QPainterPath() if path is None else path
     for c in commands:
         op = c[0]
         if op == "M":
@@ -461,38 +488,62 @@ class EdgeItem(QGraphicsItem):
         self.view, self.u, self.v, self.key = view, u, v, key
         self.highlighted = False
         self.commands: list = []
-        self.own_path = QPainterPath()
+        self._own_path: QPainterPath | None = None  # built when first needed: plain edges are painted by bundles
         self._path: QPainterPath | None = None
-        self.arrow = QPolygonF()
+        self.arrow_points: tuple = ()
         self._bounds = QRectF()
         # Plain edges are painted together by their EdgeBundle (one Python call per ~100 edges, not one per
         # edge); this item paints only while highlighted, on top of the bundle.
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.setFlag(NO_CONTENTS, True)
         self.setZValue(0.5)
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
             self.highlighted = on
-            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, not on)
+            self.setFlag(NO_CONTENTS, not on)
             self.update()
 
     def set_route(self, commands: list, arrow: tuple) -> None:
-        """Build the painter path from the drawing's commands (M, L, C, T) and the arrowhead at its tip."""
+        """Take the route from the drawing's commands (M, L, C, T) and the arrowhead at its tip.
+
+        The painter paths are built when first needed (a highlight, a hit test): a plain edge is painted
+        by its bundle, so building 2,000 of them up front only delayed the first picture.
+        """
         self.prepareGeometryChange()
         self.commands = commands
-        self._path = None
-        self.own_path = painter_path(commands, self.view.drawing.trunks, whole=False)
-        end = QPointF(arrow[0], arrow[1])
-        direction = QPointF(arrow[2], arrow[3])
+        self._path = self._own_path = None
+        ex, ey, dx, dy = arrow
         size = 9.0 * self.view.line_width
-        normal = QPointF(-direction.y(), direction.x()) * size * 0.45
-        base = end - direction * size
-        self.arrow = QPolygonF([end, base + normal, base - normal])
-        bounds = self.own_path.controlPointRect()
+        nx_, ny_ = -dy * size * 0.45, dx * size * 0.45
+        bx, by = ex - dx * size, ey - dy * size
+        self.arrow_points = ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
+        xs = [p[0] for p in self.arrow_points]
+        ys = [p[1] for p in self.arrow_points]
+        trunks = []
         for c in commands:
             if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
-                bounds = bounds.united(self.view.trunk_rect(c[1]))
-        self._bounds = bounds.united(self.arrow.boundingRect()).adjusted(-6, -6, 6, 6)
+                trunks.append(c[1])
+                stretch = self.view.drawing.trunks[c[1]][c[2] : c[3]]
+                xs.append(stretch[-1][-2])
+                ys.append(stretch[-1][-1])
+            else:
+                xs.extend(c[1::2])
+                ys.extend(c[2::2])
+        bounds = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        for source in trunks:
+            bounds = bounds.united(self.view.trunk_rect(source))
+        self._bounds = bounds.adjusted(-6, -6, 6, 6)
+
+    @property
+    def arrow(self) -> QPolygonF:
+        return QPolygonF([QPointF(x, y) for x, y in self.arrow_points])
+
+    @property
+    def own_path(self) -> QPainterPath:
+        """The route without its trunk stretch (the trunk's own item draws that)."""
+        if self._own_path is None:
+            self._own_path = painter_path(self.commands, self.view.drawing.trunks, whole=False)
+        return self._own_path
 
     @property
     def path(self) -> QPainterPath:
@@ -529,11 +580,16 @@ class EdgeBundle(QGraphicsItem):
         self.view = view
         self.path = QPainterPath()
         self.arrows = QPainterPath()
+        trunks = view.drawing.trunks
+        arrows = self.arrows
         bounds = QRectF()
         for edge in edges:
-            self.path.addPath(edge.own_path)
-            self.arrows.addPolygon(edge.arrow)
-            self.arrows.closeSubpath()
+            painter_path(edge.commands, trunks, whole=False, path=self.path)  # into the one path, directly
+            (x0, y0), (x1, y1), (x2, y2) = edge.arrow_points
+            arrows.moveTo(x0, y0)
+            arrows.lineTo(x1, y1)
+            arrows.lineTo(x2, y2)
+            arrows.closeSubpath()
             bounds = bounds.united(edge.boundingRect())
         self._bounds = bounds
 
@@ -567,6 +623,65 @@ class TrunkItem(QGraphicsItem):
         painter.setPen(self.view.edge_pen(False))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self.path)
+
+
+class BoxLayer(QGraphicsItem):
+    """Every box of the graph as a plain rectangle, painted in one call per colour.
+
+    Zoomed out so far that no name can be read, a box is a coloured rectangle
+    with its border: the view then gives its ``NodeItem``s no contents (they
+    still answer hover, clicks and tooltips) and this one item paints them all,
+    so a repaint of 2,000 boxes costs a few ``drawRects`` instead of 2,000
+    Python calls.  The rectangles are grouped by look again only after a box's
+    colour or border changed (``mark_dirty``).
+    """
+
+    def __init__(self, view: GraphView, items: list[NodeItem]):
+        super().__init__()
+        self.view = view
+        self.items = items
+        self._groups: list | None = None
+        self._rects: list[QRectF] | None = None
+        bounds = QRectF()
+        for item in items:
+            bounds = bounds.united(item._bounds.translated(item.pos()))
+        self._bounds = bounds
+        self.setZValue(1)
+
+    def mark_dirty(self) -> None:
+        self._groups = None
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def _regroup(self) -> list:
+        if self._rects is None:  # boxes do not move once built
+            self._rects = [item._box.translated(item.pos()) for item in self.items]
+        view = self.view
+        by_look: dict = {}  # look -> (a box with that look, the rectangles of every box with it)
+        for item, rect in zip(self.items, self._rects):
+            key = (item.kind, item.non_finite, item.highlighted, item.current, item.shade)
+            group = by_look.get(key)
+            if group is None:
+                group = by_look[key] = (item, [])
+            group[1].append(rect)
+        groups = []
+        for item, rects in by_look.values():
+            pen = item.pen()
+            plain = view._plain_pens.get(id(pen))
+            if plain is None:  # the same colour and width, solid (a dashed outline of a 2-pixel box is noise)
+                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
+            groups.append((plain, item.fill(), rects))
+        return groups
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if self._groups is None:
+            self._groups = self._regroup()
+        for pen, fill, rects in self._groups:
+            painter.setPen(pen)
+            painter.setBrush(fill)
+            painter.drawRects(rects)
 
 
 class _Root(QGraphicsObject):
@@ -709,6 +824,7 @@ class OverviewMap(QWidget):
         self.setObjectName("graphOverview")
         self.setToolTip("Overview of the whole graph: click or drag to move there")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._image: QImage | None = None
         self.hide()
 
     def _mapping(self) -> tuple[QRectF, float, QPointF]:
@@ -722,10 +838,19 @@ class OverviewMap(QWidget):
         )
         return rect, scale, offset
 
-    def paintEvent(self, event) -> None:
+    def invalidate(self) -> None:
+        """The boxes' colours or places changed: draw them again at the next paint."""
+        self._image = None
+        if self.isVisible():
+            self.update()
+
+    def _render_boxes(self) -> QImage:
+        """The map's background and boxes (one drawRects per colour), kept until a box's look changes."""
         view = self.view
         colors = view.colors
-        painter = QPainter(self)
+        image = QImage(self.size(), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)  # transparent: the rounded corners show the graph behind
+        painter = QPainter(image)
         bg = QColor(colors.background)
         bg.setAlpha(235)
         painter.setPen(QPen(colors.muted, 1))
@@ -733,24 +858,36 @@ class OverviewMap(QWidget):
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
         rect, scale, offset = self._mapping()
         painter.setPen(Qt.PenStyle.NoPen)
+        groups: dict = {}
+        left, top = rect.left(), rect.top()
         for item in view.nodes.values():
-            box = item.mapRectToScene(item.box())
-            fill = (
-                colors.neutral_fill
-                if item.grad is None
-                else diverging_color(gradient_strength(item.grad, view.grad_scale), view.theme)
-            )
-            painter.setBrush(fill if item.grad else colors.muted)
-            painter.drawRect(
+            pos = item.pos()
+            key = item.shade if item.grad else None  # no gradient (or 0): muted
+            groups.setdefault(key, []).append(
                 QRectF(
-                    offset + (box.topLeft() - rect.topLeft()) * scale,
-                    QSizeF(max(box.width() * scale, 1.5), max(box.height() * scale, 1.5)),
+                    offset.x() + (pos.x() - item.width / 2 - left) * scale,
+                    offset.y() + (pos.y() - item.height / 2 - top) * scale,
+                    max(item.width * scale, 1.5),
+                    max(item.height * scale, 1.5),
                 )
             )
+        for shade, rects in groups.items():
+            painter.setBrush(colors.muted if shade is None else view.fill_for(shade))
+            painter.drawRects(rects)
+        painter.end()
+        return image
+
+    def paintEvent(self, event) -> None:
+        view = self.view
+        if self._image is None or self._image.size() != self.size():
+            self._image = self._render_boxes()
+        painter = QPainter(self)
+        painter.drawImage(0, 0, self._image)
+        rect, scale, offset = self._mapping()
         shown = view.mapToScene(view.viewport().rect()).boundingRect()
         frame = QRectF(offset + (shown.topLeft() - rect.topLeft()) * scale, shown.size() * scale)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(colors.highlight, 2))
+        painter.setPen(QPen(view.colors.highlight, 2))
         painter.drawRect(frame.intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1)))
 
     def _go(self, pos) -> None:
@@ -833,6 +970,10 @@ class GraphView(QGraphicsView):
         self._edge_pens: dict = {}
         self._box_pens: dict = {}
         self._plain_pens: dict = {}
+        self._fills: dict = {}  # (theme, shade) -> QColor
+        self._plain = False  # zoomed so far out that the box layer paints every box
+        self._box_layer: BoxLayer | None = None
+        self._items_rect = QRectF()
         self._graph_rect: QRectF | None = None
         self._root = _Root()
         self.scene().addItem(self._root)
@@ -906,12 +1047,51 @@ class GraphView(QGraphicsView):
             self._edge_pens[key] = pen
         return pen
 
+    def fill_for(self, shade: int | None) -> QColor:
+        """A box's fill for a gradient of colour strength ``shade``/128 (None: no gradient)."""
+        key = (self.theme, shade)
+        color = self._fills.get(key)
+        if color is None:
+            color = self.colors.neutral_fill if shade is None else diverging_color(shade / 128.0, self.theme)
+            self._fills[key] = color
+        return color
+
     def set_theme(self, theme: str) -> None:
         self.theme = theme
         self.colors = graph_colors(theme)
         self._apply_background()
+        if self._box_layer is not None:
+            self._box_layer.mark_dirty()
+        self.overview.invalidate()
         self.scene().update()
         self.legend.update()
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        # Every repaint of the view starts here: the moment to choose who paints the boxes at this zoom.
+        super().drawBackground(painter, rect)
+        plain = self.transform().m11() * self._name_points < NAMES_MIN_POINTS
+        if plain != self._plain:
+            self._set_plain(plain)
+
+    def _set_plain(self, plain: bool) -> None:
+        """Far out (``plain``) the box layer paints every box; closer in each box paints itself, with text."""
+        self._plain = plain
+        for item in self.nodes.values():
+            item.setFlag(NO_CONTENTS, plain)
+        if self._box_layer is not None:
+            self._box_layer.setVisible(plain)
+
+    @contextmanager
+    def _boxes_painting_themselves(self):
+        """Around an export: every box paints itself at the export's own scale (its text when it fits)."""
+        plain = self._plain
+        if plain:
+            self._set_plain(False)
+        try:
+            yield
+        finally:
+            if plain:
+                self._set_plain(True)
 
     def set_presentation(self, on: bool) -> None:
         """Bigger text and thicker lines for a projector."""
@@ -1132,6 +1312,7 @@ class GraphView(QGraphicsView):
                 if a is not None and b is not None and a != b:
                     shown_edges.add((u, v, key) if (a, b) == (u, v) else (a, b, 0))
             nodes, edges, current = {self._shown(n) for n in nodes} - {None}, shown_edges, self._shown(current)
+        had_highlight = bool(self.highlight_nodes)
         for node in self.highlight_nodes - set(nodes):
             if node in self.nodes:
                 self.nodes[node].highlighted = self.nodes[node].current = False
@@ -1149,6 +1330,8 @@ class GraphView(QGraphicsView):
             item = self.edges.get(edge)
             if item is not None:
                 item.set_highlighted(True)
+        if self._box_layer is not None and (self.highlight_nodes or had_highlight):
+            self._box_layer.mark_dirty()  # borders changed
 
     # ---- groups
 
@@ -1196,6 +1379,9 @@ class GraphView(QGraphicsView):
         self.scene().removeItem(old)
         self.scene().addItem(self._root)
         self.nodes, self.edges, self.positions = {}, {}, {}
+        self._box_layer = None
+        self._items_rect = QRectF()  # what the edges and trunks built so far cover
+        self.overview.invalidate()
         self.drawing = None
         self._graph_rect: QRectF | None = None
         self.highlight_nodes, self.highlight_edges = set(), set()
@@ -1325,6 +1511,7 @@ class GraphView(QGraphicsView):
             item = TrunkItem(self, commands)
             item.setParentItem(self._root)
             self._trunk_rects[source] = item.boundingRect()
+            self._items_rect = self._items_rect.united(self._trunk_rects[source])
 
     def trunk_rect(self, source) -> QRectF:
         return self._trunk_rects.get(source, QRectF())
@@ -1338,13 +1525,20 @@ class GraphView(QGraphicsView):
             item.setParentItem(self._root)
             self.edges[(u, v, key)] = item
             items.append(item)
-        EdgeBundle(self, items).setParentItem(self._root)
+        bundle = EdgeBundle(self, items)
+        bundle.setParentItem(self._root)
+        self._items_rect = self._items_rect.united(bundle.boundingRect())
 
     def _finish(self) -> None:
         self._batch_timer.stop()
         self.busy = False
+        self._box_layer = BoxLayer(self, list(self.nodes.values()))
+        self._box_layer.setVisible(self._plain)
+        self._box_layer.setParentItem(self._root)
         self._root.setVisible(True)
-        self._graph_rect = None
+        # the root's childrenBoundingRect, from the rectangles the items already know (asking 4,000 Python
+        # items for their boundingRect took 15-50 ms)
+        self._graph_rect = self._items_rect.united(self._box_layer.boundingRect())
         rect = self.graph_rect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()
@@ -1365,7 +1559,13 @@ class GraphView(QGraphicsView):
         return self.snapshot.value(self._source(node, attrs)) if self.snapshot is not None else None
 
     def refresh_values(self, previous: GraphSnapshot | None = None) -> None:
-        """Give each box its numbers from the snapshot; repaint only boxes whose numbers changed."""
+        """Give each box its numbers from the snapshot; repaint only what shows a change.
+
+        A box whose numbers changed is repainted when its numbers can be read at
+        this zoom; otherwise only if its colour or border changed.  Zoomed far
+        out, the box layer paints every box: it is repainted once, and only if
+        some box's look changed.
+        """
         if self.graph is None or self.snapshot is None:
             return
         snap = self.snapshot
@@ -1375,32 +1575,32 @@ class GraphView(QGraphicsView):
                 scale = abs(g)
         rescaled = scale != self.grad_scale
         self.grad_scale = scale
-        graph = self.graph
-        same = (
-            previous is not None
-            and not rescaled
-            and previous.graph is snap.graph
-            and previous.grad_name == snap.grad_name
-        )
-        # Zoomed out so far that no number is drawn, a box is repainted only if its colour or border changes.
-        numbers_hidden = (
-            previous is not None
-            and previous.graph is snap.graph
-            and previous.grad_name == snap.grad_name
-            and self.transform().m11() * self.body_font.pointSizeF() < NUMBERS_MIN_POINTS
-        )
-        for node, item in self.nodes.items():
-            source = self._source(node, graph.nodes[node]) if item.kind == "group" else node
-            value, grad = snap.value(source), snap.grad(source)
-            if same and item.value == value and item.grad == grad:  # nan never equals: redrawn
+        same = previous is not None and previous.graph is snap.graph and previous.grad_name == snap.grad_name
+        plain = self._plain
+        numbers_shown = not plain and self.transform().m11() * self.body_font.pointSizeF() >= NUMBERS_MIN_POINTS
+        values, grads = snap.values, snap.grads
+        n = len(values) if len(grads) == len(values) else 0
+        looks_changed = not same
+        for item in self.nodes.values():
+            source = item.source
+            if type(source) is int and 0 <= source < n:
+                value, grad = values[source], grads[source]
+            else:
+                value, grad = snap.value(source), snap.grad(source)
+            old_value, old_grad = item.value, item.grad
+            numbers_changed = not (old_value == value and old_grad == grad)  # nan never equals: redrawn
+            if same and not rescaled and not numbers_changed:
                 continue
-            item.value, item.grad = value, grad
-            if numbers_hidden and item.painted_look is not None and item.look() == item.painted_look:
-                continue
-            item.update()
-        self.legend.update()
-        if self.overview.isVisible():
-            self.overview.update()
+            look_changed = item.set_numbers(value, grad, scale)
+            looks_changed |= look_changed
+            if not plain and (look_changed or not same or (numbers_shown and numbers_changed)):
+                item.update()
+        if looks_changed:
+            if self._box_layer is not None:
+                self._box_layer.mark_dirty()
+            self.overview.invalidate()
+        if rescaled or previous is None:
+            self.legend.update()
 
     def tooltip_for(self, node) -> str:
         """Full-precision value and gradient, and the local derivative of each incoming edge."""
@@ -1568,7 +1768,8 @@ class GraphView(QGraphicsView):
         image.fill(self.colors.background)
         painter = QPainter(image)
         painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        self.scene().render(painter, QRectF(0, 0, width, rect.height() * scale), rect)
+        with self._boxes_painting_themselves():
+            self.scene().render(painter, QRectF(0, 0, width, rect.height() * scale), rect)
         self.legend.draw(painter, QRectF(8, height - legend.height() - 8, legend.width(), legend.height()))
         painter.end()
         return image
@@ -1621,7 +1822,8 @@ class GraphView(QGraphicsView):
         if not painter.begin(generator):
             raise OSError(f"could not write {path}")
         painter.fillRect(QRectF(0, 0, size.width(), size.height()), self.colors.background)
-        self.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        with self._boxes_painting_themselves():
+            self.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
         self.legend.draw(painter, QRectF(8, size.height() - legend.height() - 8, legend.width(), legend.height()))
         painter.end()
 

@@ -8,8 +8,9 @@ only beside a number that was checked, never before Backward has run.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -30,6 +31,8 @@ from gui.theme import set_text_role
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
+ROWS_PER_TURN = 6  # new rows built per event-loop turn (the first ones fill the visible part)
+ROW_PAUSE_MS = 30  # between turns: a graph's layout, on a worker thread, needs Python's lock meanwhile
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged
 BOX_LIMIT = 1e15  # the spin boxes' range; beyond it (or inf/nan) the value is shown as text
 
@@ -271,6 +274,8 @@ class InputsPanel(QWidget):
         self.rows: dict[str, InputRow] = {}  # the inputs shown, by name
         self._lines: list[InputRow] = []  # every row built so far, shown or hidden, in grid order
         self._stretch_line = 0
+        self._more_scheduled = False
+        self.wait_while: Callable[[], bool] | None = None  # while it answers True, rows not yet built wait
         self.updating = False
         self.gradcheck = QCheckBox("Gradient check")
         self.gradcheck.setObjectName("gradcheckToggle")
@@ -314,35 +319,64 @@ class InputsPanel(QWidget):
             self.refresh()
 
     def rebuild(self) -> None:
+        """Show a row per input: rows already built are renamed; new ones are built ROWS_PER_TURN at a
+        time, ROW_PAUSE_MS apart (a row costs 1–2.5 ms: forty at once froze the window for a tenth of a second)."""
+        self._more_scheduled = False
         names = self.state.inputs[:MAX_ROWS]
-        if list(self.rows) == names:
+        shown = list(self.rows)
+        if shown == names:
             self.refresh()
             return
-        self.rows = {}
+        continuing = 0 < len(shown) < len(names) and names[: len(shown)] == shown
+        if not continuing:
+            self.rows = {}
         # Rows shown and hidden inside a hidden body cost a flag each, not a layout pass each (0.2 ms a widget).
         hidden, focus = self.body.isHidden(), QApplication.focusWidget()
         if focus is None or not self.body.isAncestorOf(focus):
             self.body.hide()
-        for i, name in enumerate(names):
+        built = 0
+        for i in range(len(self.rows), len(names)):
+            name = names[i]
             if i < len(self._lines):
                 self._lines[i].set_name(name)  # a row already built: renamed, not rebuilt
-            else:
+            elif built < ROWS_PER_TURN:
                 self._lines.append(InputRow(self, name, i))
+                built += 1
+            else:
+                break
             self.rows[name] = self._lines[i]
+        count = len(self.rows)
         for i, line in enumerate(self._lines):
-            line.set_visible(i < len(names))
+            line.set_visible(i < count)
         self.body.setHidden(hidden)
         if self.gradcheck.isChecked() != self.state.gradcheck_enabled:
             self.refresh()  # rows renamed above already show the rest of the state
         self.grid.setRowStretch(LINES * self._stretch_line, 0)
-        self._stretch_line = len(names)
-        self.grid.setRowStretch(LINES * len(names), 1)
+        self._stretch_line = count
+        self.grid.setRowStretch(LINES * count, 1)
         hidden = len(self.state.inputs) - len(names)
         if hidden > 0:
             self.empty.setText(f"Showing the first {MAX_ROWS} inputs; {hidden} more are not listed.")
         else:
             self.empty.setText("No inputs: the expression has no free names.")
         self.empty.setVisible(not names or hidden > 0)
+        if count < len(names):
+            self._more_scheduled = True
+            QTimer.singleShot(ROW_PAUSE_MS, self, self._build_more)
+
+    def _build_more(self) -> None:
+        if not self._more_scheduled:
+            return
+        if self.wait_while is not None and self.wait_while():
+            # Python's lock is busy with a worker (a graph's layout): each Qt call would wait for it
+            QTimer.singleShot(ROW_PAUSE_MS, self, self._build_more)
+            return
+        self.rebuild()
+
+    @property
+    def complete(self) -> bool:
+        """Every input that gets a row has it (rows are built over a few event-loop turns)."""
+        return list(self.rows) == self.state.inputs[:MAX_ROWS]
 
     def refresh(self) -> None:
         if self.gradcheck.isChecked() != self.state.gradcheck_enabled:

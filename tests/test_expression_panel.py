@@ -387,6 +387,8 @@ def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, pa
     for text, names in (("a*b + c", ["a", "b", "c"]), (many, None), ("p - q", ["p", "q"]), (many, None)):
         evaluate(text)
         names = names or panel.state.inputs[:MAX_ROWS]
+        assert list(panel.inputs.rows) == names[: len(panel.inputs.rows)]  # new rows come a few per turn
+        qtbot.waitUntil(lambda: panel.inputs.complete, timeout=5000)
         assert list(panel.inputs.rows) == names
         for name, row in panel.inputs.rows.items():
             assert row.spin.isVisible() and row.label.text() == f"<b>{name}</b>"
@@ -400,3 +402,61 @@ def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, pa
     assert panel.inputs.rows["x1"].spin is first  # the first line's widgets, renamed
     set_value(qtbot, panel, "x3", 1.25)  # a renamed row drives its new input
     assert panel.state.values["x3"] == 1.25
+
+
+def test_input_rows_are_built_a_few_per_turn_and_a_newer_program_wins(qtbot):
+    from gui.inputs_panel import MAX_ROWS, ROWS_PER_TURN
+
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    many = " + ".join(f"u{i}*v{i}" for i in range(30))  # 60 inputs: the first 40 get a row
+    panel.evaluate(many)
+    assert 0 < len(panel.inputs.rows) <= ROWS_PER_TURN  # the first rows at once, the window answers meanwhile
+    # a newer program while rows are still being built: only its own rows
+    panel.evaluate("p*q + r")
+    qtbot.wait(200)  # a late batch of rows for the earlier program would run meanwhile
+    assert panel.inputs.complete and list(panel.inputs.rows) == ["p", "q", "r"]
+    assert len([row for row in panel.inputs._lines if row.spin.isVisible()]) == 3
+    # and every row, in the end, for a big one
+    panel.evaluate(many)
+    qtbot.waitUntil(lambda: panel.inputs.complete, timeout=5000)
+    names = panel.state.inputs[:MAX_ROWS]
+    assert list(panel.inputs.rows) == names and len(names) == MAX_ROWS
+    for name, row in panel.inputs.rows.items():
+        assert row.spin.isVisible() and row.spin.value() == panel.state.values[name]
+        assert row.label.text() == f"<b>{name}</b>"
+
+
+def test_a_typing_pause_compiles_once_then_draws_in_the_next_turn(qtbot, panel, monkeypatch):
+    import gui.expression_state as expression_state
+
+    compiled = []
+    original = expression_state.compile_expression
+
+    def counting(text, **kw):
+        compiled.append(text)
+        return original(text, **kw)
+
+    monkeypatch.setattr(expression_state, "compile_expression", counting)
+    order = []
+    panel.editor.text_ready.connect(lambda text: order.append(("ready", panel.state.text)))
+    panel.editor.text_edited.connect(lambda text: order.append(("edited", text)))
+    type_expression(qtbot, panel, "y = a*b + c")
+    assert compiled == ["y = a*b + c"]  # compiled in the first turn; the second used it
+    assert order[0] == ("ready", "") and order[1] == ("edited", "y = a*b + c")  # the graph came after
+    assert panel.state.root.data == 2.0 * -3.0 + 10.0
+    # Ctrl+Return between the two turns evaluates the text once, not twice
+    compiled.clear()
+    changes = []
+    panel.state.changed.connect(changes.append)
+    edit = panel.editor.edit
+    panel.editor.text_ready.connect(
+        lambda text: qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    )
+    edit.selectAll()
+    qtbot.keyClicks(edit, "y = a - b")
+    qtbot.waitUntil(lambda: panel.state.text == "y = a - b" and not panel.editor.pending, timeout=3000)
+    qtbot.wait(50)
+    assert panel.state.root.data == 5.0
+    assert len(changes) == 1 and compiled == ["y = a - b"]

@@ -1,10 +1,11 @@
 """Big expressions in the graph view: opened as groups, navigable by mouse and keyboard, never freezing the window."""
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QColor, QCursor
 
+from autograd_core.numbers import format_number
 from gui.expression_panel import ExpressionPanel
-from gui.graph_view import NodeItem
+from gui.graph_view import BoxLayer, NodeItem
 
 
 def neurons(terms: int) -> str:
@@ -65,6 +66,20 @@ def test_300_node_expression_opens_as_groups_that_open_and_close_by_mouse_and_ke
     assert view.collapsed == before
 
 
+def box_pixels(view) -> list[tuple[NodeItem, QColor]]:
+    """(box, colour on screen at its centre) for every box at least 5 pixels wide and tall in the viewport."""
+    image = view.viewport().grab().toImage()
+    scale = view.transform().m11()
+    out = []
+    for item in view.nodes.values():
+        if item.width * scale < 5 or item.height * scale < 5:
+            continue
+        point = view.mapFromScene(item.pos())
+        if image.rect().contains(point):
+            out.append((item, QColor(image.pixel(point))))
+    return out
+
+
 def test_value_change_when_zoomed_out_repaints_no_box_whose_look_is_unchanged(qtbot, monkeypatch):
     panel = open_panel(qtbot, neurons(60))
     view = panel.view
@@ -73,32 +88,62 @@ def test_value_change_when_zoomed_out_repaints_no_box_whose_look_is_unchanged(qt
     view.fit()
     assert view.fitted_text_points() < 4.5  # far out: no number is drawn
     view.viewport().grab()  # painted once, as on screen
-    marked = []  # boxes asked to repaint
-    original = NodeItem.update
+    regrouped = []  # the box layer sorting its boxes by colour again: a box's look changed
+    original = BoxLayer._regroup
 
-    def counting(self, *args):
-        marked.append(self.node)
-        original(self, *args)
+    def counting(self):
+        regrouped.append(self)
+        return original(self)
 
-    monkeypatch.setattr(NodeItem, "update", counting)
+    monkeypatch.setattr(BoxLayer, "_regroup", counting)
     before = {n: item.value for n, item in view.nodes.items()}
     panel.state.set_value("x0", 0.123)  # gradients are not shown: every box keeps its colour
+    view.viewport().grab()
     changed = [n for n, item in view.nodes.items() if item.value != before[n]]
     assert changed  # the numbers did change (drawn on zooming in, and in tooltips)
-    assert marked == []
-    # with gradients shown, a box whose colour changes is repainted
+    assert regrouped == []
+    # with gradients shown, the boxes whose colour changes are drawn in their new colour
     panel.state.backward()
-    view.viewport().grab()
-    marked.clear()
+    drawn = box_pixels(view)
+    assert len(drawn) > 100
+    assert all(colour == item.fill() for item, colour in drawn)
+    shades = {item.node: item.shade for item in view.nodes.values()}
     panel.state.set_value("x0", -2.0)
-    assert 0 < len(marked) < len(view.nodes)
+    drawn = box_pixels(view)
+    recoloured = [item for item, _ in drawn if item.shade != shades[item.node]]
+    assert 0 < len(recoloured) < len(drawn)
+    assert all(colour == item.fill() for item, colour in drawn)
     # zoomed in, the numbers can be read: every box whose numbers changed is repainted
+    marked = []
+    original_update = NodeItem.update
+
+    def marking(self, *args):
+        marked.append(self.node)
+        original_update(self, *args)
+
+    monkeypatch.setattr(NodeItem, "update", marking)
     view.resetTransform()
-    marked.clear()
+    view.viewport().grab()
     before = {n: item.value for n, item in view.nodes.items()}
     panel.state.set_value("x0", 0.5)
     changed = {n for n, item in view.nodes.items() if item.value != before[n]}
     assert changed and changed <= set(marked)
+
+
+def test_zoomed_out_boxes_still_answer_the_mouse(qtbot):
+    """Far out the box layer paints the boxes; each box still has its tooltip and opens its group."""
+    panel = open_panel(qtbot, neurons(60))
+    view = panel.view
+    view.fit()
+    view.zoom(0.1)  # far out: plain boxes, painted by the layer
+    view.viewport().grab()
+    assert view._plain
+    box = group_box(view, "h7")
+    point = view.mapFromScene(box.pos())
+    assert view.node_at(point) == "group:h7"
+    assert "h7" in view.tooltip_for("group:h7")
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    qtbot.waitUntil(lambda: "h7" not in view.collapsed and not view.busy, timeout=30000)
 
 
 def test_big_expression_is_laid_out_while_the_event_loop_runs(qtbot):
@@ -115,3 +160,84 @@ def test_big_expression_is_laid_out_while_the_event_loop_runs(qtbot):
     timer.stop()
     assert ticks.count(True) >= 2  # the event loop kept running while the layout was computed
     assert len(view.nodes) < view.base_graph.number_of_nodes()  # opened as its overview
+
+
+def test_a_slider_move_redraws_every_box_with_its_new_value_and_gradient(qtbot):
+    panel = open_panel(qtbot, neurons(60))
+    view = panel.view
+    view.expand_all()
+    qtbot.waitUntil(lambda: not view.busy, timeout=30000)
+    view.resetTransform()  # zoomed in: the numbers are drawn as text
+    state = panel.state
+
+    def shown_text_matches():
+        for item in view.nodes.values():
+            value_text, grad_text = item.texts()
+            assert value_text == f"data {format_number(state.tensors[item.node].data)}"
+            assert grad_text == f"grad {format_number(state.snapshot.grad(item.node))}"
+
+    view.viewport().grab()
+    panel.state.set_value("x0", 1.75)
+    view.viewport().grab()
+    shown_text_matches()
+    state.backward()
+    panel.state.set_value("x0", -0.5)  # after Backward the gradients follow the slider too
+    view.viewport().grab()
+    shown_text_matches()
+    x0 = state.node_ids[state.evaluation.inputs["x0"]]
+    assert view.nodes[x0].grad == state.evaluation.inputs["x0"].grad != 0.0
+
+
+def test_a_2000_node_graph_built_in_batches_draws_every_node_and_edge(qtbot):
+    panel = open_panel(qtbot, neurons(340))
+    view = panel.view
+    batches = []
+    view.layout_started.connect(lambda: batches.clear())
+    original = view._run_batch
+
+    def counted():
+        batches.append(len(view._pending))
+        original()
+
+    view._batch_timer.timeout.disconnect()
+    view._batch_timer.timeout.connect(counted)
+    view.expand_all()
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    assert len(batches) >= 2  # built over several event-loop turns
+    graph = view.base_graph
+    assert set(view.nodes) == set(graph.nodes) and len(view.nodes) > 2000
+    assert set(view.edges) == set(graph.edges(keys=True))
+    rect = view.graph_rect()
+    assert rect == view._root.childrenBoundingRect()  # kept while building, not asked of 4,000 items
+    assert all(rect.contains(item.sceneBoundingRect()) for item in view.nodes.values())
+
+
+def test_typing_a_new_expression_while_a_big_one_is_being_drawn_shows_only_the_new_one(qtbot):
+    panel = open_panel(qtbot, "y = a")
+    view = panel.view
+    small = "h = p*q + r\ny = tanh(h)"
+
+    def only_the_small_one_is_drawn():
+        qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=60000)
+        qtbot.wait(300)  # a late layout or batch of the big graph would arrive meanwhile: it must be dropped
+        labels = {view.graph.nodes[n].get("label") for n in view.nodes}
+        assert {"p", "q", "r", "h", "y"} <= labels
+        assert len(view.nodes) == view.base_graph.number_of_nodes() == 6  # p, q, r, *, + and tanh
+        assert set(view.edges) == set(view.base_graph.edges(keys=True))
+        assert all(item.scene() is view.scene() for item in view.nodes.values())
+        drawn = [i for i in view.scene().items() if isinstance(i, NodeItem) and i.isVisible()]
+        assert len(drawn) == 6  # nothing of the big graph is left in the scene
+
+    # while its layout is computed on the worker thread
+    panel.state.load(neurons(340), {})
+    assert view.busy and not view.nodes
+    panel.evaluate(small)
+    only_the_small_one_is_drawn()
+    # while its items are being added, batch after batch
+    panel.state.load(neurons(340), {})
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    view.expand_all()
+    qtbot.waitUntil(lambda: bool(view._pending) and bool(view.nodes), timeout=60000)
+    assert view.busy
+    panel.evaluate(small)
+    only_the_small_one_is_drawn()
