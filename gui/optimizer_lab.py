@@ -248,6 +248,7 @@ class OptimizerLabPanel(QWidget):
         self.side_tabs = QTabWidget()
         self.side_tabs.setObjectName("labSideTabs")
         self.side_tabs.hide()
+        self.side_tabs.currentChanged.connect(lambda _index: self._reflow())
         self._narrow = False
         self._shape = None  # (narrow, presentation, width) the columns were last shared for
         self.presentation = False
@@ -464,7 +465,10 @@ class OptimizerLabPanel(QWidget):
             excess = sum(widths) - room
             if excess > 0:
                 total = sum(widths)
-                widths = [max(20, int(w * room / total)) for w in widths]
+                least = self.table.horizontalHeader().minimumSectionSize()  # (Qt widens a narrower column)
+                widths = [max(least, int(w * room / total)) for w in widths]
+                widest = widths.index(max(widths))  # the floor may leave a few pixels over
+                widths[widest] -= max(sum(widths) - room, 0)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
         for c, width in enumerate(widths):
@@ -689,7 +693,8 @@ class OptimizerLabPanel(QWidget):
         step = int(side * 1.5) if self.presentation else side + 60
         # (1024 px in normal mode: the map and its table would keep a third of the width)
         narrow = self.isVisible() and (chars < NARROW_CHARS or self.width() - side - step < CENTRE_PX)
-        shape = (narrow, self.presentation, self.width())
+        stepping = narrow and self.side_tabs.currentWidget() is self.right
+        shape = (narrow, self.presentation, self.width(), stepping)
         if shape == self._shape:
             return
         self._shape = shape  # a new size or mode: the columns' shares again (a drag keeps its own until then)
@@ -710,7 +715,9 @@ class OptimizerLabPanel(QWidget):
             self.controls.show()
             self.right.show()
         if narrow:
-            share = 0.44 if self.presentation else 0.36  # (the step graph's text is 1.5× on a projector)
+            # the column in view gets the room: the step graph's text is 1.5× on a projector (its legend then
+            # fits on one line), the race's controls need less
+            share = (0.56 if stepping else 0.44) if self.presentation else 0.36
             sizes = {self.side_tabs: int(width * share), self.centre: width - int(width * share)}
         else:
             # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation
