@@ -209,7 +209,7 @@ def test_a_2000_node_graph_built_in_batches_draws_every_node_and_edge(qtbot):
     assert set(view.edges) == set(graph.edges(keys=True))
     rect = view.graph_rect()
     assert rect == view._root.childrenBoundingRect()  # kept while building, not asked of 4,000 items
-    slack = rect.adjusted(-1e-6, -1e-6, 1e-6, 1e-6)  # (a box on the edge: its width is fractional since boxes fit their text)
+    slack = rect.adjusted(-1e-6, -1e-6, 1e-6, 1e-6)  # (a box on the edge: boxes fit their text, widths are fractional)
     assert all(slack.contains(item.sceneBoundingRect()) for item in view.nodes.values())
 
 
