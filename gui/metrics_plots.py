@@ -146,9 +146,12 @@ class MetricsPlots(QWidget):
 
     def set_compact(self, on: bool) -> None:
         """In a short area the curves keep the height of the "step" labels (the ticks still count steps)."""
+        changed = self.compact != bool(on)
         self.compact = bool(on)
         for plot in (self.loss_plot, self.acc_plot):
             plot.getPlotItem().getAxis("bottom").showLabel(not self.compact)
+        if changed and self._loss_title:
+            self._set_loss_title(self._loss_title, force=True)
 
     r2 = False  # True for regression: the accuracy plot shows R² (its columns hold R²)
 
@@ -228,13 +231,16 @@ class MetricsPlots(QWidget):
         value = "not a number" if loss is None or math.isnan(loss) else format_number(loss)
         self._set_loss_title(f"diverged at step {diverged.step}: {value}")
 
-    def _set_loss_title(self, divergence: str) -> None:
-        """The loss plot's title, with the divergence in red after it (a title is always in view)."""
-        if divergence == self._loss_title:
+    def _set_loss_title(self, divergence: str, force: bool = False) -> None:
+        """The loss plot's title, with the divergence in red after it (a title is always in view).  In a short,
+        narrow area (compact) the title says only "diverged"; the whole text is in the plot's tooltip."""
+        if divergence == self._loss_title and not force:
             return  # an unchanged title is not set again: no re-layout
         self._loss_title = divergence
-        title = "Loss" if not divergence else f"Loss · <span style='color:{self.colors.diverged}'>{divergence}</span>"
+        shown = "diverged" if self.compact and divergence else divergence
+        title = "Loss" if not shown else f"Loss · <span style='color:{self.colors.diverged}'>{shown}</span>"
         set_plot_title(self.loss_plot, title, self.colors)
+        self.loss_plot.setToolTip(f"Loss: {divergence}" if divergence else "")
 
     @property
     def divergence_text(self) -> str:

@@ -309,6 +309,14 @@ def test_default_optimiser_at_learning_rate_100_stops_with_a_message(qtbot, ws):
     assert metrics.diverged_mark.getData()[0].tolist() == [1.0]
     text = f"diverged at step 1: {format_number(diverged.train_loss)}"
     assert metrics.divergence_text == text and text in metrics.loss_plot.getPlotItem().titleLabel.text
+    # a short, narrow area (the columns layout) says only "diverged"; the whole text stays in the tooltip
+    compact = metrics.compact
+    metrics.set_compact(True)
+    title = metrics.loss_plot.getPlotItem().titleLabel.text
+    assert "diverged" in title and "step 1" not in title and text in metrics.loss_plot.toolTip()
+    metrics.set_compact(False)
+    assert text in metrics.loss_plot.getPlotItem().titleLabel.text
+    metrics.set_compact(compact)
     assert "stopped" in ws.training_panel.status.text() and ws.training_panel.play_button.text() == "Play"
 
     # After a good run, a divergence keeps every good step on the curves, and the mark follows them.
