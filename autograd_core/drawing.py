@@ -877,23 +877,7 @@ def _transpose(layers: list, up: list, down: list, pos: list, rounds: int = 4, s
             items = layers[k]
             for i in range(len(items) - 1):
                 a, b = items[i], items[i + 1]
-                now = swapped = 0  # crossings of a's and b's edges with a above b, and with b above a
-                for x in up[a]:
-                    px = pos[x]
-                    for y in up[b]:
-                        py = pos[y]
-                        if px > py:
-                            now += 1
-                        elif px < py:
-                            swapped += 1
-                for x in down[a]:
-                    px = pos[x]
-                    for y in down[b]:
-                        py = pos[y]
-                        if px > py:
-                            now += 1
-                        elif px < py:
-                            swapped += 1
+                now, swapped = _pair_costs(a, b, up, down, pos)  # crossings with a above b, and b above a
                 if swapped < now or (sideways and swapped == now and now):
                     items[i], items[i + 1] = b, a
                     pos[a], pos[b] = i + 1, i
