@@ -97,6 +97,13 @@ def unary_chains(graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None)
     return chains
 
 
+def is_generated_name(group: str) -> bool:
+    """True for a name this module made up (``Σ 32 terms #291``, ``exp∘sin #12``): it names no value of the
+    expression, so an opened member's box needs only its op, not the group's name again."""
+    head, sep, tail = group.rpartition(" #")
+    return bool(head and sep and tail.isdigit())
+
+
 def chain_name(graph: nx.DiGraph, chain: list) -> str:
     """``tanh∘exp∘sin∘log #12``: the ops as written, outermost first, and the last node's id."""
     ops = [str(graph.nodes[n].get("op") or "?") for n in reversed(chain)]

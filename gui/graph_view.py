@@ -65,6 +65,7 @@ from autograd_core.drawing import (
     layered_order,
 )
 from autograd_core.graph import GraphSnapshot, snapshot_of_graph
+from autograd_core.grouping import is_generated_name
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, palette, readable_text
 
@@ -311,8 +312,8 @@ class NodeItem(QGraphicsItem):
         if label and op:
             return f"{label} = {op}"
         group = attrs.get("group")
-        if op and group and kind == "op":
-            return f"{group} · {op}"  # which neuron an opened group's node belongs to
+        if op and group and kind == "op" and not is_generated_name(group):
+            return f"{group} · {op}"  # which neuron (or named value) an opened group's node belongs to
         if label:
             return label
         if kind == "constant" and not op:

@@ -60,6 +60,9 @@ def test_a_300_node_expression_starts_as_groups_and_opens_one_by_double_click(qt
     qtbot.waitUntil(lambda: chain not in view.collapsed and not view.busy, timeout=30000)
     members = [n for n, g in view.base_graph.nodes(data="group") if g == chain]
     assert len(members) == 4 and all(n in view.nodes for n in members)
+    # an opened chain's boxes show their own ops (the made-up group name is not repeated on each); an opened
+    # named value keeps its name: "h3 · cos"
+    assert [view.nodes[n].title for n in members] == [view.base_graph.nodes[n]["op"] for n in members]
     assert f"group:{chain}" not in view.nodes and view.collapsed == groups - {chain}
     clean(view)
 

@@ -1,6 +1,8 @@
 """Overview groups of a big expression: which nodes form each expandable box (pure graph logic)."""
 
-from autograd_core.grouping import chain_name, overview_groups, sum_trees, unary_chains
+from autograd_core import Tensor
+from autograd_core.graph import to_networkx
+from autograd_core.grouping import chain_name, is_generated_name, overview_groups, sum_trees, unary_chains
 from tests.graph_cases import cases, graph_of
 
 
@@ -88,3 +90,12 @@ def test_overview_groups_keep_the_meaning_of_every_edge():
     assert {f"h{i}" for i in range(30)} <= names
     assert any(name.startswith("Σ 30 terms") for name in names)
     assert any(name.startswith("exp∘sin∘cos∘relu") for name in names)
+
+
+def test_names_made_up_by_grouping_are_told_from_the_expression_s_own():
+    graph = to_networkx(Tensor(0.3, label="x").exp().sin().cos().tanh())
+    chain = unary_chains(graph)[0]
+    assert is_generated_name(chain_name(graph, chain))
+    assert is_generated_name("Σ 32 terms #291")
+    for own in ("h3", "L1.n0", "h: Σ 4 terms", "#12", "tanh #x"):
+        assert not is_generated_name(own), own
