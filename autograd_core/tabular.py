@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograd_core.data import MAX_CLASSES, MAX_SAMPLES, Dataset, _split
+from autograd_core.data import MAX_CLASSES, MAX_SAMPLES, Dataset, _finish
 from autograd_core.files import read_regular_file
 
 MAX_TABLE_BYTES = 64 * 2**20  # 100,000 rows of a few dozen columns
@@ -228,24 +228,8 @@ def table_dataset(
     X = np.column_stack([numeric_column(table, j) for j in js])
     y, names = class_labels(table, jl)
     rng = np.random.default_rng(seed)
-    X_train, y_train, X_test, y_test = _split(X, y, test_fraction, rng)
-    mean, scale = np.zeros(2), np.ones(2)
-    if standardize:
-        mean = X_train.mean(axis=0)
-        std = X_train.std(axis=0)
-        scale = np.where(std > 1e-12, std, 1.0)
-        X_train, X_test = (X_train - mean) / scale, (X_test - mean) / scale
-    return Dataset(
-        X_train,
-        y_train,
-        X_test,
-        y_test,
-        name=table.name,
-        mean=mean,
-        scale=scale,
-        class_names=names,
-        feature_names=[table.columns[j] for j in js],
-    )
+    features = [table.columns[j] for j in js]
+    return _finish(X, y, test_fraction, rng, standardize, table.name, class_names=names, feature_names=features)
 
 
 def predictions_csv(dataset: Dataset, scores: np.ndarray, names: list[str] | None = None) -> str:

@@ -49,7 +49,7 @@ from gui.graph_view import GraphView, view_tool_buttons
 from gui.optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState, settings_text
 from gui.surface_image import show_bands
 from gui.theme import graph_colors, lab_colors, monospace_font
-from gui.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, readable_ticks
+from gui.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, style_axes
 
 CLICK_PX = 4  # a press and release this close together is a click, not a pan
 HIT_PX = 8  # a click this close to a path point picks that step
@@ -666,17 +666,8 @@ class OptimizerLabPanel(QWidget):
     def _style_axes(self) -> None:
         """Axis text in the theme's colour and the mode's plot text size (≥ 1.5× in presentation mode)."""
         colors = graph_colors(self.theme)
+        style_axes(self.plot, colors.muted.name(), colors.text.name(), self.presentation, ("bottom", "left"))
         font = plot_font(self.presentation)
-        item = self.plot.getPlotItem()
-        for axis in ("bottom", "left"):
-            ax = item.getAxis(axis)
-            ax.setPen(colors.muted)
-            ax.setTextPen(colors.text)
-            ax.setStyle(tickFont=font)
-            readable_ticks(ax)
-            ax.label.setFont(font)
-            ax.labelStyle = {"color": colors.text.name(), "font-size": f"{font.pointSizeF():.1f}pt"}
-            ax._updateLabel()
         for note in self.note_items:
             note.setFont(font)
 

@@ -106,17 +106,28 @@ def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: 
     """Background, axes and axis text of a pyqtgraph plot in the palette's colours and the mode's sizes."""
     pal = pal or palette()
     widget.setBackground(pal.plot_background)
+    style_axes(widget, pal.axis, pal.plot_text, presentation)
+
+
+def style_axes(
+    widget: pg.PlotWidget,
+    line: str,
+    text: str,
+    presentation: bool | None = None,
+    names: tuple[str, ...] = ("bottom", "left", "right", "top"),
+) -> None:
+    """A plot's axes: lines in ``line``, numbers and labels in ``text`` at the mode's plot text size."""
     item = widget.getPlotItem()
     font = plot_font(presentation)
-    for name in ("bottom", "left", "right", "top"):
+    for name in names:
         axis = item.getAxis(name)
-        axis.setPen(pal.axis)
-        axis.setTextPen(pal.plot_text)
+        axis.setPen(line)
+        axis.setTextPen(text)
         axis.setStyle(tickFont=font)
         readable_ticks(axis)
         axis.label.setFont(font)
         # The label is html styled by labelStyle (setLabel would also reset the axis's SI-prefix ranges).
-        axis.labelStyle = {"color": pal.plot_text, "font-size": f"{font.pointSizeF():.1f}pt"}
+        axis.labelStyle = {"color": text, "font-size": f"{font.pointSizeF():.1f}pt"}
         axis._updateLabel()
 
 
