@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.naming import class_name
+from autograd_core.naming import class_name, input_name
 from gui.backward_panel import backward_column
 from gui.graph_view import GraphView, view_tool_buttons
 from gui.sample_state import NO_NETWORK, SampleState
@@ -97,8 +97,8 @@ class SampleGraphPanel(QWidget):
         self.error_label.hide()
 
         # point entry
-        self.x_edit = self._number_edit("xEdit", "x coordinate of the point (the network's first input)", "0.5")
-        self.y_edit = self._number_edit("yEdit", "y coordinate of the point (the network's second input)", "0.25")
+        self.x_edit = self._number_edit("xEdit", "x1, the point's first coordinate (the first input)", "0.5")
+        self.y_edit = self._number_edit("yEdit", "x2, the point's second coordinate (the second input)", "0.25")
         self.label_combo = QComboBox()
         self.label_combo.setObjectName("labelCombo")
         self.label_combo.addItem("class 0", 0)
@@ -139,8 +139,8 @@ class SampleGraphPanel(QWidget):
         # the point and what the graph follows, then the tools for the view.
         entry = QHBoxLayout()
         entry.setContentsMargins(4, 0, 4, 0)
-        for text, widget in (("x", self.x_edit), ("y", self.y_edit)):
-            label = QLabel(text)
+        for text, widget in ((input_name(0), self.x_edit), (input_name(1), self.y_edit)):
+            label = QLabel(text)  # x1, x2: the names the graph's input boxes carry
             label.setBuddy(widget)
             entry.addWidget(label)
             entry.addWidget(widget)
@@ -272,9 +272,9 @@ class SampleGraphPanel(QWidget):
         return shown
 
     def show_entered(self) -> bool:
-        """Show the point typed into the x and y fields."""
+        """Show the point typed into the x1 and x2 fields."""
         values = []
-        for name, edit in (("x", self.x_edit), ("y", self.y_edit)):
+        for name, edit in ((input_name(0), self.x_edit), (input_name(1), self.y_edit)):
             try:
                 values.append(parse_number(edit.text()))
             except ValueError:
