@@ -152,6 +152,69 @@ class Drawing:
         return (float(o[:, 0].min()), float(o[:, 1].min()), float(o[:, 2].max()), float(o[:, 3].max()))
 
 
+def clear_of_corner(
+    obstacles,
+    start: tuple[float, float],
+    view: tuple[float, float],
+    corner: tuple[float, float],
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    keep: tuple[float, float, float, float] | None = None,
+) -> tuple[float, float]:
+    """Where a view at a fixed zoom goes, near ``start``, with no obstacle under its bottom-left corner.
+
+    All in drawing units: ``start`` and the result are the view's top-left (x, y), ``view`` its (width,
+    height), ``corner`` the reserved rectangle's (width, height) at the view's bottom-left (a legend), and
+    ``x_range``/``y_range`` the allowed top-left positions.  The view moves along one axis only (the
+    shortest of four moves: down, up, left, right) and keeps the rectangle ``keep`` (left, top, right,
+    bottom: the box the view is about) in sight and clear of the corner; if no move does, ``start`` is
+    returned.  Fit uses this when the graph is too big to show whole at a readable size.
+    """
+    import numpy as np
+
+    boxes = np.asarray(obstacles, dtype=float).reshape(-1, 4)
+    (x0, y0), height, (corner_w, corner_h) = start, view[1], corner
+    eps = 1e-6
+
+    def under_corner(x: float, y: float):
+        band = (boxes[:, 0] < x + corner_w) & (boxes[:, 2] > x) & (boxes[:, 1] < y + height)
+        return boxes[band & (boxes[:, 3] > y + height - corner_h)]
+
+    def allowed(x: float, y: float) -> bool:
+        return x_range[0] - eps <= x <= x_range[1] + eps and y_range[0] - eps <= y <= y_range[1] + eps
+
+    def keeps(x: float, y: float) -> bool:
+        if keep is None:
+            return True
+        left, top, right, bottom = keep
+        inside = left >= x and right <= x + view[0] and top >= y and bottom <= y + height
+        return inside and (left >= x + corner_w or bottom <= y + height - corner_h)
+
+    best = None
+    for move in ("down", "up", "left", "right"):
+        x, y = x0, y0
+        for _ in range(len(boxes) + 1):  # each move passes at least one more box
+            hit = under_corner(x, y)
+            if not len(hit):
+                if not keeps(x, y):
+                    break
+                cost = abs(x - x0) + abs(y - y0)
+                if best is None or cost < best[0]:
+                    best = (cost, x, y)
+                break
+            if move == "down":  # the corner's top below them
+                y = float(hit[:, 3].max()) - height + corner_h + eps
+            elif move == "up":  # the corner's bottom above them
+                y = float(hit[:, 1].min()) - height - eps
+            elif move == "left":  # the corner's right edge left of them
+                x = float(hit[:, 0].min()) - corner_w - eps
+            else:
+                x = float(hit[:, 2].max()) + eps
+            if not allowed(x, y):
+                break
+    return (best[1], best[2]) if best is not None else (x0, y0)
+
+
 def fit_in_view(
     extent: tuple,
     obstacles,
@@ -1386,7 +1449,7 @@ def _shown_scale(centres: dict, sizes: dict, aspect: float | None, view: tuple |
     boxes = np.array([_box(c, sizes[n]) for n, c in centres.items()], dtype=float)
     extent = (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max())
     if view is not None:
-        width, height, corner_w, corner_h, margin, largest = view
+        width, height, corner_w, corner_h, margin, largest = view[:6]
         return fit_in_view(extent, boxes, (width, height), (corner_w, corner_h), margin, largest)[0]
     a = aspect or 1.0
     return min(a / max(extent[2] - extent[0], 1.0), 1.0 / max(extent[3] - extent[1], 1.0))

@@ -327,7 +327,8 @@ class ExpressionPanel(QWidget):
             self.collapse_button.setToolTip("Draw each group as one box (double-click a box to open it)")
 
     def group_menu(self) -> QMenu:
-        """The graph's right-click menu: open or close every group (disabled when there is nothing to do)."""
+        """The graph's right-click menu: open or close every group (disabled when there is nothing to do),
+        fit with readable text or show the whole graph."""
         menu = QMenu(self.view)
         groups = set(self.view.groups())
         expand = menu.addAction("Expand all groups", self.view.expand_all)
@@ -336,6 +337,9 @@ class ExpressionPanel(QWidget):
         collapse.setEnabled(bool(groups - self.view.collapsed))
         if not groups:
             expand.setToolTip("This graph has no groups (a graph of more than 60 nodes has)")
+        menu.addSeparator()
+        menu.addAction("Fit, text readable", lambda: self.view.fit(whole=False))
+        menu.addAction("Whole graph", self.view.show_whole)
         return menu
 
     # ---- state -> view

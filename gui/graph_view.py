@@ -27,7 +27,7 @@ from dataclasses import replace
 
 import networkx as nx
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, QSize, QSizeF, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSize, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -59,6 +59,7 @@ from autograd_core.drawing import (
     LAYER_GAP,
     NODE_GAP,
     Drawing,
+    clear_of_corner,
     draw,
     fit_in_view,
     layer_width_for,
@@ -79,8 +80,12 @@ KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 100  # items per building task; one event-loop turn runs tasks for at most BATCH_MS
 BATCH_MS = 15.0
 MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+READABLE_POINTS = 9.0  # Fit never shows box text smaller than this (× 1.5 in presentation mode: 13.5 pt) ...
+# ... a graph too big for that is shown around its output (or the current step) with the overview map
+READABLE_FIT_MAX_BOXES = 60  # ... if it has at most this many boxes; a bigger one is fitted whole, as an overview
 EXPORT_MAX_PIXELS = 8e6  # PNG export size cap (painting 12 MP took ~0.8 s in the GUI thread)
-OVERVIEW_WIDTH = 200  # pixels, at normal font size
+OVERVIEW_WIDTH = 200  # pixels
+BOX_PADDING = 14.0  # a box is this much wider than its longest text (drawn 4 px in from each side)
 NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
 NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
 TB_LAYER_GAP = 0.6  # top-to-bottom layer gap, as a fraction of the left-to-right one
@@ -186,12 +191,14 @@ def compute_drawing(
 ) -> Drawing:
     """Boxes and routed edges from autograd_core.drawing, shaped for the view.
 
-    ``view`` is (width, height, corner width, corner height, margin, largest scale) in pixels (the
-    legend's corner is kept clear; see ``fit_in_view``); without it, a view of width/height ``aspect``.
-    A layered graph takes the orientation (left to right, or top to bottom) and the folding (blocks
-    of layers side by side) that show it largest."""
+    ``view`` is (width, height, corner width, corner height, margin, largest scale[, readable scale]) in
+    pixels (the legend's corner is kept clear; see ``fit_in_view``); without it, a view of width/height
+    ``aspect``.  A layered graph takes the orientation (left to right, or top to bottom) and the folding
+    (blocks of layers side by side) that show it largest; a small one too big to show whole at the
+    readable scale also tries narrower layers (four inputs in two rows), as Fit would crop it."""
     if view is None:
         view = (1000.0 * aspect, 1000.0, 0.0, 0.0, 0.0, math.inf)
+    readable = view[6] if len(view) > 6 else 0.0
     aspect = max(view[0] - 2 * view[4], 1.0) / max(view[1] - 2 * view[4], 1.0)
     if method != "layered" or graph.number_of_nodes() < 2:
         return draw(graph, method, sizes, aspect=aspect, view=view)
@@ -223,13 +230,35 @@ def compute_drawing(
                 score = view_scale(drawing, view) * (1.0 - FOLD_COST * (folds - 1))
                 if best is None or score > best[0]:
                     best = (score, drawing)
+    narrowest = max(2, widest // 2)
+    if graph.number_of_nodes() <= READABLE_FIT_MAX_BOXES and best[0] < readable and widest > narrowest:
+        for width in range(widest - 1, narrowest - 1, -1):
+            order = layered_order(graph, max_width=width)
+            for direction, g in by_direction.items():
+                drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
+                score = view_scale(drawing, view)
+                if score > best[0]:
+                    best = (score, drawing)
+            if best[0] >= readable:
+                break
     return best[1]
+
+
+ITEM_PAD = 4.0  # boxes, paths and arrowheads paint this far outside their geometry (pens, antialiasing)
+
+
+def padded_obstacles(drawing: Drawing) -> np.ndarray:
+    """The drawing's box and path rectangles as the items paint them."""
+    return drawing.obstacles + np.array((-ITEM_PAD, -ITEM_PAD, ITEM_PAD, ITEM_PAD))
 
 
 def view_scale(drawing: Drawing, view: tuple) -> float:
     """The scale at which Fit would show ``drawing`` in ``view`` (see ``compute_drawing``)."""
-    width, height, corner_w, corner_h, margin, largest = view
-    return fit_in_view(drawing.extent(), drawing.obstacles, (width, height), (corner_w, corner_h), margin, largest)[0]
+    width, height, corner_w, corner_h, margin, largest = view[:6]
+    left, top, right, bottom = drawing.extent()
+    extent = (left - ITEM_PAD, top - ITEM_PAD, right + ITEM_PAD, bottom + ITEM_PAD)
+    obstacles = padded_obstacles(drawing)
+    return fit_in_view(extent, obstacles, (width, height), (corner_w, corner_h), margin, largest)[0]
 
 
 def fit_scale(bounds: tuple, aspect: float) -> float:
@@ -813,7 +842,7 @@ class Legend(QWidget):
 
 
 class OverviewMap(QWidget):
-    """A small map of the whole graph in the viewport's corner, with the part on screen framed.
+    """A small map of the whole graph beside the legend, with the part on screen framed.
 
     Shown while the view is zoomed in past the whole graph; click or drag in it to go there.
     Boxes only (coloured as in the view), so it costs a few milliseconds even for thousands.
@@ -924,7 +953,11 @@ def view_tool_buttons(view: GraphView, export_slot) -> tuple[QToolButton, QToolB
     return (
         tool_button("−", "Zoom out (Ctrl+-)", view.zoom_out),
         tool_button("+", "Zoom in (Ctrl++)", view.zoom_in),
-        tool_button("Fit", "Fit the graph to the window (Ctrl+0)", view.fit),
+        tool_button(
+            "Fit",
+            "Fit the graph to the window, its text kept readable (Ctrl+0); View ▸ Whole graph shows all of it (Ctrl+9)",
+            lambda: view.fit(whole=False),
+        ),
         tool_button("Export…", "Save the graph as PNG or SVG", export_slot),
     )
 
@@ -944,6 +977,10 @@ class GraphView(QGraphicsView):
         self.scene().setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        # No scroll bars: drag, the wheel and the overview map move around; a scroll bar coming and going
+        # would change the viewport's size, and with it what Fit shows.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
         self.setToolTip(
@@ -995,7 +1032,8 @@ class GraphView(QGraphicsView):
         self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
         self.auto_fit = True  # keep fitting on resize until the user zooms by hand
-        self._fitting = False
+        self.fit_whole = False  # Fit shows the whole graph even below readable text (View ▸ Whole graph)
+        self.fit_is_partial = False  # the last Fit kept the text readable and left part of the graph off screen
         self._reorient_timer = QTimer(self)
         self._reorient_timer.setSingleShot(True)
         self._reorient_timer.setInterval(200)
@@ -1143,19 +1181,34 @@ class GraphView(QGraphicsView):
             self._reorient_timer.start()
 
     def _place_overview(self) -> None:
-        """The overview map sits top right while part of the graph is off screen."""
+        """The overview map sits beside the legend, bottom left, while part of the graph is off screen."""
         vp = self.viewport().rect()
         rect = self.graph_rect()
         shown = self.mapToScene(vp).boundingRect()
         off_screen = bool(self.nodes) and not shown.adjusted(-2, -2, 2, 2).contains(rect)
-        if not off_screen or vp.width() < 300 or vp.height() < 240:
+        if not off_screen or vp.width() < 300 or vp.height() < 200:
             self.overview.hide()
             return
-        width = min(int(OVERVIEW_WIDTH * self.font_scale), vp.width() // 3)
-        height = int(width * min(max(rect.height() / max(rect.width(), 1.0), 0.4), 1.2))
-        self.overview.setGeometry(vp.width() - width - 8, 8, width, height)
+        self.overview.setGeometry(self._overview_geometry())
         self.overview.show()
         self.overview.update()
+
+    def _overview_geometry(self) -> QRect:
+        """Where the overview map goes: the graph's shape, no taller than the legend (or 100 px), right of
+        the legend, or above it when the view is too narrow for both side by side."""
+        vp = self.viewport().rect()
+        rect = self.graph_rect()
+        m = Legend.MARGIN
+        aspect = max(rect.width(), 1.0) / max(rect.height(), 1.0)
+        legend = self.legend.geometry() if self.legend.isVisibleTo(self) else QRect(0, vp.height(), 0, 0)
+        tallest = legend.height() or 100
+        beside = vp.width() - (legend.right() + 1 + m) - m
+        widest = min(OVERVIEW_WIDTH, vp.width() // 4) if beside < 60 else min(OVERVIEW_WIDTH, beside)
+        width = int(min(max(tallest * aspect, 60), widest))  # boxes only: no text to grow with the mode
+        height = int(min(max(width / aspect, 40), tallest))
+        if beside < 60:
+            return QRect(m, legend.top() - m - height, width, height)
+        return QRect(legend.right() + 1 + m if legend.width() else m, vp.height() - m - height, width, height)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         # QWidget.scroll moves the viewport's child widgets too: put the legend and messages back
@@ -1333,6 +1386,8 @@ class GraphView(QGraphicsView):
                 item.set_highlighted(True)
         if self._box_layer is not None and (self.highlight_nodes or had_highlight):
             self._box_layer.mark_dirty()  # borders changed
+        if current is not None:
+            self.follow_current()
 
     # ---- groups
 
@@ -1485,7 +1540,7 @@ class GraphView(QGraphicsView):
         width = self._widths.get(title)  # titles repeat (+, *, tanh): measured once per font
         if width is None:
             text = max(self._title_metrics.horizontalAdvance(title), self._value_width)
-            width = self._widths[title] = max(96.0 * self.font_scale, text + 20.0)
+            width = self._widths[title] = text + BOX_PADDING  # (at least a usual number's width: boxes line up)
         if node is not None and self.snapshot is not None:
             usual = len(self._value_sample)
             value_name = "out" if attrs.get("kind") == "group" else "data"
@@ -1493,7 +1548,7 @@ class GraphView(QGraphicsView):
             for name, number in numbers:
                 text = f"{name} {format_number(number)}"
                 if len(text) > usual:
-                    width = max(width, self._body_metrics.horizontalAdvance(text) + 20.0)
+                    width = max(width, self._body_metrics.horizontalAdvance(text) + BOX_PADDING)
         return width
 
     def _add_nodes(self, chunk: list) -> None:
@@ -1660,31 +1715,53 @@ class GraphView(QGraphicsView):
         return (float(legend.right() + 1 + m), float(self.viewport().height() - legend.top() + m))
 
     def view_shape(self) -> tuple:
-        """The viewport as a layout sees it: (width, height, legend corner width and height, margin, largest scale)."""
+        """The viewport as a layout sees it: (width, height, legend corner width and height, margin, largest
+        scale, readable scale)."""
         vp = self.viewport().rect()
-        return (float(vp.width()), float(vp.height()), *self._legend_corner(), self.fit_margin, MAX_FIT_SCALE)
+        corner, readable = self._legend_corner(), self.readable_scale() if not self.fit_whole else 0.0
+        return (float(vp.width()), float(vp.height()), *corner, self.fit_margin, MAX_FIT_SCALE, readable)
 
     def fit_placement(self, rect: QRectF | None = None) -> tuple[float, QPointF]:
         """The scale Fit uses and where the graph's top-left corner goes in the viewport: as large as the
         whole viewport allows, moved up or right of the centre only as far as the legend's corner needs."""
         rect = self.graph_rect() if rect is None else rect
-        width, height, corner_w, corner_h, margin, largest = self.view_shape()
+        width, height, corner_w, corner_h, margin, largest = self.view_shape()[:6]
         if self.drawing is not None and self.drawing.centres:
-            pad = 4.0  # items paint a little outside their boxes and paths
-            obstacles = self.drawing.obstacles + np.array((-pad, -pad, pad, pad))
+            obstacles = padded_obstacles(self.drawing)
         else:
             obstacles = [(rect.left(), rect.top(), rect.right(), rect.bottom())]
         extent = (rect.left(), rect.top(), rect.right(), rect.bottom())
         scale, x, y = fit_in_view(extent, obstacles, (width, height), (corner_w, corner_h), margin, largest)
         return scale, QPointF(x, y)
 
-    def fit(self) -> None:
-        """Show the whole graph as large as it goes, clear of the legend."""
+    def readable_scale(self) -> float:
+        """The zoom at which box text is READABLE_POINTS on screen (× 1.5 in presentation mode)."""
+        return READABLE_POINTS * self.font_scale / self.body_font.pointSizeF()
+
+    def show_whole(self) -> None:
+        """Fit the whole graph, even if its text gets too small to read (the map of a big graph)."""
+        self.fit(whole=True)
+
+    def fit(self, whole: bool | None = None) -> None:
+        """Show the whole graph as large as it goes, clear of the legend; but never with text too small to
+        read: a bigger graph is shown around its output, or the current step, with the overview map."""
         self.auto_fit = True
+        self.fit_whole = self.fit_whole if whole is None else bool(whole)
         rect = self.graph_rect()
         if rect.isEmpty():
             return
         scale, corner = self.fit_placement(rect)
+        readable = self.readable_scale()
+        readable_wanted = not self.fit_whole and len(self.nodes) <= READABLE_FIT_MAX_BOXES
+        was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
+        if self.fit_is_partial:
+            if not was_partial:
+                self.message.emit(
+                    "Fit keeps the graph's text readable, so part of it is off screen: drag it, click the map "
+                    "beside the legend, or choose View ▸ Whole graph (Ctrl+9)."
+                )
+            self._fit_around_focus(rect, readable)
+            return
         vp = QRectF(self.viewport().rect())
         # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
         top_left = rect.topLeft() - QPointF(corner.x() - vp.left(), corner.y() - vp.top()) / scale
@@ -1698,14 +1775,61 @@ class GraphView(QGraphicsView):
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()
-        if (self.horizontalScrollBar().isVisible() or self.verticalScrollBar().isVisible()) and not self._fitting:
-            # Scroll bars left from a zoom go only once Qt's queued check runs; until then the scene is
-            # placed as if they were gone, and the legend sits higher: let them go now (a resize refits).
-            self._fitting = True
-            try:
-                QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
-            finally:
-                self._fitting = False
+
+    def focus_box(self) -> QRectF | None:
+        """What a partial Fit shows: the current backward step's box, else the graph's output."""
+        node = self.current_node if self.current_node in self.nodes else None
+        if node is None and self.graph is not None:
+            sinks = [n for n in self.nodes if n in self.graph and self.graph.out_degree(n) == 0]
+            node = sinks[-1] if sinks else None  # the last output written (a program's main result)
+        return self.nodes[node].sceneBoundingRect() if node is not None else None
+
+    def _fit_around_focus(self, rect: QRectF, scale: float) -> None:
+        """Readable text, part of the graph on screen: the focus as near the centre as the legend allows.
+
+        The scene gets room below the graph as tall as the legend's corner (where the overview map sits
+        too), so a place with no box under that corner always exists."""
+        vp = QRectF(self.viewport().rect())
+        corner_w, corner_h = (value / scale for value in self._partial_corner())
+        m = self.fit_margin / scale
+        scene_rect = rect.adjusted(-m, -m, m, m + corner_h)
+        self.scene().setSceneRect(scene_rect)
+        self.setTransform(QTransform.fromScale(scale, scale))
+        width, height = vp.width() / scale, vp.height() / scale
+        focus_box = self.focus_box()
+        focus = focus_box.center() if focus_box is not None else rect.center()
+
+        def clamp(value: float, low: float, high: float) -> float:
+            return (low + high) / 2 if low > high else min(max(value, low), high)
+
+        x_range = (scene_rect.left(), scene_rect.right() - width)
+        y_range = (scene_rect.top(), scene_rect.bottom() - height)
+        x = clamp(focus.x() - width / 2, *x_range)
+        y = clamp(focus.y() - height / 2, *y_range)
+        if self.drawing is not None and len(self.drawing.obstacles) and corner_w > 0:
+            obstacles = padded_obstacles(self.drawing)
+            keep = None if focus_box is None else focus_box.getCoords()
+            x, y = clear_of_corner(obstacles, (x, y), (width, height), (corner_w, corner_h), x_range, y_range, keep)
+        self.centerOn(QPointF(x + width / 2, y + height / 2))
+        self._place_overview()
+
+    def _partial_corner(self) -> tuple[float, float]:
+        """Width and height (pixels) of the bottom-left corner the legend and the overview map take."""
+        taken = self._overview_geometry()
+        if self.legend.isVisibleTo(self):
+            taken = taken.united(self.legend.geometry())
+        m = Legend.MARGIN
+        return float(taken.right() + 1 + m), float(self.viewport().height() - taken.top() + m)
+
+    def follow_current(self) -> None:
+        """Scroll the current backward step's box into view when it is off screen (a zoomed or partial view)."""
+        item = self.nodes.get(self.current_node) if self.current_node is not None else None
+        if item is None or self.busy:
+            return
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        if not shown.contains(item.sceneBoundingRect()):
+            self.ensureVisible(item, 60, 60)
+            self._place_overview()
 
     def fitted_text_points(self) -> float:
         """On-screen size, in points, of the value and gradient text at the current zoom."""

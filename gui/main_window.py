@@ -348,7 +348,18 @@ class MainWindow(QMainWindow):
         self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
         self._action(view, "Zoom &out", lambda: self._graph_view().zoom_out(), "Ctrl+-", "Zoom out")
         self._action(
-            view, "&Fit to window", lambda: self._graph_view().fit(), "Ctrl+0", "Fit the whole graph in the window"
+            view,
+            "&Fit to window",
+            lambda: self._graph_view().fit(whole=False),
+            "Ctrl+0",
+            "Fit the graph in the window, its text kept readable (a bigger graph: around its output, with a map)",
+        )
+        self._action(
+            view,
+            "&Whole graph",
+            lambda: self._graph_view().show_whole(),
+            "Ctrl+9",
+            "Show the whole graph in the window, even if its text gets too small to read",
         )
         view.addSeparator()
         self.theme_group = QActionGroup(self)

@@ -1,6 +1,6 @@
 """Big expressions in the graph view: opened as groups, navigable by mouse and keyboard, never freezing the window."""
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor
 
 from autograd_core.numbers import format_number
@@ -60,7 +60,11 @@ def test_300_node_expression_opens_as_groups_that_open_and_close_by_mouse_and_ke
     qtbot.waitUntil(lambda: "h7" in view.collapsed and not view.busy, timeout=30000)
     assert "group:h7" in view.nodes
     # Enter over empty space changes nothing
+    vp = view.viewport().rect()
+    points = (QPoint(x, y) for x in range(4, vp.width(), 17) for y in range(4, vp.height(), 17))
+    QCursor.setPos(view.viewport().mapToGlobal(next(p for p in points if view.node_at(p) is None)))
     before = set(view.collapsed)
+    assert view.node_at(view.viewport().mapFromGlobal(QCursor.pos())) is None
     qtbot.keyClick(view, Qt.Key.Key_Return)
     qtbot.wait(20)
     assert view.collapsed == before

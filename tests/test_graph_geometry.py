@@ -298,28 +298,24 @@ def fitted_points(qtbot, window, text: str) -> float:
 @pytest.mark.parametrize("presentation", [False, True])
 def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, big_window, presentation):
     """Measured from the scene transform: value text ≥ 9 pt (13.5 pt in presentation mode) for every
-    example; in presentation mode the 33-node example stays above a floor (its layered drawing cannot
-    hold 13.5 pt text in the view: see the benchmark)."""
+    example.  The 33-node example cannot be shown whole that large in presentation mode: Fit shows it
+    around its output, with the overview map (see test_graph_readable_fit.py)."""
     big_window.set_presentation(presentation)
     qtbot.wait(50)
     goal = 13.5 if presentation else 9.0
-    sizes = {}
+    sizes, partial = {}, set()
     for example in EXAMPLES:
         sizes[example["name"]] = fitted_points(qtbot, big_window, example["text"])
         assert_legend_clear(big_window.expression.view)
-    deep = "micrograd test: more ops"
-    assert min(v for k, v in sizes.items() if not (presentation and k == deep)) >= goal, sizes
-    assert sizes[deep] >= (10.0 if presentation else 9.0), sizes
+        if big_window.expression.view.fit_is_partial:
+            partial.add(example["name"])
+    assert min(sizes.values()) >= goal - 1e-6, sizes
+    assert partial <= ({"micrograd test: more ops"} if presentation else set()), partial
 
 
-# The issue's goal (≥ 9 pt, ≥ 13.5 pt in presentation mode) where it is met; elsewhere the figure reached,
-# a little rounded down, as a floor (measured by benchmarks/bench_graph_legibility.py).
-FITTED_FLOORS = {
-    ("micrograd test: more ops", False): {"layered": 9.0, "spring": 9.0, "kamada_kawai": 9.0},
-    ("micrograd test: more ops", True): {"layered": 10.0, "spring": 13.5, "kamada_kawai": 13.5},
-    ("random #17", False): {"layered": 7.5, "spring": 9.0, "kamada_kawai": 9.0},
-    ("random #17", True): {"layered": 8.0, "spring": 11.5, "kamada_kawai": 11.5},
-}
+# The issue's goal: ≥ 9 pt, ≥ 13.5 pt in presentation mode; a graph that cannot be shown whole that large
+# is shown in part (benchmarks/bench_graph_legibility.py counts how many).
+FITTED_FLOORS = {False: 9.0, True: 13.5}
 
 
 @pytest.mark.parametrize("presentation", [False, True])
@@ -339,7 +335,7 @@ def test_representative_graphs_are_legible_at_fit_in_every_layout(qtbot, big_win
         panel.layout_combo.setCurrentIndex(list(METHODS).index(method))
         for name, text in texts.items():
             points = fitted_points(qtbot, big_window, text)
-            assert points >= FITTED_FLOORS[(name, presentation)][method], (name, method, points)
+            assert points >= FITTED_FLOORS[presentation] - 1e-6, (name, method, points)
             assert_drawn_truthfully(panel.view)
             assert_legend_clear(panel.view)
     panel.layout_combo.setCurrentIndex(0)

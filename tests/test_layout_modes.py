@@ -220,27 +220,15 @@ def _fitted_text(tour, state, mode) -> float:
 
 
 def test_graph_text_in_presentation_is_larger_than_in_normal_mode(tour):
-    """The sample graph and the lab's step graph, fitted: their text is larger in presentation mode than in
-    normal mode at every window size, and the sample graph fills its view (the legend's corner included)."""
-    ratios = {}
+    """The sample graph and the lab's step graph, fitted: their text is readable (≥ 9 pt, and 13.5 pt = 1.5 ×
+    9 pt in presentation mode) and larger in presentation mode than in normal mode at every window size (a
+    graph too big for that is shown around its output with the overview map: test_graph_readable_fit.py);
+    and the sample graph fills its view (the legend's corner included)."""
     for state in ("sample-graph", "lab-step-graph"):
         for size in ((1600, 1000), (1280, 720), (1024, 700)):
             normal = _fitted_text(tour, state, Mode("light", False, size))
             big = _fitted_text(tour, state, Mode("light", True, size))
-            ratios[state, size] = big / normal
-    assert all(r >= 1.0 for r in ratios.values()), {k: round(v, 3) for k, v in ratios.items()}
-    # measured (the graph text at Fit, presentation mode): sample graph 11.5 pt at 1600×1000 (1.19× normal's,
-    # which fits its boxes to their text since), 6.9 pt at 1280×720; lab step graph 12.2 pt at 1600×1000,
-    # 9.4 pt at 1280×720 (1.19×), 8.0 pt at 1024×700.  The issue asks 1.5× everywhere: not reached yet.
-    presentation = {key: _fitted_text(tour, key[0], Mode("light", True, key[1])) for key in ratios}
-    floors = {
-        ("sample-graph", (1600, 1000)): 11.0,
-        ("sample-graph", (1280, 720)): 6.5,
-        ("lab-step-graph", (1600, 1000)): 11.5,
-        ("lab-step-graph", (1280, 720)): 9.0,
-    }
-    for key, floor in floors.items():
-        assert presentation[key] >= floor, (key, presentation[key])
+            assert normal >= 9.0 - 1e-6 and big >= 13.5 - 1e-6 and big >= normal, (state, size, normal, big)
     # the sample graph fills its view: as tall (or as wide) as the viewport, less the margins
     _fitted_text(tour, "sample-graph", Mode("light", True, (1280, 720)))
     view = tour.window.sample.view

@@ -1,0 +1,144 @@
+"""Fit keeps the graph's text readable: at least 9 pt on screen (13.5 pt in presentation mode) for a graph
+of up to 60 boxes.  A graph too big for that at the view's size is shown around its output, or the current
+backward step, with the overview map beside the legend and no box under either; View ▸ Whole graph (or
+``show_whole``) shows all of it, smaller."""
+
+import pytest
+from PySide6.QtCore import QRectF, Qt
+
+from autograd_core.drawing import clear_of_corner
+from gui.expression_panel import ExpressionPanel
+from gui.graph_view import READABLE_POINTS, GraphView
+from tests.graph_cases import EXAMPLES, graph_of
+
+MORE_OPS = next(e for e in EXAMPLES if e["name"] == "micrograd test: more ops")
+
+
+def under_corner(boxes, x, y, view, corner):
+    cw, ch = corner
+    return [b for b in boxes if b[0] < x + cw and b[2] > x and b[1] < y + view[1] and b[3] > y + view[1] - ch]
+
+
+def test_clear_of_corner_moves_the_view_the_least_to_clear_the_corner():
+    # a view 100×100 at (0, 0) with a 40×30 corner reserved at its bottom left; one box under the corner
+    boxes = [(10.0, 60.0, 20.0, 98.0), (60.0, 10.0, 90.0, 30.0)]
+    x, y = clear_of_corner(boxes, (0.0, 0.0), (100.0, 100.0), (40.0, 30.0), (-50.0, 50.0), (-50.0, 50.0))
+    assert under_corner(boxes, x, y, (100.0, 100.0), (40.0, 30.0)) == []
+    # the cheapest of the four moves: right by 20 (past the box), not down 28, left 30 or up 40
+    assert (x, y) == pytest.approx((20.0, 0.0), abs=1e-3)
+    # nothing under the corner: the view stays where it was asked to be
+    assert clear_of_corner(boxes[1:], (0.0, 0.0), (100.0, 100.0), (40.0, 30.0), (-50, 50), (-50, 50)) == (0.0, 0.0)
+    # a move that would lose the box the view is about (or put it under the corner) is refused
+    keep = (0.0, 40.0, 30.0, 60.0)
+    x, y = clear_of_corner(boxes, (0.0, 0.0), (100.0, 100.0), (40.0, 30.0), (0.0, 50.0), (0.0, 50.0), keep)
+    assert (x, y) == pytest.approx((0.0, 28.0), abs=1e-3)  # right by 20 loses the box's left edge
+    # no move keeps it: the start is kept
+    keep = (0.0, 5.0, 30.0, 35.0)
+    assert clear_of_corner(boxes, (0.0, 0.0), (100.0, 100.0), (40.0, 30.0), (0.0, 50.0), (0.0, 50.0), keep) == (0, 0)
+
+
+def shown_rect(view) -> QRectF:
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def on_screen(view, item):
+    return view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+
+
+def assert_nothing_under_the_overlays(view):
+    for overlay in (view.legend, view.overview):
+        if overlay.isVisible():
+            assert view.viewport().rect().contains(overlay.geometry())
+            hidden = [n for n, item in view.nodes.items() if on_screen(view, item).intersects(overlay.geometry())]
+            assert hidden == [], (overlay.objectName(), hidden)
+
+
+@pytest.fixture
+def big_view(qtbot):
+    """The 33-node example in presentation mode, in a graph view the size it has at 1280×720."""
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.resize(600, 560)
+    view.show()
+    view.set_graph(graph_of(MORE_OPS["text"]))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    return view
+
+
+def test_fit_keeps_presentation_text_readable_and_shows_the_output(qtbot, big_view):
+    view = big_view
+    view.fit(whole=False)
+    assert view.fitted_text_points() == pytest.approx(1.5 * READABLE_POINTS)  # 13.5 pt, not smaller
+    assert view.fit_is_partial and view.overview.isVisible()
+    output = next(item for n, item in view.nodes.items() if view.graph.nodes[n].get("label") == "g")  # the output
+    assert view.viewport().rect().contains(on_screen(view, output))
+    assert_nothing_under_the_overlays(view)
+    # no scroll bars (their coming and going would change what Fit shows); drag, wheel and map move around
+    assert not view.horizontalScrollBar().isVisible() and not view.verticalScrollBar().isVisible()
+    # every box can be reached: the scene holds the whole graph
+    assert view.sceneRect().contains(view.graph_rect())
+
+
+def test_whole_graph_shows_everything_smaller_and_fit_comes_back(qtbot, big_view):
+    view = big_view
+    view.show_whole()
+    assert not view.fit_is_partial and not view.overview.isVisible()
+    assert shown_rect(view).adjusted(-1, -1, 1, 1).contains(view.graph_rect())
+    assert view.fitted_text_points() < 1.5 * READABLE_POINTS
+    view.resize(640, 600)  # a resize refits the way the user chose
+    qtbot.wait(20)
+    assert not view.fit_is_partial
+    view.fit(whole=False)
+    assert view.fit_is_partial and view.fitted_text_points() == pytest.approx(13.5)
+
+
+def test_a_graph_that_fits_readably_is_shown_whole(qtbot):
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.resize(930, 900)  # the graph view at 1600×1000, normal mode
+    view.show()
+    view.set_graph(graph_of(MORE_OPS["text"]))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view.fit()
+    assert not view.fit_is_partial and view.fitted_text_points() >= READABLE_POINTS
+    assert shown_rect(view).adjusted(-1, -1, 1, 1).contains(view.graph_rect())
+    assert_nothing_under_the_overlays(view)
+
+
+def test_a_big_overview_is_still_fitted_whole(qtbot):
+    """Above 60 boxes a graph is an overview (names drawn large where numbers cannot be read): shown whole."""
+    terms = " + ".join(f"x*{i}" for i in range(1, 40))
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.resize(600, 500)
+    view.show()
+    view.set_graph(graph_of(f"y = {terms}"))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    assert len(view.nodes) > 60
+    view.fit()
+    assert not view.fit_is_partial
+    assert shown_rect(view).adjusted(-1, -1, 1, 1).contains(view.graph_rect())
+
+
+def test_stepping_backward_scrolls_to_the_current_node(qtbot):
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1280, 680)
+    panel.show()
+    panel.view.set_presentation(True)
+    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view.fit()
+    assert view.fit_is_partial
+    seen_off_screen = False
+    for _ in range(40):
+        before = shown_rect(view)
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+        current = view.nodes.get(view.current_node)
+        if current is None:
+            continue
+        seen_off_screen |= not before.contains(current.sceneBoundingRect())
+        assert shown_rect(view).contains(current.sceneBoundingRect()), view.current_node
+    assert seen_off_screen  # the walk did leave the part Fit showed first
