@@ -109,8 +109,10 @@ def main(argv=None) -> int:
                 how = view.drawing.direction if view.drawing else "-"
                 shown = share_on_screen(view) if view.fit_is_partial else 1.0
                 view.show_whole()  # what Fit would show if it did not keep the text readable
+                settle(app, view)
                 whole = view.fitted_text_points()
                 view.fit(whole=False)
+                settle(app, view)
                 figures.setdefault((presentation, method), []).append((size, name, n, covered, how, shown, whole))
                 if shots:
                     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]

@@ -217,7 +217,7 @@ def compute_drawing(
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
     plain = layered_order(graph)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
-    best = None
+    tried = []  # (score: Fit's scale, a little less for each fold; drawing)
     for direction, g in by_direction.items():
         orders = [plain]
         width = layer_width_for(sizes, g, aspect, direction)
@@ -227,21 +227,39 @@ def compute_drawing(
             most = MAX_FOLDS if graph.number_of_nodes() <= FOLD_NODES else 1
             for folds in range(1, min(most, len(order.layers) // 2) + 1):
                 drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g, folds=folds)
-                score = view_scale(drawing, view) * (1.0 - FOLD_COST * (folds - 1))
-                if best is None or score > best[0]:
-                    best = (score, drawing)
+                tried.append((view_scale(drawing, view) * (1.0 - FOLD_COST * (folds - 1)), drawing))
+    if graph.number_of_nodes() > READABLE_FIT_MAX_BOXES or max(score for score, _ in tried) >= readable:
+        return max(tried, key=lambda t: t[0])[1]
     narrowest = max(2, widest // 2)
-    if graph.number_of_nodes() <= READABLE_FIT_MAX_BOXES and best[0] < readable and widest > narrowest:
-        for width in range(widest - 1, narrowest - 1, -1):
-            order = layered_order(graph, max_width=width)
-            for direction, g in by_direction.items():
-                drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
-                score = view_scale(drawing, view)
-                if score > best[0]:
-                    best = (score, drawing)
-            if best[0] >= readable:
-                break
-    return best[1]
+    for width in range(widest - 1, narrowest - 1, -1):
+        order = layered_order(graph, max_width=width)
+        for direction, g in by_direction.items():
+            drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
+            tried.append((view_scale(drawing, view), drawing))
+        if max(score for score, _ in tried) >= readable:
+            return max(tried, key=lambda t: t[0])[1]
+    # Fit will show part of it at the readable scale, around its output: the drawing that shows most boxes there
+    return max(tried, key=lambda t: (boxes_around_output(t[1], graph, view, readable), t[0]))[1]
+
+
+def boxes_around_output(drawing: Drawing, graph, view: tuple, scale: float) -> int:
+    """How many boxes a view at ``scale`` shows whole when centred on the graph's output (as Fit does when
+    the whole graph does not fit at a readable size; see GraphView.focus_box)."""
+    width, height, _cw, _ch, margin = view[:5]
+    sinks = [n for n in graph if graph.out_degree(n) == 0]
+    if not sinks:
+        return 0
+    left, top, right, bottom = drawing.extent()
+    w, h = (width - 2 * margin) / scale, (height - 2 * margin) / scale
+    fl, ft, fr, fb = drawing.box(sinks[-1])
+
+    def start(centre: float, low: float, high: float, size: float) -> float:
+        return (low + high - size) / 2 if high - low <= size else min(max(centre - size / 2, low), high - size)
+
+    x, y = start((fl + fr) / 2, left, right, w), start((ft + fb) / 2, top, bottom, h)
+    boxes = np.array([drawing.box(n) for n in graph])
+    inside = (boxes[:, 0] >= x) & (boxes[:, 2] <= x + w) & (boxes[:, 1] >= y) & (boxes[:, 3] <= y + h)
+    return int(inside.sum())
 
 
 ITEM_PAD = 4.0  # boxes, paths and arrowheads paint this far outside their geometry (pens, antialiasing)
@@ -1746,12 +1764,19 @@ class GraphView(QGraphicsView):
         """Show the whole graph as large as it goes, clear of the legend; but never with text too small to
         read: a bigger graph is shown around its output, or the current step, with the overview map."""
         self.auto_fit = True
-        self.fit_whole = self.fit_whole if whole is None else bool(whole)
         rect = self.graph_rect()
+        switched = whole is not None and bool(whole) != self.fit_whole
+        self.fit_whole = self.fit_whole if whole is None else bool(whole)
         if rect.isEmpty():
             return
         scale, corner = self.fit_placement(rect)
         readable = self.readable_scale()
+        if switched and not self.busy and self._layout_depends_on_fit() and (self.fit_is_partial or scale < readable):
+            # a layered drawing that must be cropped is laid out to show the most around its output; the
+            # whole graph is laid out to show largest: lay it out again for what was asked
+            self.fit_is_partial = False  # (until the new drawing is fitted)
+            self._rebuild(relayout=True)
+            return
         readable_wanted = not self.fit_whole and len(self.nodes) <= READABLE_FIT_MAX_BOXES
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
@@ -1775,6 +1800,11 @@ class GraphView(QGraphicsView):
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()
+
+    def _layout_depends_on_fit(self) -> bool:
+        """Whether compute_drawing picks a different layered drawing for a readable Fit and for the whole."""
+        graph = self.graph
+        return self.method == "layered" and graph is not None and graph.number_of_nodes() <= READABLE_FIT_MAX_BOXES
 
     def focus_box(self) -> QRectF | None:
         """What a partial Fit shows: the current backward step's box, else the graph's output."""

@@ -82,7 +82,8 @@ def test_fit_keeps_presentation_text_readable_and_shows_the_output(qtbot, big_vi
 
 def test_whole_graph_shows_everything_smaller_and_fit_comes_back(qtbot, big_view):
     view = big_view
-    view.show_whole()
+    view.show_whole()  # (a layered drawing is laid out again: to show the whole graph largest)
+    qtbot.waitUntil(lambda: not view.busy, timeout=30000)
     assert not view.fit_is_partial and not view.overview.isVisible()
     assert shown_rect(view).adjusted(-1, -1, 1, 1).contains(view.graph_rect())
     assert view.fitted_text_points() < 1.5 * READABLE_POINTS
@@ -90,6 +91,7 @@ def test_whole_graph_shows_everything_smaller_and_fit_comes_back(qtbot, big_view
     qtbot.wait(20)
     assert not view.fit_is_partial
     view.fit(whole=False)
+    qtbot.waitUntil(lambda: not view.busy, timeout=30000)
     assert view.fit_is_partial and view.fitted_text_points() == pytest.approx(13.5)
 
 
