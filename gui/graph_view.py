@@ -1823,9 +1823,13 @@ class GraphView(QGraphicsView):
         corner_w, corner_h = (value / scale for value in self._partial_corner())
         m = self.fit_margin / scale
         scene_rect = rect.adjusted(-m, -m, m, m + corner_h)
+        width, height = vp.width() / scale, vp.height() / scale
+        # at least the view's size (else the view could not move along that axis to clear the corner):
+        # wider on both sides (the graph stays centred), taller below (room under the graph for the corner)
+        grow = max(width - scene_rect.width(), 0.0) / 2
+        scene_rect.adjust(-grow, 0.0, grow, max(height - scene_rect.height(), 0.0))
         self.scene().setSceneRect(scene_rect)
         self.setTransform(QTransform.fromScale(scale, scale))
-        width, height = vp.width() / scale, vp.height() / scale
         focus_box = self.focus_box()
         focus = focus_box.center() if focus_box is not None else rect.center()
 

@@ -144,3 +144,22 @@ def test_stepping_backward_scrolls_to_the_current_node(qtbot):
         seen_off_screen |= not before.contains(current.sceneBoundingRect())
         assert shown_rect(view).contains(current.sceneBoundingRect()), view.current_node
     assert seen_off_screen  # the walk did leave the part Fit showed first
+
+
+def test_a_graph_narrower_than_the_view_is_still_moved_clear_of_the_legend(qtbot):
+    """A wide, short view: the 26-box chain is cropped at the top and bottom but narrower than the view, so
+    the view cannot move sideways; it must still move (down) until no box is under the legend or map."""
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.resize(1200, 300)
+    view.show()
+    view.set_graph(graph_of("y = " + "tanh(" * 25 + "x" + ")" * 25))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view.fit(whole=False)
+    assert view.fit_is_partial and view.fitted_text_points() == pytest.approx(13.5)
+    assert shown_rect(view).width() > view.graph_rect().width()  # (the case: only the height is cropped)
+    assert view.legend.isVisible() and view.overview.isVisible()
+    assert_nothing_under_the_overlays(view)
+    (output,) = [n for n in view.nodes if view.graph.out_degree(n) == 0]
+    assert view.viewport().rect().contains(on_screen(view, view.nodes[output]))
