@@ -1860,10 +1860,15 @@ class GraphView(QGraphicsView):
         item = self.nodes.get(self.current_node) if self.current_node is not None else None
         if item is None or self.busy:
             return
-        shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        if not shown.contains(item.sceneBoundingRect()):
-            self.ensureVisible(item, 60, 60)
-            self._place_overview()
+        box = self.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        covered = any(o.isVisible() and box.intersects(o.geometry()) for o in (self.legend, self.overview))
+        if self.viewport().rect().contains(box) and not covered:
+            return
+        if self.auto_fit and self.fit_is_partial:  # as Fit shows it: around the node, none under legend or map
+            self._fit_around_focus(self.graph_rect(), self.transform().m11())
+            return
+        self.ensureVisible(item, 60, 60)
+        self._place_overview()
 
     def fitted_text_points(self) -> float:
         """On-screen size, in points, of the value and gradient text at the current zoom."""

@@ -163,3 +163,30 @@ def test_a_graph_narrower_than_the_view_is_still_moved_clear_of_the_legend(qtbot
     assert_nothing_under_the_overlays(view)
     (output,) = [n for n in view.nodes if view.graph.out_degree(n) == 0]
     assert view.viewport().rect().contains(on_screen(view, view.nodes[output]))
+
+
+def test_stepping_backward_never_puts_the_current_node_under_the_legend_or_map(qtbot):
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1280, 680)
+    panel.show()
+    panel.view.set_presentation(True)
+    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view.fit()
+    assert view.fit_is_partial
+    visited = set()
+    for _ in range(40):
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+        current = view.nodes.get(view.current_node)
+        if current is None:
+            continue
+        visited.add(view.current_node)
+        box = on_screen(view, current)
+        assert view.viewport().rect().contains(box), view.current_node
+        covered = [
+            o.objectName() for o in (view.legend, view.overview) if o.isVisible() and box.intersects(o.geometry())
+        ]
+        assert covered == [], (view.current_node, covered)
+    assert len(visited) > 20
