@@ -1384,7 +1384,7 @@ class GraphView(QGraphicsView):
                 if a is not None and b is not None and a != b:
                     shown_edges.add((u, v, key) if (a, b) == (u, v) else (a, b, 0))
             nodes, edges, current = {self._shown(n) for n in nodes} - {None}, shown_edges, self._shown(current)
-        had_highlight = bool(self.highlight_nodes)
+        had_highlight, moved_on = bool(self.highlight_nodes), current != self.current_node
         for node in self.highlight_nodes - set(nodes):
             if node in self.nodes:
                 self.nodes[node].highlighted = self.nodes[node].current = False
@@ -1404,7 +1404,7 @@ class GraphView(QGraphicsView):
                 item.set_highlighted(True)
         if self._box_layer is not None and (self.highlight_nodes or had_highlight):
             self._box_layer.mark_dirty()  # borders changed
-        if current is not None:
+        if current is not None and moved_on:  # (a redraw of the same step leaves the view where the user put it)
             self.follow_current()
 
     # ---- groups

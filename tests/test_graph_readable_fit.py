@@ -190,3 +190,32 @@ def test_stepping_backward_never_puts_the_current_node_under_the_legend_or_map(q
         ]
         assert covered == [], (view.current_node, covered)
     assert len(visited) > 20
+
+
+def test_a_view_moved_away_from_the_current_step_stays_when_a_value_changes(qtbot):
+    """Stepping scrolls to each new node, but a redraw of the same step (an input dragged, a training tick in
+    the sample graph) leaves the view where the user moved it."""
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1280, 680)
+    panel.show()
+    panel.view.set_presentation(True)
+    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    for _ in range(3):
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+    current = view.nodes[view.current_node]
+    assert shown_rect(view).contains(current.sceneBoundingRect())
+    # the user clicks the map's far corner from the current node: it goes off screen
+    map_rect = view.overview.rect()
+    far = map_rect.bottomLeft() if current.x() > view.graph_rect().center().x() else map_rect.bottomRight()
+    qtbot.mouseClick(view.overview, Qt.MouseButton.LeftButton, pos=far + (map_rect.center() - far) / 8)
+    moved = shown_rect(view)
+    assert not moved.intersects(current.sceneBoundingRect())
+    step = view.current_node
+    panel.state.set_value("a", -3.5)
+    assert view.current_node == step  # (the same step, redrawn with the new value)
+    assert shown_rect(view) == moved
+    qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)  # a new step is followed
+    assert shown_rect(view).contains(view.nodes[view.current_node].sceneBoundingRect())
