@@ -1849,9 +1849,12 @@ class GraphView(QGraphicsView):
 
     def _partial_corner(self) -> tuple[float, float]:
         """Width and height (pixels) of the bottom-left corner the legend and the overview map take."""
-        taken = self._overview_geometry()
+        vp = self.viewport().rect()
+        taken = self._overview_geometry() if vp.width() >= 300 and vp.height() >= 200 else QRect()  # (else no map)
         if self.legend.isVisibleTo(self):
             taken = taken.united(self.legend.geometry())
+        if taken.isEmpty():
+            return (0.0, 0.0)
         m = Legend.MARGIN
         return float(taken.right() + 1 + m), float(self.viewport().height() - taken.top() + m)
 

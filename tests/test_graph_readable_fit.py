@@ -219,3 +219,20 @@ def test_a_view_moved_away_from_the_current_step_stays_when_a_value_changes(qtbo
     assert shown_rect(view) == moved
     qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)  # a new step is followed
     assert shown_rect(view).contains(view.nodes[view.current_node].sceneBoundingRect())
+
+
+def test_a_view_too_narrow_for_the_map_does_not_keep_room_for_it(qtbot):
+    """Below 300×200 pixels the overview map is hidden: Fit keeps boxes out of the legend's corner only, not
+    out of the empty place the map would take (which scrolled the graph's end half way up the view)."""
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.set_presentation(True)
+    view.resize(290, 560)
+    view.show()
+    view.set_graph(graph_of(MORE_OPS["text"]))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view.fit(whole=False)
+    assert view.fit_is_partial and not view.overview.isVisible() and view.legend.isVisible()
+    assert_nothing_under_the_overlays(view)
+    graph_bottom = view.mapFromScene(view.graph_rect().bottomLeft()).y()
+    assert graph_bottom >= view.legend.geometry().top() - 24  # the graph's end just above the legend
