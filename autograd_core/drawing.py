@@ -167,8 +167,9 @@ def clear_of_corner(
     height), ``corner`` the reserved rectangle's (width, height) at the view's bottom-left (a legend), and
     ``x_range``/``y_range`` the allowed top-left positions.  The view moves along one axis only (the
     shortest of four moves: down, up, left, right) and keeps the rectangle ``keep`` (left, top, right,
-    bottom: the box the view is about) in sight and clear of the corner; if no move does, ``start`` is
-    returned.  Fit uses this when the graph is too big to show whole at a readable size.
+    bottom: the box the view is about) in sight and clear of the corner; if no move does, the shorter
+    move that clears at least ``keep`` (down or left), else ``start``, is returned.  Fit uses this when the
+    graph is too big to show whole at a readable size.
     """
     import numpy as np
 
@@ -212,6 +213,12 @@ def clear_of_corner(
                 x = float(hit[:, 2].max()) + eps
             if not allowed(x, y):
                 break
+    if best is None and keep is not None and not keeps(x0, y0):
+        # no place clears every box: at least the kept one, moved above or right of the corner
+        left, _top, _right, bottom = keep
+        for x, y in ((x0, bottom - height + corner_h + eps), (left - corner_w - eps, y0)):
+            if allowed(x, y) and keeps(x, y) and (best is None or abs(x - x0) + abs(y - y0) < best[0]):
+                best = (abs(x - x0) + abs(y - y0), x, y)
     return (best[1], best[2]) if best is not None else (x0, y0)
 
 

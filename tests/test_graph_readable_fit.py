@@ -37,6 +37,18 @@ def test_clear_of_corner_moves_the_view_the_least_to_clear_the_corner():
     assert clear_of_corner(boxes, (0.0, 0.0), (100.0, 100.0), (40.0, 30.0), (0.0, 50.0), (0.0, 50.0), keep) == (0, 0)
 
 
+def test_clear_of_corner_keeps_at_least_the_focus_clear_when_no_place_clears_every_box():
+    # a corner as wide as the view, a box under it wherever the view goes: the kept box is moved above it
+    boxes = [(50.0, 0.0, 70.0, 200.0), (10.0, 50.0, 30.0, 80.0)]
+    keep = boxes[1]
+    x, y = clear_of_corner(boxes, (0.0, 0.0), (100.0, 100.0), (100.0, 40.0), (0.0, 0.0), (0.0, 100.0), keep)
+    assert (x, y) == pytest.approx((0.0, 20.0), abs=1e-3)  # keep's bottom (80) at the corner's top (20 + 60)
+    # or right of it, when the view can only move sideways (a wide box stays under the corner)
+    boxes = [(-200.0, 70.0, 200.0, 90.0), keep]
+    x, y = clear_of_corner(boxes, (0.0, 0.0), (100.0, 100.0), (60.0, 40.0), (-100.0, 0.0), (0.0, 0.0), keep)
+    assert (x, y) == pytest.approx((-50.0, 0.0), abs=1e-3)
+
+
 def shown_rect(view) -> QRectF:
     return view.mapToScene(view.viewport().rect()).boundingRect()
 
@@ -236,3 +248,34 @@ def test_a_view_too_narrow_for_the_map_does_not_keep_room_for_it(qtbot):
     assert_nothing_under_the_overlays(view)
     graph_bottom = view.mapFromScene(view.graph_rect().bottomLeft()).y()
     assert graph_bottom >= view.legend.geometry().top() - 24  # the graph's end just above the legend
+
+
+def test_stepping_in_a_narrow_view_keeps_each_current_box_clear_of_the_legend_and_map(qtbot):
+    """In a view too narrow for the map beside the legend the map sits above it: together they take the
+    view's whole width, and no place keeps every box clear; the current step's box still is."""
+    terms = " + ".join(f"tanh(x*{i} + y)" for i in range(1, 16))
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1000, 600)
+    panel.show()
+    panel.view.set_presentation(True)
+    panel.state.load("z = " + terms, {"x": 0.5, "y": 0.1})
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    assert view.collapsed and len(view.nodes) <= 60  # (a big expression starts with its groups collapsed)
+    view.fit(whole=False)
+    assert view.fit_is_partial and view.overview.isVisible()
+    assert view.overview.geometry().bottom() < view.legend.geometry().top()  # the map above the legend
+    visited = set()
+    while qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton) or panel.state.position < len(
+        panel.state.steps
+    ):
+        current = view.nodes.get(view.current_node)
+        if current is None:
+            continue
+        visited.add(view.current_node)
+        box = on_screen(view, current)
+        assert view.viewport().rect().contains(box), view.current_node
+        covered = [o.objectName() for o in (view.legend, view.overview) if box.intersects(o.geometry())]
+        assert covered == [], (view.current_node, covered)
+    assert len(visited) > 10
