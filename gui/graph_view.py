@@ -1859,7 +1859,7 @@ class GraphView(QGraphicsView):
         return float(taken.right() + 1 + m), float(self.viewport().height() - taken.top() + m)
 
     def follow_current(self) -> None:
-        """Scroll the current backward step's box into view when it is off screen (a zoomed or partial view)."""
+        """Bring the current backward step's box into view when it is off screen or under the legend or map."""
         item = self.nodes.get(self.current_node) if self.current_node is not None else None
         if item is None or self.busy:
             return
@@ -1867,11 +1867,8 @@ class GraphView(QGraphicsView):
         covered = any(o.isVisible() and box.intersects(o.geometry()) for o in (self.legend, self.overview))
         if self.viewport().rect().contains(box) and not covered:
             return
-        if self.auto_fit and self.fit_is_partial:  # as Fit shows it: around the node, none under legend or map
-            self._fit_around_focus(self.graph_rect(), self.transform().m11())
-            return
-        self.ensureVisible(item, 60, 60)
-        self._place_overview()
+        # as a cropped Fit shows it (at this zoom): around the node, with none under the legend or map
+        self._fit_around_focus(self.graph_rect(), self.transform().m11())
 
     def fitted_text_points(self) -> float:
         """On-screen size, in points, of the value and gradient text at the current zoom."""

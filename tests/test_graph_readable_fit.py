@@ -279,3 +279,30 @@ def test_stepping_in_a_narrow_view_keeps_each_current_box_clear_of_the_legend_an
         covered = [o.objectName() for o in (view.legend, view.overview) if box.intersects(o.geometry())]
         assert covered == [], (view.current_node, covered)
     assert len(visited) > 10
+
+
+def test_stepping_after_zooming_by_hand_keeps_the_zoom_and_the_current_box_clear_of_the_overlays(qtbot):
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1280, 680)
+    panel.show()
+    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    for _ in range(3):
+        view.zoom_in()  # (the + button's slot)
+    zoom = view.transform().m11()
+    visited = set()
+    for _ in range(40):
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+        current = view.nodes.get(view.current_node)
+        if current is None:
+            continue
+        visited.add(view.current_node)
+        box = on_screen(view, current)
+        assert view.viewport().rect().contains(box), view.current_node
+        covered = [
+            o.objectName() for o in (view.legend, view.overview) if o.isVisible() and box.intersects(o.geometry())
+        ]
+        assert covered == [], (view.current_node, covered)
+    assert len(visited) > 20 and view.transform().m11() == pytest.approx(zoom) and not view.auto_fit
