@@ -1291,6 +1291,8 @@ class GraphView(QGraphicsView):
             self.snapshot = None
             self.base_graph = None
             self._clear()
+            self.overview.hide()  # (no graph: no map, and nothing cropped)
+            self.fit_is_partial = False
             return
         graph = snapshot.graph
         same_shape = not relayout and (

@@ -306,3 +306,17 @@ def test_stepping_after_zooming_by_hand_keeps_the_zoom_and_the_current_box_clear
         ]
         assert covered == [], (view.current_node, covered)
     assert len(visited) > 20 and view.transform().m11() == pytest.approx(zoom) and not view.auto_fit
+
+
+def test_an_emptied_view_shows_no_map_and_a_new_cropped_graph_says_so_again(qtbot, big_view):
+    view = big_view
+    messages = []
+    view.message.connect(messages.append)
+    view.fit(whole=False)
+    assert view.fit_is_partial and view.overview.isVisible()
+    view.set_graph(None)  # (e.g. the sample graph with no point)
+    assert not view.nodes and not view.overview.isVisible() and not view.fit_is_partial
+    view.set_graph(graph_of(MORE_OPS["text"]))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    assert view.fit_is_partial and view.overview.isVisible()
+    assert sum("part of it is off screen" in m for m in messages) == 1
