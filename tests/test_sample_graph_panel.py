@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
@@ -393,3 +393,31 @@ def test_an_empty_sample_graph_claims_no_backward(qtbot, panel):
     enter(qtbot, panel, "0.5", "0.25", 1)
     settle(qtbot, panel)
     assert panel.backward.progress.text().startswith("Backward done")
+
+
+def test_following_training_leaves_a_view_the_user_moved_where_it_is(qtbot):
+    """A small network's graph, cropped by Fit in presentation mode, stepped, then moved by a click in the
+    overview map: new weights redraw the same step without pulling the view back to it."""
+    training = FakeTraining(MLP(2, [3, 1], seed=5))
+    panel = SampleGraphPanel()
+    panel.bind_training(training)
+    panel.resize(1280, 720)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.view.set_presentation(True)
+    enter(qtbot, panel, "0.2", "-0.4", 1)
+    settle(qtbot, panel)
+    view = panel.view
+    assert view.fit_is_partial and view.overview.isVisible()
+    for _ in range(3):
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(view.overview, Qt.MouseButton.LeftButton, pos=view.overview.rect().topLeft() + QPoint(6, 6))
+    moved = view.mapToScene(view.viewport().rect()).boundingRect()
+    for seed in (9, 10):
+        training.model = MLP(2, [3, 1], seed=seed)
+        updates = panel.updates
+        training.modelChanged.emit()
+        qtbot.waitUntil(lambda: panel.updates > updates, timeout=3000)
+        settle(qtbot, panel)
+        assert panel.state.position == 3
+        assert view.mapToScene(view.viewport().rect()).boundingRect() == moved
