@@ -1311,6 +1311,8 @@ class GraphView(QGraphicsView):
             self.refresh_values(previous)
             return
         new_structure = graph is not self.base_graph
+        if new_structure:
+            self.fit_whole = False  # Whole graph was asked for the graph on screen; a new one opens readable
         self.base_graph = graph
         self.collapsed &= set(groups_of(graph))
         if collapsed is None and new_structure and graph.graph.get("overview"):
@@ -1783,10 +1785,13 @@ class GraphView(QGraphicsView):
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
             if not was_partial:
+                self._fit_around_focus(rect, readable)
+                where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
                 self.message.emit(
-                    "Fit keeps the graph's text readable, so part of it is off screen: drag it, click the map "
-                    "beside the legend, or choose View ▸ Whole graph (Ctrl+9)."
+                    f"Fit keeps the graph's text readable, so part of it is off screen: {where} "
+                    "or choose View ▸ Whole graph (Ctrl+9)."
                 )
+                return
             self._fit_around_focus(rect, readable)
             return
         vp = QRectF(self.viewport().rect())

@@ -105,6 +105,12 @@ def test_whole_graph_shows_everything_smaller_and_fit_comes_back(qtbot, big_view
     view.fit(whole=False)
     qtbot.waitUntil(lambda: not view.busy, timeout=30000)
     assert view.fit_is_partial and view.fitted_text_points() == pytest.approx(13.5)
+    # Whole graph is asked for the graph on screen: a new expression opens readable again
+    view.show_whole()
+    qtbot.waitUntil(lambda: not view.busy, timeout=30000)
+    view.set_graph(graph_of(MORE_OPS["text"] + "\nh = g * 2"))
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    assert view.fit_is_partial and view.fitted_text_points() == pytest.approx(13.5)
 
 
 def test_a_graph_that_fits_readably_is_shown_whole(qtbot):
