@@ -313,7 +313,8 @@ def plot_size_findings(window, mode) -> list[Finding]:
 
 
 def table_findings(window) -> list[Finding]:
-    """A table fits its columns to its width: no sideways scroll bar (elided cells keep their text in tooltips)."""
+    """A table fits its columns to its width: no sideways scroll bar, and every cell in view shows its whole text or
+    is elided with the whole text in its tooltip."""
     from PySide6.QtWidgets import QTableView
 
     found = []
@@ -323,6 +324,55 @@ def table_findings(window) -> list[Finding]:
         bar = table.horizontalScrollBar()
         if bar.isVisible() and bar.maximum() > 0:
             found.append(Finding("table scrolls sideways", describe(table), f"by {bar.maximum()} px"))
+        found += cell_findings(table)
+    return found
+
+
+def cell_findings(table) -> list[Finding]:
+    """Every cell and header section of a table in view shows its whole text: the room the delegate needs for it
+    (the text's advance in the table's font, plus check box, icon and margins) fits the column, or the cell is
+    elided on purpose (an elide mode, and the whole text in its tooltip)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    found = []
+    model = table.model()
+    if model is None:
+        return found
+    fm = QFontMetricsF(table.font())
+    eliding = table.textElideMode() != Qt.TextElideMode.ElideNone
+    viewport = table.viewport().rect()
+    header = table.horizontalHeader()
+    for c in range(model.columnCount()):
+        if table.isColumnHidden(c) or table.columnWidth(c) <= 0:
+            continue
+        width = table.columnWidth(c)
+        label = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
+        if header.isVisible() and label:
+            need = QFontMetricsF(header.font()).horizontalAdvance(label) + 2 * header.style().pixelMetric(
+                header.style().PixelMetric.PM_HeaderMargin, None, header
+            )
+            tip = str(model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) or "")
+            elided = header.textElideMode() != Qt.TextElideMode.ElideNone and label in tip
+            if need > width + SLACK and not elided:
+                found.append(Finding("clipped header", describe(table), f"«{label}» needs {need:.0f} px, has {width}"))
+        for r in range(model.rowCount()):
+            index = model.index(r, c)
+            rect = table.visualRect(index)
+            if table.isRowHidden(r) or not rect.intersects(viewport):
+                continue
+            text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+            if not text:
+                continue
+            option = QStyleOptionViewItem()
+            table.initViewItemOption(option)
+            need = max(table.itemDelegateForIndex(index).sizeHint(option, index).width(), fm.horizontalAdvance(text))
+            if need <= width + SLACK:
+                continue
+            tip = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
+            if not (eliding and text in tip):
+                found.append(
+                    Finding("clipped cell", describe(table), f"row {r} «{text}» needs {need:.0f} px, has {width}")
+                )
     return found
 
 
