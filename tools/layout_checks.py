@@ -3,9 +3,9 @@
 ``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
 window, a legend or banner outside its view, a plot whose background is not its theme's colour, a table that
-scrolls sideways, and (presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot
-whose data area is too small to read.  Used by
-``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
+scrolls sideways or cuts a cell's or header's text (without an elision and the whole text in its tooltip), and
+(presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot whose data area is too small
+to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
 """
 
 from __future__ import annotations
