@@ -169,6 +169,16 @@ def main() -> int:
 
         return go
 
+    def sample_repaint():
+        def go():
+            window.tabs.setCurrentWidget(window.sample)
+            window.sample.show_sample(0.3, -0.2, 1)  # each neuron one box (its default for 2-16-16-1)
+            QTest.qWait(300)
+            idle(app)
+            return lambda: window.sample.view.viewport().repaint()
+
+        return go
+
     def sample_after_training():
         def go():
             window.tabs.setCurrentWidget(window.training)
@@ -188,6 +198,7 @@ def main() -> int:
         ("sample tab, first view", lambda: tab(window.sample), True),
         ("sample graph, a point", sample_point(False), False),
         ("sample graph, all opened", sample_point(True), False),
+        ("sample graph, repaint", sample_repaint(), False),
         ("sample tab after training", sample_after_training(), False),
         ("theme dark, training tab", theme_on(window.training, "dark"), False),
         ("theme light, training tab", theme_on(window.training, "light"), False),
