@@ -68,6 +68,7 @@ ELASTIC = (2, 6)  # Settings and Note give up width first (elided, the whole tex
 LEAST_CHARS = 3  # … down to about this many characters (the tooltip has the rest)
 NAME_CHARS = 5  # then the optimiser's name, down to its check box, swatch and about this many characters
 EDITABLE = (1, 2)
+RESERVED = (3, 4, 5)  # Steps, Loss, Distance: room for longer numbers than shown, given up when the table is tight
 TABLE_INTERVAL_S = 0.1
 NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
 CENTRE_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
@@ -475,6 +476,11 @@ class OptimizerLabPanel(QWidget):
                 least = indicator + 12 + NAME_CHARS * self.table.fontMetrics().averageCharWidth() + 16
                 widths[0] -= min(max(widths[0] - least, 0), excess)
                 excess = sum(widths) - room
+            if excess > 0:  # then the numbers' room kept for longer values: down to what they show now
+                for c in RESERVED:
+                    taken = min(max(widths[c] - self._shown_width(c), 0), excess)
+                    widths[c] -= taken
+                    excess -= taken
             if excess > 0:
                 total = sum(widths)
                 least = self.table.horizontalHeader().minimumSectionSize()  # (Qt widens a narrower column)
@@ -487,6 +493,16 @@ class OptimizerLabPanel(QWidget):
             if self.table.columnWidth(c) != width:
                 self.table.setColumnWidth(c, width)
         header.setStretchLastSection(sum(widths) <= room)
+
+    def _shown_width(self, c: int) -> int:
+        """Room for column ``c``'s texts now (and its header's name), in the font in use."""
+        metrics = self.table.fontMetrics()
+        texts = [self.table.item(r, c).text() for r in range(self.table.rowCount()) if self.table.item(r, c)]
+        header = self.table.horizontalHeaderItem(c).text()
+        margin = self.style().pixelMetric(self.style().PixelMetric.PM_HeaderMargin)
+        return max(
+            [metrics.horizontalAdvance(t) + 14 for t in texts] + [metrics.horizontalAdvance(header) + 4 * margin]
+        )
 
     def _update_table(self) -> None:
         race = self.lab.race

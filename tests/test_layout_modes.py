@@ -212,7 +212,7 @@ def test_every_lab_table_cell_shows_its_whole_text_or_is_elided_with_a_tooltip(t
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QFontMetricsF
 
-    from tools.layout_checks import cell_findings
+    from tools.layout_checks import cell_findings, cell_need
     from tools.tour_states import build_states
 
     states = [s for s in build_states() if s.name.startswith("lab-")]
@@ -234,7 +234,14 @@ def test_every_lab_table_cell_shows_its_whole_text_or_is_elided_with_a_tooltip(t
                     continue
                 for c in range(table.columnCount()):
                     item = table.item(r, c)
-                    if item.text() and fm.horizontalAdvance(item.text()) > table.columnWidth(c):
+                    if not item.text():
+                        continue
+                    if cell_need(table, table.indexFromItem(item)) > table.columnWidth(c):
+                        # the numbers (lr, steps, loss, distance) give way last: whole but in the narrowest
+                        # mode with the step graph beside the map
+                        narrowest = state.name == "lab-step-graph" and mode.size == (1024, 700)
+                        assert narrowest or c not in (1, 3, 4, 5), (where, c, item.text())
+                    if fm.horizontalAdvance(item.text()) > table.columnWidth(c):
                         cut += 1
                         assert item.text() in item.toolTip(), (where, item.text(), item.toolTip())
                         assert table.textElideMode() == Qt.TextElideMode.ElideRight

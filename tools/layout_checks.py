@@ -328,12 +328,20 @@ def table_findings(window) -> list[Finding]:
     return found
 
 
+def cell_need(table, index) -> int:
+    """The width a cell needs for its whole text: its delegate's size hint (the text's advance in the table's
+    font, check box, icon and margins)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    table.initViewItemOption(option)
+    return table.itemDelegateForIndex(index).sizeHint(option, index).width()
+
+
 def cell_findings(table) -> list[Finding]:
     """Every cell and header section of a table in view shows its whole text: the room the delegate needs for it
     (the text's advance in the table's font, plus check box, icon and margins) fits the column, or the cell is
     elided on purpose (an elide mode, and the whole text in its tooltip)."""
-    from PySide6.QtWidgets import QStyleOptionViewItem
-
     found = []
     model = table.model()
     if model is None:
@@ -363,9 +371,7 @@ def cell_findings(table) -> list[Finding]:
             text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
             if not text:
                 continue
-            option = QStyleOptionViewItem()
-            table.initViewItemOption(option)
-            need = max(table.itemDelegateForIndex(index).sizeHint(option, index).width(), fm.horizontalAdvance(text))
+            need = max(cell_need(table, index), fm.horizontalAdvance(text))
             if need <= width + SLACK:
                 continue
             tip = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
