@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         self.theme = "light"
         self.presentation = False
         self._applied_look: tuple = (None, None)  # (theme, presentation) the areas were last given
+        self._area_looks: dict[int, tuple] = {}  # id(area) -> the (theme, presentation) it was last given
         self.reporter = ErrorReporter(self)
         self.reporter.reported.connect(lambda text: self.statusBar().showMessage(f"Error: {text}", 15000))
 
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         # A status message belongs to the area that sent it: switching areas clears it.
         self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
         self.tabs.currentChanged.connect(lambda _index: self._update_non_finite())
+        self.tabs.currentChanged.connect(lambda _index: self._catch_up_look(self.tabs.currentWidget()))
 
         self._build_menus()
         self._restore_settings()
@@ -486,14 +488,27 @@ class MainWindow(QMainWindow):
         self._apply_look()
 
     def _apply_look(self) -> None:
-        """Palette and fonts for the app, then each area's own look: only what changed (each redraws)."""
+        """Palette and fonts for the app, then the shown area's own look: only what changed (each redraws).
+
+        A hidden area takes the new look when its tab is shown (``_catch_up_look``): restyling every plot of
+        every tab at once kept the window busy for a tenth of a second or more on each switch."""
         apply_theme(QApplication.instance(), self.theme, self.presentation, self._base_font_size)
-        applied, self._applied_look = self._applied_look, (self.theme, self.presentation)
+        self._applied_look = (self.theme, self.presentation)
+        current = self.tabs.currentWidget()
         for area in self.areas.values():
-            if hasattr(area, "set_theme") and applied[0] != self.theme:
-                area.set_theme(self.theme)
-            if hasattr(area, "set_presentation") and applied[1] != self.presentation:
-                area.set_presentation(self.presentation)
+            if area is current or not self.isVisible():
+                self._catch_up_look(area)
+
+    def _catch_up_look(self, area: QWidget | None) -> None:
+        """Give ``area`` the window's theme and mode if it has not had them yet."""
+        if area is None or area not in self.areas.values():
+            return
+        applied = self._area_looks.get(id(area), (None, None))
+        if hasattr(area, "set_theme") and applied[0] != self.theme:
+            area.set_theme(self.theme)
+        if hasattr(area, "set_presentation") and applied[1] != self.presentation:
+            area.set_presentation(self.presentation)
+        self._area_looks[id(area)] = (self.theme, self.presentation)
 
     def warn(self, title: str, text: str) -> QMessageBox:
         """A non-blocking warning (the event loop, and any animation, keeps running)."""

@@ -15,6 +15,7 @@ emits ``parameterPicked`` for the loss slice.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
@@ -211,9 +212,18 @@ class Magnifier(QGraphicsRectItem):
 class _View(QGraphicsView):
     """Keeps the whole network in view when the widget is resized."""
 
+    held = 0  # inside NetworkDiagram.fitting_once: resizes wait for one fit at the end
+    missed = False
+
     def resizeEvent(self, event):
         super().resizeEvent(event)
-        self.fit()
+        self.fit_soon()
+
+    def fit_soon(self):
+        if self.held:
+            self.missed = True
+        else:
+            self.fit()
 
     margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
 
@@ -403,6 +413,20 @@ class NetworkDiagram(QWidget):
         if self.weights:
             self._restyle()
 
+    @contextmanager
+    def fitting_once(self):
+        """Resizes and restyles inside fit the network to the view once, at the end: a mode switch moves the
+        splitters around the diagram several times, and each fit lays out every edge again."""
+        view = self.view
+        view.held += 1
+        try:
+            yield
+        finally:
+            view.held -= 1
+            if not view.held and view.missed:
+                view.missed = False
+                view.fit()
+
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
         """The theme's colours and the mode's label size (labels ≥ 1.5× in presentation mode)."""
         self.colors = pal
@@ -432,7 +456,7 @@ class NetworkDiagram(QWidget):
         self._update_key()
         if self.picked is not None:
             self.pick(*self.picked, emit=False)
-        self.view.fit()
+        self.view.fit_soon()
 
     def _style_neuron(self, item: NeuronItem, layer: int, last: int) -> None:
         pal = self.colors

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.numbers import format_number
+from autograd_core.numbers import format_full, format_number
 from autograd_core.optim import OPTIMIZER_LABELS
 from autograd_core.race import EngineHessian, Racer
 from autograd_core.surfaces import PRESETS
@@ -65,8 +65,10 @@ COLUMN_TIPS = (
     "Note: why a racer stopped",
 )
 ELASTIC = (2, 6)  # Settings and Note give up width first (elided, the whole text in the cell's tooltip)
-LEAST_CHARS = 5  # … down to about this many characters
+LEAST_CHARS = 3  # … down to about this many characters (the tooltip has the rest)
+NAME_CHARS = 5  # then the optimiser's name, down to its check box, swatch and about this many characters
 EDITABLE = (1, 2)
+RESERVED = (3, 4, 5)  # Steps, Loss, Distance: room for longer numbers than shown, given up when the table is tight
 TABLE_INTERVAL_S = 0.1
 NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
 CENTRE_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
@@ -200,6 +202,7 @@ class OptimizerLabPanel(QWidget):
         for c, tip in enumerate(COLUMN_TIPS):
             self.table.horizontalHeaderItem(c).setToolTip(tip)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # (the tips hold the names)
         self.table.viewport().installEventFilter(self)  # a new width fits the columns again
         self._natural_widths: list[int] = []
         self.table.setToolTip(
@@ -407,6 +410,7 @@ class OptimizerLabPanel(QWidget):
         try:
             for r, row in enumerate(self.lab.rows):
                 name = QTableWidgetItem(OPTIMIZER_LABELS[row.kind])
+                name.setToolTip(f"{OPTIMIZER_LABELS[row.kind]}: tick it to race")
                 name.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 name.setCheckState(Qt.CheckState.Checked if row.enabled else Qt.CheckState.Unchecked)
                 swatch = QPixmap(12, 12)
@@ -415,7 +419,7 @@ class OptimizerLabPanel(QWidget):
                 name.setIcon(QIcon(swatch))
                 self.table.setItem(r, 0, name)
                 lr = QTableWidgetItem(format_number(row.lr))
-                lr.setToolTip("Learning rate: double-click to edit (used from the next race)")
+                lr.setToolTip(self._lr_tip(row.lr))
                 self.table.setItem(r, 1, lr)
                 settings = QTableWidgetItem(settings_text(row.settings))
                 settings.setToolTip(self._settings_tip(row.settings))
@@ -430,6 +434,10 @@ class OptimizerLabPanel(QWidget):
             self._filling = False
         self._update_table()
         self._measure_columns()
+
+    @staticmethod
+    def _lr_tip(lr: float) -> str:
+        return f"{format_number(lr)} — learning rate {format_full(lr)}: double-click to edit (used from the next race)"
 
     @staticmethod
     def _settings_tip(settings) -> str:
@@ -463,6 +471,16 @@ class OptimizerLabPanel(QWidget):
                 taken = min(can, math.ceil(excess * can / max(sum(give), 1)))
                 widths[c] -= taken
             excess = sum(widths) - room
+            if excess > 0:  # then the names (the swatch and the first letters still tell the racers apart)
+                indicator = self.style().pixelMetric(self.style().PixelMetric.PM_IndicatorWidth)
+                least = indicator + 12 + NAME_CHARS * self.table.fontMetrics().averageCharWidth() + 16
+                widths[0] -= min(max(widths[0] - least, 0), excess)
+                excess = sum(widths) - room
+            if excess > 0:  # then the numbers' room kept for longer values: down to what they show now
+                for c in RESERVED:
+                    taken = min(max(widths[c] - self._shown_width(c), 0), excess)
+                    widths[c] -= taken
+                    excess -= taken
             if excess > 0:
                 total = sum(widths)
                 least = self.table.horizontalHeader().minimumSectionSize()  # (Qt widens a narrower column)
@@ -476,6 +494,16 @@ class OptimizerLabPanel(QWidget):
                 self.table.setColumnWidth(c, width)
         header.setStretchLastSection(sum(widths) <= room)
 
+    def _shown_width(self, c: int) -> int:
+        """Room for column ``c``'s texts now (and its header's name), in the font in use."""
+        metrics = self.table.fontMetrics()
+        texts = [self.table.item(r, c).text() for r in range(self.table.rowCount()) if self.table.item(r, c)]
+        header = self.table.horizontalHeaderItem(c).text()
+        margin = self.style().pixelMetric(self.style().PixelMetric.PM_HeaderMargin)
+        return max(
+            [metrics.horizontalAdvance(t) + 14 for t in texts] + [metrics.horizontalAdvance(header) + 4 * margin]
+        )
+
     def _update_table(self) -> None:
         race = self.lab.race
         by_row = {}
@@ -486,21 +514,23 @@ class OptimizerLabPanel(QWidget):
             for r in range(len(self.lab.rows)):
                 racer = by_row.get(r)
                 if racer is None:
-                    texts = ("", "", "", "")
+                    texts = tips = ("", "", "", "")
                 else:
                     distance = racer.distance
-                    texts = (
-                        str(racer.steps),
-                        format_number(racer.loss),
-                        "—" if math.isnan(distance) else format_number(distance),
-                        racer.note or "",
+                    far = "—" if math.isnan(distance) else format_number(distance)
+                    texts = (str(racer.steps), format_number(racer.loss), far, racer.note or "")
+                    # each cell's tooltip holds its whole text: a narrow column elides it on purpose
+                    tips = (
+                        f"{texts[0]} steps taken",
+                        f"{texts[1]} — loss f = {format_full(racer.loss)} at the racer's current point",
+                        "No known minimum" if far == "—" else f"{far} — {format_full(distance)} to the nearest minimum",
+                        texts[3],
                     )
-                for c, text in enumerate(texts, start=3):
+                for c, (text, tip) in enumerate(zip(texts, tips, strict=True), start=3):
                     cell = self.table.item(r, c)
                     if cell.text() != text:
                         cell.setText(text)
-                        if c == 6:
-                            cell.setToolTip(text)
+                        cell.setToolTip(tip)
         finally:
             self._filling = False
 
@@ -526,8 +556,7 @@ class OptimizerLabPanel(QWidget):
         self._filling = True
         try:  # show the value in force (the old one if the text was refused)
             item.setText(format_number(row.lr) if c == 1 else settings_text(row.settings))
-            if c == 2:
-                item.setToolTip(self._settings_tip(row.settings))
+            item.setToolTip(self._lr_tip(row.lr) if c == 1 else self._settings_tip(row.settings))
         finally:
             self._filling = False
         if not problem:
@@ -708,7 +737,7 @@ class OptimizerLabPanel(QWidget):
         if narrow:
             # the column in view gets the room: the step graph's text is 1.5× on a projector (its legend then
             # fits on one line), the race's controls need less
-            share = (0.56 if stepping else 0.44) if self.presentation else 0.36
+            share = (0.56 if stepping else 0.39) if self.presentation else 0.36
             sizes = {self.side_tabs: int(width * share), self.centre: width - int(width * share)}
         else:
             # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation

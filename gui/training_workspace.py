@@ -582,14 +582,16 @@ class TrainingWorkspace(QWidget):
 
     def set_theme(self, theme: str) -> None:
         """Every view in the theme's palette (plots, boundary colour map, diagram, maps, banner)."""
-        self._restyle(theme, presentation_on())
+        with self.diagram.fitting_once():
+            self._restyle(theme, presentation_on())
 
     def set_presentation(self, on: bool) -> None:
         """Plot and diagram text 1.6× (and bigger points) for a projector."""
-        self._restyle(current_theme(), on)
-        self.boundary.set_point_size(12 if on else 9)
-        self.regression_plot.set_point_size(12 if on else 9)
-        self._reflow()
+        with self.diagram.fitting_once():
+            self._restyle(current_theme(), on)
+            self.boundary.set_point_size(12 if on else 9)
+            self.regression_plot.set_point_size(12 if on else 9)
+            self._reflow()
 
     def _restyle(self, theme: str, presentation: bool) -> None:
         pal = palette(theme)
@@ -732,12 +734,14 @@ class TrainingWorkspace(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._reflow()
+        with self.diagram.fitting_once():
+            self._reflow()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
-            self._reflow()
+            with self.diagram.fitting_once():
+                self._reflow()
 
     def _place_banner(self) -> None:
         """The banner floats over the bottom of the curves (it never pushes the plots down, and never hides

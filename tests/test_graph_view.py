@@ -231,3 +231,46 @@ def test_large_graph_is_laid_out_off_thread_and_says_so(qtbot, view):
     qtbot.waitUntil(lambda: not view.busy, timeout=20000)
     qtbot.wait(50)
     assert len(view.nodes) == small.number_of_nodes() and not view.banner.isVisible()
+
+
+def test_edge_bundles_paint_each_edge_as_its_own_stroke(qtbot, view):
+    """A layer of neurons into the next crosses every edge with every other: one stroke of all their paths made
+    Qt's stroker five times slower than stroking them one by one. The bundles now give exactly the picture of
+    their edges' own paths, each stroked alone (then the arrowheads), and cover every plain edge once."""
+    from PySide6.QtGui import QPainter
+
+    from gui.graph_view import EdgeBundle
+
+    model = MLP(2, [8, 8, 1], seed=0)
+    draw(qtbot, view, to_networkx(model([0.5, -0.25])))
+    view.set_collapsed(set(view.groups()))  # each neuron one box: the crossing edges between layers
+    qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+    bundles = [item for item in view.scene().items() if isinstance(item, EdgeBundle)]
+    assert bundles and sum(len(b.paths) for b in bundles) == len(view.edges)
+
+    def picture(paint) -> QImage:
+        image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setTransform(view.viewportTransform())
+        paint(painter)
+        painter.end()
+        return image
+
+    def one_by_one(painter):
+        painter.setPen(view.edge_pen(False))
+        for edge in view.edges.values():
+            painter.drawPath(edge.own_path)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(view.colors.edge)
+        for bundle in bundles:
+            painter.drawPath(bundle.arrows)
+
+    def bundled(painter):
+        for bundle in bundles:
+            bundle.paint(painter, None)
+
+    reference, painted = picture(one_by_one), picture(bundled)
+    assert painted != picture(lambda _p: None)
+    assert painted == reference

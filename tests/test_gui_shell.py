@@ -437,3 +437,40 @@ def test_the_non_finite_warning_describes_the_graph_on_screen(qtbot, window):
     assert label.text().startswith("⚠ " + window.sample.state.non_finite[0].message)
     window.tabs.setCurrentWidget(window.expression)
     assert label.isVisible() and "1 / 0" in label.text()
+
+
+def test_a_switch_restyles_the_shown_tab_at_once_and_a_hidden_one_as_it_is_shown(qtbot, window):
+    """Restyling every tab's plots and graphs on each theme or mode switch kept the window busy for a tenth of
+    a second or more; a hidden tab takes the new look when it is shown, before it is painted."""
+    from PySide6.QtGui import QColor
+
+    from gui.theme import graph_colors, palette
+
+    lab, sample = window.lab, window.sample
+    boundary = window.training.boundary.plot
+    window.tabs.setCurrentWidget(window.expression)
+    qtbot.wait(30)
+    light, dark = graph_colors("light").background, graph_colors("dark").background
+    window.set_theme("dark")
+    assert window.expression.view.backgroundBrush().color() == dark  # the tab on screen: at once
+    assert lab.theme == "light" and lab.plot.backgroundBrush().color() == light  # hidden: not yet
+    assert boundary.backgroundBrush().color() == QColor(palette("light").plot_background)
+    window.tabs.setCurrentWidget(window.training)
+    assert boundary.backgroundBrush().color() == QColor(palette("dark").plot_background)
+    window.tabs.setCurrentWidget(lab)
+    assert lab.theme == "dark"
+    qtbot.wait(30)
+    assert lab.plot.grab().toImage().pixelColor(3, 3) == dark  # what the user sees of it
+    window.set_presentation(True)
+    assert lab.presentation and not sample.view.presentation
+    window.tabs.setCurrentWidget(sample)
+    assert sample.view.presentation and sample.view.theme == "dark"
+    window.set_presentation(False)
+    window.set_theme("light")
+    for area in (window.expression, window.training, lab, sample):
+        window.tabs.setCurrentWidget(area)
+    qtbot.wait(30)
+    assert not lab.presentation and lab.theme == "light" and not sample.view.presentation
+    assert lab.plot.grab().toImage().pixelColor(3, 3) == light
+    # the training tab too: dark while it was hidden, light again once shown
+    assert window.training.boundary.plot.backgroundBrush().color() == QColor(palette("light").plot_background)

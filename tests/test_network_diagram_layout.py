@@ -121,3 +121,28 @@ def test_a_narrow_tall_view_still_shows_the_whole_network(qtbot, diagram):
     for column in diagram.neurons:
         for item in column:
             assert item.rect().width() == pytest.approx(item.rect().height())
+
+
+def test_resizes_inside_fitting_once_fit_the_network_once_at_the_end(qtbot, diagram):
+    """A mode switch moves the splitters around the diagram several times: the network is fitted once, after."""
+    fits = []
+    original = diagram.view.fit
+    diagram.view.fit = lambda: (fits.append(diagram.view.viewport().size()), original())[1]
+    try:
+        before = diagram.view.transform().m11()
+        with diagram.fitting_once():
+            diagram.resize(500, 420)
+            qtbot.wait(20)
+            diagram.resize(900, 380)
+            qtbot.wait(20)
+            assert fits == [] and diagram.view.transform().m11() == before  # held: not fitted yet
+        assert len(fits) == 1 and fits[0] == diagram.view.viewport().size()
+        shown = on_screen(diagram)
+        assert diagram.view.viewport().rect().contains(shown)
+        original()  # the same picture as fitting on every resize gives
+        assert on_screen(diagram) == shown and diagram.view.transform().m11() != before
+        diagram.resize(700, 400)  # outside: every resize fits at once, as before
+        qtbot.wait(20)
+        assert len(fits) >= 2
+    finally:
+        diagram.view.fit = original

@@ -3,9 +3,9 @@
 ``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
 window, a legend or banner outside its view, a plot whose background is not its theme's colour, a table that
-scrolls sideways, and (presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot
-whose data area is too small to read.  Used by
-``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
+scrolls sideways or cuts a cell's or header's text (without an elision and the whole text in its tooltip), and
+(presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot whose data area is too small
+to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
 """
 
 from __future__ import annotations
@@ -313,7 +313,8 @@ def plot_size_findings(window, mode) -> list[Finding]:
 
 
 def table_findings(window) -> list[Finding]:
-    """A table fits its columns to its width: no sideways scroll bar (elided cells keep their text in tooltips)."""
+    """A table fits its columns to its width: no sideways scroll bar, and every cell in view shows its whole text or
+    is elided with the whole text in its tooltip."""
     from PySide6.QtWidgets import QTableView
 
     found = []
@@ -323,6 +324,61 @@ def table_findings(window) -> list[Finding]:
         bar = table.horizontalScrollBar()
         if bar.isVisible() and bar.maximum() > 0:
             found.append(Finding("table scrolls sideways", describe(table), f"by {bar.maximum()} px"))
+        found += cell_findings(table)
+    return found
+
+
+def cell_need(table, index) -> int:
+    """The width a cell needs for its whole text: its delegate's size hint (the text's advance in the table's
+    font, check box, icon and margins)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    table.initViewItemOption(option)
+    return table.itemDelegateForIndex(index).sizeHint(option, index).width()
+
+
+def cell_findings(table) -> list[Finding]:
+    """Every cell and header section of a table in view shows its whole text: the room the delegate needs for it
+    (the text's advance in the table's font, plus check box, icon and margins) fits the column, or the cell is
+    elided on purpose (an elide mode, and the whole text in its tooltip)."""
+    found = []
+    model = table.model()
+    if model is None:
+        return found
+    fm = QFontMetricsF(table.font())
+    eliding = table.textElideMode() != Qt.TextElideMode.ElideNone
+    viewport = table.viewport().rect()
+    header = table.horizontalHeader()
+    for c in range(model.columnCount()):
+        if table.isColumnHidden(c) or table.columnWidth(c) <= 0:
+            continue
+        width = table.columnWidth(c)
+        label = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
+        if header.isVisible() and label:
+            need = QFontMetricsF(header.font()).horizontalAdvance(label) + 2 * header.style().pixelMetric(
+                header.style().PixelMetric.PM_HeaderMargin, None, header
+            )
+            tip = str(model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) or "")
+            elided = header.textElideMode() != Qt.TextElideMode.ElideNone and label in tip
+            if need > width + SLACK and not elided:
+                found.append(Finding("clipped header", describe(table), f"«{label}» needs {need:.0f} px, has {width}"))
+        for r in range(model.rowCount()):
+            index = model.index(r, c)
+            rect = table.visualRect(index)
+            if table.isRowHidden(r) or not rect.intersects(viewport):
+                continue
+            text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+            if not text:
+                continue
+            need = max(cell_need(table, index), fm.horizontalAdvance(text))
+            if need <= width + SLACK:
+                continue
+            tip = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
+            if not (eliding and text in tip):
+                found.append(
+                    Finding("clipped cell", describe(table), f"row {r} «{text}» needs {need:.0f} px, has {width}")
+                )
     return found
 
 

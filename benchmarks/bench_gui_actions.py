@@ -1,0 +1,261 @@
+"""GUI-thread time of single user actions: theme switch, presentation mode, image export, session save, the
+first view of the Sample graph tab.
+
+Opens the main window (offscreen unless ``--show``) with its real training process, trains a few steps so
+the session has a history, then does each action ``--repeat`` times and prints, per action, the longest stall
+of the event loop from the action until ``--settle`` ms later (a 5 ms probe timer: the action's handlers,
+posted events, the timers it started and the repaint) and the GUI thread's CPU time over the same span (less
+inflated by other processes on a shared machine; work moved to another thread does not count).
+
+    python benchmarks/bench_gui_actions.py [--repeat 3] [--show] [--profile ACTION] [--only ACTION …]
+
+``--profile theme`` (or any action name's prefix) runs that action under cProfile and prints the top entries.
+Figures are noisy on a shared 2-core machine; the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def idle(app) -> None:
+    """Until nothing is posted any more (deferred slots, layout requests, paints)."""
+    for _ in range(5):
+        app.sendPostedEvents()
+        app.processEvents()
+
+
+def probe_stall(app, action, settle_ms: int) -> float:
+    """The action, then ``settle_ms`` of event loop with a 5 ms probe timer: the longest time the loop was
+    blocked (the action's own call, deferred slots, timers it started, repaints)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    gaps = []
+    last = [time.perf_counter()]
+
+    def probe():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(probe)
+    start = time.perf_counter()
+    action()
+    last[0] = start  # the action's own call counts as a gap from its start
+    timer.start()
+    loop = QEventLoop()
+    QTimer.singleShot(settle_ms, loop.quit)
+    loop.exec()
+    timer.stop()
+    probe()
+    return max(gaps)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="times each action is timed (default 3)")
+    parser.add_argument("--show", action="store_true", help="use the real display instead of offscreen")
+    parser.add_argument("--profile", default="", help="run the action(s) whose name starts with this under cProfile")
+    parser.add_argument("--only", nargs="*", default=[], help="only the actions whose name starts with one of these")
+    parser.add_argument("--settle", type=int, default=800, help="ms of event loop probed after each action")
+    parser.add_argument("--top", type=int, default=25, help="profile entries to print (default 25)")
+    args = parser.parse_args()
+    if not args.show:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from gui.app import create_app
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    app = create_app()
+    tmp = tempfile.TemporaryDirectory(prefix="bench-gui-actions-")
+    folder = Path(tmp.name)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder / "qsettings"))
+    settings = AppSettings(QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(settings)
+    window.resize(1280, 800)
+    window.show()
+    window.tabs.setCurrentWidget(window.training)
+    controller = window.training.controller
+    deadline = time.monotonic() + 60
+    while controller.last_snapshot is None and time.monotonic() < deadline:
+        QTest.qWait(20)
+    QTest.qWait(300)
+    idle(app)
+
+    def tab(area):
+        return lambda: window.tabs.setCurrentWidget(area)
+
+    def theme_on(area, theme):
+        def go():
+            window.tabs.setCurrentWidget(area)
+            idle(app)
+            return lambda: window.theme_actions[theme].trigger()
+
+        return go
+
+    def export_on(area, ext):
+        def go():
+            window.tabs.setCurrentWidget(area)
+            idle(app)
+            go.n = getattr(go, "n", 0) + 1
+            return lambda: window.export_image(str(folder / f"export{go.n}.{ext}"))
+
+        return go
+
+    def tab_after_theme(area, theme):
+        """From the Expression tab (after a theme switch there, unless ``theme`` is None) to this tab."""
+
+        def go():
+            window.tabs.setCurrentWidget(window.expression)
+            idle(app)
+            if theme is not None:
+                window.theme_actions[theme].trigger()
+                idle(app)
+            return lambda: window.tabs.setCurrentWidget(area)
+
+        return go
+
+    def presentation(on):
+        def go():
+            return lambda: window.presentation_action.setChecked(on)
+
+        return go
+
+    def trained_session():
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            if controller.last_metrics is None or controller.last_metrics.step < 200:
+                controller.update_settings(steps=300)
+                controller.play()
+                end = time.monotonic() + 30
+                while (controller.last_metrics is None or controller.last_metrics.step < 200) and (
+                    time.monotonic() < end
+                ):
+                    QTest.qWait(50)
+                controller.pause()
+                QTest.qWait(300)
+            idle(app)
+            return lambda: window.save_session_to(str(folder / "session.agp.json"))
+
+        return go
+
+    def sample_point(opened):
+        def go():
+            window.tabs.setCurrentWidget(window.sample)
+            idle(app)
+
+            def act():
+                window.sample.show_sample(0.3, -0.2, 1)
+                if opened:  # every neuron opened: the whole scalar graph (Whole graph, as a user may)
+                    window.sample.view.set_collapsed(set())
+
+            return act
+
+        return go
+
+    def sample_repaint():
+        def go():
+            window.tabs.setCurrentWidget(window.sample)
+            window.sample.show_sample(0.3, -0.2, 1)  # each neuron one box (its default for 2-16-16-1)
+            QTest.qWait(300)
+            idle(app)
+            return lambda: window.sample.view.viewport().repaint()
+
+        return go
+
+    def sample_after_training():
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            controller.update_settings(steps=(controller.last_metrics.step if controller.last_metrics else 0) + 30)
+            controller.play()
+            end = time.monotonic() + 20
+            while controller.running and time.monotonic() < end:
+                QTest.qWait(50)
+            QTest.qWait(300)
+            idle(app)
+            return lambda: window.tabs.setCurrentWidget(window.sample)
+
+        return go
+
+    # (name, prepare → the timed action, once only)
+    actions = [
+        ("sample tab, first view", lambda: tab(window.sample), True),
+        ("sample graph, a point", sample_point(False), False),
+        ("sample graph, all opened", sample_point(True), False),
+        ("sample graph, repaint", sample_repaint(), False),
+        ("sample tab after training", sample_after_training(), False),
+        ("theme dark, training tab", theme_on(window.training, "dark"), False),
+        ("theme light, training tab", theme_on(window.training, "light"), False),
+        ("theme dark, expression tab", theme_on(window.expression, "dark"), False),
+        ("theme light, expression tab", theme_on(window.expression, "light"), False),
+        ("theme dark, sample tab", theme_on(window.sample, "dark"), False),
+        ("theme light, sample tab", theme_on(window.sample, "light"), False),
+        ("training tab shown", tab_after_theme(window.training, None), False),
+        ("training tab shown, new theme", tab_after_theme(window.training, "dark"), False),
+        ("training tab shown, new theme", tab_after_theme(window.training, "light"), False),
+        ("presentation on", presentation(True), False),
+        ("presentation off", presentation(False), False),
+        ("export png, expression", export_on(window.expression, "png"), False),
+        ("export svg, expression", export_on(window.expression, "svg"), False),
+        ("export png, training", export_on(window.training, "png"), False),
+        ("export svg, training", export_on(window.training, "svg"), False),
+        ("export png, sample", export_on(window.sample, "png"), False),
+        ("export svg, sample", export_on(window.sample, "svg"), False),
+        ("session save", trained_session(), False),
+    ]
+    if args.only:
+        actions = [a for a in actions if any(a[0].startswith(o) for o in args.only)]
+    results: dict[str, list[tuple[float, float]]] = {}
+    profile = cProfile.Profile() if args.profile else None
+    for _round in range(args.repeat):
+        for name, prepare, once in actions:
+            if once and name in results:
+                continue
+            action = prepare()
+            idle(app)
+            profiling = profile is not None and name.startswith(args.profile)
+            cpu = time.thread_time()
+            if profiling:
+                profile.enable()
+            stall = probe_stall(app, action, args.settle)
+            if profiling:
+                profile.disable()
+            results.setdefault(name, []).append((stall, time.thread_time() - cpu))
+    window.close()
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(
+        f"{'action':<30} {'runs':>4} {'longest stall ms (min–max)':>27} {'GUI-thread CPU ms (min–max)':>28}"
+        f"   (stall: the event loop's longest gap in the {args.settle} ms after the action, the action included)"
+    )
+    for name, runs in results.items():
+        walls = [1000 * w for w, _ in runs]
+        cpus = [1000 * c for _, c in runs]
+        print(
+            f"{name:<30} {len(runs):>4} {min(walls):>14.0f} – {max(walls):<10.0f} "
+            f"{min(cpus):>14.0f} – {max(cpus):<8.0f}"
+        )
+    if profile is not None:
+        print(f"\ncProfile of the actions starting with {args.profile!r} (cumulative):")
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(args.top)
+    tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
