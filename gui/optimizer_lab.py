@@ -11,7 +11,9 @@ gradient that moved it, in the same graph view as the Expression tab.
 
 from __future__ import annotations
 
+import html
 import math
+import re
 import time
 
 import numpy as np
@@ -72,6 +74,13 @@ RESERVED = (3, 4, 5)  # Steps, Loss, Distance: room for longer numbers than show
 TABLE_INTERVAL_S = 0.1
 NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
 CENTRE_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
+
+
+def formula_html(text: str) -> str:
+    """An update rule as rich text: escaped, and each hatted letter (m̂, v̂: a letter and U+0302) in italics.
+    With the upright face Qt drew the combining hat over another letter or at a line's end (lr̂, m without
+    its hat); the italic face places it over its letter (and a variable is italic in maths anyway)."""
+    return re.sub("(\\w\u0302)", r"<i>\1</i>", html.escape(text))
 
 
 class OptimizerLabPanel(QWidget):
@@ -646,7 +655,7 @@ class OptimizerLabPanel(QWidget):
         there = f"({f(racer.path_x[k])}, {f(racer.path_y[k])})"
         if k < racer.steps:
             moved = f"moved it to ({f(racer.path_x[k + 1])}, {f(racer.path_y[k + 1])})"
-            rule = racer.optimizer.formula or racer.optimizer.name
+            rule = formula_html(racer.optimizer.formula or racer.optimizer.name)
             how = f"Step {k + 1} of <b>{racer.spec.label}</b> (lr {f(racer.spec.lr)}; {rule}) {moved}."
         else:
             how = f"The latest point of <b>{racer.spec.label}</b>: its next step starts from this gradient."

@@ -161,6 +161,8 @@ def test_clicking_a_path_point_opens_that_steps_graph(qtbot, lab):
     assert state.root.data == racer.losses[k]
     qtbot.waitUntil(lambda: bool(lab.view.nodes), timeout=10_000)
     assert f"Step {k + 1} of <b>Adam</b>" in lab.step_caption.text()
+    # Adam's bias-corrected m̂ and v̂ in italics: Qt's upright face put their hats on other letters
+    assert "lr·<i>m\u0302</i>/(√<i>v\u0302</i> + ε)" in lab.step_caption.text()
     assert race.steps == 30  # the click opened a step; it did not start a new race
 
 
