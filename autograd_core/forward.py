@@ -157,10 +157,12 @@ class ForwardStep:
         from autograd_core.trace import node_name
 
         name = node_name(self.node)
-        dot = _dot(name)
+        dot = tangent_symbol(name)
         if self.node.is_leaf:
             return f"{dot} = {_fmt(self.tangent)}: {name} is a leaf ({self.node.kind}), its tangent is chosen"
-        symbols = " + ".join(f"∂{_w(name)}/∂{_w(node_name(p))} · {_dot(node_name(p))}" for p, _, _, _ in self.terms)
+        symbols = " + ".join(
+            f"∂{_w(name)}/∂{_w(node_name(p))} · {tangent_symbol(node_name(p))}" for p, _, _, _ in self.terms
+        )
         formulas = " + ".join(f"{formula} · {_fmt(t)}" for _, _, formula, t in self.terms)
         if numbers:
             values = " + ".join(f"{_fmt(local)} · {_fmt(t)}" for _, local, _, t in self.terms)
@@ -205,12 +207,13 @@ def _fmt(x: float) -> str:
     return format_number(x, LEDGER, point=True)
 
 
-def _dot(name: str) -> str:
-    """The tangent's symbol: ẋ for a one-letter name, (h1)˙ otherwise."""
+def tangent_symbol(name: str) -> str:
+    """The tangent's symbol: ẋ for a one-letter name (a combining dot), (h1)˙ otherwise (a spacing dot:
+    a combining one after ``)`` or a digit was not drawn at all, and ``w1 = 1`` read as a value)."""
     if len(name) == 1 and name.isalpha():
         return f"{name}\u0307"
     wrapped = _w(name)
-    return f"{wrapped if wrapped.startswith('(') else f'({name})'}\u0307"
+    return f"{wrapped if wrapped.startswith('(') else f'({name})'}\u02d9"
 
 
 def _w(name: str) -> str:

@@ -13,6 +13,7 @@ import math
 
 from PySide6.QtWidgets import QButtonGroup, QComboBox, QHBoxLayout, QLabel, QRadioButton, QVBoxLayout, QWidget
 
+from autograd_core.forward import tangent_symbol
 from autograd_core.numbers import LEDGER, format_number
 from gui.graph_state import Change
 from gui.theme import palette
@@ -98,7 +99,7 @@ class ModePanel(QWidget):
         if self._seed_names != inputs:  # (reading 600 items back from the combo cost 2 ms per slider move)
             self.seed_combo.clear()
             for name in inputs:
-                self.seed_combo.addItem(f"{name}\u0307 = 1", name)
+                self.seed_combo.addItem(f"{tangent_symbol(name)} = 1", name)
             self._seed_names = inputs
         seed = state.seed_input()
         if seed is not None:

@@ -88,6 +88,10 @@ def test_forward_mode_agrees_with_reverse_on_a_bigger_expression(qtbot, panel):
     load(qtbot, panel, "z = w1*x1 + w2*x2 + b\ny = tanh(z) * sigmoid(x1) + log(1 + exp(-z))",
          {"w1": 0.3, "x1": -1.2, "w2": 0.8, "x2": 0.5, "b": 0.1})  # fmt: skip
     panel.mode.forward_button.click()
+    # the seeds read as tangents: "b" takes a combining dot (ḃ); "w1" a spacing one after brackets, as a
+    # combining dot after a digit was not drawn and "w1 = 1" read as a value
+    seeds = [panel.mode.seed_combo.itemText(i) for i in range(panel.mode.seed_combo.count())]
+    assert "(w1)\u02d9 = 1" in seeds and "b\u0307 = 1" in seeds, seeds
     panel.state.set_seed("x1")
     panel.state.backward()
     jvp = panel.state.forward_trace[-1].tangent
