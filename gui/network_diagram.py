@@ -125,6 +125,13 @@ class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
         if self.image_item is not None:
             self.image_item.setOpacity(0.3 if dead else 1.0)
 
+    def set_fill(self, brush: QBrush) -> None:
+        """The circle's fill: painted now, or, while a map is shown inside, kept for when it is removed
+        (an opaque fill over the map, which stacks behind the circle, hid it after a theme switch)."""
+        self._fill = brush
+        if self.image_item is None:
+            self.setBrush(brush)
+
     def set_image(self, image: QImage | None) -> None:
         """Show ``image`` inside the circle, under its outline; None removes it.
 
@@ -466,7 +473,7 @@ class NetworkDiagram(QWidget):
             fill, border = QColor(pal.output_fill), QColor(pal.output_border)
         else:
             fill, border = QColor(pal.neuron_fill), QColor(pal.neuron_border)
-        item.setBrush(QBrush(fill))
+        item.set_fill(QBrush(fill))
         pen = QPen(border, 2.0)
         pen.setCosmetic(True)
         item.setPen(pen)

@@ -146,3 +146,28 @@ def test_resizes_inside_fitting_once_fit_the_network_once_at_the_end(qtbot, diag
         assert len(fits) >= 2
     finally:
         diagram.view.fit = original
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_unit_maps_stay_visible_after_a_theme_switch(qtbot, diagram, theme):
+    """A theme switch re-styled each circle with an opaque fill, which hid the map drawn behind its outline."""
+    from PySide6.QtGui import QColor
+
+    from gui.theme import palette
+
+    diagram.set_weights(weights(SIZES))
+    maps = [np.linspace(-1, 1, 16 * 8 * 8).reshape(16, 8, 8), np.linspace(0, 1, 16 * 8 * 8).reshape(16, 8, 8)]
+    diagram.set_neuron_maps(maps)
+    pal = palette(theme)
+    diagram.apply_palette(pal)
+    qtbot.wait(20)
+    image = diagram.view.viewport().grab().toImage()
+    for layer in (1, 2):
+        for item in diagram.neurons[layer]:
+            assert item.brush().style() == Qt.BrushStyle.NoBrush  # the map shows through
+            own = diagram.map_images[(layer, item.index)]
+            wanted = QColor(own.pixelColor(own.width() // 2, own.height() // 2))
+            centre = diagram.view.mapFromScene(item.rect().center())
+            seen = image.pixelColor(centre.x(), centre.y())
+            gap = max(abs(a - b) for a, b in zip(seen.getRgb()[:3], wanted.getRgb()[:3], strict=True))
+            assert gap < 40, (layer, item.index, seen.name(), wanted.name(), QColor(pal.neuron_fill).name())
