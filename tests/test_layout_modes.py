@@ -236,3 +236,30 @@ def test_graph_text_in_presentation_is_larger_than_in_normal_mode(tour):
     vp = view.viewport().size()
     assert max(shown.width() / vp.width(), shown.height() / vp.height()) >= 0.9, (shown, vp)
     tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_the_divergence_banner_covers_no_plot_in_any_mode(tour):
+    """SGD at lr 80 diverges: the banner saying so takes its own row, in all twelve modes, and covers none of
+    the plots or the diagram (it floated over the bottom of the curves and hid most of the short loss plot in
+    the columns layout), and the loss and accuracy plots keep a readable size; the check itself finds a banner
+    laid over a plot."""
+    from tools.layout_checks import banner_overlap_findings, plot_size_findings
+    from tools.tour_states import build_states
+
+    setup = next(s for s in build_states() if s.name == "train-divergence").setup
+    training = tour.window.training
+    banner = training.training_panel.banner
+    for mode in MODES:
+        tour.apply_mode(mode)
+        setup(tour)
+        tour.apply_mode(mode)
+        assert banner.isVisible() and "exploded" in training.training_panel.banner_text.text(), mode.name
+        assert banner_overlap_findings(tour.window) == [], mode.name
+        assert plot_size_findings(tour.window, mode) == [], mode.name  # the banner's row is the diagram's loss
+        assert (tour.window.width(), tour.window.height()) == mode.size
+    # the check finds a banner over the loss plot
+    loss = training.metrics.loss_plot
+    banner.move(banner.parentWidget().mapFromGlobal(loss.mapToGlobal(loss.rect().center())))
+    assert {f.kind for f in banner_overlap_findings(tour.window)} == {"banner over a plot"}
+    training.training_panel.show_message("")
+    tour.apply_mode(Mode("light", False, (1280, 720)))

@@ -2,9 +2,9 @@
 
 ``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
-window, a legend or banner outside its view, a plot whose background is not its theme's colour, a table that
-scrolls sideways, and (presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot
-whose data area is too small to read.  Used by
+window, a legend or banner outside its view, a banner over a training plot, a plot whose background is not its
+theme's colour, a table that scrolls sideways, and (presentation mode at 1280×720 and 1024×700) a decision
+boundary or loss/accuracy plot whose data area is too small to read.  Used by
 ``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
 """
 
@@ -229,6 +229,31 @@ def overlay_findings(window) -> list[Finding]:
     return found
 
 
+def banner_overlap_findings(window) -> list[Finding]:
+    """A shown banner of the training area covers none of its plots or its diagram (window coordinates)."""
+    import pyqtgraph as pg
+
+    training = getattr(window, "training", None)
+    banner = getattr(getattr(training, "training_panel", None), "banner", None)
+    if banner is None or not _visible_on_screen(banner):
+        return []
+    box = QRect(banner.mapTo(window, QPoint(0, 0)), banner.size())
+    found = []
+    for view in training.findChildren(QGraphicsView):
+        # (isVisible, not _visible_on_screen: Qt leaves a view covered by the banner out of the visible region)
+        if not view.isVisible() or view.width() <= 0 or view.height() <= 0:
+            continue
+        if not (isinstance(view, pg.PlotWidget) or view is training.diagram.view):
+            continue
+        rect = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
+        if box.intersects(rect):
+            overlap = box.intersected(rect)
+            found.append(
+                Finding("banner over a plot", describe(view), f"{overlap.width()}×{overlap.height()} px covered")
+            )
+    return found
+
+
 def theme_findings(window, theme: str) -> list[Finding]:
     """The plots and the diagram show the palette's plot background (sampled pixels, corners of each view)."""
     import pyqtgraph as pg
@@ -342,6 +367,7 @@ def check_window(window, mode=None) -> list[Finding]:
         found += text_findings(widget)
         found += geometry_findings(window, widget)
     found += overlay_findings(window)
+    found += banner_overlap_findings(window)
     found += collapsed_findings(window)
     found += table_findings(window)
     found += plot_size_findings(window, mode)
