@@ -713,11 +713,13 @@ class TrainingWorkspace(QWidget):
 
     def _share_column(self, height: int | None = None) -> None:
         """The diagram over the curves: 55 % of the column for the diagram beside the curves' plots, 48 % beside
-        the tabs that need height (the loss slice and landscape maps, the confusion matrix, the settings)."""
+        the tabs that need height (the landscape maps, the confusion matrix, the settings), 45 % beside the loss
+        slice (a plot over a caption of three to six lines)."""
         if height is None:  # (the column has lost the banner's row already)
             height = sum(self._column.sizes()) + self._banner_room()
-        tall = self.curves.currentWidget() in (self.loss_slice, self.confusion, self.landscape, self.side_scroll)
-        share = 0.48 if tall else 0.55
+        current = self.curves.currentWidget()
+        tall = current in (self.confusion, self.landscape, self.side_scroll)
+        share = 0.45 if current is self.loss_slice else 0.48 if tall else 0.55
         self._column.setSizes(self._less_banner(height, share))
 
     def _less_banner(self, height: int, share: float) -> list[int]:

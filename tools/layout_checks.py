@@ -4,7 +4,7 @@
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
 window, a legend or banner outside its view, a banner over a training plot, a plot whose background is not its
 theme's colour, a table that scrolls sideways, and (presentation mode at 1280×720 and 1024×700) a decision
-boundary or loss/accuracy plot whose data area is too small to read.  Used by
+boundary, loss/accuracy or loss slice plot whose data area is too small to read.  Used by
 ``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
 """
 
@@ -306,6 +306,7 @@ def collapsed_findings(window, least: int = 40) -> list[Finding]:
 PLOT_SIZE_MODES = ((1280, 720), (1024, 700))
 BOUNDARY_LEAST_PX = 250  # each side of the boundary's data area
 METRICS_LEAST_PX = (150, 120)  # width, height of each of the loss and accuracy plots' data areas
+SLICE_LEAST_PX = (150, 100)  # width, height of the loss slice's data area (its caption below scrolls with it)
 
 
 def data_area(plot) -> tuple[float, float]:
@@ -334,6 +335,10 @@ def plot_size_findings(window, mode) -> list[Finding]:
             w, h = data_area(plot)
             if w < METRICS_LEAST_PX[0] or h < METRICS_LEAST_PX[1]:
                 found.append(Finding("small plot", describe(plot), f"data area {w:.0f}×{h:.0f} px"))
+    if training.curves.currentWidget() is training.loss_slice:
+        w, h = data_area(training.loss_slice.plot)
+        if w < SLICE_LEAST_PX[0] or h < SLICE_LEAST_PX[1]:
+            found.append(Finding("small plot", "loss slice", f"data area {w:.0f}×{h:.0f} px"))
     return found
 
 
