@@ -406,7 +406,10 @@ class TrainingWorkspace(QWidget):
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
         self.confusion.set_labels(dataset)
         # the data's own names (iris: setosa …, PC1): the sample entry's classes, the diagram's hover
-        names = getattr(dataset, "class_names", None), getattr(dataset, "feature_names", None)
+        features = None
+        if getattr(dataset, "feature_names", None):  # as the boundary's axes say them ("… (standardised)")
+            features = [dataset.feature_label(i) for i in range(len(dataset.feature_names))]
+        names = getattr(dataset, "class_names", None), features
         self.sample_entry.set_class_names(names[0])
         self.diagram.set_data_names(*names)
         self._mark_dirty("maps")  # dead units depend on the training points
