@@ -165,7 +165,7 @@ class TrainingWorkspace(QWidget):
         self.training_panel.controls.layout().removeWidget(banner)
         right_layout.addWidget(banner)
         banner.hide()
-        banner.installEventFilter(self)  # shown or hidden: the splitters' shares again (see _banner_room)
+        banner.installEventFilter(self)  # shown, hidden or taller: the splitters' shares again (see _banner_room)
         self.curves.installEventFilter(self)  # the curves' tabs fit their width
         side.installEventFilter(self)  # a wider row (a longer data set name, features) widens the column
 
@@ -818,7 +818,11 @@ class TrainingWorkspace(QWidget):
             self.shutdown()
         if watched is self.curves and event.type() == QEvent.Type.Resize:
             self._fit_curve_tabs()
-        if watched is self.training_panel.banner and event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
+        if watched is self.training_panel.banner and event.type() in (
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+            QEvent.Type.Resize,  # (a longer message: more lines)
+        ):
             self._reflow()
         if watched is self.side_scroll.widget() and event.type() == QEvent.Type.LayoutRequest and not self._narrow:
             self._fit_side_panel()
