@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from autograd_core.naming import class_name, input_label
+from autograd_core.naming import class_name, input_label, standardised_name
 
 DATASETS = ("moons", "circles", "blobs", "xor", "spiral", "iris", "wine")
 MAX_SAMPLES = 100_000
@@ -118,9 +118,14 @@ class Dataset:
         return [self.class_label(k) for k in range(classes)]
 
     def feature_label(self, i: int) -> str | None:
-        """Coordinate ``i``'s human name (``PC1``, ``petal length (cm)``), or None."""
+        """Coordinate ``i``'s human name as the views show it (``PC1``; ``petal length (standardised)`` for a
+        column standardised here: its values are not in the column's own units), or None."""
         names = self.feature_names
-        return str(names[i]) if names is not None and 0 <= i < len(names) else None
+        if names is None or not 0 <= i < len(names):
+            return None
+        name = str(names[i])
+        standardised = i < len(self.mean) and (self.mean[i] != 0.0 or self.scale[i] != 1.0)
+        return standardised_name(name) if standardised else name
 
     def input_label(self, i: int) -> str:
         """Input ``i`` with its human name beside it where there is one: ``x1 · PC1``, else ``x1``."""
@@ -345,7 +350,19 @@ def make_dataset(
     names = {}
     if name in TABLE_DATASETS:  # the table's own names travel with its points
         names = {"class_names": table_class_names(name), "feature_names": table_axis_names(name, features)}
-    return _finish(X, y, test_fraction, rng, standardize, name, **names)
+    data = _finish(X, y, test_fraction, rng, standardize, name, **names)
+    if name in TABLE_DATASETS and features is not None and not standardize:
+        # Two columns, standardised by _generate over the whole table: the data set knows by how (the views say
+        # "standardised"; the export writes the table's own units).  Principal components have no such units.
+        data.mean, data.scale = _table_standardisation(name, features)
+    return data
+
+
+def _table_standardisation(name: str, features: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The mean and scale ``_generate`` standardised two columns of a bundled table by."""
+    X, _ = table_points(name, features)
+    std = X.std(axis=0)
+    return X.mean(axis=0), np.where(std > 1e-12, std, 1.0)
 
 
 def dataset_from_points(
@@ -404,8 +421,11 @@ def _edited(X_train, y_train, X_test, y_test, like: Dataset | None = None) -> Da
         np.asarray(X_test, dtype=float).reshape(-1, 2),
         np.asarray(y_test, dtype=int),
         name="points",
+        # painting on iris's plane keeps its axes, and the standardisation its coordinates are in
+        mean=np.zeros(2) if like is None else np.array(like.mean, dtype=float),
+        scale=np.ones(2) if like is None else np.array(like.scale, dtype=float),
         class_names=None if like is None else like.class_names,
-        feature_names=None if like is None else like.feature_names,  # painting on iris's plane keeps its axes
+        feature_names=None if like is None else like.feature_names,
     )
 
 

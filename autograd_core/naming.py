@@ -43,6 +43,16 @@ def class_name(index: int, names=None) -> str:
     return f"class {index}"
 
 
+def standardised_name(feature: str) -> str:
+    """A standardised column's name: its unit, if it names one, becomes ``standardised`` (mean 0, standard
+    deviation 1 has no unit): ``petal length (cm)`` → ``petal length (standardised)``, ``alcohol`` →
+    ``alcohol (standardised)``."""
+    base = feature.rstrip()
+    if base.endswith(")") and " (" in base:
+        base = base[: base.rindex(" (")]
+    return f"{base} (standardised)"
+
+
 def input_label(index: int, feature: str | None = None) -> str:
     """Input ``index`` with its feature's human name beside it, for a view with room: ``x1 · PC1``,
     ``x2 · petal width (cm)``; plain ``x1`` when the data set names no feature (or names it ``x1``).

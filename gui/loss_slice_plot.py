@@ -14,7 +14,8 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from autograd_core.inspection import LossSlice
 from autograd_core.numbers import format_number
@@ -22,6 +23,7 @@ from gui.theme import Palette, palette
 from gui.training_style import style_plot
 
 CAPTION_LINES = 3
+PLOT_LEAST_PX = 160  # the plot's least height (axes included): below it, the plot and caption scroll together
 
 
 OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
@@ -50,6 +52,14 @@ def caption(sl: LossSlice) -> str:
     }.get(sl.optimizer, "is its own")
     optimizer = OPTIMIZER_NAMES.get(sl.optimizer, sl.optimizer)
     return f"{slope}<br>{optimizer}'s next step (lr {f(sl.lr)}, {data}) {how}: {lands}."
+
+
+class _PageLayout(QVBoxLayout):
+    """The scrolled page's layout: no height-for-width (the caption's height is set by ``_fit_caption``), so the
+    scroll area sizes the page from the least heights, never from the plot's 480 px size hint."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
 
 
 class LossSlicePlot(QWidget):
@@ -86,10 +96,23 @@ class LossSlicePlot(QWidget):
             "gradient; the green triangle is where the optimiser's next step really lands (taken on a copy "
             "of the trainer: its next batch, its momentum or Adam's running averages)."
         )
+        # The plot keeps a readable height: where the room is short (presentation mode in a short window) the
+        # plot and its caption scroll up and down together, instead of the plot shrinking to a strip.
+        self.plot.setMinimumHeight(PLOT_LEAST_PX)
+        inner = QWidget()
+        inner_layout = _PageLayout(inner)
+        inner_layout.setContentsMargins(0, 0, 0, 0)
+        inner_layout.addWidget(self.plot, 1)
+        inner_layout.addWidget(self.caption)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(inner)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.plot, 1)
-        layout.addWidget(self.caption)
+        layout.addWidget(self.scroll_area)
+        self.caption.installEventFilter(self)
         self.apply_palette(self.colors)
 
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
@@ -107,8 +130,18 @@ class LossSlicePlot(QWidget):
     def _fit_caption(self) -> None:
         # A fixed height, changed only when the text needs more or fewer lines at this width: new text every
         # half second must not re-layout (and repaint) the whole area.
+        # (Measured on a document of its own: QLabel.heightForWidth never answers less than the fixed height
+        # set before, so a caption once laid out narrow, in a hidden tab, stayed tall for good.)
         lines = CAPTION_LINES * self.caption.fontMetrics().lineSpacing() + 6
-        need = self.caption.heightForWidth(self.caption.width()) if self.caption.width() > 50 else 0
+        width = self.caption.contentsRect().width()
+        need = 0
+        if width > 50:
+            doc = QTextDocument()
+            doc.setDefaultFont(self.caption.font())
+            doc.setDocumentMargin(0)
+            doc.setHtml(self.caption.text())
+            doc.setTextWidth(width)
+            need = math.ceil(doc.size().height()) + 6
         height = max(lines, need)
         if self.caption.height() != height or self.caption.minimumHeight() != height:
             self.caption.setFixedHeight(height)
@@ -116,6 +149,11 @@ class LossSlicePlot(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_caption()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.caption and event.type() == QEvent.Type.Resize:
+            self._fit_caption()  # (its width follows the scroll area's, after this widget's own resize)
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

@@ -66,6 +66,15 @@ def nice_ceiling(x: float) -> float:
     return 10.0 * power
 
 
+def _feed(curve, x: np.ndarray, y: np.ndarray) -> None:
+    """Hand a column to its curve; a column of NaN only (no test set, a run with no points) gives it no data:
+    its dots (a lone step) would make pyqtgraph warn "All-NaN slice encountered" on every redraw."""
+    if len(y) and not np.isnan(y).all():
+        curve.setData(x, y)
+    else:
+        curve.setData([], [])
+
+
 class MetricsPlots(QWidget):
     """Two plots: loss (optionally on a log axis) and accuracy."""
 
@@ -191,8 +200,8 @@ class MetricsPlots(QWidget):
                     curve.setSymbolPen(None)
             if "loss" in which:
                 train, test = history.column("train_loss"), history.column("test_loss")
-                self.train_loss.setData(step, train)
-                self.test_loss.setData(step, test)
+                _feed(self.train_loss, step, train)
+                _feed(self.test_loss, step, test)
                 if not self.log_loss.isChecked():
                     both = np.concatenate([train, test])
                     top = float(np.max(both[np.isfinite(both)], initial=0.0))
@@ -201,8 +210,8 @@ class MetricsPlots(QWidget):
                 self._show_divergence(history, diverged)
             if "accuracy" in which:
                 scale = 1.0 if self.r2 else 100.0
-                self.train_acc.setData(step, scale * history.column("train_acc"))
-                self.test_acc.setData(step, scale * history.column("test_acc"))
+                _feed(self.train_acc, step, scale * history.column("train_acc"))
+                _feed(self.test_acc, step, scale * history.column("test_acc"))
 
     def _show_divergence(self, history: MetricHistory, diverged) -> None:
         """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge

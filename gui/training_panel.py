@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
@@ -102,8 +102,6 @@ def _select(box: QComboBox, key) -> None:
 
 class TrainingPanel(QWidget):
     """The data, settings and control widgets of the training area."""
-
-    banner_shown = Signal()  # the workspace floats the banner over its views
 
     def __init__(self, controller: TrainingController, parent=None):
         super().__init__(parent)
@@ -400,11 +398,9 @@ class TrainingPanel(QWidget):
         self.banner.setStyleSheet(banner_style(pal))
 
     def show_message(self, text: str) -> None:
-        """The banner under the controls: why training stopped, or a refused setting."""
+        """The banner (the training area shows it under its views): why training stopped, or a refused setting."""
         self.banner_text.setText(text)
         self.banner.setVisible(bool(text))
-        if text:
-            self.banner_shown.emit()
 
     def _show_status(self, snap) -> None:
         """Step and metrics, then the state, read from the controller like the Play button (never disagree)."""

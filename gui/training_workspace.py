@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -159,13 +159,14 @@ class TrainingWorkspace(QWidget):
         right_layout.addWidget(self.training_panel.controls)
         right_layout.addWidget(body, 1)
         self._body = body
+        # The banner (why training stopped, a refused setting) takes its own row under the views: the plots
+        # shrink by its height while it shows, and it never covers one of them (a short loss plot least of all).
         banner = self.training_panel.banner
         self.training_panel.controls.layout().removeWidget(banner)
-        banner.setParent(right)
+        right_layout.addWidget(banner)
         banner.hide()
-        self.training_panel.banner_shown.connect(self._place_banner)
-        for watched in (body, column, self.curves):  # the banner follows the curves
-            watched.installEventFilter(self)
+        banner.installEventFilter(self)  # shown, hidden or taller: the splitters' shares again (see _banner_room)
+        self.curves.installEventFilter(self)  # the curves' tabs fit their width
         side.installEventFilter(self)  # a wider row (a longer data set name, features) widens the column
 
         layout = QHBoxLayout(self)
@@ -176,7 +177,7 @@ class TrainingWorkspace(QWidget):
         self._right = right
         self._narrow = False  # the settings column is a tab beside the curves (see _reflow)
         self._columns = False  # the diagram and the curves share a column beside the boundary (see _reflow)
-        self._shape = None  # (width, height, narrow, columns) the splitters were last shared for
+        self._shape = None  # (width, height, narrow, columns, banner) the splitters were last shared for
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -405,7 +406,10 @@ class TrainingWorkspace(QWidget):
         self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
         self.confusion.set_labels(dataset)
         # the data's own names (iris: setosa …, PC1): the sample entry's classes, the diagram's hover
-        names = getattr(dataset, "class_names", None), getattr(dataset, "feature_names", None)
+        features = None
+        if getattr(dataset, "feature_names", None):  # as the boundary's axes say them ("… (standardised)")
+            features = [dataset.feature_label(i) for i in range(len(dataset.feature_names))]
+        names = getattr(dataset, "class_names", None), features
         self.sample_entry.set_class_names(names[0])
         self.diagram.set_data_names(*names)
         self._mark_dirty("maps")  # dead units depend on the training points
@@ -655,8 +659,8 @@ class TrainingWorkspace(QWidget):
         width = self.width() - (0 if narrow else side_width)
         height = self.height() - self.training_panel.controls.heightForWidth(width)
         self._set_columns(width > COLUMNS_ASPECT * height)
-        shape = (width, height, narrow, self._columns)
-        if shape != self._shape:  # a new size or font: the splitters' shares again (a drag keeps its own)
+        shape = (width, height, narrow, self._columns, self._banner_room())
+        if shape != self._shape:  # a new size, font or banner: the splitters' shares again (a drag keeps its own)
             self._shape = shape
             self._share(width, height)
         if not narrow:
@@ -691,25 +695,45 @@ class TrainingWorkspace(QWidget):
             body.setStretchFactor(1, 2)
             column.hide()
         self.curves.setCurrentIndex(current)
-        self._place_banner()
+
+    def _banner_room(self) -> int:
+        """The height the banner's row takes from the views while it shows (0 when hidden)."""
+        banner = self.training_panel.banner
+        if banner.isHidden():
+            return 0
+        width = max(self._right.contentsRect().width(), 100)
+        return banner.layout().totalHeightForWidth(width) + self._right.layout().spacing()
 
     def _share(self, width: int, height: int) -> None:
         """The splitters' shares for the views' room: the boundary half the width; in columns the diagram 55 % of
-        the height, in rows the boundary and diagram 60 % (64 % when the settings are a tab)."""
+        the height, in rows the boundary and diagram 60 % (64 % when the settings are a tab).  The banner's row
+        is taken from the diagram (in columns) or the boundary and diagram (in rows): the curves keep their
+        height, so a short loss plot stays readable while the banner explains it."""
         self._views.setSizes([width // 2, width - width // 2])
         if self._columns:
             self._share_column(height)
         else:
             share = 0.64 if self._narrow else 0.6
-            self._body.setSizes([int(height * share), height - int(height * share)])
+            self._body.setSizes(self._less_banner(height, share))
 
     def _share_column(self, height: int | None = None) -> None:
         """The diagram over the curves: 55 % of the column for the diagram beside the curves' plots, 48 % beside
-        the tabs that need height (the loss slice and landscape maps, the confusion matrix, the settings)."""
-        height = height if height is not None else sum(self._column.sizes())
-        tall = self.curves.currentWidget() in (self.loss_slice, self.confusion, self.landscape, self.side_scroll)
-        share = 0.48 if tall else 0.55
-        self._column.setSizes([int(height * share), height - int(height * share)])
+        the tabs that need height (the landscape maps, the confusion matrix, the settings), 45 % beside the loss
+        slice (a plot over a caption of three to six lines)."""
+        if height is None:  # (the column has lost the banner's row already)
+            height = sum(self._column.sizes()) + self._banner_room()
+        current = self.curves.currentWidget()
+        tall = current in (self.confusion, self.landscape, self.side_scroll)
+        share = 0.45 if current is self.loss_slice else 0.48 if tall else 0.55
+        self._column.setSizes(self._less_banner(height, share))
+
+    def _less_banner(self, height: int, share: float) -> list[int]:
+        """[upper, curves] for a splitter of ``height`` less the banner's row: the upper view gives up the banner's
+        height (keeping at least 30 % of the room), the curves keep ``1 - share`` of the room."""
+        room = self._banner_room()
+        upper = int(height * share)
+        upper = max(upper - room, int(0.3 * (height - room)))
+        return [upper, max(height - room - upper, 0)]
 
     def _fit_curve_tabs(self) -> None:
         """Beside the boundary the curves have half the width: when their tabs do not fit in the font in use, the
@@ -742,19 +766,6 @@ class TrainingWorkspace(QWidget):
         if event.type() == QEvent.Type.FontChange:
             with self.diagram.fitting_once():
                 self._reflow()
-
-    def _place_banner(self) -> None:
-        """The banner floats over the bottom of the curves (it never pushes the plots down, and never hides
-        the paint tools or the diagram)."""
-        banner, curves = self.training_panel.banner, self.curves
-        if not banner.isVisible():
-            return
-        width = max(curves.width() - 16, 100)
-        height = banner.layout().totalHeightForWidth(width)
-        banner.setFixedSize(width, height)
-        corner = curves.mapTo(self._right, QPoint(0, 0))
-        banner.move(corner.x() + 8, corner.y() + curves.height() - height - 4)
-        banner.raise_()
 
     def export_image(self, path) -> None:
         """Save the whole training area as a PNG."""
@@ -809,13 +820,14 @@ class TrainingWorkspace(QWidget):
         # Closing the window during training ends the worker thread and the training process cleanly.
         if watched is self._watched_window and event.type() == QEvent.Type.Close:
             self.shutdown()
-        if watched in (self._body, self._column, self.curves) and event.type() in (
-            QEvent.Type.Resize,
-            QEvent.Type.Move,
+        if watched is self.curves and event.type() == QEvent.Type.Resize:
+            self._fit_curve_tabs()
+        if watched is self.training_panel.banner and event.type() in (
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+            QEvent.Type.Resize,  # (a longer message: more lines)
         ):
-            self._place_banner()
-            if watched is self.curves and event.type() == QEvent.Type.Resize:
-                self._fit_curve_tabs()
+            self._reflow()
         if watched is self.side_scroll.widget() and event.type() == QEvent.Type.LayoutRequest and not self._narrow:
             self._fit_side_panel()
         return super().eventFilter(watched, event)

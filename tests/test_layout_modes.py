@@ -291,3 +291,57 @@ def test_graph_text_in_presentation_is_larger_than_in_normal_mode(tour):
     vp = view.viewport().size()
     assert max(shown.width() / vp.width(), shown.height() / vp.height()) >= 0.9, (shown, vp)
     tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_the_divergence_banner_covers_no_plot_in_any_mode(tour):
+    """SGD at lr 80 diverges: the banner saying so takes its own row, in all twelve modes, and covers none of
+    the plots or the diagram (it floated over the bottom of the curves and hid most of the short loss plot in
+    the columns layout), and the loss and accuracy plots keep a readable size; the check itself finds a banner
+    laid over a plot."""
+    from tools.layout_checks import banner_overlap_findings, plot_size_findings
+    from tools.tour_states import build_states
+
+    setup = next(s for s in build_states() if s.name == "train-divergence").setup
+    training = tour.window.training
+    banner = training.training_panel.banner
+    for mode in MODES:
+        tour.apply_mode(mode)
+        setup(tour)
+        tour.apply_mode(mode)
+        assert banner.isVisible() and "exploded" in training.training_panel.banner_text.text(), mode.name
+        assert banner_overlap_findings(tour.window) == [], mode.name
+        assert plot_size_findings(tour.window, mode) == [], mode.name  # the banner's row is the diagram's loss
+        assert (tour.window.width(), tour.window.height()) == mode.size
+    # the check finds a banner over the loss plot
+    loss = training.metrics.loss_plot
+    banner.move(banner.parentWidget().mapFromGlobal(loss.mapToGlobal(loss.rect().center())))
+    assert {f.kind for f in banner_overlap_findings(tour.window)} == {"banner over a plot"}
+    training.training_panel.show_message("")
+    tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_the_loss_slice_plot_keeps_a_readable_height_in_every_mode(tour):
+    """The loss slice's plot was a strip (~115 px, a 65 px data area) under its caption in presentation mode at
+    1280×720 and 1024×700: it keeps at least 160 px (a data area of 100 px or more), in all twelve modes, and
+    where the room is short its caption scrolls with it, whole: the scroll area's range is what does not fit."""
+    from gui.loss_slice_plot import PLOT_LEAST_PX
+    from tools.layout_checks import SLICE_LEAST_PX, data_area, plot_size_findings, text_findings
+    from tools.tour_states import build_states
+
+    setup = next(s for s in build_states() if s.name == "train-loss-slice").setup
+    panel = tour.window.training.loss_slice
+    for mode in MODES:
+        tour.apply_mode(mode)
+        setup(tour)
+        tour.apply_mode(mode)
+        assert tour.window.training.curves.currentWidget() is panel and panel.current is not None, mode.name
+        assert panel.plot.height() >= PLOT_LEAST_PX, (mode.name, panel.plot.height())
+        w, h = data_area(panel.plot)
+        assert w >= SLICE_LEAST_PX[0] and h >= SLICE_LEAST_PX[1], (mode.name, w, h)
+        assert plot_size_findings(tour.window, mode) == [], mode.name
+        assert text_findings(panel.caption) == [], mode.name  # the whole caption (in reach of the scroll bar)
+        page, viewport = panel.scroll_area.widget(), panel.scroll_area.viewport()
+        bar = panel.scroll_area.verticalScrollBar()
+        assert bar.maximum() == max(0, page.height() - viewport.height()), mode.name
+        assert panel.caption.geometry().bottom() < page.height(), mode.name
+    tour.apply_mode(Mode("light", False, (1280, 720)))

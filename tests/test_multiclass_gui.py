@@ -115,5 +115,7 @@ def test_iris_offers_its_columns(qtbot, ws):
     qtbot.waitUntil(lambda: ws.controller.last_snapshot.classes == 3, timeout=TIMEOUT)
     settle(qtbot, ws)
     assert len(ws.controller.dataset.y) == 150
+    axis = ws.boundary.plot.getPlotItem().getAxis("bottom")  # standardised columns: the title says so
+    assert "petal length (standardised)" in (axis.labelText + axis.toolTip())
     ws.sample_entry.set_classes(3)
     assert ws.sample_entry.label.count() == 3

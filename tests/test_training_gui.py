@@ -358,3 +358,33 @@ def test_hidden_curve_tabs_and_throttled_maps_take_no_frame_tick(qtbot, ws):
     assert ws._dirty == ["diagram"]
     assert ws._maps_timer.isActive()  # the maps come back by their own timer
     ws._maps_drawn_at = 0.0
+
+
+def test_curves_of_nan_only_are_not_fed_to_the_plots(qtbot):
+    """No test set (test 0 %): at step 0 the test loss and accuracy are NaN, and the lone step is drawn as
+    dots; a dot at NaN made pyqtgraph warn "All-NaN slice encountered" on every redraw (seen in the GUI
+    monkey).  The test curves get no data, the train dots do, and nothing warns, in linear and log scale."""
+    import warnings
+
+    from training_gui_helpers import small_workspace
+
+    ws = small_workspace(qtbot, test_fraction=0.0, samples=40, layers=[4])
+    history = ws.controller.history
+    assert len(history) == 1 and np.isnan(history.column("test_loss")).all()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for log in (False, True):
+            ws.metrics.log_loss.setChecked(log)
+            ws._mark_dirty("loss", "accuracy")
+            ws.flush()
+            for plot in (ws.metrics.loss_plot, ws.metrics.acc_plot):
+                plot.getPlotItem().getViewBox().autoRange()
+                plot.grab()
+            qtbot.wait(30)
+    nan_warnings = [str(w.message) for w in caught if "All-NaN" in str(w.message)]
+    assert nan_warnings == []
+    for curve in (ws.metrics.test_loss, ws.metrics.test_acc):
+        xs = curve.getData()[0]
+        assert xs is None or len(xs) == 0
+    assert len(ws.metrics.train_loss.getData()[0]) == 1 and ws.metrics.train_loss.opts["symbol"] == "o"
+    ws.metrics.log_loss.setChecked(False)

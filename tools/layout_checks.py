@@ -2,10 +2,11 @@
 
 ``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
-window, a legend or banner outside its view, a plot whose background is not its theme's colour, a table that
-scrolls sideways or cuts a cell's or header's text (without an elision and the whole text in its tooltip), and
-(presentation mode at 1280×720 and 1024×700) a decision boundary or loss/accuracy plot whose data area is too small
-to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and ``tests/test_layout_modes.py``.
+window, a legend or banner outside its view, a banner over a training plot, a plot whose background is not its
+theme's colour, a table that scrolls sideways or cuts a cell's or header's text (without an elision and the whole
+text in its tooltip), and (presentation mode at 1280×720 and 1024×700) a decision boundary, loss/accuracy or loss
+slice plot whose data area is too small to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and
+``tests/test_layout_modes.py``.
 """
 
 from __future__ import annotations
@@ -229,6 +230,31 @@ def overlay_findings(window) -> list[Finding]:
     return found
 
 
+def banner_overlap_findings(window) -> list[Finding]:
+    """A shown banner of the training area covers none of its plots or its diagram (window coordinates)."""
+    import pyqtgraph as pg
+
+    training = getattr(window, "training", None)
+    banner = getattr(getattr(training, "training_panel", None), "banner", None)
+    if banner is None or not _visible_on_screen(banner):
+        return []
+    box = QRect(banner.mapTo(window, QPoint(0, 0)), banner.size())
+    found = []
+    for view in training.findChildren(QGraphicsView):
+        # (isVisible, not _visible_on_screen: Qt leaves a view covered by the banner out of the visible region)
+        if not view.isVisible() or view.width() <= 0 or view.height() <= 0:
+            continue
+        if not (isinstance(view, pg.PlotWidget) or view is training.diagram.view):
+            continue
+        rect = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
+        if box.intersects(rect):
+            overlap = box.intersected(rect)
+            found.append(
+                Finding("banner over a plot", describe(view), f"{overlap.width()}×{overlap.height()} px covered")
+            )
+    return found
+
+
 def theme_findings(window, theme: str) -> list[Finding]:
     """The plots and the diagram show the palette's plot background (sampled pixels, corners of each view)."""
     import pyqtgraph as pg
@@ -281,6 +307,7 @@ def collapsed_findings(window, least: int = 40) -> list[Finding]:
 PLOT_SIZE_MODES = ((1280, 720), (1024, 700))
 BOUNDARY_LEAST_PX = 250  # each side of the boundary's data area
 METRICS_LEAST_PX = (150, 120)  # width, height of each of the loss and accuracy plots' data areas
+SLICE_LEAST_PX = (150, 100)  # width, height of the loss slice's data area (its caption below scrolls with it)
 
 
 def data_area(plot) -> tuple[float, float]:
@@ -309,6 +336,10 @@ def plot_size_findings(window, mode) -> list[Finding]:
             w, h = data_area(plot)
             if w < METRICS_LEAST_PX[0] or h < METRICS_LEAST_PX[1]:
                 found.append(Finding("small plot", describe(plot), f"data area {w:.0f}×{h:.0f} px"))
+    if training.curves.currentWidget() is training.loss_slice:
+        w, h = data_area(training.loss_slice.plot)
+        if w < SLICE_LEAST_PX[0] or h < SLICE_LEAST_PX[1]:
+            found.append(Finding("small plot", "loss slice", f"data area {w:.0f}×{h:.0f} px"))
     return found
 
 
@@ -398,6 +429,7 @@ def check_window(window, mode=None) -> list[Finding]:
         found += text_findings(widget)
         found += geometry_findings(window, widget)
     found += overlay_findings(window)
+    found += banner_overlap_findings(window)
     found += collapsed_findings(window)
     found += table_findings(window)
     found += plot_size_findings(window, mode)
