@@ -221,9 +221,9 @@ class BackwardPanel(QWidget):
             k = len(self._starts) + 1
             self._starts.append(self.ledger.count())
             for sentence in sentences_of(k):
-                item = QListWidgetItem(f"{k}. {sentence}")
-                item.setData(Qt.ItemDataRole.UserRole, (k, sentence))
-                self.ledger.addItem(item)
+                # (no Python object stored in the item: a segfault in ledger.clear() was seen once while the
+                # layout thread ran, and nothing read that data)
+                self.ledger.addItem(QListWidgetItem(f"{k}. {sentence}"))
         self._set_bold(self._bold, False)
         self._bold = target
         last = self._set_bold(target, True)
