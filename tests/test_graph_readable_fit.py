@@ -57,6 +57,38 @@ def on_screen(view, item):
     return view.mapFromScene(item.sceneBoundingRect()).boundingRect()
 
 
+def open_panel(qtbot, size: tuple, presentation: bool, text: str, values=None) -> ExpressionPanel:
+    """An Expression panel of ``size`` showing ``text``, its graph drawn."""
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    if presentation:
+        panel.view.set_presentation(True)
+    panel.state.load(text, values)
+    qtbot.waitUntil(lambda: not panel.view.busy and bool(panel.view.nodes), timeout=30000)
+    return panel
+
+
+def step_keeping_each_current_box_clear(qtbot, panel, steps: int) -> set:
+    """Click Step ``steps`` times; each current node's box is on screen and under neither the legend nor the
+    map.  Returns the nodes visited."""
+    view, visited = panel.view, set()
+    for _ in range(steps):
+        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
+        current = view.nodes.get(view.current_node)
+        if current is None:
+            continue
+        visited.add(view.current_node)
+        box = on_screen(view, current)
+        assert view.viewport().rect().contains(box), view.current_node
+        covered = [
+            o.objectName() for o in (view.legend, view.overview) if o.isVisible() and box.intersects(o.geometry())
+        ]
+        assert covered == [], (view.current_node, covered)
+    return visited
+
+
 def assert_nothing_under_the_overlays(view):
     for overlay in (view.legend, view.overview):
         if overlay.isVisible():
@@ -65,16 +97,22 @@ def assert_nothing_under_the_overlays(view):
             assert hidden == [], (overlay.objectName(), hidden)
 
 
-@pytest.fixture
-def big_view(qtbot):
-    """The 33-node example in presentation mode, in a graph view the size it has at 1280×720."""
+def presentation_view(qtbot, size: tuple, text: str) -> GraphView:
+    """A graph view of ``size`` in presentation mode showing ``text``, drawn."""
     view = GraphView()
     qtbot.addWidget(view)
     view.set_presentation(True)
-    view.resize(600, 560)
+    view.resize(*size)
     view.show()
-    view.set_graph(graph_of(MORE_OPS["text"]))
+    view.set_graph(graph_of(text))
     qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    return view
+
+
+@pytest.fixture
+def big_view(qtbot):
+    """The 33-node example in presentation mode, in a graph view the size it has at 1280×720."""
+    view = presentation_view(qtbot, (600, 560), MORE_OPS["text"])
     return view
 
 
@@ -142,14 +180,8 @@ def test_a_big_overview_is_still_fitted_whole(qtbot):
 
 
 def test_stepping_backward_scrolls_to_the_current_node(qtbot):
-    panel = ExpressionPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1280, 680)
-    panel.show()
-    panel.view.set_presentation(True)
-    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    panel = open_panel(qtbot, (1280, 680), True, MORE_OPS["text"], MORE_OPS.get("values"))
     view = panel.view
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
     view.fit()
     assert view.fit_is_partial
     seen_off_screen = False
@@ -167,13 +199,7 @@ def test_stepping_backward_scrolls_to_the_current_node(qtbot):
 def test_a_graph_narrower_than_the_view_is_still_moved_clear_of_the_legend(qtbot):
     """A wide, short view: the 26-box chain is cropped at the top and bottom but narrower than the view, so
     the view cannot move sideways; it must still move (down) until no box is under the legend or map."""
-    view = GraphView()
-    qtbot.addWidget(view)
-    view.set_presentation(True)
-    view.resize(1200, 300)
-    view.show()
-    view.set_graph(graph_of("y = " + "tanh(" * 25 + "x" + ")" * 25))
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view = presentation_view(qtbot, (1200, 300), "y = " + "tanh(" * 25 + "x" + ")" * 25)
     view.fit(whole=False)
     assert view.fit_is_partial and view.fitted_text_points() == pytest.approx(13.5)
     assert shown_rect(view).width() > view.graph_rect().width()  # (the case: only the height is cropped)
@@ -184,43 +210,19 @@ def test_a_graph_narrower_than_the_view_is_still_moved_clear_of_the_legend(qtbot
 
 
 def test_stepping_backward_never_puts_the_current_node_under_the_legend_or_map(qtbot):
-    panel = ExpressionPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1280, 680)
-    panel.show()
-    panel.view.set_presentation(True)
-    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    panel = open_panel(qtbot, (1280, 680), True, MORE_OPS["text"], MORE_OPS.get("values"))
     view = panel.view
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
     view.fit()
     assert view.fit_is_partial
-    visited = set()
-    for _ in range(40):
-        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
-        current = view.nodes.get(view.current_node)
-        if current is None:
-            continue
-        visited.add(view.current_node)
-        box = on_screen(view, current)
-        assert view.viewport().rect().contains(box), view.current_node
-        covered = [
-            o.objectName() for o in (view.legend, view.overview) if o.isVisible() and box.intersects(o.geometry())
-        ]
-        assert covered == [], (view.current_node, covered)
+    visited = step_keeping_each_current_box_clear(qtbot, panel, 40)
     assert len(visited) > 20
 
 
 def test_a_view_moved_away_from_the_current_step_stays_when_a_value_changes(qtbot):
     """Stepping scrolls to each new node, but a redraw of the same step (an input dragged, a training tick in
     the sample graph) leaves the view where the user moved it."""
-    panel = ExpressionPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1280, 680)
-    panel.show()
-    panel.view.set_presentation(True)
-    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    panel = open_panel(qtbot, (1280, 680), True, MORE_OPS["text"], MORE_OPS.get("values"))
     view = panel.view
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
     for _ in range(3):
         qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
     current = view.nodes[view.current_node]
@@ -242,13 +244,7 @@ def test_a_view_moved_away_from_the_current_step_stays_when_a_value_changes(qtbo
 def test_a_view_too_narrow_for_the_map_does_not_keep_room_for_it(qtbot):
     """Below 300×200 pixels the overview map is hidden: Fit keeps boxes out of the legend's corner only, not
     out of the empty place the map would take (which scrolled the graph's end half way up the view)."""
-    view = GraphView()
-    qtbot.addWidget(view)
-    view.set_presentation(True)
-    view.resize(290, 560)
-    view.show()
-    view.set_graph(graph_of(MORE_OPS["text"]))
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
+    view = presentation_view(qtbot, (290, 560), MORE_OPS["text"])
     view.fit(whole=False)
     assert view.fit_is_partial and not view.overview.isVisible() and view.legend.isVisible()
     assert_nothing_under_the_overlays(view)
@@ -260,14 +256,8 @@ def test_stepping_in_a_narrow_view_keeps_each_current_box_clear_of_the_legend_an
     """In a view too narrow for the map beside the legend the map sits above it: together they take the
     view's whole width, and no place keeps every box clear; the current step's box still is."""
     terms = " + ".join(f"tanh(x*{i} + y)" for i in range(1, 16))
-    panel = ExpressionPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1000, 600)
-    panel.show()
-    panel.view.set_presentation(True)
-    panel.state.load("z = " + terms, {"x": 0.5, "y": 0.1})
+    panel = open_panel(qtbot, (1000, 600), True, "z = " + terms, {"x": 0.5, "y": 0.1})
     view = panel.view
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
     assert view.collapsed and len(view.nodes) <= 60  # (a big expression starts with its groups collapsed)
     view.fit(whole=False)
     assert view.fit_is_partial and view.overview.isVisible()
@@ -288,29 +278,12 @@ def test_stepping_in_a_narrow_view_keeps_each_current_box_clear_of_the_legend_an
 
 
 def test_stepping_after_zooming_by_hand_keeps_the_zoom_and_the_current_box_clear_of_the_overlays(qtbot):
-    panel = ExpressionPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1280, 680)
-    panel.show()
-    panel.state.load(MORE_OPS["text"], MORE_OPS.get("values"))
+    panel = open_panel(qtbot, (1280, 680), False, MORE_OPS["text"], MORE_OPS.get("values"))
     view = panel.view
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
     for _ in range(3):
         view.zoom_in()  # (the + button's slot)
     zoom = view.transform().m11()
-    visited = set()
-    for _ in range(40):
-        qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
-        current = view.nodes.get(view.current_node)
-        if current is None:
-            continue
-        visited.add(view.current_node)
-        box = on_screen(view, current)
-        assert view.viewport().rect().contains(box), view.current_node
-        covered = [
-            o.objectName() for o in (view.legend, view.overview) if o.isVisible() and box.intersects(o.geometry())
-        ]
-        assert covered == [], (view.current_node, covered)
+    visited = step_keeping_each_current_box_clear(qtbot, panel, 40)
     assert len(visited) > 20 and view.transform().m11() == pytest.approx(zoom) and not view.auto_fit
 
 
