@@ -242,21 +242,29 @@ def compute_drawing(
     return max(tried, key=lambda t: (boxes_around_output(t[1], graph, view, readable), t[0]))[1]
 
 
+def output_node(graph):
+    """The graph's output a cropped Fit shows: its last sink (a program's main result), or None."""
+    sinks = [n for n in graph if graph.out_degree(n) == 0]
+    return sinks[-1] if sinks else None
+
+
+def window_start(centre: float, low: float, high: float, size: float) -> float:
+    """Where a window of ``size`` centred on ``centre`` starts, kept inside [low, high] (centred on the span
+    when it is the smaller)."""
+    return (low + high - size) / 2 if high - low <= size else min(max(centre - size / 2, low), high - size)
+
+
 def boxes_around_output(drawing: Drawing, graph, view: tuple, scale: float) -> int:
     """How many boxes a view at ``scale`` shows whole when centred on the graph's output (as Fit does when
     the whole graph does not fit at a readable size; see GraphView.focus_box)."""
     width, height, _cw, _ch, margin = view[:5]
-    sinks = [n for n in graph if graph.out_degree(n) == 0]
-    if not sinks:
+    output = output_node(graph)
+    if output is None:
         return 0
     left, top, right, bottom = drawing.extent()
     w, h = (width - 2 * margin) / scale, (height - 2 * margin) / scale
-    fl, ft, fr, fb = drawing.box(sinks[-1])
-
-    def start(centre: float, low: float, high: float, size: float) -> float:
-        return (low + high - size) / 2 if high - low <= size else min(max(centre - size / 2, low), high - size)
-
-    x, y = start((fl + fr) / 2, left, right, w), start((ft + fb) / 2, top, bottom, h)
+    fl, ft, fr, fb = drawing.box(output)
+    x, y = window_start((fl + fr) / 2, left, right, w), window_start((ft + fb) / 2, top, bottom, h)
     boxes = np.array([drawing.box(n) for n in graph])
     inside = (boxes[:, 0] >= x) & (boxes[:, 2] <= x + w) & (boxes[:, 1] >= y) & (boxes[:, 3] <= y + h)
     return int(inside.sum())
@@ -1212,12 +1220,17 @@ class GraphView(QGraphicsView):
         rect = self.graph_rect()
         shown = self.mapToScene(vp).boundingRect()
         off_screen = bool(self.nodes) and not shown.adjusted(-2, -2, 2, 2).contains(rect)
-        if not off_screen or vp.width() < 300 or vp.height() < 200:
+        if not off_screen or not self._room_for_map():
             self.overview.hide()
             return
         self.overview.setGeometry(self._overview_geometry())
         self.overview.show()
         self.overview.update()
+
+    def _room_for_map(self) -> bool:
+        """Whether the viewport is big enough to show the overview map at all."""
+        vp = self.viewport().rect()
+        return vp.width() >= 300 and vp.height() >= 200
 
     def _overview_geometry(self) -> QRect:
         """Where the overview map goes: the graph's shape, no taller than the legend (or 100 px), right of
@@ -1792,15 +1805,13 @@ class GraphView(QGraphicsView):
         readable_wanted = not self.fit_whole and len(self.nodes) <= READABLE_FIT_MAX_BOXES
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
+            self._fit_around_focus(rect, readable)
             if not was_partial:
-                self._fit_around_focus(rect, readable)
                 where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
                 self.message.emit(
                     f"Fit keeps the graph's text readable, so part of it is off screen: {where} "
                     "or choose View ▸ Whole graph (Ctrl+9)."
                 )
-                return
-            self._fit_around_focus(rect, readable)
             return
         vp = QRectF(self.viewport().rect())
         # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
@@ -1825,9 +1836,8 @@ class GraphView(QGraphicsView):
         """What a partial Fit shows: the current backward step's box, else the graph's output."""
         node = self.current_node if self.current_node in self.nodes else None
         if node is None and self.graph is not None:
-            sinks = [n for n in self.nodes if n in self.graph and self.graph.out_degree(n) == 0]
-            node = sinks[-1] if sinks else None  # the last output written (a program's main result)
-        return self.nodes[node].sceneBoundingRect() if node is not None else None
+            node = output_node(self.graph)
+        return self.nodes[node].sceneBoundingRect() if node in self.nodes else None
 
     def _fit_around_focus(self, rect: QRectF, scale: float) -> None:
         """Readable text, part of the graph on screen: the focus as near the centre as the legend allows.
@@ -1847,14 +1857,10 @@ class GraphView(QGraphicsView):
         self.setTransform(QTransform.fromScale(scale, scale))
         focus_box = self.focus_box()
         focus = focus_box.center() if focus_box is not None else rect.center()
-
-        def clamp(value: float, low: float, high: float) -> float:
-            return (low + high) / 2 if low > high else min(max(value, low), high)
-
         x_range = (scene_rect.left(), scene_rect.right() - width)
         y_range = (scene_rect.top(), scene_rect.bottom() - height)
-        x = clamp(focus.x() - width / 2, *x_range)
-        y = clamp(focus.y() - height / 2, *y_range)
+        x = window_start(focus.x(), scene_rect.left(), scene_rect.right(), width)
+        y = window_start(focus.y(), scene_rect.top(), scene_rect.bottom(), height)
         if self.drawing is not None and len(self.drawing.obstacles) and corner_w > 0:
             obstacles = padded_obstacles(self.drawing)
             keep = None if focus_box is None else focus_box.getCoords()
@@ -1864,8 +1870,7 @@ class GraphView(QGraphicsView):
 
     def _partial_corner(self) -> tuple[float, float]:
         """Width and height (pixels) of the bottom-left corner the legend and the overview map take."""
-        vp = self.viewport().rect()
-        taken = self._overview_geometry() if vp.width() >= 300 and vp.height() >= 200 else QRect()  # (else no map)
+        taken = self._overview_geometry() if self._room_for_map() else QRect()
         if self.legend.isVisibleTo(self):
             taken = taken.united(self.legend.geometry())
         if taken.isEmpty():
