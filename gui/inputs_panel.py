@@ -14,7 +14,6 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
-    QDoubleSpinBox,
     QGridLayout,
     QLabel,
     QScrollArea,
@@ -23,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.numbers import format_number
+from autograd_core.numbers import COMPACT, LEDGER, format_number
 from autograd_core.tensor import relative_error
 from gui.expression_state import ExpressionState
 from gui.graph_state import Change
+from gui.number_box import NumberBox
 from gui.theme import set_text_role
 
 SLIDER_STEPS = 1000
@@ -125,20 +125,13 @@ class InputRow:
         self.panel, self.name = panel, name
         grid = panel.grid
         self.label = QLabel()
-        self.spin = QDoubleSpinBox()
-        self.spin.setDecimals(4)
-        self.spin.setRange(-BOX_LIMIT, BOX_LIMIT)
+        self.spin = NumberBox(-BOX_LIMIT, BOX_LIMIT, digits=LEDGER)
         self.spin.setSingleStep(0.1)
-        self.spin.setKeyboardTracking(False)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setMinimumWidth(60)
-        self.low = QDoubleSpinBox()
-        self.high = QDoubleSpinBox()
-        for box in (self.low, self.high):
-            box.setDecimals(2)
-            box.setRange(-BOX_LIMIT, BOX_LIMIT)
-            box.setKeyboardTracking(False)
+        self.low = NumberBox(-BOX_LIMIT, BOX_LIMIT, digits=COMPACT)
+        self.high = NumberBox(-BOX_LIMIT, BOX_LIMIT, digits=COMPACT)
         self.grad = QLabel()
         self.fit_widths()
         self.numeric = QLabel()
