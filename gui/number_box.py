@@ -13,7 +13,7 @@ import math
 import re
 
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox
+from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
 from autograd_core.numbers import MINUS, format_number
 
@@ -45,25 +45,17 @@ class NumberBox(QDoubleSpinBox):
         return format_number(value, self.digits)
 
     def valueFromText(self, text: str) -> float:
-        value = parse_number(self._bare(text))
+        value = parse_number(_bare(self, text))
         return self.value() if value is None else value
 
     def validate(self, text: str, pos: int):
-        bare = self._bare(text).strip().replace(MINUS, "-").replace(" ", "")
-        if _NUMBER.fullmatch(bare):
-            inside = self.minimum() <= float(bare) <= self.maximum()
-            state = QValidator.State.Acceptable if inside else QValidator.State.Intermediate
-        elif _BEGUN.fullmatch(bare):
-            state = QValidator.State.Intermediate  # "", "-", "1e", "1e-": a number on its way
-        else:
-            state = QValidator.State.Invalid
-        return state, text, pos
+        return _validate(self, text, whole=False), text, pos
 
     def fixup(self, text: str) -> str:
-        value = parse_number(self._bare(text))
+        value = parse_number(_bare(self, text))
         if value is None or not math.isfinite(value):
-            return self.textFromValue(self.value())
-        return self.textFromValue(min(max(value, self.minimum()), self.maximum()))
+            value = self.value()
+        return self.prefix() + self.textFromValue(min(max(value, self.minimum()), self.maximum())) + self.suffix()
 
     def stepBy(self, steps: int) -> None:
         """Qt's step (fixed or adaptive), rounded: 0.1 + 0.1 + 0.1 is 0.3, not 0.30000000000000004."""
@@ -77,10 +69,46 @@ class NumberBox(QDoubleSpinBox):
             self.blockSignals(False)
         self.setValue(float(f"{stepped:.{STEP_DIGITS}g}"))
 
-    def _bare(self, text: str) -> str:
-        """The text without the box's prefix and suffix."""
-        if self.prefix() and text.startswith(self.prefix()):
-            text = text[len(self.prefix()) :]
-        if self.suffix() and text.endswith(self.suffix()):
-            text = text[: -len(self.suffix())]
-        return text
+
+class WholeNumberBox(QSpinBox):
+    """A QSpinBox that does not turn 3.5 into 35: Qt's dropped the point, so typing 3.5 neurons gave 35.
+
+    A number that is not whole (3.5, 1e2) is kept while typed and rounded to the nearest allowed one."""
+
+    def __init__(self, low: int, high: int, parent=None):
+        super().__init__(parent)
+        self.setRange(low, high)
+        self.setKeyboardTracking(False)
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+
+    def validate(self, text: str, pos: int):
+        return _validate(self, text, whole=True), text, pos
+
+    def valueFromText(self, text: str) -> int:
+        value = parse_number(_bare(self, text))
+        if value is None or not math.isfinite(value):
+            return self.value()
+        return int(min(max(math.floor(value + 0.5), self.minimum()), self.maximum()))
+
+    def fixup(self, text: str) -> str:
+        return self.prefix() + self.textFromValue(self.valueFromText(text)) + self.suffix()
+
+
+def _bare(box: QAbstractSpinBox, text: str) -> str:
+    """``text`` without the box's prefix and suffix."""
+    if box.prefix() and text.startswith(box.prefix()):
+        text = text[len(box.prefix()) :]
+    if box.suffix() and text.endswith(box.suffix()):
+        text = text[: -len(box.suffix())]
+    return text
+
+
+def _validate(box, text: str, whole: bool) -> QValidator.State:
+    """Acceptable: a number in range (a whole one for a whole-number box); Intermediate: a number on its way
+    ("", "-", "1e-") or one that fixup will round or bring into range; Invalid: a key that makes no number."""
+    bare = _bare(box, text).strip().replace(MINUS, "-").replace(" ", "")
+    if _NUMBER.fullmatch(bare):
+        value = float(bare)
+        inside = math.isfinite(value) and box.minimum() <= value <= box.maximum() and (not whole or value.is_integer())
+        return QValidator.State.Acceptable if inside else QValidator.State.Intermediate
+    return QValidator.State.Intermediate if _BEGUN.fullmatch(bare) else QValidator.State.Invalid

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QStyle,
     QToolButton,
     QVBoxLayout,
@@ -34,7 +33,7 @@ from autograd_core.numbers import COMPACT, format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
 from autograd_core.presets import describe_preset
-from gui.number_box import NumberBox
+from gui.number_box import NumberBox, WholeNumberBox
 from gui.regression_settings import TaskSettings
 from gui.theme import Palette, palette
 from gui.training_controller import SPEEDS, TrainingController
@@ -73,10 +72,8 @@ def _combo(labels: dict, tooltip: str) -> QComboBox:
     return box
 
 
-def _spin(lo: int, hi: int, tooltip: str, suffix: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(lo, hi)
-    spin.setKeyboardTracking(False)  # one change when the user is done typing, not one per digit
+def _spin(lo: int, hi: int, tooltip: str, suffix: str = "") -> WholeNumberBox:
+    spin = WholeNumberBox(lo, hi)  # one change when the user is done typing, not one per digit
     spin.setToolTip(tooltip)
     if suffix:
         spin.setSuffix(suffix)

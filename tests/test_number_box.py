@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from autograd_core.numbers import format_number
-from gui.number_box import NumberBox, parse_number
+from gui.number_box import NumberBox, WholeNumberBox, parse_number
 from tests.training_gui_helpers import set_spin, settle, small_workspace
 
 
@@ -98,3 +98,22 @@ def test_a_learning_rate_typed_as_1e_3_trains_at_1e_3(qtbot):
     assert ws.controller.config.lr == 0.001
     settle(qtbot, ws)
     assert ws.training_panel.lr.text() == "0.001"
+
+
+@pytest.mark.parametrize("typed, value", [("3.5", 4), ("3.4", 3), ("1e1", 10), ("7", 7), ("99999", 64), ("0", 1)])
+def test_a_whole_number_box_rounds_a_typed_number_instead_of_dropping_its_point(qtbot, typed, value):
+    """Typing 3.5 neurons gave 35 (the point was dropped); now the nearest allowed whole number."""
+    box = WholeNumberBox(1, 64)
+    box.setSuffix(" neurons")
+    qtbot.addWidget(box)
+    box.show()
+    box.setValue(16)
+    set_spin(qtbot, box, typed)
+    assert box.value() == value and box.text() == f"{value} neurons"
+
+
+def test_a_hidden_layer_typed_as_3_point_5_neurons_gets_4(qtbot):
+    ws = small_workspace(qtbot, samples=40, layers=[16], steps=3)
+    spin = ws.network_panel.layer_spins[0]
+    set_spin(qtbot, spin, "3.5")
+    qtbot.waitUntil(lambda: ws.controller.config.layers == [4], timeout=5000)
