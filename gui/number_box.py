@@ -15,18 +15,11 @@ import re
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
-from autograd_core.numbers import MINUS, format_number
+from autograd_core.numbers import MINUS, format_number, parse_number
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_BEGUN = re.compile(r"[+-]?\d*\.?\d*([eE][+-]?\d*)?")  # what a number can start with while it is typed
+_BEGUN = re.compile(r"[+-]?\d*[.,]?\d*([eE][+-]?\d*)?")  # what a number can start with while it is typed
 EXACT = 323  # decimals: Qt rounds every value to this many, and 323 keeps every double as it is
 STEP_DIGITS = 12  # the arrows step to a value rounded to this many significant digits (0.1 + 0.2 gives 0.3)
-
-
-def parse_number(text: str) -> float | None:
-    """The number ``text`` spells (spaces, '+', the true minus and scientific notation allowed), else None."""
-    plain = text.strip().replace(MINUS, "-").replace(" ", "")
-    return float(plain) if _NUMBER.fullmatch(plain) else None
 
 
 class NumberBox(QDoubleSpinBox):
@@ -107,8 +100,8 @@ def _validate(box, text: str, whole: bool) -> QValidator.State:
     """Acceptable: a number in range (a whole one for a whole-number box); Intermediate: a number on its way
     ("", "-", "1e-") or one that fixup will round or bring into range; Invalid: a key that makes no number."""
     bare = _bare(box, text).strip().replace(MINUS, "-").replace(" ", "")
-    if _NUMBER.fullmatch(bare):
-        value = float(bare)
+    value = parse_number(bare)
+    if value is not None:
         inside = math.isfinite(value) and box.minimum() <= value <= box.maximum() and (not whole or value.is_integer())
         return QValidator.State.Acceptable if inside else QValidator.State.Intermediate
     return QValidator.State.Intermediate if _BEGUN.fullmatch(bare) else QValidator.State.Invalid

@@ -8,8 +8,8 @@ import math
 import pytest
 from PySide6.QtCore import Qt
 
-from autograd_core.numbers import format_number
-from gui.number_box import NumberBox, WholeNumberBox, parse_number
+from autograd_core.numbers import format_number, parse_number
+from gui.number_box import NumberBox, WholeNumberBox
 from tests.training_gui_helpers import set_spin, settle, small_workspace
 
 
@@ -24,7 +24,8 @@ def box(qtbot):
 def test_parse_number_reads_what_people_write():
     assert parse_number("1e-3") == 0.001 and parse_number(" −2.5 ") == -2.5 and parse_number("+.5E+2") == 50.0
     assert parse_number("1e-320") == 1e-320  # a subnormal, kept
-    for bad in ("", "-", "1e", "e3", "1.2.3", "abc", "nan", "inf", "1,5"):
+    assert parse_number("0,5") == 0.5  # a decimal comma, as typed in much of Europe
+    for bad in ("", "-", "1e", "e3", "1.2.3", "abc", "nan", "inf", "-inf", "1,5,0", "1_000"):
         assert parse_number(bad) is None, bad
 
 
