@@ -155,14 +155,15 @@ class InputRow:
         self.high.valueChanged.connect(self._range_edited)
 
     def fit_widths(self) -> None:
-        """Widths from the font in use (presentation mode's is 1.6× larger): bounds show "-100.00" whole,
-        the value "-1000.0000"."""
+        """Widths from the font in use (presentation mode's is 1.6× larger): the value box holds the longest
+        number format_number writes with its digits (below 1e-4 it switches to 1.23457e−05), the bounds
+        show "−100" whole and grow to their longest number."""
         fm = self.spin.fontMetrics()
         arrows = 34  # frame, padding and the spin arrows
-        self.spin.setMaximumWidth(fm.horizontalAdvance("-1000.0000") + arrows)
+        self.spin.setMaximumWidth(fm.horizontalAdvance(format_number(-0.000123456789, self.spin.digits)) + arrows)
         for box in (self.low, self.high):
-            box.setMinimumWidth(fm.horizontalAdvance("-100.00") + arrows)
-            box.setMaximumWidth(fm.horizontalAdvance("-1000.00") + arrows)
+            box.setMinimumWidth(fm.horizontalAdvance(format_number(-100.0, box.digits)) + arrows)
+            box.setMaximumWidth(fm.horizontalAdvance(format_number(-0.000123456789, box.digits)) + arrows)
 
     def set_name(self, name: str) -> None:
         """Show input ``name`` on this row: names, tooltips, then its value and gradient."""

@@ -118,3 +118,20 @@ def test_a_hidden_layer_typed_as_3_point_5_neurons_gets_4(qtbot):
     spin = ws.network_panel.layer_spins[0]
     set_spin(qtbot, spin, "3.5")
     qtbot.waitUntil(lambda: ws.controller.config.layers == [4], timeout=5000)
+
+
+@pytest.mark.parametrize("value", [-0.000123456789, -9.87654321e14, 123456.789, -5.0])
+def test_an_input_box_shows_its_longest_number_whole(qtbot, value):
+    from PySide6.QtGui import QFontMetricsF
+
+    from gui.expression_panel import ExpressionPanel
+
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1024, 700)
+    panel.show()
+    panel.state.load("y = 2*a", {"a": value})
+    spin = panel.inputs.rows["a"].spin
+    qtbot.waitUntil(lambda: spin.text() == format_number(value, 6))
+    edit = spin.lineEdit()
+    assert QFontMetricsF(edit.font()).horizontalAdvance(spin.text()) <= edit.contentsRect().width(), spin.text()
