@@ -1,5 +1,5 @@
 """GUI-thread time of single user actions: theme switch, presentation mode, image export, session save, the
-first view of the Sample graph tab.
+first view of the Sample graph tab, export of the data with predictions, a splitter drag.
 
 Opens the main window (offscreen unless ``--show``) with its real training process, trains a few steps so
 the session has a history, then does each action ``--repeat`` times and prints, per action, the longest stall
@@ -75,8 +75,10 @@ def main() -> int:
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
+    from PySide6.QtGui import QMouseEvent
     from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
 
     from gui.app import create_app
     from gui.main_window import MainWindow
@@ -130,6 +132,46 @@ def main() -> int:
             return lambda: window.tabs.setCurrentWidget(area)
 
         return go
+
+    def export_data():
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            idle(app)
+            go.n = getattr(go, "n", 0) + 1
+            return lambda: window.export_predictions(str(folder / f"data{go.n}.csv"))
+
+        return go
+
+    def drag_splitter(area, splitter, by):
+        """A drag of the splitter's first handle by ``by`` px and back on the next run, in four moves (as the
+        GUI monkey drags), the mouse events sent as a window system delivers them."""
+
+        def go():
+            window.tabs.setCurrentWidget(area)
+            idle(app)
+            go.n = getattr(go, "n", 0) + 1
+            handle = splitter().handle(1)
+            offset = by if go.n % 2 else -by
+            vertical = handle.orientation() == Qt.Orientation.Vertical
+            start = handle.rect().center()
+            end = start + (QPoint(0, offset) if vertical else QPoint(offset, 0))
+
+            def act():
+                left = Qt.MouseButton.LeftButton
+                send(handle, QEvent.Type.MouseButtonPress, start, left, left)
+                for k in range(1, 5):
+                    send(handle, QEvent.Type.MouseMove, start + (end - start) * (k / 4), Qt.MouseButton.NoButton, left)
+                send(handle, QEvent.Type.MouseButtonRelease, end, left, Qt.MouseButton.NoButton)
+
+            return act
+
+        return go
+
+    def send(widget, kind, pos, button, held):
+        event = QMouseEvent(
+            kind, QPointF(pos), QPointF(widget.mapToGlobal(pos)), button, held, Qt.KeyboardModifier.NoModifier
+        )
+        QApplication.sendEvent(widget, event)
 
     def presentation(on):
         def go():
@@ -218,6 +260,11 @@ def main() -> int:
         ("export png, sample", export_on(window.sample, "png"), False),
         ("export svg, sample", export_on(window.sample, "svg"), False),
         ("session save", trained_session(), False),
+        ("export data with predictions", export_data(), False),
+        ("splitter drag, training views", drag_splitter(window.training, lambda: window.training._views, 150), False),
+        ("splitter drag, training curves", drag_splitter(window.training, lambda: window.training._body, 100), False),
+        ("splitter drag, expression", drag_splitter(window.expression, lambda: window.expression.splitter, 150), False),
+        ("splitter drag, lab", drag_splitter(window.lab, lambda: window.lab.splitter, 100), False),
     ]
     if args.only:
         actions = [a for a in actions if any(a[0].startswith(o) for o in args.only)]
