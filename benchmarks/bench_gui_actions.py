@@ -133,12 +133,23 @@ def main() -> int:
 
         return go
 
-    def export_data():
+    def export_data(samples):
+        """File > Export data with predictions, on ``samples`` points (the GUI monkey reaches tens of thousands
+        with the Samples spin box); the action's span lasts until the file is written."""
+
         def go():
             window.tabs.setCurrentWidget(window.training)
+            if controller.config.samples != samples or controller.config.points is not None:
+                controller.update_settings(samples=samples)
+                end = time.monotonic() + 60
+                while time.monotonic() < end and (
+                    controller.dataset is None or len(controller.dataset.y) != samples or not controller.settled
+                ):
+                    QTest.qWait(50)
+                QTest.qWait(300)
             idle(app)
             go.n = getattr(go, "n", 0) + 1
-            return lambda: window.export_predictions(str(folder / f"data{go.n}.csv"))
+            return lambda: window.export_predictions(str(folder / f"data{samples}-{go.n}.csv"))
 
         return go
 
@@ -260,7 +271,8 @@ def main() -> int:
         ("export png, sample", export_on(window.sample, "png"), False),
         ("export svg, sample", export_on(window.sample, "svg"), False),
         ("session save", trained_session(), False),
-        ("export data with predictions", export_data(), False),
+        ("export data, 200 points", export_data(200), False),
+        ("export data, 50,000 points", export_data(50_000), False),
         ("splitter drag, training views", drag_splitter(window.training, lambda: window.training._views, 150), False),
         ("splitter drag, training curves", drag_splitter(window.training, lambda: window.training._body, 100), False),
         ("splitter drag, expression", drag_splitter(window.expression, lambda: window.expression.splitter, 150), False),
