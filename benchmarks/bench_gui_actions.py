@@ -75,7 +75,7 @@ def main() -> int:
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
+    from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt, QTimer
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -154,8 +154,8 @@ def main() -> int:
         return go
 
     def drag_splitter(area, splitter, by):
-        """A drag of the splitter's first handle by ``by`` px and back on the next run, in four moves (as the
-        GUI monkey drags), the mouse events sent as a window system delivers them."""
+        """A drag of the splitter's first handle by ``by`` px and back on the next run, in eight moves 25 ms
+        apart, the mouse events sent as a window system delivers them."""
 
         def go():
             window.tabs.setCurrentWidget(area)
@@ -170,13 +170,16 @@ def main() -> int:
             def act():
                 left = Qt.MouseButton.LeftButton
                 send(handle, QEvent.Type.MouseButtonPress, start, left, left)
-                for k in range(1, 5):
-                    send(handle, QEvent.Type.MouseMove, start + (end - start) * (k / 4), Qt.MouseButton.NoButton, left)
-                send(handle, QEvent.Type.MouseButtonRelease, end, left, Qt.MouseButton.NoButton)
+                for k in range(1, 9):  # a move every 25 ms, the event loop turning between them as a hand drags
+                    pos = start + (end - start) * (k / 8)
+                    QTimer.singleShot(25 * k, lambda pos=pos: send(handle, QEvent.Type.MouseMove, pos, no, left))
+                QTimer.singleShot(25 * 9, lambda: send(handle, QEvent.Type.MouseButtonRelease, end, left, no))
 
             return act
 
         return go
+
+    no = Qt.MouseButton.NoButton
 
     def send(widget, kind, pos, button, held):
         event = QMouseEvent(

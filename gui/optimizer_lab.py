@@ -295,6 +295,8 @@ class OptimizerLabPanel(QWidget):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 700, 380])
+        for splitter in (self.splitter, centre):  # a drag rescales the map once, on release (as in training)
+            splitter.setOpaqueResize(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
