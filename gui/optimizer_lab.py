@@ -547,6 +547,12 @@ class OptimizerLabPanel(QWidget):
                 widths = {c: max(least, int(w * room / total)) for c, w in widths.items()}
                 widest = max(widths, key=widths.get)  # the floor may leave a few pixels over
                 widths[widest] -= max(sum(widths.values()) - room, 0)
+        if compact and self.table_tabs.currentIndex() == 0:
+            left_out = [COLUMNS[c] for c in RESULTS_VIEW if c not in widths]
+            tip = "Each racer's steps, loss, distance to the nearest minimum and note"
+            if left_out:
+                tip += f" ({' and '.join(left_out)} left out at this width: widen the table to see them)"
+            self.table_tabs.setTabToolTip(0, tip)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
         for c in range(len(COLUMNS)):

@@ -374,6 +374,8 @@ def test_the_lab_table_shows_names_steps_and_losses_whole_on_a_projector(tour):
                     item = table.item(r, c)
                     assert cell_need(table, table.indexFromItem(item)) <= table.columnWidth(c), (where, item.text())
             assert all(c == 6 for _, c, _ in elided_cells(table)), where  # at most a long note ends in "…"
+            left_out = [table.horizontalHeaderItem(c).text() for c in (5, 6) if table.isColumnHidden(c)]
+            assert all(name in lab.table_tabs.tabToolTip(0) for name in left_out), where  # the tab says so
             # the settings are a click away, each whole where the table has the room
             tabs = lab.table_tabs
             assert tabs.isVisible() and tabs.tabText(tabs.currentIndex()) == "Results", where
