@@ -533,7 +533,7 @@ class TrainingController(QObject):
         """Remove every point; training waits until at least one point is painted (Undo brings them back)."""
         if self.dataset is not None:
             self._remember()
-            self._apply_data(data_edits.empty_dataset())
+            self._apply_data(data_edits.empty_dataset(like=self.dataset))  # the plane keeps its axes
 
     def _edit(self, edit, *args) -> None:
         if self.dataset is None or self._closed:
