@@ -292,8 +292,11 @@ def test_painted_data_keeps_its_names_through_reset_clear_and_a_regression(qtbot
     np.testing.assert_array_equal(controller.dataset.scale, painted.scale)
 
     # Clear all empties the plane, not its axes; the next painted point is a species on it
+    messages = []
+    controller.message.connect(messages.append)
     qtbot.mouseClick(boundary.clear_button, Qt.MouseButton.LeftButton)
     assert len(controller.dataset.y) == 0 and names_shown()
+    assert "(Paint setosa or Paint versicolor or Paint virginica)" in messages[-1]  # the buttons it shows
     paint("paint2", (0, 0))
     settle(qtbot, ws)
     assert names_shown() and controller.dataset.class_label(controller.dataset.y_train[-1]) == "virginica"
