@@ -318,6 +318,7 @@ def draw(
     aspect: float | None = None,
     folds: int = 1,
     view: tuple | None = None,
+    positions: dict | None = None,
 ) -> Drawing:
     """A drawing of ``graph`` with boxes of ``sizes`` ({node: (w, h)}, default 100×50).
 
@@ -328,7 +329,8 @@ def draw(
     (``fold_blocks``); ``aspect`` (width/height of the view) stretches a force
     layout towards the view's shape, and ``view`` (width, height, legend corner
     width and height, margin, largest scale: see ``fit_in_view``) compacts it
-    to show largest there.
+    to show largest there.  ``positions`` (``graph.layout``'s for ``method``) spares a force layout
+    computed already, for other box sizes.
     """
     sizes = {n: (sizes or {}).get(n, (100.0, 50.0)) for n in graph.nodes}
     if graph.number_of_nodes() == 0:
@@ -339,7 +341,7 @@ def draw(
         return _layered_drawing(graph, order, sizes, direction, gaps, blocks)
     from autograd_core.graph import layout
 
-    pos = layout(graph, method)
+    pos = positions if positions is not None else layout(graph, method)
     if view is not None and aspect is None:
         aspect = max(view[0] - 2 * view[4], 1.0) / max(view[1] - 2 * view[4], 1.0)
     return _force_drawing(graph, pos, sizes, aspect, view)

@@ -66,6 +66,7 @@ from autograd_core.drawing import (
     layered_order,
 )
 from autograd_core.graph import GraphSnapshot, snapshot_of_graph
+from autograd_core.graph import layout as force_positions
 from autograd_core.grouping import is_generated_name
 from autograd_core.numbers import format_full, format_number
 from gui.theme import diverging_color, gradient_strength, graph_colors, palette, readable_text
@@ -193,6 +194,7 @@ def compute_drawing(
     aspect: float = 1.6,
     gaps: tuple = (LAYER_GAP, NODE_GAP),
     view: tuple | None = None,
+    positions: dict | None = None,
 ) -> Drawing:
     """Boxes and routed edges from autograd_core.drawing, shaped for the view.
 
@@ -206,7 +208,7 @@ def compute_drawing(
     readable = view[6] if len(view) > 6 else 0.0
     aspect = max(view[0] - 2 * view[4], 1.0) / max(view[1] - 2 * view[4], 1.0)
     if method != "layered" or graph.number_of_nodes() < 2:
-        return draw(graph, method, sizes, aspect=aspect, view=view)
+        return draw(graph, method, sizes, aspect=aspect, view=view, positions=positions)
     # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
     by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
@@ -326,13 +328,13 @@ def _layout_executor() -> ThreadPoolExecutor:
     return _executor
 
 
-def presentation_floor(graph, method: str, reference: tuple) -> float:
+def presentation_floor(graph, method: str, reference: tuple, positions: dict | None = None) -> float:
     """The smallest zoom at which presentation mode's Fit shows box text PRESENTATION_TEXT_MARGIN × as large
     as normal mode's Fit would: normal mode's drawing of the graph, fitted in the same view.
 
     ``reference`` is (normal sizes, normal gaps, normal view shape, text scale of presentation mode)."""
     sizes, gaps, view, text_scale = reference
-    normal = compute_drawing(graph, method, sizes, gaps=gaps, view=view)
+    normal = compute_drawing(graph, method, sizes, gaps=gaps, view=view, positions=positions)
     normal_zoom = max(view[6], min(view[5], view_scale(normal, view)))  # what normal mode's Fit does
     return PRESENTATION_TEXT_MARGIN * normal_zoom / text_scale
 
@@ -340,9 +342,12 @@ def presentation_floor(graph, method: str, reference: tuple) -> float:
 def layout_for_view(graph, method: str, sizes: dict, view: tuple, gaps, reference: tuple | None = None):
     """(drawing, readable zoom): in presentation mode (``reference``) the readable zoom is raised to keep
     text larger than normal mode's, and the layout is chosen for it (see compute_drawing)."""
+    positions = None
     if reference is not None:
-        view = (*view[:6], max(view[6], presentation_floor(graph, method, reference)))
-    return compute_drawing(graph, method, sizes, gaps=gaps, view=view), view[6]
+        if method != "layered" and graph.number_of_nodes() >= 2:  # one force layout for both box sizes
+            positions = force_positions(graph, method)
+        view = (*view[:6], max(view[6], presentation_floor(graph, method, reference, positions)))
+    return compute_drawing(graph, method, sizes, gaps=gaps, view=view, positions=positions), view[6]
 
 
 def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference=None) -> None:
