@@ -182,3 +182,24 @@ def test_the_theme_does_not_change_text_sizes(tour):
         sizes[theme] = {k: v.points for k, v in measure(tour.window).items()}
     assert len(sizes["light"]) > 20 and sizes["light"] == sizes["dark"]
     tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_the_theme_check_samples_the_plots_themselves(qtbot):
+    """A pyqtgraph plot's own visible region is empty (its viewport covers it): the theme check looked at the
+    network diagram only.  It samples each plot shown now: a white plot in the dark theme is found."""
+    from gui.theme import palette
+    from tools.layout_checks import theme_findings
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    plot = pg.PlotWidget()
+    plot.setObjectName("whitePlot")
+    QVBoxLayout(window).addWidget(plot)
+    window.resize(300, 200)
+    plot.setBackground("#ffffff")
+    window.show()
+    qtbot.waitExposed(window)
+    assert [f.widget for f in theme_findings(window, "dark")] == ["whitePlot"]
+    plot.setBackground(palette("dark").plot_background)
+    qtbot.wait(10)
+    assert theme_findings(window, "dark") == [] and theme_findings(window, "light")

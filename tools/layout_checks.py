@@ -88,7 +88,12 @@ def _clipped_by_scroll_area(widget: QWidget) -> bool:
 
 
 def _visible_on_screen(widget: QWidget) -> bool:
-    return widget.isVisible() and widget.width() > 0 and widget.height() > 0 and not widget.visibleRegion().isEmpty()
+    if not (widget.isVisible() and widget.width() > 0 and widget.height() > 0):
+        return False
+    if not widget.visibleRegion().isEmpty():
+        return True
+    # a view whose viewport covers it whole (a pyqtgraph plot) has no visible region of its own: its viewport's
+    return isinstance(widget, QAbstractScrollArea) and not widget.viewport().visibleRegion().isEmpty()
 
 
 def text_findings(widget: QWidget) -> list[Finding]:
