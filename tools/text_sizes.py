@@ -14,7 +14,12 @@ make a text large enough:
   its size on screen: font size × the view's scale × the item's own scale (``ItemIgnoresTransformations``
   respected), so a diagram fitted smaller in presentation mode shows up here;
 * **graph box text** (the value and gradient text in the boxes of the expression, sample and lab step graphs)
-  depends on the graph view's Fit; it is measured and reported but only checked when ``check_graph=True``.
+  depends on the graph view's Fit; it is measured and reported but held to ``GRAPH_RATIO`` only when
+  ``compare(..., check_graph=True)`` or the module's hook ``CHECK_GRAPH_TEXT`` is switched on.
+
+Which is which: a text is plot text when it is drawn inside a plot (a pyqtgraph view) or the network diagram's
+view, or is a graph view's legend; graph text is the graph views' box text; everything else (including the
+labels, keys, captions and combos around the plots, and tables such as the confusion matrix) is widget text.
 
 ``python tools/text_sizes.py`` runs every tour state in light normal and light presentation mode at the three
 window sizes and prints, per state and size, the smallest ratio of widget text, of plot/diagram text and of graph
