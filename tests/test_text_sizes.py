@@ -132,6 +132,28 @@ def test_a_text_item_counts_at_its_size_on_screen_scaled_by_its_view(qtbot):
     assert big["text «a note» in NetworkDiagram.view"].points < normal["text «a note» in NetworkDiagram.view"].points
 
 
+def test_the_theme_check_samples_the_plots_themselves(qtbot):
+    """A pyqtgraph plot's own visible region is empty (its viewport covers it): the theme check looked at the
+    network diagram only.  It samples each plot shown now: a white plot in the dark theme is found."""
+    from gui.theme import palette
+    from tools.layout_checks import theme_findings
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    plot = pg.PlotWidget()
+    plot.setObjectName("whitePlot")
+    QVBoxLayout(window).addWidget(plot)
+    window.resize(300, 200)
+    plot.setBackground("#ffffff")
+    window.show()
+    qtbot.waitExposed(window)
+    assert [f.widget for f in theme_findings(window, "dark")] == ["whitePlot"]
+    plot.setBackground(palette("dark").plot_background)
+    qtbot.wait(10)
+    assert theme_findings(window, "dark") == [] and theme_findings(window, "light")
+
+
+# The tests below share one tour window; a test with qtbot closes every window when it ends, so those come above.
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory):
     from PySide6.QtWidgets import QApplication
@@ -182,24 +204,3 @@ def test_the_theme_does_not_change_text_sizes(tour):
         sizes[theme] = {k: v.points for k, v in measure(tour.window).items()}
     assert len(sizes["light"]) > 20 and sizes["light"] == sizes["dark"]
     tour.apply_mode(Mode("light", False, (1280, 720)))
-
-
-def test_the_theme_check_samples_the_plots_themselves(qtbot):
-    """A pyqtgraph plot's own visible region is empty (its viewport covers it): the theme check looked at the
-    network diagram only.  It samples each plot shown now: a white plot in the dark theme is found."""
-    from gui.theme import palette
-    from tools.layout_checks import theme_findings
-
-    window = QWidget()
-    qtbot.addWidget(window)
-    plot = pg.PlotWidget()
-    plot.setObjectName("whitePlot")
-    QVBoxLayout(window).addWidget(plot)
-    window.resize(300, 200)
-    plot.setBackground("#ffffff")
-    window.show()
-    qtbot.waitExposed(window)
-    assert [f.widget for f in theme_findings(window, "dark")] == ["whitePlot"]
-    plot.setBackground(palette("dark").plot_background)
-    qtbot.wait(10)
-    assert theme_findings(window, "dark") == [] and theme_findings(window, "light")
