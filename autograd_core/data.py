@@ -479,6 +479,9 @@ def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> D
     return _edited(X_train, dataset.y_train, X_test, dataset.y_test, like=dataset)
 
 
-def empty_dataset() -> Dataset:
-    """No points at all (the plane after "Clear all"); a Trainer refuses it until a point is painted."""
-    return _edited(np.empty((0, 2)), np.empty(0, dtype=int), np.empty((0, 2)), np.empty(0, dtype=int))
+def empty_dataset(like: Dataset | None = None) -> Dataset:
+    """No points at all (the plane after "Clear all"); a Trainer refuses it until a point is painted.
+
+    ``like``: the data set cleared, whose plane it stays (its axis and class names, its standardisation).
+    """
+    return _edited(np.empty((0, 2)), np.empty(0, dtype=int), np.empty((0, 2)), np.empty(0, dtype=int), like=like)

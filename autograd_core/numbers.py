@@ -12,11 +12,13 @@ keeps ``-`` for text meant to be copied back into a program or a shell.
 from __future__ import annotations
 
 import math
+import re
 
 COMPACT = 4  # significant digits at a glance: graph boxes, captions, status lines
 LEDGER = 6  # significant digits in the backward ledger and formulas
 MINUS = "\u2212"
 MISSING = "—"
+NUMBER = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")  # what parse_number reads
 
 
 def format_number(
@@ -61,3 +63,10 @@ def format_full(value: float | None) -> str:
     if value is None:
         return MISSING
     return format_number(value, 17) if not math.isfinite(value) else repr(float(value)).replace("-", MINUS)
+
+
+def parse_number(text: str) -> float | None:
+    """The number a person typed, else None: spaces, '+', the true minus (as this module writes it), a decimal
+    comma and scientific notation are read; words (nan, inf) and anything else are not."""
+    plain = text.strip().replace(MINUS, "-").replace(" ", "")
+    return float(plain.replace(",", ".")) if NUMBER.fullmatch(plain) else None

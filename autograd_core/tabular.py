@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import math
 import os
 from dataclasses import dataclass
@@ -232,9 +233,15 @@ def table_dataset(
     return _finish(X, y, test_fraction, rng, standardize, table.name, class_names=names, feature_names=features)
 
 
+ROWS_PER_SLICE = 2000  # predictions_csv builds its text this many rows at a time (a few ms each)
+
+
 def predictions_csv(dataset: Dataset, scores: np.ndarray, names: list[str] | None = None) -> str:
     """The data (in the file's own units when it was standardised) with each point's set, label, prediction
-    and class probabilities, as CSV text."""
+    and class probabilities, as CSV text.
+
+    Built a column at a time (``repr`` and ``format`` mapped over lists, rows joined once): the same text as a
+    ``csv.writer`` row by row, several times faster (100,000 points in well under a second)."""
     from autograd_core.losses import class_probabilities, predict
 
     X = dataset.X * dataset.scale + dataset.mean
@@ -244,12 +251,26 @@ def predictions_csv(dataset: Dataset, scores: np.ndarray, names: list[str] | Non
     probs = class_probabilities(scores)
     labels = names or dataset.class_names or [str(k) for k in range(probs.shape[1])]
     features = dataset.feature_names or ["x1", "x2"]
+    header = _csv_line([*features, "set", "label", "predicted", *(f"P({n})" for n in labels)])
+    quoted = [_csv_line([name]).rstrip("\n") if name else "" for name in labels]  # a name with a comma is quoted
+    n, n_train = len(y), len(dataset.y_train)
+    columns = [
+        map(repr, X[:, 0].tolist()),  # repr: the shortest text that reads back as the same float
+        map(repr, X[:, 1].tolist()),
+        ["train"] * n_train + ["test"] * (n - n_train),
+        [quoted[t] for t in y.tolist()],
+        [quoted[p] for p in pred.tolist()],
+        *(map("{:.6g}".format, probs[:, k].tolist()) for k in range(probs.shape[1])),
+    ]
+    rows = map(",".join, zip(*columns))
+    # in slices of rows: each slice is one long call into C, and between them another thread (the window's,
+    # when a worker writes the file) gets its turn at Python's lock
+    slices = iter(lambda: "\n".join(itertools.islice(rows, ROWS_PER_SLICE)), "")
+    return header + "\n".join(slices) + ("\n" if n else "")
+
+
+def _csv_line(fields: list[str]) -> str:
+    """One CSV line as ``csv.writer`` writes it (fields with a comma, quote or line break quoted)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*features, "set", "label", "predicted", *(f"P({n})" for n in labels)])
-    n_train = len(dataset.y_train)
-    for i, ((a, b), t, p, pr) in enumerate(zip(X.tolist(), y.tolist(), pred.tolist(), probs.tolist())):
-        writer.writerow(
-            [repr(a), repr(b), "train" if i < n_train else "test", labels[t], labels[p], *(f"{v:.6g}" for v in pr)]
-        )
+    csv.writer(out, lineterminator="\n").writerow(fields)
     return out.getvalue()

@@ -1,5 +1,5 @@
 """GUI-thread time of single user actions: theme switch, presentation mode, image export, session save, the
-first view of the Sample graph tab.
+first view of the Sample graph tab, export of the data with predictions, a splitter drag.
 
 Opens the main window (offscreen unless ``--show``) with its real training process, trains a few steps so
 the session has a history, then does each action ``--repeat`` times and prints, per action, the longest stall
@@ -75,8 +75,10 @@ def main() -> int:
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt, QTimer
+    from PySide6.QtGui import QMouseEvent
     from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
 
     from gui.app import create_app
     from gui.main_window import MainWindow
@@ -130,6 +132,60 @@ def main() -> int:
             return lambda: window.tabs.setCurrentWidget(area)
 
         return go
+
+    def export_data(samples):
+        """File > Export data with predictions, on ``samples`` points (the GUI monkey reaches tens of thousands
+        with the Samples spin box); the action's span lasts until the file is written."""
+
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            if controller.config.samples != samples or controller.config.points is not None:
+                controller.update_settings(samples=samples)
+                end = time.monotonic() + 60
+                while time.monotonic() < end and (
+                    controller.dataset is None or len(controller.dataset.y) != samples or not controller.settled
+                ):
+                    QTest.qWait(50)
+                QTest.qWait(300)
+            idle(app)
+            go.n = getattr(go, "n", 0) + 1
+            return lambda: window.export_predictions(str(folder / f"data{samples}-{go.n}.csv"))
+
+        return go
+
+    def drag_splitter(area, splitter, by):
+        """A drag of the splitter's first handle by ``by`` px and back on the next run, in eight moves 25 ms
+        apart, the mouse events sent as a window system delivers them."""
+
+        def go():
+            window.tabs.setCurrentWidget(area)
+            idle(app)
+            go.n = getattr(go, "n", 0) + 1
+            handle = splitter().handle(1)
+            offset = by if go.n % 2 else -by
+            vertical = handle.orientation() == Qt.Orientation.Vertical
+            start = handle.rect().center()
+            end = start + (QPoint(0, offset) if vertical else QPoint(offset, 0))
+
+            def act():
+                left = Qt.MouseButton.LeftButton
+                send(handle, QEvent.Type.MouseButtonPress, start, left, left)
+                for k in range(1, 9):  # a move every 25 ms, the event loop turning between them as a hand drags
+                    pos = start + (end - start) * (k / 8)
+                    QTimer.singleShot(25 * k, lambda pos=pos: send(handle, QEvent.Type.MouseMove, pos, no, left))
+                QTimer.singleShot(25 * 9, lambda: send(handle, QEvent.Type.MouseButtonRelease, end, left, no))
+
+            return act
+
+        return go
+
+    no = Qt.MouseButton.NoButton
+
+    def send(widget, kind, pos, button, held):
+        event = QMouseEvent(
+            kind, QPointF(pos), QPointF(widget.mapToGlobal(pos)), button, held, Qt.KeyboardModifier.NoModifier
+        )
+        QApplication.sendEvent(widget, event)
 
     def presentation(on):
         def go():
@@ -218,6 +274,12 @@ def main() -> int:
         ("export png, sample", export_on(window.sample, "png"), False),
         ("export svg, sample", export_on(window.sample, "svg"), False),
         ("session save", trained_session(), False),
+        ("export data, 200 points", export_data(200), False),
+        ("export data, 50,000 points", export_data(50_000), False),
+        ("splitter drag, training views", drag_splitter(window.training, lambda: window.training._views, 150), False),
+        ("splitter drag, training curves", drag_splitter(window.training, lambda: window.training._body, 100), False),
+        ("splitter drag, expression", drag_splitter(window.expression, lambda: window.expression.splitter, 150), False),
+        ("splitter drag, lab", drag_splitter(window.lab, lambda: window.lab.splitter, 100), False),
     ]
     if args.only:
         actions = [a for a in actions if any(a[0].startswith(o) for o in args.only)]

@@ -79,10 +79,15 @@ HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
 BATCH = 100  # items per building task; one event-loop turn runs tasks for at most BATCH_MS
 BATCH_MS = 15.0
-MAX_FIT_SCALE = 2.0  # a three-node graph should not fill a projector
+MAX_FIT_SCALE = 1.5  # a three-node graph should not fill a projector (text up to 14.9 pt, 22.3 pt in presentation)
 READABLE_POINTS = 9.0  # Fit never shows box text smaller than this (× 1.5 in presentation mode: 13.5 pt) ...
 # ... a graph too big for that is shown around its output (or the current step) with the overview map
 READABLE_FIT_MAX_BOXES = 60  # ... if it has at most this many boxes; a bigger one is fitted whole, as an overview
+# Presentation mode's Fit shows box text at least this much larger than normal mode's Fit would in the same view
+# (the window's larger text elsewhere leaves the view up to 5 % smaller than in normal mode)
+PRESENTATION_TEXT_MARGIN = 1.1
+NORMAL_FIT_MARGIN, PRESENTATION_FIT_MARGIN = 12.0, 8.0  # pixels around a fitted graph
+PRESENTATION_GAPS = (30.0, 8.0)  # between layers, between boxes: narrower than LAYER_GAP, NODE_GAP for the projector
 EXPORT_MAX_PIXELS = 8e6  # PNG export size cap (painting 12 MP took ~0.8 s in the GUI thread)
 OVERVIEW_WIDTH = 200  # pixels
 BOX_PADDING = 14.0  # a box is this much wider than its longest text (drawn 4 px in from each side)
@@ -307,7 +312,7 @@ def guess_direction(order, sizes: dict, aspect: float, gaps: tuple = (LAYER_GAP,
 class _LayoutSignals(QObject):
     """Carries a finished layout from the worker thread to the GUI thread (queued)."""
 
-    done = Signal(int, object, str)  # generation, Drawing (None on failure), error text
+    done = Signal(int, object, str)  # generation, (Drawing, readable zoom) (None on failure), error text
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -321,13 +326,32 @@ def _layout_executor() -> ThreadPoolExecutor:
     return _executor
 
 
-def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals) -> None:
+def presentation_floor(graph, method: str, reference: tuple) -> float:
+    """The smallest zoom at which presentation mode's Fit shows box text PRESENTATION_TEXT_MARGIN × as large
+    as normal mode's Fit would: normal mode's drawing of the graph, fitted in the same view.
+
+    ``reference`` is (normal sizes, normal gaps, normal view shape, text scale of presentation mode)."""
+    sizes, gaps, view, text_scale = reference
+    normal = compute_drawing(graph, method, sizes, gaps=gaps, view=view)
+    normal_zoom = max(view[6], min(view[5], view_scale(normal, view)))  # what normal mode's Fit does
+    return PRESENTATION_TEXT_MARGIN * normal_zoom / text_scale
+
+
+def layout_for_view(graph, method: str, sizes: dict, view: tuple, gaps, reference: tuple | None = None):
+    """(drawing, readable zoom): in presentation mode (``reference``) the readable zoom is raised to keep
+    text larger than normal mode's, and the layout is chosen for it (see compute_drawing)."""
+    if reference is not None:
+        view = (*view[:6], max(view[6], presentation_floor(graph, method, reference)))
+    return compute_drawing(graph, method, sizes, gaps=gaps, view=view), view[6]
+
+
+def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference=None) -> None:
     try:
-        drawing = compute_drawing(graph, method, sizes, gaps=gaps, view=view)
+        result = layout_for_view(graph, method, sizes, view, gaps, reference)
     except Exception as err:  # reported to the user by the view
         signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
         return
-    signals.done.emit(generation, drawing, "")
+    signals.done.emit(generation, result, "")
 
 
 # ------------------------------------------------------------------ items
@@ -996,6 +1020,30 @@ def view_tool_buttons(view: GraphView, export_slot) -> tuple[QToolButton, QToolB
     )
 
 
+class BoxFonts:
+    """The fonts of the boxes at one text scale, and the sizes a layout needs from them.
+
+    Fitting a graph cancels bigger fonts if boxes and gaps grow alike, and wasted room shrinks the text.  So
+    a box is as wide as its title and numbers need when it is laid out, and at least as wide as usual
+    numbers need (a longer one met later, a slider away, is drawn a little smaller: the tooltip has it in
+    full)."""
+
+    VALUE_SAMPLE = "data −0.0000"
+
+    def __init__(self, scale: float):
+        base = 11.0 * scale
+        self.title = QFont()
+        self.title.setPointSizeF(base)
+        self.title.setBold(True)
+        self.body = QFont()
+        self.body.setPointSizeF(base * 0.9)
+        self.title_metrics = QFontMetricsF(self.title)
+        self.body_metrics = QFontMetricsF(self.body)
+        self.node_height = self.body_metrics.height() * 3 + 6
+        self.value_width = self.body_metrics.horizontalAdvance(self.VALUE_SAMPLE)
+        self.widths: dict[str, float] = {}  # box width per title (titles repeat: +, *, tanh)
+
+
 class GraphView(QGraphicsView):
     """Draws a networkx computation graph; zoom with the wheel, pan by dragging."""
 
@@ -1059,6 +1107,7 @@ class GraphView(QGraphicsView):
         self._reorient_signals = _LayoutSignals()
         self._reorient_signals.done.connect(self._reoriented)
         self.busy = False
+        self._fit_floor = 0.0  # the zoom Fit keeps text readable at, from the last layout (see layout_for_view)
         self.force_huge = False
         self.highlight_nodes: set = set()
         self.highlight_edges: set = set()
@@ -1084,30 +1133,17 @@ class GraphView(QGraphicsView):
     # ---- appearance
 
     def _make_fonts(self) -> None:
-        base = 11.0 * self.font_scale
-        self.title_font = QFont()
-        self.title_font.setPointSizeF(base)
-        self.title_font.setBold(True)
-        self.body_font = QFont()
-        self.body_font.setPointSizeF(base * 0.9)
-        fm = QFontMetricsF(self.body_font)
-        self.node_height = fm.height() * 3 + 6
-        self._title_metrics = QFontMetricsF(self.title_font)
+        box = self._box = BoxFonts(self.font_scale)
+        self._normal_box = box if self.font_scale == 1.0 else BoxFonts(1.0)  # presentation Fit's reference
+        self.title_font, self.body_font, self.node_height = box.title, box.body, box.node_height
+        self._title_metrics, self._body_metrics = box.title_metrics, box.body_metrics
         self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
-        self.name_font.setPointSizeF(base * 2.0)
+        self.name_font.setPointSizeF(box.title.pointSizeF() * 2.0)
         self._name_metrics = QFontMetricsF(self.name_font)
         self._name_points = self.name_font.pointSizeF()
-        self._body_metrics = fm
-        self._widths: dict[str, float] = {}  # box width per title, for these fonts
-        # Fitting a graph cancels bigger fonts if boxes and gaps grow alike, and wasted room shrinks
-        # the text.  So a box is as wide as its title and numbers need when it is laid out, and at
-        # least as wide as usual numbers need (a longer one met later, a slider away, is drawn a
-        # little smaller: the tooltip has it in full); for the projector the gaps between layers and
-        # around the graph stay narrow.
-        self._value_sample = "data −0.0000"
-        self.fit_margin = 8.0 if self.presentation else 12.0
-        self.gaps = (30.0, 8.0) if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, between boxes
-        self._value_width = fm.horizontalAdvance(self._value_sample)
+        # for the projector the gaps between layers and around the graph stay narrow (see BoxFonts)
+        self.fit_margin = PRESENTATION_FIT_MARGIN if self.presentation else NORMAL_FIT_MARGIN
+        self.gaps = PRESENTATION_GAPS if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, boxes
 
     def edge_pen(self, highlighted: bool) -> QPen:
         """The pen of every edge (built once per look, not once per edge and repaint)."""
@@ -1262,16 +1298,34 @@ class GraphView(QGraphicsView):
         if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
             return
         signals = self._reorient_signals
-        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, self.view_shape(), self.gaps, signals)
+        view = self.view_shape()
+        reference = self._normal_reference(graph, view)
+        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, view, self.gaps, signals, reference)
         _layout_executor().submit(*job)  # off the GUI thread: a 300-node layout takes a second
 
-    def _reoriented(self, generation: int, other: Drawing | None, error: str) -> None:
+    def _reoriented(self, generation: int, result: tuple | None, error: str) -> None:
         drawing = self.drawing
-        if generation != self._generation or other is None or drawing is None or self.busy or not self.auto_fit:
+        if generation != self._generation or result is None or drawing is None or self.busy or not self.auto_fit:
             return
+        other, floor = result
         view = self.view_shape()
-        if view_scale(other, view) > 1.05 * view_scale(drawing, view):
-            self._rebuild(relayout=True)
+        if view_scale(other, view) > 1.05 * view_scale(drawing, view) or abs(floor - self._fit_floor) > 0.02 * floor:
+            self._rebuild(relayout=True)  # a clearly larger drawing, or presentation's readable zoom moved
+
+    def _normal_reference(self, graph, view: tuple) -> tuple | None:
+        """What normal mode would lay out in this view, for presentation_floor: in presentation mode, for a
+        graph Fit keeps readable (else None)."""
+        if not self.presentation or self.fit_whole or graph.number_of_nodes() > READABLE_FIT_MAX_BOXES:
+            return None
+        box = self._normal_box
+        sizes = {node: (self._node_width(attrs, node, box), box.node_height) for node, attrs in graph.nodes(data=True)}
+        width, height, corner_w, corner_h = view[:4]
+        # normal mode's legend: its text 1/font_scale as large; its padding is not, so this is a little small,
+        # which makes normal mode's zoom a little large: the floor errs on the side of larger text
+        corner = (corner_w / self.font_scale, corner_h / self.font_scale)
+        readable = READABLE_POINTS / box.body.pointSizeF()
+        normal_view = (width, height, *corner, NORMAL_FIT_MARGIN, MAX_FIT_SCALE, readable)
+        return sizes, (LAYER_GAP, NODE_GAP), normal_view, self.font_scale
 
     def _place_overlays(self) -> None:
         hint = self.legend.sizeHint()
@@ -1528,28 +1582,30 @@ class GraphView(QGraphicsView):
         generation = self._generation
         sizes = {node: (self._node_width(attrs, node), self.node_height) for node, attrs in graph.nodes(data=True)}
         view = self.view_shape()
+        reference = self._normal_reference(graph, view)
         if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
             # Started once the current event is handled: a worker thread competes for Python's lock, so
             # starting it now would slow down whatever else this change does in the GUI thread.
-            job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals)
+            job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference)
             QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:
             try:
-                drawing = compute_drawing(graph, method, sizes, gaps=self.gaps, view=view)
+                result = layout_for_view(graph, method, sizes, view, self.gaps, reference)
             except Exception as err:
                 self._layout_done(generation, None, f"{type(err).__name__}: {err}")
                 return
-            self._layout_done(generation, drawing, "")
+            self._layout_done(generation, result, "")
 
-    def _layout_done(self, generation: int, drawing: Drawing | None, error: str) -> None:
+    def _layout_done(self, generation: int, result: tuple | None, error: str) -> None:
         if generation != self._generation or self.graph is None:
             return  # a newer graph replaced this one while the layout ran
-        if error or drawing is None:
+        if error or result is None:
             self.busy = False
             self._root.setVisible(True)
             self.message.emit(f"Layout failed: {error}")
             return
         graph = self.graph
+        drawing, self._fit_floor = result
         self.drawing = drawing
         self.positions = dict(drawing.centres)
         nodes = list(graph.nodes)
@@ -1577,21 +1633,23 @@ class GraphView(QGraphicsView):
                 return
         self._batch_timer.stop()
 
-    def _node_width(self, attrs: dict, node=None) -> float:
-        """A box's width: its title and, when they are longer than usual ones, its numbers as they are now."""
+    def _node_width(self, attrs: dict, node=None, box: BoxFonts | None = None) -> float:
+        """A box's width: its title and, when they are longer than usual ones, its numbers as they are now
+        (in this view's fonts, or ``box``'s)."""
+        box = box or self._box
         title = NodeItem._title(attrs)
-        width = self._widths.get(title)  # titles repeat (+, *, tanh): measured once per font
+        width = box.widths.get(title)  # titles repeat (+, *, tanh): measured once per font
         if width is None:
-            text = max(self._title_metrics.horizontalAdvance(title), self._value_width)
-            width = self._widths[title] = text + BOX_PADDING  # (at least a usual number's width: boxes line up)
+            text = max(box.title_metrics.horizontalAdvance(title), box.value_width)
+            width = box.widths[title] = text + BOX_PADDING  # (at least a usual number's width: boxes line up)
         if node is not None and self.snapshot is not None:
-            usual = len(self._value_sample)
+            usual = len(box.VALUE_SAMPLE)
             value_name = "out" if attrs.get("kind") == "group" else "data"
             numbers = ((value_name, self.value_of(node, attrs)), (self.snapshot.grad_name, self.grad_of(node, attrs)))
             for name, number in numbers:
                 text = f"{name} {format_number(number)}"
                 if len(text) > usual:
-                    width = max(width, self._body_metrics.horizontalAdvance(text) + BOX_PADDING)
+                    width = max(width, box.body_metrics.horizontalAdvance(text) + BOX_PADDING)
         return width
 
     def _add_nodes(self, chunk: list) -> None:
@@ -1795,7 +1853,7 @@ class GraphView(QGraphicsView):
         if rect.isEmpty():
             return
         scale, corner = self.fit_placement(rect)
-        readable = self.readable_scale()
+        readable = max(self.readable_scale(), self._fit_floor)  # (presentation: above normal mode's text)
         if switched and not self.busy and self._layout_depends_on_fit() and (self.fit_is_partial or scale < readable):
             # a layered drawing that must be cropped is laid out to show the most around its output; the
             # whole graph is laid out to show largest: lay it out again for what was asked

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QProgressBar,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.files import FileError
 from autograd_core.tabular import DELIMITER_NAMES, PREVIEW_ROWS, Table, TableError, read_table, table_dataset
+from gui.number_box import WholeNumberBox
 from gui.theme import set_text_role
 
 POLL_MS = 30
@@ -62,8 +62,7 @@ class ImportDialog(QDialog):
         ):
             box.setToolTip(tip)
             box.currentIndexChanged.connect(self._check)
-        self.test_percent = QSpinBox()
-        self.test_percent.setRange(0, 90)
+        self.test_percent = WholeNumberBox(0, 90)
         self.test_percent.setSuffix(" %")
         self.test_percent.setValue(test_percent)
         self.test_percent.setToolTip("Share of the rows held out as a test set")

@@ -14,7 +14,6 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
-    QDoubleSpinBox,
     QGridLayout,
     QLabel,
     QScrollArea,
@@ -23,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.numbers import format_number
+from autograd_core.numbers import COMPACT, LEDGER, format_number
 from autograd_core.tensor import relative_error
 from gui.expression_state import ExpressionState
 from gui.graph_state import Change
+from gui.number_box import NumberBox
 from gui.theme import set_text_role
 
 SLIDER_STEPS = 1000
@@ -125,20 +125,13 @@ class InputRow:
         self.panel, self.name = panel, name
         grid = panel.grid
         self.label = QLabel()
-        self.spin = QDoubleSpinBox()
-        self.spin.setDecimals(4)
-        self.spin.setRange(-BOX_LIMIT, BOX_LIMIT)
+        self.spin = NumberBox(-BOX_LIMIT, BOX_LIMIT, digits=LEDGER)
         self.spin.setSingleStep(0.1)
-        self.spin.setKeyboardTracking(False)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setMinimumWidth(60)
-        self.low = QDoubleSpinBox()
-        self.high = QDoubleSpinBox()
-        for box in (self.low, self.high):
-            box.setDecimals(2)
-            box.setRange(-BOX_LIMIT, BOX_LIMIT)
-            box.setKeyboardTracking(False)
+        self.low = NumberBox(-BOX_LIMIT, BOX_LIMIT, digits=COMPACT)
+        self.high = NumberBox(-BOX_LIMIT, BOX_LIMIT, digits=COMPACT)
         self.grad = QLabel()
         self.fit_widths()
         self.numeric = QLabel()
@@ -162,14 +155,15 @@ class InputRow:
         self.high.valueChanged.connect(self._range_edited)
 
     def fit_widths(self) -> None:
-        """Widths from the font in use (presentation mode's is 1.6× larger): bounds show "-100.00" whole,
-        the value "-1000.0000"."""
+        """Widths from the font in use (presentation mode's is 1.6× larger): the value box holds the longest
+        number format_number writes with its digits (below 1e-4 it switches to 1.23457e−05), the bounds
+        show "−100" whole and grow to their longest number."""
         fm = self.spin.fontMetrics()
         arrows = 34  # frame, padding and the spin arrows
-        self.spin.setMaximumWidth(fm.horizontalAdvance("-1000.0000") + arrows)
+        self.spin.setMaximumWidth(fm.horizontalAdvance(format_number(-0.000123456789, self.spin.digits)) + arrows)
         for box in (self.low, self.high):
-            box.setMinimumWidth(fm.horizontalAdvance("-100.00") + arrows)
-            box.setMaximumWidth(fm.horizontalAdvance("-1000.00") + arrows)
+            box.setMinimumWidth(fm.horizontalAdvance(format_number(-100.0, box.digits)) + arrows)
+            box.setMaximumWidth(fm.horizontalAdvance(format_number(-0.000123456789, box.digits)) + arrows)
 
     def set_name(self, name: str) -> None:
         """Show input ``name`` on this row: names, tooltips, then its value and gradient."""

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALIZATIONS
 from gui.features_editor import FeaturesEditor
+from gui.number_box import WholeNumberBox
 from gui.training_controller import TrainingController, parameter_count
 
 MAX_HIDDEN_LAYERS = 6  # the library allows 8; six already trains slowly on a scalar engine
@@ -44,7 +44,7 @@ class NetworkPanel(QGroupBox):
         super().__init__("Network", parent)
         self.controller = controller
         self._updating = False
-        self.layer_spins: list[QSpinBox] = []
+        self.layer_spins: list[WholeNumberBox] = []
         self.layer_activations: list[QComboBox] = []
         self.remove_buttons: list[QToolButton] = []
 
@@ -68,9 +68,7 @@ class NetworkPanel(QGroupBox):
             self.init.addItem(name, name)
             self.init.setItemData(self.init.count() - 1, INIT_HELP[name], Qt.ItemDataRole.ToolTipRole)
         self.init.setToolTip("How the initial weights are drawn (biases start at 0)")
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.setKeyboardTracking(False)
+        self.seed = WholeNumberBox(0, 2**31 - 1)
         self.seed.setToolTip("Seed of the initial weights: the same seed gives the same starting network")
         self.param_count = QLabel()
         self.param_count.setToolTip("Number of weights and biases the optimiser adjusts")
@@ -142,11 +140,9 @@ class NetworkPanel(QGroupBox):
             h = QHBoxLayout(row)
             h.setContentsMargins(0, 0, 0, 0)
             label = QLabel(f"Hidden layer {i + 1}")
-            spin = QSpinBox()
-            spin.setRange(1, MAX_NEURONS)
+            spin = WholeNumberBox(1, MAX_NEURONS)
             spin.setValue(int(width))
             spin.setSuffix(" neurons")
-            spin.setKeyboardTracking(False)
             spin.setToolTip(f"Neurons in hidden layer {i + 1} (1–{MAX_NEURONS})")
             spin.valueChanged.connect(self._send)
             act = QComboBox()

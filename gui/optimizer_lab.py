@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QTabBar,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -67,6 +68,10 @@ COLUMN_TIPS = (
     "Note: why a racer stopped",
 )
 ELASTIC = (2, 6)  # Settings and Note give up width first (elided, the whole text in the cell's tooltip)
+# A table too narrow for every column shows them in two views, one at a time (a tab bar over the table):
+RESULTS_VIEW = (0, 1, 3, 4, 5, 6)  # the race's figures, beside each optimiser's name and learning rate
+SETTINGS_VIEW = (0, 1, 2)  # what each optimiser races with (editable)
+DROPPED = (6, 5, 1)  # still too narrow, the results leave out Note, Distance, lr (name, steps and loss stay)
 LEAST_CHARS = 3  # … down to about this many characters (the tooltip has the rest)
 NAME_CHARS = 5  # then the optimiser's name, down to its check box, swatch and about this many characters
 EDITABLE = (1, 2)
@@ -219,9 +224,28 @@ class OptimizerLabPanel(QWidget):
             "Distance is to the nearest known minimum."
         )
         self.table.itemChanged.connect(self._item_changed)
+        # narrow, the table shows the results or the settings, whole, rather than every column cut to "…"
+        self.table_tabs = QTabBar()
+        self.table_tabs.setObjectName("labTableTabs")
+        self.table_tabs.setDocumentMode(True)
+        self.table_tabs.setExpanding(False)
+        self.table_tabs.addTab("Results")
+        self.table_tabs.setTabToolTip(0, "Each racer's steps, loss, distance to the nearest minimum and note")
+        self.table_tabs.addTab("Settings")
+        self.table_tabs.setTabToolTip(1, "Each optimiser's learning rate and other settings: double-click to edit")
+        self.table_tabs.hide()
+        self.table_tabs.currentChanged.connect(lambda _index: self._fit_columns())
+        self._compact = False  # the table shows one view at a time
+        table_box = QWidget()
+        table_box.setObjectName("labTableBox")
+        table_layout = QVBoxLayout(table_box)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        table_layout.setSpacing(0)
+        table_layout.addWidget(self.table_tabs)
+        table_layout.addWidget(self.table, 1)
         centre = QSplitter(Qt.Orientation.Vertical)
         centre.addWidget(self.plot)
-        centre.addWidget(self.table)
+        centre.addWidget(table_box)
         centre.setStretchFactor(0, 3)
         centre.setSizes([520, 260])
 
@@ -271,6 +295,8 @@ class OptimizerLabPanel(QWidget):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 700, 380])
+        for splitter in (self.splitter, centre):  # a drag rescales the map once, on release (as in training)
+            splitter.setOpaqueResize(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -309,6 +335,8 @@ class OptimizerLabPanel(QWidget):
                 f"{surface.note}." if surface else "Your own function: no minima are known, so no distances."
             )
         if change & LabChange.RACE:
+            if lab.race is not None:
+                self.table_tabs.setCurrentIndex(0)  # a new race: its results
             self._new_paths()
         if change & (LabChange.PATHS | LabChange.RACE):
             self._draw_paths()
@@ -456,6 +484,8 @@ class OptimizerLabPanel(QWidget):
 
     def _measure_columns(self) -> None:
         """Each column's natural width (its contents, in the font in use), then fitted to the table's width."""
+        for c in range(self.table.columnCount()):
+            self.table.setColumnHidden(c, False)  # (a hidden column measures nothing)
         self.table.resizeColumnsToContents()
         metrics = self.table.fontMetrics()
         for c, sample in ((3, "00000"), (4, "−8.888e−15"), (5, "8.888e−15")):  # the numbers a race will show
@@ -464,44 +494,83 @@ class OptimizerLabPanel(QWidget):
         self._fit_columns()
 
     def _fit_columns(self) -> None:
-        """The columns share the table's width, never more (no sideways scrolling): when their contents are wider,
-        Settings and Note give up width first, elided with the whole text in their tooltips, then every column
-        shrinks alike."""
+        """The columns share the table's width, never more (no sideways scrolling).  When every column fits at
+        its natural width all show; otherwise the table shows one view at a time (Results or Settings, a tab
+        bar over it), each column whole where it can be: Settings and Note give up width first, elided with the
+        whole text in their tooltips, then the numbers' spare room; still too narrow, the results view leaves
+        out Note, Distance and lr (in that order), then the names shrink, then every column alike."""
         natural = self._natural_widths
         if not natural:
             return
         room = self.table.viewport().width()
-        widths = list(natural)
-        excess = sum(widths) - room
+        least = LEAST_CHARS * self.table.fontMetrics().averageCharWidth() + 12
+        settings_least = self._settings_least()
+        # every column in view when the names and numbers keep their width, Settings stays readable (whole,
+        # wrapped onto two lines where the rows have room for them) and Note keeps a few letters
+        key = sum(w for c, w in enumerate(natural) if c not in ELASTIC)
+        compact = key + min(settings_least, natural[2]) + min(least, natural[6]) > room + 1
+        if compact != self._compact:
+            self._compact = compact
+            self.table_tabs.setVisible(compact)
+            self._share_height()
+        if not compact:
+            shown = list(range(len(COLUMNS)))
+        else:
+            shown = list(RESULTS_VIEW if self.table_tabs.currentIndex() == 0 else SETTINGS_VIEW)
+        widths = {c: natural[c] for c in shown}
+        excess = sum(widths.values()) - room
         if excess > 0:
-            least = LEAST_CHARS * self.table.fontMetrics().averageCharWidth() + 12
-            give = [max(widths[c] - least, 0) for c in ELASTIC]
-            for c, can in zip(ELASTIC, give, strict=True):
-                taken = min(can, math.ceil(excess * can / max(sum(give), 1)))
+            elastic = [c for c in ELASTIC if c in widths]
+            give = [max(widths[c] - (least if c == 6 or compact else settings_least), 0) for c in elastic]
+            for c, can in zip(elastic, give, strict=True):
+                widths[c] -= min(can, math.ceil(excess * can / max(sum(give), 1)))
+            excess = sum(widths.values()) - room
+            for c in (c for c in RESERVED if c in widths):  # the numbers' room kept for longer values
+                if excess <= 0:
+                    break
+                taken = min(max(widths[c] - self._shown_width(c), 0), excess)
                 widths[c] -= taken
-            excess = sum(widths) - room
+                excess -= taken
+            for c in DROPPED:  # whole columns out of view rather than each cut to a letter and "…"
+                if excess <= 0 or len(widths) <= 3:
+                    break
+                if c in widths:
+                    excess -= widths.pop(c)
             if excess > 0:  # then the names (the swatch and the first letters still tell the racers apart)
                 indicator = self.style().pixelMetric(self.style().PixelMetric.PM_IndicatorWidth)
                 least = indicator + 12 + NAME_CHARS * self.table.fontMetrics().averageCharWidth() + 16
                 widths[0] -= min(max(widths[0] - least, 0), excess)
-                excess = sum(widths) - room
-            if excess > 0:  # then the numbers' room kept for longer values: down to what they show now
-                for c in RESERVED:
-                    taken = min(max(widths[c] - self._shown_width(c), 0), excess)
-                    widths[c] -= taken
-                    excess -= taken
+                excess = sum(widths.values()) - room
             if excess > 0:
-                total = sum(widths)
+                total = sum(widths.values())
                 least = self.table.horizontalHeader().minimumSectionSize()  # (Qt widens a narrower column)
-                widths = [max(least, int(w * room / total)) for w in widths]
-                widest = widths.index(max(widths))  # the floor may leave a few pixels over
-                widths[widest] -= max(sum(widths) - room, 0)
+                widths = {c: max(least, int(w * room / total)) for c, w in widths.items()}
+                widest = max(widths, key=widths.get)  # the floor may leave a few pixels over
+                widths[widest] -= max(sum(widths.values()) - room, 0)
+        if compact and self.table_tabs.currentIndex() == 0:
+            left_out = [COLUMNS[c] for c in RESULTS_VIEW if c not in widths]
+            tip = "Each racer's steps, loss, distance to the nearest minimum and note"
+            if left_out:
+                tip += f" ({' and '.join(left_out)} left out at this width: widen the table to see them)"
+            self.table_tabs.setTabToolTip(0, tip)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
-        for c, width in enumerate(widths):
-            if self.table.columnWidth(c) != width:
-                self.table.setColumnWidth(c, width)
-        header.setStretchLastSection(sum(widths) <= room)
+        for c in range(len(COLUMNS)):
+            hidden = c not in widths
+            if self.table.isColumnHidden(c) != hidden:
+                self.table.setColumnHidden(c, hidden)
+            if not hidden and self.table.columnWidth(c) != widths[c]:
+                self.table.setColumnWidth(c, widths[c])
+        header.setStretchLastSection(sum(widths.values()) <= room)
+
+    def _settings_least(self) -> int:
+        """The Settings column's narrowest readable width: its longest word where a row has room for two lines
+        (the cell wraps, e.g. "betas=0.9/0.999," over "weight_decay=0.01"), else its widest text."""
+        metrics = self.table.fontMetrics()
+        texts = [self.table.item(r, 2).text() for r in range(self.table.rowCount()) if self.table.item(r, 2)]
+        two_lines = self.table.verticalHeader().defaultSectionSize() >= 2 * metrics.lineSpacing()
+        pieces = [word for text in texts for word in text.split()] if two_lines else texts
+        return max([metrics.horizontalAdvance(p) + 14 for p in pieces] or [0])
 
     def _shown_width(self, c: int) -> int:
         """Room for column ``c``'s texts now (and its header's name), in the font in use."""
@@ -752,6 +821,23 @@ class OptimizerLabPanel(QWidget):
             # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation
             sizes = {self.controls: side, self.centre: width - side - step, self.right: step}
         self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
+        self._share_height()
+
+    def _share_height(self) -> None:
+        """The table as tall as every racer's row needs (with its header, and the view tabs when shown), up to
+        half of the centre's height; the map takes the rest.  (A drag keeps its own until the next size.)"""
+        total = sum(self.centre.sizes())
+        if total <= 0:
+            return
+        table = self.table
+        need = (
+            table.verticalHeader().length()
+            + table.horizontalHeader().sizeHint().height()
+            + 2 * table.frameWidth()
+            + (self.table_tabs.sizeHint().height() if self.table_tabs.isVisibleTo(self) else 0)
+        )
+        height = min(need, total // 2)
+        self.centre.setSizes([total - height, height])
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

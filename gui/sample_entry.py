@@ -8,18 +8,17 @@ the boundary plot fills the boxes, so the two ways agree.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from autograd_core.naming import class_name
+from autograd_core.numbers import COMPACT
 from gui.flow_layout import FlowLayout
+from gui.number_box import NumberBox
 
 
-def _coordinate(tooltip: str) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(-100.0, 100.0)
-    spin.setDecimals(3)
+def _coordinate(tooltip: str) -> NumberBox:
+    spin = NumberBox(-100.0, 100.0, digits=COMPACT)
     spin.setSingleStep(0.1)
-    spin.setKeyboardTracking(False)
     spin.setToolTip(tooltip)
     return spin
 

@@ -13,6 +13,7 @@ so the panel works, and is tested, with any model.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.naming import class_name, input_name
+from autograd_core.numbers import parse_number
 from gui.backward_panel import backward_column
 from gui.graph_view import GraphView, view_tool_buttons
 from gui.sample_state import NO_NETWORK, SampleState
@@ -46,14 +48,6 @@ HINT = (
     "Each box is one neuron; double-click to open it (double-click a node inside to close it again). "
     "Hover a box for its weights and their gradients. The loss is this one point's data loss (no L2 term)."
 )
-
-
-def parse_number(text: str) -> float:
-    """A number typed by hand: accepts a true minus sign (−) and a decimal comma."""
-    cleaned = text.strip().replace("−", "-").replace(",", ".")
-    if not cleaned:
-        raise ValueError("empty")
-    return float(cleaned)
 
 
 class _NumberEdit(QLineEdit):
@@ -275,15 +269,15 @@ class SampleGraphPanel(QWidget):
         """Show the point typed into the x1 and x2 fields."""
         values = []
         for name, edit in ((input_name(0), self.x_edit), (input_name(1), self.y_edit)):
-            try:
-                values.append(parse_number(edit.text()))
-            except ValueError:
-                text = f"{name} must be a number, such as 0.5 or −1.2 (got {edit.text().strip()!r})."
+            value = parse_number(edit.text())
+            if value is None or not math.isfinite(value):
+                text = f"{name} must be a finite number, such as 0.5 or −1.2 (got {edit.text().strip()!r})."
                 self._show_error(text)
                 self.messages.say(text)
                 edit.setFocus()
                 edit.selectAll()
                 return False
+            values.append(value)
         return self.show_sample(values[0], values[1], self.label_combo.currentData())
 
     def _show_error(self, text: str) -> None:

@@ -533,7 +533,7 @@ class TrainingController(QObject):
         """Remove every point; training waits until at least one point is painted (Undo brings them back)."""
         if self.dataset is not None:
             self._remember()
-            self._apply_data(data_edits.empty_dataset())
+            self._apply_data(data_edits.empty_dataset(like=self.dataset))  # the plane keeps its axes
 
     def _edit(self, edit, *args) -> None:
         if self.dataset is None or self._closed:
@@ -635,9 +635,9 @@ class TrainingController(QObject):
         if len(dataset.y_train) == 0:
             self.pause()
             self._local_data_until = math.inf  # until the user paints again or picks other data
-            self.message.emit(
-                "No training points: paint at least one point (Paint class 0 or class 1) and training goes on."
-            )
+            names = dataset.class_labels(self._config.num_classes)
+            buttons = " or ".join(f"Paint {name}" for name in names) if len(names) <= 3 else "a Paint button"
+            self.message.emit(f"No training points: paint at least one point ({buttons}) and training goes on.")
             return
         points = data_edits.dataset_points(dataset)
         self._config = dataclasses.replace(

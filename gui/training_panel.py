@@ -15,14 +15,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QStyle,
     QToolButton,
     QVBoxLayout,
@@ -31,10 +29,11 @@ from PySide6.QtWidgets import (
 
 from autograd_core.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS, TABLE_DATASETS, table_feature_names
 from autograd_core.naming import class_name
-from autograd_core.numbers import format_number, format_percent
+from autograd_core.numbers import COMPACT, format_number, format_percent
 from autograd_core.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.optim import OPTIMIZERS
 from autograd_core.presets import describe_preset
+from gui.number_box import NumberBox, WholeNumberBox
 from gui.regression_settings import TaskSettings
 from gui.theme import Palette, palette
 from gui.training_controller import SPEEDS, TrainingController
@@ -73,21 +72,16 @@ def _combo(labels: dict, tooltip: str) -> QComboBox:
     return box
 
 
-def _spin(lo: int, hi: int, tooltip: str, suffix: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(lo, hi)
-    spin.setKeyboardTracking(False)  # one change when the user is done typing, not one per digit
+def _spin(lo: int, hi: int, tooltip: str, suffix: str = "") -> WholeNumberBox:
+    spin = WholeNumberBox(lo, hi)  # one change when the user is done typing, not one per digit
     spin.setToolTip(tooltip)
     if suffix:
         spin.setSuffix(suffix)
     return spin
 
 
-def _double(lo: float, hi: float, decimals: int, tooltip: str, step: float = 0.0) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(lo, hi)
-    spin.setDecimals(decimals)
-    spin.setKeyboardTracking(False)
+def _double(lo: float, hi: float, tooltip: str, step: float = 0.0) -> NumberBox:
+    spin = NumberBox(lo, hi, digits=COMPACT)
     spin.setToolTip(tooltip)
     if step:
         spin.setSingleStep(step)
@@ -134,7 +128,7 @@ class TrainingPanel(QWidget):
         self.columns = QComboBox()
         self.columns.setToolTip("Which two measurements of the table to plot (or its first two principal components)")
         self.samples = _spin(10, 2000, "Number of points (train + test)")
-        self.noise = _double(0.0, 2.0, 2, "How much the points scatter around the clean shape", step=0.05)
+        self.noise = _double(0.0, 2.0, "How much the points scatter around the clean shape", step=0.05)
         self.test_percent = _spin(0, 90, "Share of the points held out as a test set (hollow circles)", " %")
         self.test_percent.setSingleStep(5)
         self.data_seed = _spin(0, 2**31 - 1, "Seed of the random points: the same seed gives the same data")
@@ -297,13 +291,13 @@ class TrainingPanel(QWidget):
             LOSS_LABELS, "What the network minimises: cross-entropy on the logit, hinge (as micrograd) or MSE"
         )
         self.optimizer = _combo(OPTIMIZER_LABELS, "How each step moves the weights along the gradient")
-        self.lr = _double(0.0001, 1000.0, 4, "Learning rate: the size of each step (changes apply at once)")
+        self.lr = _double(0.0001, 1000.0, "Learning rate: the size of each step (changes apply at once)")
         self.schedule = _combo(
             SCHEDULE_LABELS, "Learning rate over the run: constant, or decaying to 10 % by the limit"
         )
         self.batch_size = _spin(0, 2000, "Points per step; full batch uses every training point")
         self.batch_size.setSpecialValueText("full batch")
-        self.l2 = _double(0.0, 10.0, 5, "L2 penalty: adds λ·Σw² to the loss, keeping weights small")
+        self.l2 = _double(0.0, 10.0, "L2 penalty: adds λ·Σw² to the loss, keeping weights small")
         self.steps = _spin(1, 1_000_000, "Training stops after this many steps (raise it to go on)")
         form = QFormLayout()
         form.addRow("Loss", self.loss)

@@ -29,7 +29,7 @@ from collections import deque
 
 import numpy as np
 
-from autograd_core.data import Dataset
+from autograd_core.data import Dataset, dataset_points
 from autograd_core.inspection import loss_slice, next_step, parameter_index
 from autograd_core.landscape import WeightHistory, loss_landscape
 from autograd_core.losses import predict, probability
@@ -134,11 +134,14 @@ class Engine:
         self.clock = clock
         self.min_interval = start.min_interval
         self.error: str | None = None
+        self.points_data: Dataset | None = None  # painted or imported data kept while a regression trains
         try:
             if start.session is not None:
                 self.trainer = trainer_from_session(start.session)
             elif is_regression(start.config):
                 self.trainer = RegressionRun(regression_config_from_dict(start.config))
+                if start.data is not None:  # the classification's data, for the way back
+                    self.points_data = Dataset.from_dict(start.data)
                 if start.regression_state is not None:
                     self.trainer.restore(*start.regression_state)
             else:
@@ -253,12 +256,14 @@ class Engine:
                     self.trainer.reset()
                     self.new_generation()
                 case Reset(config=config_dict) if is_regression(config_dict):
+                    if isinstance(self.trainer, Trainer) and self.trainer.config.points is not None:
+                        self.points_data = self.trainer.data  # its names, standardisation and split
                     self.trainer = RegressionRun(regression_config_from_dict(config_dict))
                     self.new_generation()
                 case Reset(config=config_dict):
                     config = TrainingConfig.from_dict(config_dict)
                     if isinstance(self.trainer, RegressionRun):  # back to classification
-                        self.trainer = Trainer(config)
+                        self.trainer = Trainer(config, data=self._kept_points(config))
                     elif config.points is not None and config.points == self.trainer.config.points:
                         # A new network on painted data keeps those points and their train/test split.
                         self.trainer = Trainer(config, data=self.trainer.data)
@@ -299,6 +304,14 @@ class Engine:
             self.running = False
         finally:
             self.seq = max(self.seq, getattr(command, "seq", 0))
+
+    def _kept_points(self, config: TrainingConfig) -> Dataset | None:
+        """The painted data kept from before a regression, if ``config`` trains on exactly those points: rebuilt
+        from the points alone it would lose its names (iris's axes and species), standardisation and split."""
+        kept = self.points_data
+        if kept is None or config.points is None or dataset_points(kept) != config.points:
+            return None
+        return kept
 
     def set_data(self, dataset: Dataset, points: list) -> None:
         """Edited (painted) data: the same model goes on training on it, no reset."""

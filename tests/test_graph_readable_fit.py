@@ -299,3 +299,47 @@ def test_an_emptied_view_shows_no_map_and_a_new_cropped_graph_says_so_again(qtbo
     qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30000)
     assert view.fit_is_partial and view.overview.isVisible()
     assert sum("part of it is off screen" in m for m in messages) == 1
+
+
+def _fitted_points(qtbot, window, text, values) -> tuple[float, bool]:
+    view = window.expression.view
+    window.expression.state.load(text, values)
+    qtbot.waitUntil(lambda: view.graph is not None and not view.busy, timeout=20_000)
+    view.fit(whole=False)
+    qtbot.waitUntil(lambda: not view.busy, timeout=20_000)
+    return view.fitted_text_points(), view.fit_is_partial
+
+
+@pytest.mark.parametrize(
+    "size, name",
+    [
+        (
+            (1280, 720),
+            "Neuron: tanh(w1*x1 + w2*x2 + b)",
+        ),  # was 13.7 pt whole in normal mode, 13.5 pt cropped in presentation
+        ((1280, 720), "Reused intermediate node"),  # was 19.6 pt in normal mode, 18.4 pt in presentation
+        ((1600, 1000), "a*b + c (the article's first graph)"),
+    ],
+)
+def test_presentation_mode_never_shows_graph_text_smaller_than_normal_mode(qtbot, tmp_path, size, name):
+    """In the same window, Fit in presentation mode shows the graph's text at least 1.1 × as large as normal
+    mode's Fit (the margin covers the view being a few per cent smaller in presentation mode); a small graph
+    is still shown whole."""
+    from PySide6.QtCore import QSettings
+
+    from gui.graph_view import PRESENTATION_TEXT_MARGIN
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    example = next(e for e in EXAMPLES if e["name"] == name)
+    window = MainWindow(AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    normal, _ = _fitted_points(qtbot, window, example["text"], example.get("values"))
+    window.set_presentation(True)
+    big, partial = _fitted_points(qtbot, window, example["text"], example.get("values"))
+    assert big >= PRESENTATION_TEXT_MARGIN * normal - 0.05 and big >= 1.5 * READABLE_POINTS - 1e-6, (normal, big)
+    if graph_of(example["text"]).number_of_nodes() <= 6:
+        assert not partial  # a*b + c fits whole at 1.5 × its normal size
+    window.set_presentation(False)

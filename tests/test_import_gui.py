@@ -128,7 +128,47 @@ def test_drop_a_file_opens_the_import_and_export_writes_predictions(qtbot, ws, t
     qtbot.waitUntil(lambda: ws.controller.last_snapshot.sizes == (2, 5, 3), timeout=TIMEOUT)
     settle(qtbot, ws)
     out = tmp_path / "pred.csv"
-    ws.export_predictions(str(out))
+    with qtbot.waitSignal(ws.status, timeout=TIMEOUT, check_params_cb=lambda text: text.startswith("Wrote")):
+        ws.export_predictions(str(out))
     rows = list(csv.reader(out.open()))
     assert rows[0][:5] == ["length", "width", "set", "label", "predicted"]
     assert len(rows) == 31 and {r[3] for r in rows[1:]} == {"setosa", "versicolor", "virginica"}
+
+
+def test_export_writes_on_a_worker_thread_and_says_when_it_is_done(qtbot, ws, tmp_path, monkeypatch):
+    """The CSV of 20,000 points is built and written off the GUI thread (the window keeps turning): the area says
+    "Writing…" at once and "Wrote…" when the whole file is there; a file that cannot be written says why."""
+    import threading
+
+    from autograd_core import tabular
+    from gui import training_workspace
+
+    assert ws.controller.update_settings(samples=20_000)
+    qtbot.waitUntil(lambda: len(ws.controller.dataset.y) == 20_000 and ws.controller.settled, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    threads = []
+    real = tabular.predictions_csv
+
+    def recorded(*args, **kwargs):  # the real function; it notes the thread it runs on
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training_workspace, "predictions_csv", recorded)
+    messages = []
+    ws.status.connect(messages.append)
+    out = tmp_path / "big.csv"
+    with qtbot.waitSignal(ws.status, timeout=TIMEOUT, check_params_cb=lambda text: text.startswith("Wrote")):
+        ws.export_predictions(str(out))
+        assert messages == [f"Writing 20,000 rows with predictions to {out}…"]
+    assert threads and threads[0] is not threading.main_thread()
+    assert messages[-1] == f"Wrote 20,000 rows with predictions to {out}."
+    rows = list(csv.reader(out.open()))
+    assert len(rows) == 20_001 and rows[0][:5] == ["x1", "x2", "set", "label", "predicted"]
+    data = ws.controller.dataset
+    assert float(rows[1][0]) == data.X_train[0, 0] and sum(r[2] == "test" for r in rows[1:]) == len(data.y_test)
+    assert not list(tmp_path.glob(".big.csv.*"))  # no temporary file left beside it
+    # a folder that does not exist: one line saying why, and nothing written
+    bad = tmp_path / "missing" / "out.csv"
+    with qtbot.waitSignal(ws.status, timeout=TIMEOUT, check_params_cb=lambda text: text.startswith("Cannot")):
+        ws.export_predictions(str(bad))
+    assert messages[-1].startswith(f"Cannot write {bad}: ") and not bad.exists()

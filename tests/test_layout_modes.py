@@ -345,3 +345,58 @@ def test_the_loss_slice_plot_keeps_a_readable_height_in_every_mode(tour):
         assert bar.maximum() == max(0, page.height() - viewport.height()), mode.name
         assert panel.caption.geometry().bottom() < page.height(), mode.name
     tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_the_lab_table_shows_names_steps_and_losses_whole_on_a_projector(tour):
+    """At 1024×700 and 1280×720 in presentation mode (a 1024×768 projector) every racer's row is in view with its
+    optimiser's name, steps and loss whole (the figures a class reads); too narrow for every column, the table
+    shows its Results or its Settings (a tab bar over it), each whole: no more names cut to "Mome…"."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from tools.layout_checks import cell_need, elided_cells
+    from tools.tour_states import build_states
+
+    states = [s for s in build_states() if s.name.startswith("lab-")]
+    lab = tour.window.lab
+    table = lab.table
+    for mode in (Mode("light", True, (1024, 700)), Mode("dark", True, (1280, 720))):
+        for state in states:
+            tour.apply_mode(mode)
+            state.setup(tour)
+            tour.process(30)
+            where = f"{state.name} {mode.name}"
+            for r in range(table.rowCount()):
+                rect = table.visualRect(table.model().index(r, 0))
+                assert table.viewport().rect().contains(rect), (where, r, rect)  # the whole row in view
+                for c in (0, 3, 4):  # name, steps, loss
+                    assert not table.isColumnHidden(c), (where, c)
+                    item = table.item(r, c)
+                    assert cell_need(table, table.indexFromItem(item)) <= table.columnWidth(c), (where, item.text())
+            assert all(c == 6 for _, c, _ in elided_cells(table)), where  # at most a long note ends in "…"
+            left_out = [table.horizontalHeaderItem(c).text() for c in (5, 6) if table.isColumnHidden(c)]
+            assert all(name in lab.table_tabs.tabToolTip(0) for name in left_out), where  # the tab says so
+            # the settings are a click away, each whole where the table has the room
+            tabs = lab.table_tabs
+            assert tabs.isVisible() and tabs.tabText(tabs.currentIndex()) == "Results", where
+            QTest.mouseClick(tabs, Qt.MouseButton.LeftButton, pos=tabs.tabRect(1).center())
+            tour.process(20)
+            assert [table.isColumnHidden(c) for c in range(7)] == [False, False, False, True, True, True, True]
+            assert table.item(1, 2).text() == "momentum=0.9"
+            if state.name == "lab-race":
+                assert elided_cells(table) == [], where
+            QTest.mouseClick(tabs, Qt.MouseButton.LeftButton, pos=tabs.tabRect(0).center())
+            tour.process(20)
+            assert not table.isColumnHidden(4) and table.isColumnHidden(2)
+    # a new race shows its results; where every column fits, they all show and the tabs go
+    tabs = lab.table_tabs
+    tabs.setCurrentIndex(1)
+    lab.lab.start_race(-1.0, 2.0, play=False)
+    tour.process(20)
+    assert tabs.currentIndex() == 0 and not table.isColumnHidden(3)
+    tour.apply_mode(Mode("light", False, (1600, 1000)))
+    states[0].setup(tour)
+    tour.process(30)
+    assert not tabs.isVisible() and not any(table.isColumnHidden(c) for c in range(7))
+    assert elided_cells(table) == []
+    tour.apply_mode(Mode("light", False, (1280, 720)))

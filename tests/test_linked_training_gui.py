@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from training_gui_helpers import lonely_point, settle, small_workspace
 
 from autograd_core import Tensor
@@ -337,3 +337,54 @@ def test_the_data_form_says_what_training_really_uses(qtbot, ws):
     assert panel.dataset.currentText() == "Two moons" and panel.dataset.findData("points") < 0
     assert all(panel.data_form.isRowVisible(w) for w in form_rows) and panel.data_box.title() == "Data"
     qtbot.waitUntil(lambda: controller.settled and len(controller.dataset.y_train) == 60, timeout=TIMEOUT)
+
+
+# ------------------------------------------------------------------ splitters
+
+
+def test_a_splitter_drag_resizes_the_views_once_on_release(qtbot, ws):
+    """Dragging a handle of the training area (boundary | diagram, views over curves) moves a marker while the
+    button is held and resizes the plots and the diagram once, when it is released: each move re-laid out and
+    repainted every view (a 0.1-0.5 s stall per drag)."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    def send(widget, kind, pos, button, held):
+        event = QMouseEvent(
+            kind, QPointF(pos), QPointF(widget.mapToGlobal(pos)), button, held, Qt.KeyboardModifier.NoModifier
+        )
+        QApplication.sendEvent(widget, event)
+
+    # the boundary (left of the handle) narrows as the handle goes left; the curves (under it) grow as it goes up
+    cases = ((ws._views, ws.boundary, QPoint(-120, 0), -120), (ws._body, ws.curves, QPoint(0, -80), 80))
+    for splitter, view, step, growth in cases:
+        settle(qtbot, ws)
+        handle = splitter.handle(1)
+        start = handle.rect().center()
+        size = view.size()
+        resizes = []
+        view.installEventFilter(watcher := _ResizeWatcher(resizes))
+        send(handle, QEvent.Type.MouseButtonPress, start, LEFT, LEFT)
+        for k in range(1, 5):
+            send(handle, QEvent.Type.MouseMove, start + step * (k / 4), Qt.MouseButton.NoButton, LEFT)
+            qtbot.wait(10)
+        assert view.size() == size and not resizes  # nothing re-laid out while the handle moves
+        send(handle, QEvent.Type.MouseButtonRelease, start + step, LEFT, Qt.MouseButton.NoButton)
+        qtbot.waitUntil(lambda view=view, size=size: view.size() != size, timeout=TIMEOUT)
+        qtbot.wait(50)
+        view.removeEventFilter(watcher)
+        grown = view.height() - size.height() if step.x() == 0 else view.width() - size.width()
+        assert abs(grown - growth) <= 12, (grown, growth)  # it follows the handle
+        assert len(resizes) == 1, resizes
+
+
+class _ResizeWatcher(QObject):
+    def __init__(self, seen):
+        super().__init__()
+        self.seen = seen
+
+    def eventFilter(self, watched, event):
+        if event.type() == event.Type.Resize:
+            self.seen.append(event.size())
+        return False

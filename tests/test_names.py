@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from training_gui_helpers import settle, small_workspace
 
-from autograd_core.data import Dataset, add_point, make_dataset
+from autograd_core.data import Dataset, add_point, empty_dataset, make_dataset
 from autograd_core.naming import class_name, input_label
 from autograd_core.tabular import parse_table, predictions_csv, table_dataset
 
@@ -64,6 +64,9 @@ def test_names_survive_a_session_an_edit_and_the_csv_export():
     assert again.class_names == iris.class_names and again.feature_names == ["PC1", "PC2"]
     painted = add_point(iris, 0.0, 0.0, 2, classes=3)
     assert painted.class_label(2) == "virginica" and painted.input_label(1) == "x2 · PC2"
+    cleared = empty_dataset(like=iris)  # Clear all empties the plane, not its axes
+    assert len(cleared.y) == 0 and cleared.input_label(0) == "x1 · PC1" and cleared.class_label(1) == "versicolor"
+    assert empty_dataset().feature_names is None
     scores = np.zeros((len(iris.y), 3))
     scores[np.arange(len(iris.y)), iris.y] = 1.0
     rows = list(csv.reader(io.StringIO(predictions_csv(iris, scores))))
@@ -235,3 +238,65 @@ def test_standardised_columns_say_so_and_know_their_own_units():
     assert make_dataset("wine", features=[0, 6]).input_label(0) == "x1 · alcohol (standardised)"
     again = Dataset.from_dict(columns.to_dict())
     assert again.input_label(0) == columns.input_label(0)
+
+
+def test_painted_data_keeps_its_names_through_reset_clear_and_a_regression(qtbot, ws):
+    """Points painted on iris's plane stay on that plane: after Reset, after a visit to the regression task (the
+    classification comes back from its points) and after Clear all, the axes still read x1 · PC1 and x2 · PC2, the
+    paint tools name the species, and the data keep the same points and split."""
+    from PySide6.QtCore import QPoint
+
+    panel, boundary, controller = ws.training_panel, ws.boundary, ws.controller
+    panel.dataset.setCurrentIndex(panel.dataset.findData("iris"))
+    qtbot.waitUntil(lambda: controller.last_snapshot.classes == 3, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    item = boundary.plot.getPlotItem()
+
+    def names_shown():
+        return (
+            item.getAxis("bottom").labelText == "x1 · PC1"
+            and item.getAxis("left").labelText == "x2 · PC2"
+            and boundary.mode_buttons["paint2"].text() == "Paint virginica"
+            and controller.dataset.feature_names == ["PC1", "PC2"]
+            and controller.dataset.class_label(0) == "setosa"
+        )
+
+    def paint(key, offset):
+        qtbot.mouseClick(boundary.mode_buttons[key], Qt.MouseButton.LeftButton)
+        pos = boundary.to_view(0.0, 0.0) + QPoint(*offset)
+        qtbot.mouseClick(boundary.plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+
+    assert names_shown()
+    paint("paint2", (0, 0))
+    paint("paint0", (25, 10))
+    settle(qtbot, ws)
+    painted = controller.dataset
+    assert controller.config.points is not None and names_shown()
+
+    qtbot.mouseClick(panel.reset_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, ws)
+    assert names_shown()
+
+    # To regression and back: a new network on the painted points, which stay on iris's plane
+    task = panel.task_settings.task
+    task.setFocus()
+    qtbot.keyClick(task, Qt.Key.Key_Down)  # classification → regression
+    qtbot.waitUntil(lambda: controller.last_snapshot.regression is not None, timeout=TIMEOUT)
+    qtbot.keyClick(task, Qt.Key.Key_Up)  # → classification
+    qtbot.waitUntil(lambda: controller.last_snapshot.regression is None and controller.settled, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    assert controller.task == "classification" and boundary.isVisible()
+    assert names_shown(), (item.getAxis("bottom").labelText, controller.dataset.feature_names)
+    np.testing.assert_array_equal(controller.dataset.X_train, painted.X_train)  # the same points, the same split
+    np.testing.assert_array_equal(controller.dataset.X_test, painted.X_test)
+    np.testing.assert_array_equal(controller.dataset.scale, painted.scale)
+
+    # Clear all empties the plane, not its axes; the next painted point is a species on it
+    messages = []
+    controller.message.connect(messages.append)
+    qtbot.mouseClick(boundary.clear_button, Qt.MouseButton.LeftButton)
+    assert len(controller.dataset.y) == 0 and names_shown()
+    assert "(Paint setosa or Paint versicolor or Paint virginica)" in messages[-1]  # the buttons it shows
+    paint("paint2", (0, 0))
+    settle(qtbot, ws)
+    assert names_shown() and controller.dataset.class_label(controller.dataset.y_train[-1]) == "virginica"

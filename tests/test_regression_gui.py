@@ -72,7 +72,8 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws, tmp_path):
     assert "x" in texts and "x1" not in texts  # the diagram's one input is x
     # File → Export data with predictions: the points and the model's value at each
     path = tmp_path / "fit.csv"
-    ws.export_predictions(str(path))
+    with qtbot.waitSignal(ws.status, timeout=TIMEOUT, check_params_cb=lambda text: text.startswith("Wrote")):
+        ws.export_predictions(str(path))
     rows = path.read_text().splitlines()
     assert rows[0] == "x,y,set,prediction" and len(rows) == 1 + len(view.x_train) + len(view.x_test)
     x, y, part, p = rows[1].split(",")

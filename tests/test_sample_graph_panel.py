@@ -250,9 +250,10 @@ def test_bad_entries_are_explained_without_a_crash(qtbot, panel, training):
     assert panel.state.graph is None and panel.view.graph is None
     training.model = MLP(2, [4, 1], seed=0)
     enter(qtbot, panel, "abc", "0.5")
-    assert "x1 must be a number" in panel.error_label.text() and panel.state.graph is None
-    enter(qtbot, panel, "0.5", "nan")
-    assert "finite" in panel.error_label.text()
+    assert "x1 must be a finite number" in panel.error_label.text() and panel.state.graph is None
+    for word in ("nan", "inf", "1e400"):  # float() reads these; the entry does not
+        enter(qtbot, panel, "0.5", word)
+        assert "x2 must be a finite number" in panel.error_label.text() and panel.state.graph is None
     enter(qtbot, panel, "1,5", "-2")  # a decimal comma is accepted
     settle(qtbot, panel)
     assert not panel.error_label.isVisible() and panel.state.point == (1.5, -2.0)

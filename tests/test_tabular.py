@@ -161,3 +161,30 @@ def test_sessions_keep_imported_data(tmp_path):
     assert back.data.class_names == ["ant", "bee", "cow"] and back.data.name == "zoo"
     np.testing.assert_array_equal(back.data.X_test, d.X_test)
     assert back.step_count == 3 and back.model.nouts == [4, 3]
+
+
+def test_predictions_csv_is_the_text_a_csv_writer_writes():
+    """Names with a comma, a quote or a line break are quoted as csv.writer quotes them; floats read back exactly;
+    every probability has six significant digits (the export builds its text a column at a time)."""
+    from autograd_core.data import make_dataset
+
+    d = make_dataset("blobs", 40, 0.1, 0, 0.25, classes=3)
+    d.class_names, d.feature_names = ["a,b", 'say "hi"', "two\nlines"], ["x, one", 'y"']
+    scores = np.random.default_rng(2).normal(size=(40, 3))
+    text = predictions_csv(d, scores)
+    from autograd_core.losses import class_probabilities, predict
+
+    X, probs, pred = d.X * d.scale + d.mean, class_probabilities(scores), predict(scores)
+    expected = io.StringIO()
+    writer = csv.writer(expected, lineterminator="\n")
+    writer.writerow(["x, one", 'y"', "set", "label", "predicted", "P(a,b)", 'P(say "hi")', "P(two\nlines)"])
+    for i in range(40):
+        part = "train" if i < len(d.y_train) else "test"
+        label, guess = d.class_names[d.y[i]], d.class_names[pred[i]]
+        writer.writerow(
+            [repr(float(X[i, 0])), repr(float(X[i, 1])), part, label, guess, *(f"{v:.6g}" for v in probs[i])]
+        )
+    assert text == expected.getvalue()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][5] == "P(a,b)" and {r[3] for r in rows[1:]} <= set(d.class_names)
+    assert all(float(r[0]) == x for r, x in zip(rows[1:], X[:, 0]))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -415,10 +415,31 @@ def cell_need(table, index) -> int:
     return table.itemDelegateForIndex(index).sizeHint(option, index).width()
 
 
-def cell_findings(table) -> list[Finding]:
+def elided_cells(table) -> list[tuple[int, int, str]]:
+    """(row, column, text) of every cell in view that does not show its whole text (elided or clipped): the
+    figure for how readable a table is, where the findings only ask that a cut be on purpose."""
+    cut: list[tuple[int, int, str]] = []
+    cell_findings(table, cut)
+    if not table.wordWrap():
+        return cut
+    # a cell whose text wraps onto lines its row has room for shows it whole
+    fm = QFontMetricsF(table.font())
+    whole = []
+    for r, c, text in cut:
+        index = table.model().index(r, c)
+        padding = cell_need(table, index) - fm.horizontalAdvance(text)
+        room = QRectF(0, 0, max(table.columnWidth(c) - padding, 1), 1e6)
+        lines = fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap), text)
+        if lines.width() <= room.width() + SLACK and lines.height() <= table.rowHeight(r):
+            whole.append((r, c, text))
+    return [cell for cell in cut if cell not in whole]
+
+
+def cell_findings(table, cut: list | None = None) -> list[Finding]:
     """Every cell and header section of a table in view shows its whole text: the room the delegate needs for it
     (the text's advance in the table's font, plus check box, icon and margins) fits the column, or the cell is
-    elided on purpose (an elide mode, and the whole text in its tooltip)."""
+    elided on purpose (an elide mode, and the whole text in its tooltip).  ``cut``, when given, receives
+    (row, column, text) of every cell that does not show its whole text, on purpose or not."""
     found = []
     model = table.model()
     if model is None:
@@ -451,6 +472,8 @@ def cell_findings(table) -> list[Finding]:
             need = max(cell_need(table, index), fm.horizontalAdvance(text))
             if need <= width + SLACK:
                 continue
+            if cut is not None:
+                cut.append((r, c, text))
             tip = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
             if not (eliding and text in tip):
                 found.append(
