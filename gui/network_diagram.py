@@ -46,6 +46,7 @@ MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a
 MAX_ASPECT = 2.7  # nor is a network stretched wider than this × its height (unless LAYER_GAP already makes it so)
 NEURON_GAP = 46.0
 RADIUS = 18.0
+LABEL_GAP_PX = 4.0  # the input and output labels (a fixed size in pixels) keep at least this far apart
 WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
 ALPHA_LEVELS = 6
 MAX_EDGE_WIDTH = 6.0
@@ -245,9 +246,19 @@ class _View(QGraphicsView):
     diagram = None
 
     def fit(self):
+        # the input and output labels keep their size in pixels: spaced for the zoom, they never touch; set in
+        # two columns they need more room beside the network, and the network is fitted again (at most once a side)
+        if self.diagram is not None:
+            self.diagram._label_floor = {}
+        for _ in range(4):
+            if not self._fit_once():
+                break
+
+    def _fit_once(self) -> bool:
+        """Fit the network; True when its labels then asked for other margins."""
         items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
         if not items:
-            return
+            return False
         left, right = self.diagram.label_margins() if self.diagram is not None else (self.margin_px[0],) * 2
         top = self.margin_px[1]
         if self.diagram is not None:
@@ -267,6 +278,8 @@ class _View(QGraphicsView):
         self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
         if self.diagram is not None:
             self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
+            return self.diagram.space_labels(self.transform().m11())
+        return False
 
 
 class NetworkDiagram(QWidget):
@@ -326,6 +339,7 @@ class NetworkDiagram(QWidget):
         self.activations: tuple[str, ...] = ()  # one per hidden layer
         self.layer_gap = LAYER_GAP  # scene units between layers; fit() adapts it to the view's aspect ratio
         self._label_anchors: list[tuple[QGraphicsSimpleTextItem, NeuronItem, str]] = []
+        self._label_floor: dict[str, tuple[int, int]] = {}  # side → (label columns, every n-th label) this fit
         self.neurons: list[list[NeuronItem]] = []
         self.layer_labels: list[QGraphicsSimpleTextItem] = []  # "16 relu" over/under each hidden layer
         self.edges: list[EdgeItem] = []
@@ -347,6 +361,7 @@ class NetworkDiagram(QWidget):
 
     # ------------------------------------------------------------- building
 
+    _tallest, _neuron_gap = 1, NEURON_GAP  # the tallest layer's size and its neurons' spacing (scene units)
     input_labels: tuple[str, ...] = ()  # the inputs' names when not x1, x2 (regression's x, typed features)
     class_names: list[str] | None = None  # the data's names for its classes and coordinates (hover text)
     feature_names: list[str] | None = None
@@ -391,6 +406,7 @@ class NetworkDiagram(QWidget):
         self.scene.addItem(self.magnifier)
         tallest = max(sizes) if sizes else 1
         gap = NEURON_GAP * min(1.0, 16 / tallest)  # wide layers are squeezed to the height of 16 neurons
+        self._tallest, self._neuron_gap = tallest, gap
         radius = min(RADIUS, 0.42 * gap)  # big enough to read the unit maps inside
         for layer, n in enumerate(sizes):
             x = layer * LAYER_GAP
@@ -488,7 +504,7 @@ class NetworkDiagram(QWidget):
         widths = {"left": 0.0, "right": 0.0}
         for label, _item, side in self._label_anchors:
             if side in widths:
-                widths[side] = max(widths[side], label.boundingRect().width())
+                widths[side] = max(widths[side], label.boundingRect().width() + abs(label.data(2) or 0.0))
         return widths["left"] + 14, widths["right"] + 14
 
     def fit_to_aspect(self, width_px: float, height_px: float) -> None:
@@ -517,6 +533,55 @@ class NetworkDiagram(QWidget):
         for layer, column in enumerate(self.neurons):
             for item in column:
                 item.move_to(QPointF(layer * gap, item.rect().center().y()))
+        self._neurons_moved()
+
+    def space_labels(self, scale: float) -> bool:
+        """Space the inputs and the outputs so that their labels, a fixed size in pixels, keep LABEL_GAP_PX
+        apart at the zoom ``scale``: a narrow layer spreads towards the height of the tallest one; where that is
+        not enough (a very short view, a layer as tall as the tallest) its labels alternate between two columns,
+        and where even that is not enough only every second (third …) label is shown (the hover names every
+        node).  A fit's repeated calls only ever add columns or thin labels out (``_label_floor``), so they
+        settle.  True when the room the labels take beside the network changed."""
+        if len(self.neurons) < 2 or scale <= 0:
+            return False
+        moved, widened = False, False
+        tallest, gap = self._tallest, self._neuron_gap
+        for layer, side in ((0, "left"), (len(self.neurons) - 1, "right")):
+            column = self.neurons[layer]
+            labels = [(column.index(item), label) for label, item, where in self._label_anchors if where == side]
+            n = len(column)
+            if n < 2 or not labels:
+                continue
+            height = max(label.boundingRect().height() for _j, label in labels) + LABEL_GAP_PX
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
+            widest = gap if n >= tallest else (tallest - 1) * gap / (n - 1)  # as tall as the tallest layer
+            spread = min(widest, max(spread, height / scale))
+            if abs(column[1].rect().center().y() - column[0].rect().center().y() - spread) > 0.5:
+                for j, item in enumerate(column):
+                    item.move_to(QPointF(item.rect().center().x(), (j - (n - 1) / 2) * spread))
+                moved = True
+            pitch = spread * scale  # pixels between neighbouring neurons
+            columns = 1 if pitch >= height - 1e-6 else 2
+            every = 1
+            while columns * every * pitch < height - 1e-6 and every < n:
+                every += 1
+            least_columns, least_every = self._label_floor.get(side, (1, 1))
+            columns, every = max(columns, least_columns), max(every, least_every)
+            self._label_floor[side] = (columns, every)
+            stride = max(label.boundingRect().width() for _j, label in labels) + 2 * LABEL_GAP_PX
+            for j, label in labels:
+                label.setVisible(j % every == 0)
+                shift = ((j // every) % columns) * stride * (-1 if side == "left" else 1)
+                if (label.data(2) or 0.0) != shift:
+                    label.setData(2, shift)
+                    _place(label)
+                    widened = True
+        if moved:
+            self._neurons_moved()
+        return widened
+
+    def _neurons_moved(self) -> None:
+        """Edges, labels, the pick and the magnifier follow the neurons' new places."""
         for edge in self.edges:
             edge.setLine(
                 QLineF(
@@ -845,7 +910,9 @@ def _place(item: QGraphicsSimpleTextItem) -> None:
     """Offset a zoom-independent label (in pixels) to the side of its anchor that ``data(0)`` names."""
     w, h = item.boundingRect().width(), item.boundingRect().height()
     offsets = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4), "below": (-w / 2, 4)}
-    item.setTransform(QTransform.fromTranslate(*offsets[item.data(0)]))  # pixels: transformations are ignored
+    dx, dy = offsets[item.data(0)]
+    dx += item.data(2) or 0.0  # a second (third …) column of labels beside a layer too short for one
+    item.setTransform(QTransform.fromTranslate(dx, dy))  # pixels: transformations are ignored
 
 
 def _value(arrays, layer: int, which: int, *index) -> float:

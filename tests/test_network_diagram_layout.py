@@ -171,3 +171,46 @@ def test_unit_maps_stay_visible_after_a_theme_switch(qtbot, diagram, theme):
             seen = image.pixelColor(centre.x(), centre.y())
             gap = max(abs(a - b) for a, b in zip(seen.getRgb()[:3], wanted.getRgb()[:3], strict=True))
             assert gap < 40, (layer, item.index, seen.name(), wanted.name(), QColor(pal.neuron_fill).name())
+
+
+@pytest.mark.parametrize(
+    "sizes", [(2, 16, 16, 1), (3, 16, 16, 1), (2, 16, 16, 3), (2, 16, 16, 6), (2, 2, 1), (5, 4, 6)]
+)
+@pytest.mark.parametrize("height", [110, 135, 180])
+def test_labels_keep_their_presentation_size_and_never_touch_in_a_short_view(qtbot, diagram, sizes, height):
+    """Presentation mode at 1024×700 leaves the diagram ~110–180 px high: the input and output labels (a fixed
+    size in pixels, 1.5× normal) touched or overlapped there (x1 on x2, score1 on score2).  The narrow layers
+    spread out towards the tallest one's height, and where that is not enough their labels alternate between
+    columns: no two texts closer than 2 px, none cut by the view's edge, the whole network in view."""
+    from gui.theme import palette, plot_text_size
+    from tools.layout_checks import diagram_text_findings
+
+    diagram.apply_palette(palette("light"), presentation=True)
+    diagram.set_architecture(sizes, "relu")
+    resize_view(qtbot, diagram, 500, height)
+    qtbot.wait(20)
+    assert diagram_text_findings(diagram.view) == [], (sizes, height)
+    for label, _item, _side in diagram._label_anchors:
+        assert label.font().pointSizeF() == pytest.approx(plot_text_size(True, 1.1))
+    assert diagram.view.viewport().rect().contains(on_screen(diagram))
+    if max(sizes[0], sizes[-1]) <= 3:  # (only six outputs in 110 px show every third name: the hover names all)
+        assert all(label.isVisible() for label, _item, _side in diagram._label_anchors), (sizes, height)
+    # the inputs stay in order, evenly spaced, within the tallest layer's height
+    ys = [item.rect().center().y() for item in diagram.neurons[0]]
+    assert ys == sorted(ys)
+    tallest = max(len(c) for c in diagram.neurons)
+    top = min(c[0].rect().center().y() for c in diagram.neurons if len(c) == tallest)
+    assert ys[0] >= top - 1e-6 and ys[-1] <= -top + 1e-6
+
+
+def test_the_diagram_text_check_finds_touching_labels(qtbot, diagram):
+    from tools.layout_checks import diagram_text_findings
+
+    assert diagram_text_findings(diagram.view) == []
+    x1, x2 = (label for label, _item, side in diagram._label_anchors if side == "left")
+    scale = diagram.view.transform().m11()
+    x2.setPos(x1.pos() + (x1.boundingRect().bottomLeft() - x1.boundingRect().topLeft()) / scale)  # just touching
+    found = diagram_text_findings(diagram.view)
+    assert [f.kind for f in found] == ["diagram text overlaps"] and "x1" in found[0].widget
+    x2.setPos(x1.pos() + (x1.boundingRect().bottomLeft() * 30) / scale)  # far below: out of the view
+    assert {f.kind for f in diagram_text_findings(diagram.view)} == {"diagram text cut"}

@@ -88,7 +88,12 @@ def _clipped_by_scroll_area(widget: QWidget) -> bool:
 
 
 def _visible_on_screen(widget: QWidget) -> bool:
-    return widget.isVisible() and widget.width() > 0 and widget.height() > 0 and not widget.visibleRegion().isEmpty()
+    if not (widget.isVisible() and widget.width() > 0 and widget.height() > 0):
+        return False
+    if not widget.visibleRegion().isEmpty():
+        return True
+    # a view whose viewport covers it whole (a pyqtgraph plot) has no visible region of its own: its viewport's
+    return isinstance(widget, QAbstractScrollArea) and not widget.viewport().visibleRegion().isEmpty()
 
 
 def text_findings(widget: QWidget) -> list[Finding]:
@@ -280,6 +285,47 @@ def theme_findings(window, theme: str) -> list[Finding]:
     return found
 
 
+TEXT_GAP_PX = 2.0  # diagram labels keep at least this many pixels apart (touching reads as one word)
+
+
+def diagram_text_findings(view: QGraphicsView, gap: float = TEXT_GAP_PX) -> list[Finding]:
+    """The text items of a graphics view (the network diagram's input, output and layer labels) as drawn on
+    screen: none touches or overlaps another (they keep ``gap`` px apart) and none is cut by the view's edge."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsTextItem
+
+    scene = view.scene()
+    if scene is None:
+        return []
+    boxes = []
+    for item in scene.items():
+        if not isinstance(item, (QGraphicsSimpleTextItem, QGraphicsTextItem)) or not item.isVisible():
+            continue
+        text = item.text() if isinstance(item, QGraphicsSimpleTextItem) else item.toPlainText()
+        if not text.strip():
+            continue
+        # the text's box on screen: its advance × its line height
+        rect = item.deviceTransform(view.viewportTransform()).mapRect(item.boundingRect())
+        boxes.append((text, rect))
+    found = []
+    viewport = QRectF(view.viewport().rect())
+    for i, (text, rect) in enumerate(boxes):
+        if not viewport.adjusted(-SLACK, -SLACK, SLACK, SLACK).contains(rect):
+            found.append(Finding("diagram text cut", f"«{text}»", f"{_rect(rect)} in {_rect(viewport)}"))
+        for other, orect in boxes[i + 1 :]:
+            if rect.adjusted(-gap / 2, -gap / 2, gap / 2, gap / 2).intersects(
+                orect.adjusted(-gap / 2, -gap / 2, gap / 2, gap / 2)
+            ):
+                found.append(
+                    Finding("diagram text overlaps", f"«{text}» and «{other}»", f"{_rect(rect)} and {_rect(orect)}")
+                )
+    return found
+
+
+def _rect(rect) -> str:
+    return f"({rect.x():.0f}, {rect.y():.0f}, {rect.width():.0f}×{rect.height():.0f})"
+
+
 def _near(a: QColor, b: QColor, tolerance: int = 12) -> bool:
     return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) <= tolerance
 
@@ -456,6 +502,9 @@ def check_window(window, mode=None) -> list[Finding]:
     found += collapsed_findings(window)
     found += table_findings(window)
     found += plot_size_findings(window, mode)
+    diagram = getattr(getattr(window, "training", None), "diagram", None)
+    if diagram is not None and diagram.view.isVisible() and _visible_on_screen(diagram.view.viewport()):
+        found += diagram_text_findings(diagram.view)
     if mode is not None:
         found += theme_findings(window, mode.theme)
         if (window.width(), window.height()) != tuple(mode.size):

@@ -7,7 +7,8 @@
 
 Runs offscreen (no display needed).  Training runs in this process, a fixed number of steps per state, so the
 pictures are the same on every run.  The layout checks of ``tools/layout_checks.py`` run on every picture
-too; their findings are listed in the index page and in ``findings.txt``.
+too, and ``tools/text_sizes.py`` compares each presentation-mode picture's text sizes with the normal-mode one of the
+same theme and size; their findings are listed in the index page and in ``findings.txt``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from tools.layout_checks import check_dialog, check_window
-    from tools.tour_states import Tour
+    from tools.text_sizes import compare, measure
+    from tools.tour_states import Mode, Tour
 
     app = QApplication.instance() or QApplication(sys.argv)
     app.setApplicationName("autograd-playground-tour")
@@ -64,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     findings_total = 0
     started = time.monotonic()
     for state in states:
+        sizes: dict = {}  # mode → every text's size on screen (tools/text_sizes.py), to compare the two modes
         for mode in modes:
             # a mode first (fonts, size), then the state: the views lay themselves out as a user would see them
             tour.apply_mode(mode)
@@ -77,6 +80,12 @@ def main(argv: list[str] | None = None) -> int:
             problems = [] if args.no_checks else [str(p) for p in check_window(tour.window, mode)]
             if tour.dialog is not None and not args.no_checks:
                 problems += [str(p) for p in check_dialog(tour.dialog)]
+            if not args.no_checks:
+                sizes[mode] = measure(tour.window, (tour.dialog,) if tour.dialog is not None else ())
+                normal = sizes.get(Mode(mode.theme, not mode.presentation, mode.size))
+                if normal is not None:  # both modes seen: presentation's text is large enough
+                    small, big = (normal, sizes[mode]) if mode.presentation else (sizes[mode], normal)
+                    problems += [str(p) for p in compare(small, big)]
             findings_total += len(problems)
             rows.append((state.name, mode.name, name, problems))
             print(f"{name}  {len(problems)} finding(s)", flush=True)
