@@ -1126,6 +1126,10 @@ class GraphView(QGraphicsView):
         self._reorient_timer.setSingleShot(True)
         self._reorient_timer.setInterval(200)
         self._reorient_timer.timeout.connect(self._reorient)
+        self._reorient_pending = False  # a re-layout for the new size is being computed
+        # (window size, viewport size) at normal mode's last Fit: presentation mode's reference (the panels
+        # around the view take other widths in presentation mode, so its view may be much smaller)
+        self._normal_viewport: tuple = ((0, 0), (0.0, 0.0))
         self.legend = Legend(self)
         self.overview = OverviewMap(self)
         self._overlay = QLabel(self.viewport())
@@ -1303,12 +1307,14 @@ class GraphView(QGraphicsView):
         if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
             return
         signals = self._reorient_signals
+        self._reorient_pending = True
         view = self.view_shape()
         reference = self._normal_reference(graph, view)
         job = (_layout_job, self._generation, graph, "layered", drawing.sizes, view, self.gaps, signals, reference)
         _layout_executor().submit(*job)  # off the GUI thread: a 300-node layout takes a second
 
     def _reoriented(self, generation: int, result: tuple | None, error: str) -> None:
+        self._reorient_pending = False
         drawing = self.drawing
         if generation != self._generation or result is None or drawing is None or self.busy or not self.auto_fit:
             return
@@ -1316,6 +1322,11 @@ class GraphView(QGraphicsView):
         view = self.view_shape()
         if view_scale(other, view) > 1.05 * view_scale(drawing, view) or abs(floor - self._fit_floor) > 0.02 * floor:
             self._rebuild(relayout=True)  # a clearly larger drawing, or presentation's readable zoom moved
+
+    @property
+    def settled(self) -> bool:
+        """No layout is being computed or due (a resize looks for a better layout 200 ms later)."""
+        return not self.busy and not self._reorient_timer.isActive() and not self._reorient_pending
 
     def _normal_reference(self, graph, view: tuple) -> tuple | None:
         """What normal mode would lay out in this view, for presentation_floor: in presentation mode, for a
@@ -1325,6 +1336,9 @@ class GraphView(QGraphicsView):
         box = self._normal_box
         sizes = {node: (self._node_width(attrs, node, box), box.node_height) for node, attrs in graph.nodes(data=True)}
         width, height, corner_w, corner_h = view[:4]
+        window, seen = self._normal_viewport
+        if window == self.window().size().toTuple():  # normal mode's view in this window was that size
+            width, height = seen
         # normal mode's legend: its text 1/font_scale as large; its padding is not, so this is a little small,
         # which makes normal mode's zoom a little large: the floor errs on the side of larger text
         corner = (corner_w / self.font_scale, corner_h / self.font_scale)
@@ -1852,6 +1866,9 @@ class GraphView(QGraphicsView):
         """Show the whole graph as large as it goes, clear of the legend; but never with text too small to
         read: a bigger graph is shown around its output, or the current step, with the overview map."""
         self.auto_fit = True
+        if not self.presentation and self.isVisible():
+            size = self.viewport().size()
+            self._normal_viewport = (self.window().size().toTuple(), (float(size.width()), float(size.height())))
         rect = self.graph_rect()
         switched = whole is not None and bool(whole) != self.fit_whole
         self.fit_whole = self.fit_whole if whole is None else bool(whole)

@@ -130,7 +130,8 @@ class Tour:
     def settle(self) -> None:
         """Wait for graph layouts and training snapshots, then draw every pending view."""
         w = self.window
-        self.wait_until(lambda: not w.expression.view.busy and not w.sample.view.busy)
+        views = (w.expression.view, w.sample.view, w.lab.view)
+        self.wait_until(lambda: all(view.settled for view in views))  # a resize re-lays out 200 ms later
         self.wait_until(lambda: self.controller.settled)
         self.training.flush()
         self.process(40)
