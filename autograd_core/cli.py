@@ -221,7 +221,7 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     data.add_argument(
         "--classes",
         type=_whole_number,
-        help=f"classes of blobs (centres) and spiral (arms), 2 to {MAX_CLASSES} (default {d.classes}); "
+        help=f"classes of blobs (centers) and spiral (arms), 2 to {MAX_CLASSES} (default {d.classes}); "
         "iris and wine have 3, the others 2",
     )
     data.add_argument(
@@ -267,7 +267,7 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         type=_activations,
         help="one activation per hidden layer, like tanh,relu (overrides --activation)",
     )
-    model.add_argument("--init", choices=INITIALIZATIONS, help=f"weight initialisation (default {d.init})")
+    model.add_argument("--init", choices=INITIALIZATIONS, help=f"weight initialization (default {d.init})")
     model.add_argument("--seed", type=_whole_number, help=f"seed of the weights and batch order (default {d.seed})")
 
     train = p.add_argument_group("training")
@@ -276,10 +276,10 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         choices=(*LOSSES, "huber"),
         help=f"bce (cross-entropy from logits), hinge or mse; regression: mse or huber (default {d.loss})",
     )
-    train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimiser (default {d.optimizer})")
+    train.add_argument("--optimizer", choices=OPTIMIZERS, help=f"optimizer (default {d.optimizer})")
     train.add_argument("--lr", type=_number, help=f"learning rate (default {d.lr})")
     train.add_argument(
-        "--momentum", type=_number, help=f"momentum of the momentum and nesterov optimisers (default {d.momentum})"
+        "--momentum", type=_number, help=f"momentum of the momentum and nesterov optimizers (default {d.momentum})"
     )
     train.add_argument("--betas", type=_betas, help=f"adam and adamw: β₁,β₂ (default {','.join(map(str, d.betas))})")
     train.add_argument("--alpha", type=_number, help=f"rmsprop: smoothing constant α (default {d.alpha})")
@@ -300,14 +300,14 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     train.add_argument(
         "--steps",
         type=_whole_number,
-        help=f"total optimiser steps; with --load, training goes on up to this step (default {d.steps})",
+        help=f"total optimizer steps; with --load, training goes on up to this step (default {d.steps})",
     )
 
     train.add_argument(
         "--preset",
         action="store_true",
         default=False,
-        help="start from the data set's tuned preset (network, optimiser, steps; for xor and spiral also its "
+        help="start from the data set's tuned preset (network, optimizer, steps; for xor and spiral also its "
         "points and noise); options given explicitly override it",
     )
 

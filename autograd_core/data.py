@@ -1,6 +1,6 @@
 """Toy data sets in the plane: moons, circles, blobs, XOR, spiral, iris, wine, painted points.
 
-Moons, circles and XOR have two classes; blobs (K centres) and spiral (K arms)
+Moons, circles and XOR have two classes; blobs (K centers) and spiral (K arms)
 have 2 to ``MAX_CLASSES``; iris and wine (scikit-learn's bundled copies) have
 three, seen through two chosen features or their first two principal
 components.
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from autograd_core.naming import class_name, input_label, standardised_name
+from autograd_core.naming import class_name, input_label, standardized_name
 
 DATASETS = ("moons", "circles", "blobs", "xor", "spiral", "iris", "wine")
 MAX_SAMPLES = 100_000
@@ -69,7 +69,7 @@ def _load_table(name: str):
 
 def table_points(name: str, features: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two columns of iris or wine (``features``: two column indices), or, with None, the first two principal
-    components of the standardised table (plain numpy SVD, signs fixed so each component's largest loading is
+    components of the standardized table (plain numpy SVD, signs fixed so each component's largest loading is
     positive)."""
     table = _load_table(name)
     X, y = np.asarray(table.data, dtype=float), np.asarray(table.target, dtype=int)
@@ -89,7 +89,7 @@ def table_points(name: str, features: list[int] | None = None) -> tuple[np.ndarr
 class Dataset:
     """Train and test points (rows of X, two features) with 0/1 labels.
 
-    ``mean`` and ``scale`` are the standardisation applied (zeros and ones if
+    ``mean`` and ``scale`` are the standardization applied (zeros and ones if
     none), so a caller can map painted or plotted coordinates back.
     """
 
@@ -111,21 +111,21 @@ class Dataset:
         return class_name(int(k), self.class_names)
 
     def class_labels(self, classes: int | None = None) -> list[str]:
-        """The names of classes 0 … K−1 (K: ``classes``, else as many as named or labelled, at least 2)."""
+        """The names of classes 0 … K−1 (K: ``classes``, else as many as named or labeled, at least 2)."""
         if classes is None:
             top = int(max(self.y.max(initial=0), 1)) + 1 if len(self.y) else 2
             classes = max(top, len(self.class_names or ()))
         return [self.class_label(k) for k in range(classes)]
 
     def feature_label(self, i: int) -> str | None:
-        """Coordinate ``i``'s human name as the views show it (``PC1``; ``petal length (standardised)`` for a
-        column standardised here: its values are not in the column's own units), or None."""
+        """Coordinate ``i``'s human name as the views show it (``PC1``; ``petal length (standardized)`` for a
+        column standardized here: its values are not in the column's own units), or None."""
         names = self.feature_names
         if names is None or not 0 <= i < len(names):
             return None
         name = str(names[i])
-        standardised = i < len(self.mean) and (self.mean[i] != 0.0 or self.scale[i] != 1.0)
-        return standardised_name(name) if standardised else name
+        standardized = i < len(self.mean) and (self.mean[i] != 0.0 or self.scale[i] != 1.0)
+        return standardized_name(name) if standardized else name
 
     def input_label(self, i: int) -> str:
         """Input ``i`` with its human name beside it where there is one: ``x1 · PC1``, else ``x1``."""
@@ -242,11 +242,11 @@ def _generate(
     if name == "blobs":
         from sklearn.datasets import make_blobs
 
-        # Fixed centres so "noise" means the same thing as elsewhere: 0 → tight, 0.3 → overlapping.
-        if classes > 2:  # K centres evenly round a circle of radius √2 (two classes keep their diagonal pair)
+        # Fixed centers so "noise" means the same thing as elsewhere: 0 → tight, 0.3 → overlapping.
+        if classes > 2:  # K centers evenly round a circle of radius √2 (two classes keep their diagonal pair)
             angles = 2.0 * math.pi * np.arange(classes) / classes + math.pi / 4
-            centres = math.sqrt(2.0) * np.column_stack([np.cos(angles), np.sin(angles)])
-            return make_blobs(n_samples=samples, centers=centres, cluster_std=0.2 + 4.0 * noise, random_state=sk_seed)
+            centers = math.sqrt(2.0) * np.column_stack([np.cos(angles), np.sin(angles)])
+            return make_blobs(n_samples=samples, centers=centers, cluster_std=0.2 + 4.0 * noise, random_state=sk_seed)
         return make_blobs(
             n_samples=samples, centers=[[-1.0, -1.0], [1.0, 1.0]], cluster_std=0.2 + 4.0 * noise, random_state=sk_seed
         )
@@ -352,14 +352,14 @@ def make_dataset(
         names = {"class_names": table_class_names(name), "feature_names": table_axis_names(name, features)}
     data = _finish(X, y, test_fraction, rng, standardize, name, **names)
     if name in TABLE_DATASETS and features is not None and not standardize:
-        # Two columns, standardised by _generate over the whole table: the data set knows by how (the views say
-        # "standardised"; the export writes the table's own units).  Principal components have no such units.
-        data.mean, data.scale = _table_standardisation(name, features)
+        # Two columns, standardized by _generate over the whole table: the data set knows by how (the views say
+        # "standardized"; the export writes the table's own units).  Principal components have no such units.
+        data.mean, data.scale = _table_standardization(name, features)
     return data
 
 
-def _table_standardisation(name: str, features: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The mean and scale ``_generate`` standardised two columns of a bundled table by."""
+def _table_standardization(name: str, features: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The mean and scale ``_generate`` standardized two columns of a bundled table by."""
     X, _ = table_points(name, features)
     std = X.std(axis=0)
     return X.mean(axis=0), np.where(std > 1e-12, std, 1.0)
@@ -405,8 +405,8 @@ def dataset_from_points(
 # Pure functions on a Dataset for the GUI's paint, erase and drag tools.  The
 # train/test split is kept as it is (a painted point joins the training set),
 # so editing never reshuffles which points are held out.  Coordinates are the
-# model's own (already standardised if they were), so the result has no
-# standardisation of its own.
+# model's own (already standardized if they were), so the result has no
+# standardization of its own.
 
 
 def dataset_points(dataset: Dataset) -> list[list]:
@@ -421,7 +421,7 @@ def _edited(X_train, y_train, X_test, y_test, like: Dataset | None = None) -> Da
         np.asarray(X_test, dtype=float).reshape(-1, 2),
         np.asarray(y_test, dtype=int),
         name="points",
-        # painting on iris's plane keeps its axes, and the standardisation its coordinates are in
+        # painting on iris's plane keeps its axes, and the standardization its coordinates are in
         mean=np.zeros(2) if like is None else np.array(like.mean, dtype=float),
         scale=np.ones(2) if like is None else np.array(like.scale, dtype=float),
         class_names=None if like is None else like.class_names,
@@ -482,6 +482,6 @@ def move_point(dataset: Dataset, part: str, index: int, x: float, y: float) -> D
 def empty_dataset(like: Dataset | None = None) -> Dataset:
     """No points at all (the plane after "Clear all"); a Trainer refuses it until a point is painted.
 
-    ``like``: the data set cleared, whose plane it stays (its axis and class names, its standardisation).
+    ``like``: the data set cleared, whose plane it stays (its axis and class names, its standardization).
     """
     return _edited(np.empty((0, 2)), np.empty(0, dtype=int), np.empty((0, 2)), np.empty(0, dtype=int), like=like)

@@ -1,7 +1,7 @@
 """Where every box and every edge of a graph drawing goes, in scene units (no Qt).
 
 The view gives each node's box size; ``draw(graph, method, sizes)`` returns a
-``Drawing``: box centres and, for every edge, a path that touches no box it
+``Drawing``: box centers and, for every edge, a path that touches no box it
 does not connect and ends with its arrowhead on the target box's border.
 
 Layered drawings follow Sugiyama's method, as Graphviz ``dot`` does:
@@ -11,10 +11,10 @@ Layered drawings follow Sugiyama's method, as Graphviz ``dot`` does:
 2. *Virtual nodes.*  An edge that skips layers gets one slot in each layer
    it crosses, so it passes *between* boxes, never behind one.
 3. *Order.*  Start from the depth-first order (no crossing at all for a tree),
-   then barycentre sweeps and adjacent swaps ("transpose"); the order with the
+   then barycenter sweeps and adjacent swaps ("transpose"); the order with the
    fewest crossings wins.
 4. *Coordinates.*  Each layer is placed by isotonic regression: every node as
-   close as possible to the mean of its neighbours, boxes kept apart by a gap
+   close as possible to the mean of its neighbors, boxes kept apart by a gap
    (virtual slots weigh more, so long edges stay straight).
 5. *Routes.*  An edge leaves its source's border, runs through each layer at
    its slot's height and crosses each gap between layers as a cubic curve (its
@@ -47,7 +47,7 @@ LAYER_GAP = 56.0  # between the columns (rows) of boxes of a layered drawing
 NODE_GAP = 16.0  # between two boxes of one layer
 MIN_LAYER_GAP = 14.0  # between two layers whose edges run (nearly) straight
 BEND_ROOM = 0.25  # room between layers per unit an edge moves sideways (up to LAYER_GAP)
-EDGE_GAP = 7.0  # between an edge's slot and its neighbour in a layer
+EDGE_GAP = 7.0  # between an edge's slot and its neighbor in a layer
 LANE_GAP = 5.0  # between two edges wrapping from one block of a folded drawing to the next
 LANE_MARGIN = 10.0  # between those edges and the boxes
 FORCE_GAP = 22.0  # between boxes of a force layout after overlap removal
@@ -55,17 +55,17 @@ COMPACT_NODES = 300  # a force layout of up to this many nodes is compacted ...
 COMPACT_THOROUGH_NODES = 60  # ... and of up to this many, at several stretches, spacings and axis orders
 PACK_GAIN = 1.1  # a force layout's boxes are packed in rows where that shows them this much larger
 TRUNK_EDGES = 8  # a node with this many edges that skip layers sends them along one shared trunk
-RESTARTS = 8  # restarts of the crossing minimisation from other depth-first orders, for small graphs
+RESTARTS = 8  # restarts of the crossing minimization from other depth-first orders, for small graphs
 RESTART_WORK = 800  # ... fewer above 100 segments (RESTART_WORK / segments): the work stays bounded
 # Work limits, in segments between adjacent layers (edges split at their virtual slots):
 THOROUGH_SEGMENTS = 250  # up to this: four strategies, sifting and restarts (every example, typical expressions)
-TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycentre sweeps
+TRANSPOSE_SEGMENTS = 1500  # up to this: one strategy with adjacent swaps; above: QUICK_SWEEPS barycenter sweeps
 QUICK_SWEEPS = 4
 
 
 @dataclass(frozen=True)
 class Drawing:
-    """Box centres and edge routes in scene units.
+    """Box centers and edge routes in scene units.
 
     ``paths[edge]`` is a list of commands, ``("M", x, y)``, ``("L", x, y)`` and
     ``("C", x1, y1, x2, y2, x, y)`` (a cubic curve), from the source's border to
@@ -77,7 +77,7 @@ class Drawing:
     ``trunks[source][first:end]``; ``path(edge)`` writes it out.
     """
 
-    centres: dict
+    centers: dict
     sizes: dict
     paths: dict = field(default_factory=dict)
     arrows: dict = field(default_factory=dict)
@@ -96,11 +96,11 @@ class Drawing:
 
     def box(self, node) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of a node's box."""
-        (x, y), (w, h) = self.centres[node], self.sizes[node]
+        (x, y), (w, h) = self.centers[node], self.sizes[node]
         return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
 
     def bounds(self) -> tuple[float, float, float, float]:
-        boxes = [self.box(n) for n in self.centres]
+        boxes = [self.box(n) for n in self.centers]
         if not boxes:
             return (0.0, 0.0, 0.0, 0.0)
         return (
@@ -117,7 +117,7 @@ class Drawing:
         its control points; a long straight stretch is cut into short pieces)."""
         import numpy as np
 
-        rects = [self.box(n) for n in self.centres]
+        rects = [self.box(n) for n in self.centers]
         step = 40.0
         for cmds in [*self.paths.values(), *self.trunks.values()]:
             here = None
@@ -146,7 +146,7 @@ class Drawing:
 
     def extent(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of everything drawn: boxes and edges."""
-        if not self.centres:
+        if not self.centers:
             return (0.0, 0.0, 0.0, 0.0)
         o = self.obstacles
         return (float(o[:, 0].min()), float(o[:, 1].min()), float(o[:, 2].max()), float(o[:, 3].max()))
@@ -238,7 +238,7 @@ def fit_in_view(
     bottom-left (a legend), ``view`` is (width, height) in pixels and
     ``margin`` is kept free along the view's edges.  The drawing may use the
     whole view as long as nothing of it is under the corner: it is moved up
-    or right of the centre only as far as needed.  Returns (scale, x, y) with
+    or right of the center only as far as needed.  Returns (scale, x, y) with
     (x, y) the view position of the extent's top-left corner.
     """
     import numpy as np
@@ -385,7 +385,7 @@ def assign_layers(graph: nx.DiGraph) -> dict:
     then has only edges of length one), then a node with more inputs than
     uses moves as early as its inputs allow, and one with more uses as late as
     its first use allows, until nothing moves (a cheap stand-in for dot's
-    network simplex, which minimises the total edge length).
+    network simplex, which minimizes the total edge length).
     """
     order = topological_nodes(graph)
     layer: dict = {}
@@ -616,7 +616,7 @@ def _dfs_rank(graph: nx.DiGraph, rng: random.Random | None = None) -> tuple[dict
     edge from a node drawn elsewhere (used twice) runs in its consumer's
     subtree at that place, not next to its source.  With ``rng`` each node's
     arguments are visited in a random order (another planar order of a tree:
-    a different start for the crossing minimisation).
+    a different start for the crossing minimization).
     """
     rank: dict = {}
     edge_rank: dict = {}
@@ -763,7 +763,7 @@ def _order(layers: list, up: dict, down: dict, segments: int, sweeps: int, dfs_s
     down_i = [[number[m] for m in down[it]] for it in items]
     depth = len(layers_i)
     thorough = segments <= THOROUGH_SEGMENTS
-    # Several strategies (barycentre or median, first sweep down or up); the fewest crossings win.
+    # Several strategies (barycenter or median, first sweep down or up); the fewest crossings win.
     strategies = [(False, True), (True, True), (False, False), (True, False)]
     if not thorough:
         strategies = strategies[:1]
@@ -772,13 +772,13 @@ def _order(layers: list, up: dict, down: dict, segments: int, sweeps: int, dfs_s
         for sweep in range(QUICK_SWEEPS):
             downward = sweep % 2 == 0
             for k in range(1, depth) if downward else range(depth - 2, -1, -1):
-                _sort_by_barycentre(layers_i[k], up_i if downward else down_i, pos)
+                _sort_by_barycenter(layers_i[k], up_i if downward else down_i, pos)
         best, best_layers = _total_crossings(layers_i, down_i, pos), layers_i
     else:
         best, best_layers = None, layers_i
         for median, downward_first in strategies:
             start = [list(layer) for layer in layers_i]
-            crossings, result = _minimise(
+            crossings, result = _minimize(
                 start, up_i, down_i, sweeps, median, downward_first, segments <= TRANSPOSE_SEGMENTS, thorough
             )
             if best is None or crossings < best:
@@ -791,7 +791,7 @@ def _order(layers: list, up: dict, down: dict, segments: int, sweeps: int, dfs_s
         restarts = min(RESTARTS, RESTART_WORK // max(segments, 1)) if thorough and dfs_start is not None else 0
         for r in range(restarts if best else 0):
             start = [[number[it] for it in layer] for layer in dfs_start(r)]
-            crossings, result = _minimise(
+            crossings, result = _minimize(
                 start, up_i, down_i, sweeps, rng.random() < 0.5, rng.random() < 0.5, True, True
             )
             if crossings < best:
@@ -809,7 +809,7 @@ def _positions(layers: list, count: int) -> list:
     return pos
 
 
-def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, sift=False):
+def _minimize(layers, up, down, sweeps, median, downward_first, do_transpose, sift=False):
     depth = len(layers)
     pos = _positions(layers, len(up))
     counter = _Crossings(layers, down, pos)
@@ -820,9 +820,9 @@ def _minimise(layers, up, down, sweeps, median, downward_first, do_transpose, si
         downward = (sweep % 2 == 0) == downward_first
         rng = range(1, depth) if downward else range(depth - 2, -1, -1)
         for k in rng:
-            _sort_by_barycentre(layers[k], up if downward else down, pos, median)
+            _sort_by_barycenter(layers[k], up if downward else down, pos, median)
         if do_transpose:
-            # every other pair of sweeps, one round that also swaps neighbours whose crossings tie (as dot does):
+            # every other pair of sweeps, one round that also swaps neighbors whose crossings tie (as dot does):
             # a way off a plateau
             sideways = sweep % 4 >= 2
             _transpose(layers, up, down, pos, rounds=1 if sideways else 4, sideways=sideways)
@@ -913,10 +913,10 @@ def _sift(layers: list, up: list, down: list, pos: list) -> None:
                 pos[w] = j
 
 
-def _sort_by_barycentre(items: list, neighbours: list, pos: list, median: bool = False) -> None:
+def _sort_by_barycenter(items: list, neighbors: list, pos: list, median: bool = False) -> None:
     keyed = []
     for it in items:
-        around = neighbours[it]
+        around = neighbors[it]
         here = pos[it]
         if not around:
             keyed.append((here, here, it))
@@ -936,7 +936,7 @@ def _sort_by_barycentre(items: list, neighbours: list, pos: list, median: bool =
 
 
 def _transpose(layers: list, up: list, down: list, pos: list, rounds: int = 4, sideways: bool = False) -> None:
-    """Swap neighbours in a layer while that removes crossings (dot's transpose step).
+    """Swap neighbors in a layer while that removes crossings (dot's transpose step).
 
     A round looks again only at the layers next to one that changed in the last."""
     depth = len(layers)
@@ -1192,11 +1192,11 @@ def _layered_drawing(
             ("L", *point(enter, target)),
         ]
 
-    centres = {}
+    centers = {}
     for k, items in enumerate(layers):
         for it in items:
             if not is_virtual(it):
-                centres[it] = point(flow[k], coord[it])
+                centers[it] = point(flow[k], coord[it])
     # Each trunk once: per layer it crosses, a run across the layer and a curve to the next one.
     trunks: dict = {}
     trunk_at: dict = {}  # (source, layer) -> index of the trunk's run across that layer
@@ -1257,7 +1257,7 @@ def _layered_drawing(
             cmds.append(("L", *point(tip_flow, here)))
         paths[e] = cmds
         arrows[e] = (*point(tip_flow, here), *point(1.0, 0.0))
-    return Drawing(centres, sizes, paths, arrows, direction, trunks)
+    return Drawing(centers, sizes, paths, arrows, direction, trunks)
 
 
 def _port_order(item: tuple) -> tuple:
@@ -1265,16 +1265,16 @@ def _port_order(item: tuple) -> tuple:
     return item[0], item[1]
 
 
-def _spread(centre: float, extent: float, count: int) -> list[float]:
-    """``count`` port positions along a border of length ``extent``, centred, at most 14 apart."""
+def _spread(center: float, extent: float, count: int) -> list[float]:
+    """``count`` port positions along a border of length ``extent``, centered, at most 14 apart."""
     if count == 1:
-        return [centre]
+        return [center]
     step = min(14.0, extent * 0.8 / (count - 1))
-    first = centre - step * (count - 1) / 2
+    first = center - step * (count - 1) / 2
     return [first + i * step for i in range(count)]
 
 
-def _place_layer(items, neighbours, coord, separation, is_virtual, both=None) -> None:
+def _place_layer(items, neighbors, coord, separation, is_virtual, both=None) -> None:
     """Isotonic regression (pool adjacent violators) under minimum separations."""
     if not items:
         return
@@ -1283,7 +1283,7 @@ def _place_layer(items, neighbours, coord, separation, is_virtual, both=None) ->
         if both is not None:
             around = both[0].get(it, []) + both[1].get(it, [])
         else:
-            around = neighbours.get(it, [])
+            around = neighbors.get(it, [])
         if around:
             desired.append(sum(coord[m] for m in around) / len(around))
             weights.append(4.0 if is_virtual(it) else 1.0 * len(around))
@@ -1293,7 +1293,7 @@ def _place_layer(items, neighbours, coord, separation, is_virtual, both=None) ->
     offsets = [0.0]
     for i in range(1, len(items)):
         offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
-    # minimise sum w (q_i + off_i - d_i)^2 with q non-decreasing
+    # minimize sum w (q_i + off_i - d_i)^2 with q non-decreasing
     blocks: list[list[float]] = []  # [value, weight, count]
     for d, w, off in zip(desired, weights, offsets):
         blocks.append([d - off, w, 1])
@@ -1316,8 +1316,8 @@ def _force_drawing(
 ) -> Drawing:
     nodes = list(graph.nodes)
     if len(nodes) == 1:
-        centres = {nodes[0]: (0.0, 0.0)}
-        return Drawing(centres, sizes, {}, {}, "free")
+        centers = {nodes[0]: (0.0, 0.0)}
+        return Drawing(centers, sizes, {}, {}, "free")
     # scale so that a typical edge is about one box long (overlap removal then makes room)
     lengths = [math.dist(pos[u], pos[v]) for u, v in graph.edges() if u != v]
     typical = sorted(lengths)[len(lengths) // 2] if lengths else 1.0
@@ -1352,15 +1352,15 @@ def _force_drawing(
             start = {n: (pos[n][0] * sx, pos[n][1] * sy) for n in nodes}
             spread = remove_overlaps(start, sizes, FORCE_GAP, unit=unit)
             for first, second in orders:
-                centres = spread
+                centers = spread
                 for r in range(rounds + 1):
                     if r:
-                        centres = compact(compact(centres, sizes, FORCE_GAP, first), sizes, FORCE_GAP, second)
-                    shown = _shown_scale(centres, sizes, aspect, view)
+                        centers = compact(compact(centers, sizes, FORCE_GAP, first), sizes, FORCE_GAP, second)
+                    shown = _shown_scale(centers, sizes, aspect, view)
                     if top is None or shown > top[0]:
-                        top = (shown, centres)
+                        top = (shown, centers)
                     if best is None or shown > best[0] * 1.001:
-                        best = (shown, centres)
+                        best = (shown, centers)
         left, upper, right, lower = _extent(top[1], sizes)
         shape = (right - left) / max(lower - upper, 1.0)
         return shape
@@ -1384,18 +1384,18 @@ def _force_drawing(
         compacted = best[0]
         for axis in (1, 0):
             for count in range(1, len(nodes) + 1):
-                centres = pack_rows(pos, sizes, FORCE_GAP, count, axis)
-                shown = _shown_scale(centres, sizes, aspect, view)
+                centers = pack_rows(pos, sizes, FORCE_GAP, count, axis)
+                shown = _shown_scale(centers, sizes, aspect, view)
                 if shown > max(best[0], compacted * PACK_GAIN):
-                    best = (shown, centres)
-    centres = best[1]
-    paths, arrows = route_straight(graph, centres, sizes)
-    return Drawing(centres, sizes, paths, arrows, "free")
+                    best = (shown, centers)
+    centers = best[1]
+    paths, arrows = route_straight(graph, centers, sizes)
+    return Drawing(centers, sizes, paths, arrows, "free")
 
 
 def pack_rows(pos: dict, sizes: dict, gap: float, count: int, axis: int = 1) -> dict:
     """Boxes in ``count`` rows (``axis`` 1; columns for 0): split in the order of ``pos`` along ``axis``
-    into rows of equal counts, each row in the order along the other axis, ``gap`` apart and centred."""
+    into rows of equal counts, each row in the order along the other axis, ``gap`` apart and centered."""
     other = 1 - axis
     nodes = sorted(pos, key=lambda n: (pos[n][axis], pos[n][other]))
     per = math.ceil(len(nodes) / count)
@@ -1416,19 +1416,19 @@ def pack_rows(pos: dict, sizes: dict, gap: float, count: int, axis: int = 1) -> 
     return out
 
 
-def compact(centres: dict, sizes: dict, gap: float, axis: int) -> dict:
+def compact(centers: dict, sizes: dict, gap: float, axis: int) -> dict:
     """Slide every box towards the low end of ``axis`` (0: x, 1: y) as far as the boxes beside it allow.
 
     Boxes are taken in the order of their low edges; each stops ``gap`` after the boxes already placed
     that share its range on the other axis (widened by ``gap``), so no two boxes come closer than ``gap``
     and none passes another."""
     other = 1 - axis
-    nodes = sorted(centres, key=lambda n: centres[n][axis] - sizes[n][axis] / 2)
-    low = min(centres[n][axis] - sizes[n][axis] / 2 for n in nodes)
+    nodes = sorted(centers, key=lambda n: centers[n][axis] - sizes[n][axis] / 2)
+    low = min(centers[n][axis] - sizes[n][axis] / 2 for n in nodes)
     placed: list[tuple[float, float, float]] = []  # (low, high) on the other axis, high end along ``axis``
     out = {}
     for n in nodes:
-        c, s = centres[n], sizes[n]
+        c, s = centers[n], sizes[n]
         olo, ohi = c[other] - s[other] / 2, c[other] + s[other] / 2
         start = low
         for plo, phi, end in placed:
@@ -1441,21 +1441,21 @@ def compact(centres: dict, sizes: dict, gap: float, axis: int) -> dict:
     return out
 
 
-def _extent(centres: dict, sizes: dict) -> tuple[float, float, float, float]:
+def _extent(centers: dict, sizes: dict) -> tuple[float, float, float, float]:
     return (
-        min(c[0] - sizes[n][0] / 2 for n, c in centres.items()),
-        min(c[1] - sizes[n][1] / 2 for n, c in centres.items()),
-        max(c[0] + sizes[n][0] / 2 for n, c in centres.items()),
-        max(c[1] + sizes[n][1] / 2 for n, c in centres.items()),
+        min(c[0] - sizes[n][0] / 2 for n, c in centers.items()),
+        min(c[1] - sizes[n][1] / 2 for n, c in centers.items()),
+        max(c[0] + sizes[n][0] / 2 for n, c in centers.items()),
+        max(c[1] + sizes[n][1] / 2 for n, c in centers.items()),
     )
 
 
-def _shown_scale(centres: dict, sizes: dict, aspect: float | None, view: tuple | None = None) -> float:
-    """How large boxes at ``centres`` show in ``view`` (see ``draw``), or else in a view of width/height
+def _shown_scale(centers: dict, sizes: dict, aspect: float | None, view: tuple | None = None) -> float:
+    """How large boxes at ``centers`` show in ``view`` (see ``draw``), or else in a view of width/height
     ``aspect`` (height 1; square without one)."""
     import numpy as np
 
-    boxes = np.array([_box(c, sizes[n]) for n, c in centres.items()], dtype=float)
+    boxes = np.array([_box(c, sizes[n]) for n, c in centers.items()], dtype=float)
     extent = (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max())
     if view is not None:
         width, height, corner_w, corner_h, margin, largest = view[:6]
@@ -1465,15 +1465,15 @@ def _shown_scale(centres: dict, sizes: dict, aspect: float | None, view: tuple |
 
 
 def remove_overlaps(
-    centres: dict, sizes: dict, gap: float, max_rounds: int = 400, unit: tuple[float, float] = (1.0, 1.0)
+    centers: dict, sizes: dict, gap: float, max_rounds: int = 400, unit: tuple[float, float] = (1.0, 1.0)
 ) -> dict:
     """Push boxes apart (along the axis of least overlap) until no two boxes, plus ``gap``, overlap.
 
     Overlaps are compared in ``unit`` (x, y) lengths: with a typical box's width and height, wide boxes
     are pushed sideways as readily as up or down, so that the drawing does not grow in one direction only."""
-    nodes = list(centres)
-    xs = [centres[n][0] for n in nodes]
-    ys = [centres[n][1] for n in nodes]
+    nodes = list(centers)
+    xs = [centers[n][0] for n in nodes]
+    ys = [centers[n][1] for n in nodes]
     ws = [sizes[n][0] + gap for n in nodes]
     hs = [sizes[n][1] + gap for n in nodes]
     cell = max(max(ws), max(hs))
@@ -1511,9 +1511,9 @@ def remove_overlaps(
     return {n: (xs[i], ys[i]) for i, n in enumerate(nodes)}
 
 
-def route_straight(graph: nx.DiGraph, centres: dict, sizes: dict, margin: float = 6.0):
+def route_straight(graph: nx.DiGraph, centers: dict, sizes: dict, margin: float = 6.0):
     """Straight edges between box borders, bent around any box in the way; parallel edges side by side."""
-    boxes = {n: _inflate(_box(centres[n], sizes[n]), margin) for n in centres}
+    boxes = {n: _inflate(_box(centers[n], sizes[n]), margin) for n in centers}
     index = _BoxIndex(boxes)
     edges = list(graph.edges(keys=True)) if graph.is_multigraph() else [(u, v, 0) for u, v in graph.edges()]
     counts: dict = {}
@@ -1526,7 +1526,7 @@ def route_straight(graph: nx.DiGraph, centres: dict, sizes: dict, margin: float 
         n = counts[(u, v)]
         i = seen.get((u, v), 0)
         seen[(u, v)] = i + 1
-        a, b = centres[u], centres[v]
+        a, b = centers[u], centers[v]
         offset = (i - (n - 1) / 2) * 10.0
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy) or 1.0
@@ -1536,8 +1536,8 @@ def route_straight(graph: nx.DiGraph, centres: dict, sizes: dict, margin: float 
         if any(index.first_hit(p, q, {u, v}) for p, q in pairwise(points)):
             points = [a2, *_visibility_route(a2, b2, index, {u, v}), b2]  # dense spot: shortest way round
         # clip at the two borders
-        start = _exit_point(points[0], points[1], _box(centres[u], sizes[u]))
-        end = _exit_point(points[-1], points[-2], _box(centres[v], sizes[v]))
+        start = _exit_point(points[0], points[1], _box(centers[u], sizes[u]))
+        end = _exit_point(points[-1], points[-2], _box(centers[v], sizes[v]))
         points = [start, *points[1:-1], end]
         cmds = [("M", *points[0])] + [("L", *p) for p in points[1:]]
         last = points[-2]
@@ -1679,19 +1679,19 @@ def _visibility_route(p: Point, q: Point, index: _BoxIndex, exclude: set) -> lis
     return []  # no way round (cannot happen once boxes are apart): the straight line
 
 
-def _exit_point(centre: Point, toward: Point, box: tuple) -> Point:
-    """Where the segment centre→toward leaves the box (centre is inside it)."""
-    dx, dy = toward[0] - centre[0], toward[1] - centre[1]
+def _exit_point(center: Point, toward: Point, box: tuple) -> Point:
+    """Where the segment center→toward leaves the box (center is inside it)."""
+    dx, dy = toward[0] - center[0], toward[1] - center[1]
     if dx == 0 and dy == 0:
-        return centre
-    t = math.inf  # `centre` may sit off the box's centre (parallel edges)
-    for d, lo, hi, c in ((dx, box[0], box[2], centre[0]), (dy, box[1], box[3], centre[1])):
+        return center
+    t = math.inf  # `center` may sit off the box's center (parallel edges)
+    for d, lo, hi, c in ((dx, box[0], box[2], center[0]), (dy, box[1], box[3], center[1])):
         if d > 0:
             t = min(t, (hi - c) / d)
         elif d < 0:
             t = min(t, (lo - c) / d)
     t = min(t, 1.0)
-    return (centre[0] + dx * t, centre[1] + dy * t)
+    return (center[0] + dx * t, center[1] + dy * t)
 
 
 # ------------------------------------------------------------------ measuring
@@ -1765,7 +1765,7 @@ def count_path_crossings(paths: dict) -> int:
 def edge_box_hits(drawing: Drawing, steps: int = 16, tolerance: float = 0.5) -> list:
     """(edge, node) for every drawn edge that enters a box it does not connect; [] is a clean drawing."""
     hits = []
-    boxes = {n: drawing.box(n) for n in drawing.centres}
+    boxes = {n: drawing.box(n) for n in drawing.centers}
     shrunk = {n: (b[0] + tolerance, b[1] + tolerance, b[2] - tolerance, b[3] - tolerance) for n, b in boxes.items()}
     index = _BoxIndex(shrunk)
     for e in drawing.paths:
@@ -1780,7 +1780,7 @@ def edge_box_hits(drawing: Drawing, steps: int = 16, tolerance: float = 0.5) -> 
 
 def box_overlaps(drawing: Drawing) -> list:
     """Pairs of boxes that overlap."""
-    nodes = list(drawing.centres)
+    nodes = list(drawing.centers)
     out = []
     boxes = [drawing.box(n) for n in nodes]
     order = sorted(range(len(nodes)), key=lambda i: boxes[i][0])

@@ -8,8 +8,8 @@ edges x → x*x, keyed by argument index): that double edge is the lesson.
 
 ``layout(graph)`` puts inputs on the left and the output on the right, one
 column per ``networkx.topological_generations`` layer, then reorders each
-column by a few barycentre sweeps (each node moves towards the mean height of
-its neighbours), which removes most edge crossings in O(E) per sweep.
+column by a few barycenter sweeps (each node moves towards the mean height of
+its neighbors), which removes most edge crossings in O(E) per sweep.
 """
 
 from __future__ import annotations
@@ -233,14 +233,14 @@ def _place(nodes: list, y: dict) -> None:
         y[n] = rank - middle
 
 
-def _reorder(nodes: list, neighbours: dict, y: dict) -> None:
-    """Sort one column by the mean height of each node's neighbours (stable: ties keep their order)."""
+def _reorder(nodes: list, neighbors: dict, y: dict) -> None:
+    """Sort one column by the mean height of each node's neighbors (stable: ties keep their order)."""
 
-    def barycentre(n):
-        around = neighbours[n]
+    def barycenter(n):
+        around = neighbors[n]
         return sum(y[m] for m in around) / len(around) if around else y[n]
 
-    nodes.sort(key=lambda n: (barycentre(n), y[n]))
+    nodes.sort(key=lambda n: (barycenter(n), y[n]))
     _place(nodes, y)
 
 

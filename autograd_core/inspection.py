@@ -7,9 +7,9 @@
 - ``dead_units``: ReLU units that output zero for every training point.
 - ``layer_gradient_norms``: how much gradient reaches each layer.
 - ``loss_slice``: the loss as one weight varies, its tangent (slope = the
-  weight's gradient) and where the optimiser's next step lands
+  weight's gradient) and where the optimizer's next step lands
   (``next_step`` takes that step on a deep copy of the trainer, so it is the
-  real one whatever the optimiser).
+  real one whatever the optimizer).
 
 Everything works on a *copy* of the model's weights, so it is safe to call
 while another thread trains the model and never disturbs its gradients.
@@ -170,9 +170,9 @@ def layer_gradient_norms(model: MLP) -> list[float]:
 
 @dataclass
 class NextStep:
-    """What the optimiser's next update does, found by taking it on a deep copy of the trainer."""
+    """What the optimizer's next update does, found by taking it on a deep copy of the trainer."""
 
-    optimizer: str  # the optimiser's name in the config: "sgd", "momentum", "adam"
+    optimizer: str  # the optimizer's name in the config: "sgd", "momentum", "adam"
     lr: float  # the learning rate of that step (after the schedule)
     batch: int  # training points in the batch it uses
     train_size: int  # training points in all
@@ -181,11 +181,11 @@ class NextStep:
 
 
 def next_step(trainer) -> NextStep:
-    """Take ``trainer``'s next update on a deep copy: model, optimiser state and batch position.
+    """Take ``trainer``'s next update on a deep copy: model, optimizer state and batch position.
 
     The copy runs the trainer's own ``step()``, so the answer is the step that
     will really happen (the next minibatch, momentum or Adam's running
-    averages, the schedule) without re-deriving any optimiser's rule here.
+    averages, the schedule) without re-deriving any optimizer's rule here.
     The trainer itself is untouched.
     """
     config = trainer.config
@@ -204,7 +204,7 @@ def next_step(trainer) -> NextStep:
 
 @dataclass
 class LossSlice:
-    """The training loss along one weight, with the tangent and the optimiser's next step."""
+    """The training loss along one weight, with the tangent and the optimizer's next step."""
 
     name: str
     values: np.ndarray  # weight values along the slice
@@ -213,7 +213,7 @@ class LossSlice:
     loss: float  # loss at the current value
     gradient: float  # ∂loss/∂weight at the current value, full batch (the tangent's slope)
     lr: float
-    next_weight: float  # the weight after the optimiser's next step (nan: no next step)
+    next_weight: float  # the weight after the optimizer's next step (nan: no next step)
     next_loss: float  # loss after that step (other weights fixed)
     optimizer: str = "sgd"  # whose step next_weight is
     batch: int = 0  # points in the batch of that step
@@ -253,7 +253,7 @@ def loss_slice(
     The curve is evaluated with the vectorised forward pass; the gradient comes
     from the scalar engine (a full-batch backward on a copy), so the tangent
     drawn with it is exactly the slope of the curve.  ``step`` (from
-    ``next_step``) places the optimiser's real next step on the curve; without
+    ``next_step``) places the optimizer's real next step on the curve; without
     it the next step is full-batch SGD, ``w − lr·gradient``.  ``span`` is the
     half-width of the slice (default: enough to show the next step).
     """

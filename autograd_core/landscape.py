@@ -2,7 +2,7 @@
 
 Following Li et al. 2018, "Visualizing the Loss Landscape of Neural Nets": pick
 two random directions d₁, d₂ in weight space, rescale each neuron's part of them
-to the norm of that neuron's incoming weights (*filter normalisation*: a
+to the norm of that neuron's incoming weights (*filter normalization*: a
 direction moves every neuron by the same relative amount, so layers of very
 different scales are comparable), and evaluate
 
@@ -77,15 +77,15 @@ def filter_normalize(direction: Weights, weights: Weights) -> list[tuple[np.ndar
 
 
 def random_direction(weights: Weights, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
-    """A Gaussian direction, filter-normalised to ``weights``."""
+    """A Gaussian direction, filter-normalized to ``weights``."""
     raw = [(rng.standard_normal(np.shape(W)), np.zeros(np.shape(b))) for W, b in weights]
     return filter_normalize(raw, weights)
 
 
-def pca_directions(history: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The top two principal directions of the path's offsets from ``centre`` (unit vectors) and their
+def pca_directions(history: np.ndarray, center: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The top two principal directions of the path's offsets from ``center`` (unit vectors) and their
     share of the variance; a path too short or too straight for two gets a random second one."""
-    offsets = np.asarray(history, dtype=float) - centre
+    offsets = np.asarray(history, dtype=float) - center
     if len(offsets) >= 2 and np.any(offsets):
         _u, s, vt = np.linalg.svd(offsets, full_matrices=False)
         variance = s**2 / max(float(np.sum(s**2)), 1e-300)
@@ -95,10 +95,10 @@ def pca_directions(history: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray,
         variance, d1, d2 = np.array([1.0]), None, None
     rng = np.random.default_rng(0)
     if d1 is None:
-        d1 = rng.standard_normal(centre.size)
+        d1 = rng.standard_normal(center.size)
         d1 /= np.linalg.norm(d1)
     if d2 is None:
-        d2 = rng.standard_normal(centre.size)
+        d2 = rng.standard_normal(center.size)
         d2 -= d1 * (d2 @ d1)
         d2 /= np.linalg.norm(d2)
     shares = np.zeros(2)
@@ -106,10 +106,10 @@ def pca_directions(history: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray,
     return d1, d2, shares
 
 
-def project_path(history: np.ndarray, centre: np.ndarray, d1: np.ndarray, d2: np.ndarray) -> np.ndarray:
+def project_path(history: np.ndarray, center: np.ndarray, d1: np.ndarray, d2: np.ndarray) -> np.ndarray:
     """Coordinates (α, β) of each θₜ in the plane θ + α·d₁ + β·d₂, by least squares (rows: steps)."""
     basis = np.column_stack([d1, d2])
-    offsets = (np.asarray(history, dtype=float) - centre).T
+    offsets = (np.asarray(history, dtype=float) - center).T
     coords, *_ = np.linalg.lstsq(basis, offsets, rcond=None)
     return coords.T
 
@@ -145,11 +145,11 @@ class Landscape:
     levels: np.ndarray
     path: np.ndarray  # (steps, 2): the training path's (α, β), oldest first; the last row is now
     path_steps: np.ndarray  # the training step of each path row
-    centre_loss: float
+    center_loss: float
     mode: str
     seed: int
     span: float
-    step: int = 0  # the training step the centre is at
+    step: int = 0  # the training step the center is at
     seconds: float = 0.0  # how long the grid took
     variance: tuple[float, float] | None = None  # PCA: share of the path's variance along d₁, d₂
 
@@ -175,7 +175,7 @@ def loss_landscape(
 ) -> Landscape:
     """The data loss over a ``resolution``² grid of the plane through ``weights`` (the model's by default).
 
-    ``mode`` "random": two filter-normalised Gaussian directions (``seed``), α
+    ``mode`` "random": two filter-normalized Gaussian directions (``seed``), α
     and β in [−span, span]; "pca": the path's two principal directions, the
     grid wide enough to hold the whole path (``span`` × its reach).  ``history``
     (rows of flattened weights, oldest first) is projected onto the plane.
@@ -191,22 +191,22 @@ def loss_landscape(
         raise ValueError("the landscape's span must be a positive number")
     began = time.perf_counter()
     weights = [(np.asarray(W, dtype=float), np.asarray(b, dtype=float)) for W, b in (weights or model.weight_arrays())]
-    centre = flatten_weights(weights)
-    history = np.empty((0, centre.size)) if history is None else np.asarray(history, dtype=float)
+    center = flatten_weights(weights)
+    history = np.empty((0, center.size)) if history is None else np.asarray(history, dtype=float)
     steps = np.arange(len(history)) if history_steps is None else np.asarray(history_steps)
     variance = None
     if mode == "random":
         rng = np.random.default_rng(seed)
         d1 = flatten_weights(random_direction(weights, rng))
         d2 = flatten_weights(random_direction(weights, rng))
-        path = project_path(history, centre, d1, d2) if len(history) else np.zeros((0, 2))
+        path = project_path(history, center, d1, d2) if len(history) else np.zeros((0, 2))
         reach = span
     else:
-        d1, d2, shares = pca_directions(history, centre)
+        d1, d2, shares = pca_directions(history, center)
         variance = (float(shares[0]), float(shares[1]))
-        path = project_path(history, centre, d1, d2) if len(history) else np.zeros((0, 2))
+        path = project_path(history, center, d1, d2) if len(history) else np.zeros((0, 2))
         extent = float(np.max(np.abs(path))) if len(path) else 0.0
-        reach = span * (1.25 * extent if extent > 0 else 0.1 * max(float(np.linalg.norm(centre)), 1.0))
+        reach = span * (1.25 * extent if extent > 0 else 0.1 * max(float(np.linalg.norm(center)), 1.0))
     alphas = np.linspace(-reach, reach, resolution)
     betas = np.linspace(-reach, reach, resolution)
     A, B = np.meshgrid(alphas, betas)
@@ -231,8 +231,8 @@ def loss_landscape(
                 s = scores[g]
                 losses[start + g] = loss_array(loss, s[:, 0] if s.shape[1] == 1 else s, y)
     losses = losses.reshape(A.shape)
-    centre_scores = batched_scores(X, [(W[None], b[None]) for W, b in weights], activation, output_activation)[0]
-    centre_loss = loss_array(loss, centre_scores[:, 0] if centre_scores.shape[1] == 1 else centre_scores, y)
+    center_scores = batched_scores(X, [(W[None], b[None]) for W, b in weights], activation, output_activation)[0]
+    center_loss = loss_array(loss, center_scores[:, 0] if center_scores.shape[1] == 1 else center_scores, y)
     return Landscape(
         alphas=alphas,
         betas=betas,
@@ -240,7 +240,7 @@ def loss_landscape(
         levels=log_levels(losses),
         path=path,
         path_steps=steps,
-        centre_loss=float(centre_loss),
+        center_loss=float(center_loss),
         mode=mode,
         seed=seed,
         span=float(reach),

@@ -43,14 +43,14 @@ def class_name(index: int, names=None) -> str:
     return f"class {index}"
 
 
-def standardised_name(feature: str) -> str:
-    """A standardised column's name: its unit, if it names one, becomes ``standardised`` (mean 0, standard
-    deviation 1 has no unit): ``petal length (cm)`` → ``petal length (standardised)``, ``alcohol`` →
-    ``alcohol (standardised)``."""
+def standardized_name(feature: str) -> str:
+    """A standardized column's name: its unit, if it names one, becomes ``standardized`` (mean 0, standard
+    deviation 1 has no unit): ``petal length (cm)`` → ``petal length (standardized)``, ``alcohol`` →
+    ``alcohol (standardized)``."""
     base = feature.rstrip()
     if base.endswith(")") and " (" in base:
         base = base[: base.rindex(" (")]
-    return f"{base} (standardised)"
+    return f"{base} (standardized)"
 
 
 def input_label(index: int, feature: str | None = None) -> str:

@@ -38,7 +38,7 @@ def _activation_op(activation: str) -> Op:
 
 
 def activation_range(activation: str) -> tuple[float, float]:
-    """The values a unit with this activation can output: (lo, hi), ±inf when unbounded (for colour scales)."""
+    """The values a unit with this activation can output: (lo, hi), ±inf when unbounded (for color scales)."""
     if activation == LINEAR:
         return -math.inf, math.inf
     return _activation_op(activation).range()
@@ -69,7 +69,7 @@ def initial_weight(rng: random.Random, init: str, nin: int, nout: int) -> float:
     if init == "xavier":
         limit = math.sqrt(6.0 / (nin + nout))
         return rng.uniform(-limit, limit)
-    raise ValueError(f"unknown initialisation {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
+    raise ValueError(f"unknown initialization {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
 
 
 class Module:
@@ -191,7 +191,7 @@ class MLP(Module):
             if name not in ACTIVATIONS:
                 raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
         if init not in INITIALIZATIONS:
-            raise ValueError(f"unknown initialisation {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
+            raise ValueError(f"unknown initialization {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
         if nin < 1 or not nouts or any(int(n) < 1 for n in nouts):
             raise ValueError("every layer needs at least one neuron")
         rng = random.Random(seed)

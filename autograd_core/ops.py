@@ -19,7 +19,7 @@ Each ``Op`` holds, side by side:
 
 Everything else is derived from ``OPS``: the ``Tensor`` methods, the
 language's whitelist, the MLP activations, the vectorised forward, the
-neuron maps' colour ranges and the help text.  Adding an op is one entry here
+neuron maps' color ranges and the help text.  Adding an op is one entry here
 plus its tests.  Numbers follow IEEE like numpy and PyTorch: no rule ever
 raises a Python arithmetic exception.
 """
@@ -497,7 +497,7 @@ class Op:
         return tuple(float(v) for v in given) + self.args[len(given) :]
 
     def range(self) -> tuple[float, float]:
-        """The values the op can take (for colour scales): (lo, hi), ±inf when unbounded."""
+        """The values the op can take (for color scales): (lo, hi), ±inf when unbounded."""
         r = self.output_range
         return r(*self.args) if callable(r) else r
 
@@ -590,12 +590,12 @@ OPS: dict[str, Op] = _table(
        activation=True, output_range=(0.0, 1.0)),
     Op("elu", 1, _elu, _d_elu, lambda x, alpha: np.where(x > 0.0, x, alpha * np.expm1(np.minimum(x, 0.0))),
        "elu({0})", ("(1 if {0} > 0 else {alpha}·exp({0}))",),
-       "ELU: z if z > 0 else α·(e^z − 1), α = 1 — smooth below 0, outputs centred nearer 0 than ReLU",
+       "ELU: z if z > 0 else α·(e^z − 1), α = 1 — smooth below 0, outputs centered nearer 0 than ReLU",
        params=(("alpha", 1.0),), activation=True, output_range=lambda alpha: (-abs(alpha), INF)),
     Op("selu", 1, _selu, _d_selu,
        lambda x: SELU_SCALE * np.where(x > 0.0, x, SELU_ALPHA * np.expm1(np.minimum(x, 0.0))),
        "selu({0})", ("(1.0507 if {0} > 0 else 1.7581·exp({0}))",),
-       "SELU: 1.0507·ELU with α = 1.6733 — keeps activations normalised in deep networks",
+       "SELU: 1.0507·ELU with α = 1.6733 — keeps activations normalized in deep networks",
        activation=True, output_range=(-SELU_SCALE * SELU_ALPHA, INF)),
     Op("silu", 1, _silu, _d_silu, lambda x: x * _np_sigmoid(x), "silu({0})",
        ("σ({0})·(1 + {0}·(1 − σ({0})))",),

@@ -1,4 +1,4 @@
-"""Optimisers with PyTorch's update rules, a damped Newton step, and learning-rate schedules.
+"""Optimizers with PyTorch's update rules, a damped Newton step, and learning-rate schedules.
 
 ``SGD``, ``RMSprop``, ``Adagrad``, ``Adam`` and ``AdamW`` take the arguments of
 their ``torch.optim`` namesakes and follow the algorithms in torch.optim's
@@ -19,7 +19,7 @@ from a pluggable source (``hessian=``); by default central finite differences
 of the engine's gradient.  It re-evaluates the function, so its ``step`` needs
 a closure, as torch's LBFGS does.
 
-Every optimiser reads each parameter's ``grad`` and changes its ``data``, and
+Every optimizer reads each parameter's ``grad`` and changes its ``data``, and
 keeps its per-parameter state in plain lists of floats (``state``), so it can
 be shown, saved to JSON (``state_dict``), restored, reset and deep-copied.
 The learning rate may change between any two steps (``step(lr=...)``).
@@ -39,7 +39,7 @@ from autograd_core.tensor import Tensor, ieee_div
 # The trainer's choices: first-order methods that work on minibatches of a network.
 OPTIMIZERS = ("sgd", "momentum", "nesterov", "rmsprop", "adagrad", "adam", "adamw")
 # Newton needs the Hessian (2n gradients per step by finite differences): for the
-# 2-D optimiser lab, far too slow for a network's hundreds of weights.
+# 2-D optimizer lab, far too slow for a network's hundreds of weights.
 SECOND_ORDER = ("newton",)
 ALL_OPTIMIZERS = OPTIMIZERS + SECOND_ORDER
 OPTIMIZER_LABELS = {
@@ -52,7 +52,7 @@ OPTIMIZER_LABELS = {
     "adamw": "AdamW",
     "newton": "Newton",
 }
-# Which of the trainer's optimiser settings (TrainingConfig fields) each name uses.
+# Which of the trainer's optimizer settings (TrainingConfig fields) each name uses.
 OPTIMIZER_SETTINGS = {
     "sgd": (),
     "momentum": ("momentum",),
@@ -223,7 +223,7 @@ class Optimizer:
         self._add_missing_buffers()
 
     def _check(self) -> None:
-        """Validate (and normalise) the hyperparameters; raise ValueError naming the bad one."""
+        """Validate (and normalize) the hyperparameters; raise ValueError naming the bad one."""
 
     @property
     def description(self) -> str:
@@ -577,7 +577,7 @@ class Adam(Optimizer):
         bias_correction2_sqrt = bias_correction2**0.5
         m, v = self.state["exp_avg"], self.state["exp_avg_sq"]
         vmax = self.state["max_exp_avg_sq"] if self.amsgrad else None
-        # The default optimiser's loop, kept lean: torch.lerp inlined (its branch fixed by β₁), and plain
+        # The default optimizer's loop, kept lean: torch.lerp inlined (its branch fixed by β₁), and plain
         # sqrt and division (second moments are never negative; a denominator is 0 only with eps = 0).
         small = abs(keep1) < 0.5
         lerp_weight = keep1 if small else keep1 - 1.0
@@ -774,7 +774,7 @@ def make_optimizer(
     alpha: float = 0.99,
     weight_decay: float = 0.01,
 ) -> Optimizer:
-    """An optimiser by the trainer's name (``ALL_OPTIMIZERS``); each uses the settings in ``OPTIMIZER_SETTINGS``.
+    """An optimizer by the trainer's name (``ALL_OPTIMIZERS``); each uses the settings in ``OPTIMIZER_SETTINGS``.
 
     ``sgd`` plain; ``momentum`` and ``nesterov`` SGD with ``momentum``; ``rmsprop``
     with ``alpha``; ``adagrad``; ``adam`` with ``betas``; ``adamw`` with ``betas``

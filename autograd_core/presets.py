@@ -1,7 +1,7 @@
 """One tuned preset per built-in task: the settings that train it reliably, quickly, on the scalar engine.
 
 A preset is a set of ``TrainingConfig`` fields: architecture, activation(s),
-optimiser, learning rate, schedule, batch size, steps and, where the default
+optimizer, learning rate, schedule, batch size, steps and, where the default
 data cannot support the goal, the data's size and noise.  That last part is
 deliberate and stated: at the default noise (0.1) the two-class spiral and
 XOR overlap so much that no classifier reaches 97 % on every split (an RBF

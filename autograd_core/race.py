@@ -1,9 +1,9 @@
-"""A race of optimisers on a surface f(x, y), each step on the app's own Tensors and ``backward()``.
+"""A race of optimizers on a surface f(x, y), each step on the app's own Tensors and ``backward()``.
 
-Every racer holds two leaf Tensors ``x`` and ``y`` and one optimiser of
+Every racer holds two leaf Tensors ``x`` and ``y`` and one optimizer of
 ``autograd_core.optim`` (torch's update rules).  A step is exactly a training
 step: zero the gradients, build f's graph at (x, y) with the expression
-language, ``backward()``, and let the optimiser move the leaves.  The path keeps
+language, ``backward()``, and let the optimizer move the leaves.  The path keeps
 each point with its loss and the gradient that moved it, so any step's graph
 can be rebuilt later (``step_graph``) and shown with that gradient.
 
@@ -37,7 +37,7 @@ from autograd_core.optim import (
 from autograd_core.surfaces import nearest_minimum
 from autograd_core.tensor import Tensor
 
-ESCAPE = 1e3  # a racer this many box sizes away from the box's centre has diverged
+ESCAPE = 1e3  # a racer this many box sizes away from the box's center has diverged
 MAX_PATH = 20_000  # steps per racer (it stops there: its path is redrawn whole on every frame)
 
 RACER_KINDS = ("sgd", "momentum", "nesterov", "rmsprop", "adagrad", "adam", "adamw", "newton")
@@ -77,7 +77,7 @@ class EngineHessian:
 
 
 def make_racer_optimizer(kind: str, params: Sequence[Tensor], lr: float, settings: dict, program: Program) -> Optimizer:
-    """The optimiser of a racer kind (``RACER_KINDS``) with its settings (``DEFAULT_SETTINGS``' keys)."""
+    """The optimizer of a racer kind (``RACER_KINDS``) with its settings (``DEFAULT_SETTINGS``' keys)."""
     s = {**DEFAULT_SETTINGS.get(kind, {}), **settings}
     if kind == "sgd":
         return SGD(params, lr)
@@ -100,7 +100,7 @@ def make_racer_optimizer(kind: str, params: Sequence[Tensor], lr: float, setting
 
 @dataclass
 class RacerSpec:
-    """One entry of the race: which optimiser, its learning rate and its other settings."""
+    """One entry of the race: which optimizer, its learning rate and its other settings."""
 
     kind: str
     lr: float | None = None
@@ -117,7 +117,7 @@ class RacerSpec:
 
 
 class Racer:
-    """One optimiser's run: its leaves, its optimiser and its path.
+    """One optimizer's run: its leaves, its optimizer and its path.
 
     ``path_x[k], path_y[k]`` is the point after k steps, ``losses[k]`` f there,
     ``grads[k]`` ∇f there (the gradient of step k+1, the one that moved it on).
@@ -178,7 +178,7 @@ class Racer:
     # ---- stepping
 
     def step(self) -> bool:
-        """One optimiser step; False (and a ``note``) if this racer has stopped."""
+        """One optimizer step; False (and a ``note``) if this racer has stopped."""
         if self.note is not None:
             return False
         if self.steps >= MAX_PATH:

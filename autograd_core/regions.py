@@ -2,7 +2,7 @@
 
 One pipeline for every view that paints a model over the plane: the live
 boundary map (computed in the training process) and anything else that
-wants the same picture.  No Qt: colours come in as RGB triples (the GUI's
+wants the same picture.  No Qt: colors come in as RGB triples (the GUI's
 theme palette) and go out as an RGBA array.
 
 - Two classes (one logit): ``probability`` is P(class 1) = σ(score) and the
@@ -56,7 +56,7 @@ def contour_segments(values: np.ndarray, level: float, xs: np.ndarray, ys: np.nd
     """Marching squares, vectorised: the ``level`` line of ``values[i, j]`` (at xs[j], ys[i]) as point pairs.
 
     Returns (x, y) arrays of even length; points 2k and 2k+1 are one segment.
-    A saddle cell is split the way its centre value says.  Only the cells the
+    A saddle cell is split the way its center value says.  Only the cells the
     line crosses are interpolated (a few hundred of a 200² grid), so a frame
     costs about a millisecond.
     """
@@ -101,8 +101,8 @@ def contour_segments(values: np.ndarray, level: float, xs: np.ndarray, ys: np.nd
         ys_out.append(np.column_stack([ey2[idx[0], cols], ey2[idx[1], cols]]).ravel())
     four = count == 4
     if four.any():
-        centre_above = ((v00 + v01 + v10 + v11) / 4 >= level)[four]
-        joined = centre_above == a00[four]  # corners 00 and 11 connected: cut off corners 01 and 10
+        center_above = ((v00 + v01 + v10 + v11) / 4 >= level)[four]
+        joined = center_above == a00[four]  # corners 00 and 11 connected: cut off corners 01 and 10
         b, r, tp, lf = (np.column_stack([ex[e, four], ey[e, four]]) for e in range(4))
         first_a = b
         first_b = np.where(joined[:, None], r, lf)
@@ -187,7 +187,7 @@ def region_image(
     strength: float = 0.6,
     discrete: bool = False,
 ) -> np.ndarray:
-    """RGBA (ny, nx, 4) uint8: each point in its class's colour, its intensity the confidence.
+    """RGBA (ny, nx, 4) uint8: each point in its class's color, its intensity the confidence.
 
     Intensity runs from 0 at chance (1/K) to ``strength`` at certainty, mixed
     into ``background`` so the points drawn on top stay readable; ``discrete``
@@ -195,14 +195,14 @@ def region_image(
     """
     k = grid.classes
     if len(palette) < k:
-        raise ValueError(f"{k} classes need {k} colours, got {len(palette)}")
-    colours = np.asarray(palette[:k], dtype=np.float32)
+        raise ValueError(f"{k} classes need {k} colors, got {len(palette)}")
+    colors = np.asarray(palette[:k], dtype=np.float32)
     back = np.asarray(background, dtype=np.float32)
     if discrete:
         weight = np.full(grid.winner.shape, strength, dtype=np.float32)
     else:
         weight = strength * np.clip((grid.confidence - 1.0 / k) / (1.0 - 1.0 / k), 0.0, 1.0)
-    rgb = back + (colours[grid.winner] - back) * weight[:, :, None]
+    rgb = back + (colors[grid.winner] - back) * weight[:, :, None]
     out = np.empty((*grid.winner.shape, 4), dtype=np.uint8)
     out[:, :, :3] = np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
     out[:, :, 3] = 255

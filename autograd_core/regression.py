@@ -5,7 +5,7 @@ The target goes through the app's own expression language
 (``compile_expression(...).evaluate_array``), never through Python's eval:
 ``sin(3*x) + 0.1*x**2`` with Gaussian noise.  ``RegressionTrainer`` trains on
 the scalar engine like ``training.Trainer`` (one Tensor graph per batch, the
-optimisers of ``optim``) and measures on whole sets with the vectorised
+optimizers of ``optim``) and measures on whole sets with the vectorised
 forward pass.  ``unit_contributions`` gives each last-hidden unit's output
 times its outgoing weight over x: these curves plus the output bias add up to
 the model's curve (ReLUs add up to a piecewise-linear fit).
@@ -57,7 +57,7 @@ def target_values(text: str, x: np.ndarray) -> np.ndarray:
     return y
 
 
-# The settings a regression run shares with classification (the network, the optimiser, the data's size and
+# The settings a regression run shares with classification (the network, the optimizer, the data's size and
 # noise): the app's training panels and the command line's options carry them over.
 SHARED_SETTINGS = (
     "samples",
@@ -112,7 +112,7 @@ class RegressionConfig:
         if not 0 <= self.test_fraction < 0.95 or self.noise < 0 or self.lr <= 0 or self.huber_delta <= 0:
             raise ValueError("test_fraction must be in [0, 0.95), noise ≥ 0, lr > 0, huber_delta > 0")
         if self.activation not in ACTIVATIONS or self.init not in INITIALIZATIONS:
-            raise ValueError(f"unknown activation or initialisation: {self.activation!r}, {self.init!r}")
+            raise ValueError(f"unknown activation or initialization: {self.activation!r}, {self.init!r}")
         if self.loss not in REGRESSION_LOSSES:
             raise ValueError(f"loss must be one of {', '.join(REGRESSION_LOSSES)} for regression, got {self.loss!r}")
         if self.optimizer not in OPTIMIZERS or self.schedule not in SCHEDULES:
@@ -380,7 +380,7 @@ class RegressionRun:
             self.optimizer.load_state_dict(optimizer_state)
 
     def state_dict(self) -> dict:
-        """The run as JSON-ready data (a session keeps it): config, weights, step, history, optimiser state."""
+        """The run as JSON-ready data (a session keeps it): config, weights, step, history, optimizer state."""
         return {
             "config": self.config_dict(),
             "weights": self.model.state_dict(),
@@ -410,7 +410,7 @@ class RegressionRun:
             history = [StepMetrics.from_dict(m) for m in state.get("history") or []]
             run.restore(weights, step, history, state.get("optimizer_state"))
         except (TypeError, KeyError, AttributeError, IndexError) as exc:
-            raise ValueError(f"the regression's history or optimiser state does not fit ({exc})") from None
+            raise ValueError(f"the regression's history or optimizer state does not fit ({exc})") from None
         return run
 
     def view(self, points: int = CURVE_POINTS) -> RegressionView:

@@ -34,8 +34,8 @@ from autograd_core.training import TrainingConfig
 GRAPH_BYTES_PER_WEIGHT = 36
 GRAPH_BYTES_PER_NEURON = 680
 GRAPH_BYTES_PER_SAMPLE = 1_100
-STEP_BYTES_PER_PARAMETER = 150  # penalty nodes and the rollback copies of weights and optimiser state
-MODEL_BYTES_PER_PARAMETER = 1_200  # the Tensor, its names, optimiser buffers
+STEP_BYTES_PER_PARAMETER = 150  # penalty nodes and the rollback copies of weights and optimizer state
+MODEL_BYTES_PER_PARAMETER = 1_200  # the Tensor, its names, optimizer buffers
 DATA_BYTES_PER_POINT = 1_000  # input leaves and arrays
 HISTORY_BYTES_PER_STEP = 600  # one StepMetrics (plus 24 per layer for its gradient norms)
 PROCESS_BYTES = 120 * 2**20  # Python, numpy and scikit-learn before any training
@@ -43,7 +43,7 @@ PROCESS_BYTES = 120 * 2**20  # Python, numpy and scikit-learn before any trainin
 # Time of one step, per sample of the batch, and per step.
 SECONDS_PER_WEIGHT = 0.5e-6
 SECONDS_PER_NEURON = 10.3e-6
-SECONDS_PER_PARAMETER = 8e-6  # optimiser update, penalty, rollback copies, finiteness checks (4–11 µs measured)
+SECONDS_PER_PARAMETER = 8e-6  # optimizer update, penalty, rollback copies, finiteness checks (4–11 µs measured)
 EVAL_SECONDS_PER_POINT_NEURON = 13e-9  # the numpy forward over every train and test point
 EVAL_SECONDS_PER_POINT_WEIGHT = 0.15e-9
 SECONDS_PER_STEP = 1e-3

@@ -1,4 +1,4 @@
-"""Save and load a training session (config, weights, history, optimiser state, data) as versioned JSON.
+"""Save and load a training session (config, weights, history, optimizer state, data) as versioned JSON.
 
 Writes are atomic (``files.write_atomically``): the JSON goes to a temporary
 file in the same folder, is flushed to disk, then renamed over the target,
@@ -275,7 +275,7 @@ def _finite(v) -> bool:
 
 
 def trainer_from_session(data: SessionData) -> Trainer:
-    """A Trainer in the saved state: same config, data, weights, optimiser state, history and step."""
+    """A Trainer in the saved state: same config, data, weights, optimizer state, history and step."""
     if data.config is None:
         raise SessionError("this session holds no trained model")
     try:

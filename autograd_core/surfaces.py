@@ -1,4 +1,4 @@
-"""Test functions f(x, y) for the optimiser lab: presets, typed functions, grids, contour levels, gradient arrows.
+"""Test functions f(x, y) for the optimizer lab: presets, typed functions, grids, contour levels, gradient arrows.
 
 A surface is a typed expression in the app's language (``autograd_core.expression``)
 with the inputs ``x`` and ``y``, a view box and the minima known for it.  The grid

@@ -246,7 +246,7 @@ def from_graph(root: Tensor, builder: Builder | None = None) -> tuple[Sym, dict[
     """``root``'s graph as a formula in its inputs: (the formula, Tensor -> Sym for every node).
 
     Inputs and parameters become variables named by their labels (an
-    unlabelled one is x1, x2…); constants become numbers (pi and e keep
+    unlabeled one is x1, x2…); constants become numbers (pi and e keep
     their names).  n-ary nodes (sum, Σwx+b) are written out as + and ·.
     """
     builder = builder or Builder()

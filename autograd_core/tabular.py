@@ -213,7 +213,7 @@ def table_dataset(
 ) -> Dataset:
     """Two feature columns and a label column → a classification ``Dataset`` (stratified split, seeded).
 
-    Standardised by default (mean 0, std 1 from the training rows), so any
+    Standardized by default (mean 0, std 1 from the training rows), so any
     units train with the same settings; ``class_names`` keeps the labels' text.
     """
     if len(x_columns) != 2:
@@ -237,7 +237,7 @@ ROWS_PER_SLICE = 2000  # predictions_csv builds its text this many rows at a tim
 
 
 def predictions_csv(dataset: Dataset, scores: np.ndarray, names: list[str] | None = None) -> str:
-    """The data (in the file's own units when it was standardised) with each point's set, label, prediction
+    """The data (in the file's own units when it was standardized) with each point's set, label, prediction
     and class probabilities, as CSV text.
 
     Built a column at a time (``repr`` and ``format`` mapped over lists, rows joined once): the same text as a

@@ -82,7 +82,7 @@ class NodeInfo:
     """What a node is besides its numbers: its op (None for a leaf), kind, label and group.
 
     Kept in the node's ``_op`` slot and shared by every node with the same four
-    facts, so a label costs no memory per node.  An unlabelled op node holds its
+    facts, so a label costs no memory per node.  An unlabeled op node holds its
     ``Op`` there directly: an ``Op`` answers the same questions (``entry``,
     ``kind``, ``label``, ``group``, ``tag``).
     """

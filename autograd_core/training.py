@@ -1,6 +1,6 @@
 """Training: one config object in, one step at a time out.
 
-``Trainer`` owns the model, data, optimiser and history and advances one
+``Trainer`` owns the model, data, optimizer and history and advances one
 update per ``step()``, so a GUI can play, pause, single-step and reset, and a
 CLI can loop.  The scalar engine computes the gradient of each (mini)batch;
 the metrics of the whole train and test sets come from the vectorised numpy
@@ -68,12 +68,12 @@ class TrainingConfig:
     components).  ``batch_size`` 0 means full batch.
     ``points`` (a list of ``[x, y, label]``), when given, replaces the named
     data set (painted data).  ``momentum`` (the "momentum" and "nesterov"
-    optimisers), ``betas`` (adam, adamw), ``alpha`` (rmsprop) and
-    ``weight_decay`` (adamw's decoupled decay) are used only by the optimisers
+    optimizers), ``betas`` (adam, adamw), ``alpha`` (rmsprop) and
+    ``weight_decay`` (adamw's decoupled decay) are used only by the optimizers
     named in ``optim.OPTIMIZER_SETTINGS``; the others keep torch's defaults.
 
     Defaults, measured with benchmarks/bench_training.py: micrograd's network
-    and initialisation, cross-entropy, Adam at 0.05 on minibatches of 32 and
+    and initialization, cross-entropy, Adam at 0.05 on minibatches of 32 and
     a little weight decay reach ≥ 97 % test accuracy on moons and circles in
     ~10–100 steps (a second or two); full batch costs ~5× more per step.
     """
@@ -215,7 +215,7 @@ class TrainingConfig:
         return self
 
     def make_optimizer(self, params: list[Tensor]) -> Optimizer:
-        """The configured optimiser over ``params``, with the settings its kind uses."""
+        """The configured optimizer over ``params``, with the settings its kind uses."""
         return make_optimizer(
             self.optimizer,
             params,
@@ -286,7 +286,7 @@ class StepMetrics:
 
     Train and test loss/accuracy are over the whole sets after the update
     (data loss only, so train and test are comparable); ``batch_loss`` is the
-    objective the step minimised (batch data loss + L1/L2 penalty) before it.
+    objective the step minimized (batch data loss + L1/L2 penalty) before it.
     Test values are None when there is no test set.  ``grad_norms`` is the
     gradient norm of each layer's weights and biases for this step's
     objective (the gradient-flow plot), before the update.
@@ -389,7 +389,7 @@ class Trainer:
     # ---- life cycle
 
     def reset(self, config: TrainingConfig | None = None) -> None:
-        """Fresh weights, optimiser and history from the seed; keeps the current data.
+        """Fresh weights, optimizer and history from the seed; keeps the current data.
 
         With a new ``config`` it rebuilds everything, data included.
         """
@@ -422,8 +422,8 @@ class Trainer:
     def update_settings(self, **fields) -> None:
         """Change settings between steps without losing the weights.
 
-        Allowed: ``SETTINGS_WITHOUT_RESET``.  A new optimiser starts with empty
-        state; new settings of the same optimiser (momentum, betas...) keep it.
+        Allowed: ``SETTINGS_WITHOUT_RESET``.  A new optimizer starts with empty
+        state; new settings of the same optimizer (momentum, betas...) keep it.
         After a non-finite stop, changing a setting (say a smaller lr)
         lets training go on from the last good weights.
         """
@@ -459,7 +459,7 @@ class Trainer:
     # ---- one step
 
     def step(self) -> StepMetrics:
-        """One optimiser update on the next (mini)batch; returns its metrics and appends them to ``history``.
+        """One optimizer update on the next (mini)batch; returns its metrics and appends them to ``history``.
 
         Raises TrainingStopped if training is finished.  If this step makes
         anything non-finite, the weights stay as they were, ``stopped_reason``

@@ -51,12 +51,12 @@ def dot_drawing(graph) -> Drawing:
     out = subprocess.run(["dot", "-Tjson"], input="\n".join(lines), capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
     names = {}
-    centres, paths = {}, {}
+    centers, paths = {}, {}
     for obj in data.get("objects", ()):
         n = int(obj["name"][1:])
         names[obj["_gvid"]] = n
         x, y = map(float, obj["pos"].split(","))
-        centres[n] = (x, -y)
+        centers[n] = (x, -y)
     count: dict = {}
     for edge in data.get("edges", ()):
         u, v = names[edge["tail"]], names[edge["head"]]
@@ -79,7 +79,7 @@ def dot_drawing(graph) -> Drawing:
         if tip is not None:
             cmds.append(("L", *tip))
         paths[(u, v, k)] = cmds
-    return Drawing(centres, {n: BOX for n in centres}, paths, {}, "LR")
+    return Drawing(centers, {n: BOX for n in centers}, paths, {}, "LR")
 
 
 def measure(drawing: Drawing) -> tuple[int, int, int]:

@@ -206,7 +206,7 @@ def main(argv=None) -> int:
     panel.view.viewport().grab()
     expanded_paint = clock.stop()
     before = slider_moves(app, panel, 3 * args.repeat, 0.75)
-    panel.state.backward()  # with gradients shown every box's colour can change with a slider move
+    panel.state.backward()  # with gradients shown every box's color can change with a slider move
     app.processEvents()
     after = slider_moves(app, panel, 3 * args.repeat, 1.0)
     print(

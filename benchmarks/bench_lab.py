@@ -2,7 +2,7 @@
 
 1. Grid: each preset (and a typed function) evaluated on a 200 × 200 grid by
    ``Program.evaluate_array`` — ms per grid, median of several runs.
-2. Race: the lab's tab offscreen with all 8 optimisers racing on Rosenbrock, driven by its own QTimer
+2. Race: the lab's tab offscreen with all 8 optimizers racing on Rosenbrock, driven by its own QTimer
    for a few seconds at each speed: frames per second, ms per tick (median, longest), the longest
    event-loop stall measured by a 5 ms probe timer, the CPU time of the longest pass of the event loop
    (tick + paint; on a busy machine the stall is mostly waiting for a core) and the longest CPU time.
@@ -81,7 +81,7 @@ def race(seconds: float) -> None:
     panel.resize(1400, 850)
     panel.show()
     app.processEvents()
-    print(f"2. The lab tab, 8 optimisers on Rosenbrock from (-1.5, 2.5), {seconds:g} s per speed (QTimer every 30 ms)")
+    print(f"2. The lab tab, 8 optimizers on Rosenbrock from (-1.5, 2.5), {seconds:g} s per speed (QTimer every 30 ms)")
     print(
         f"   {'steps/frame':>11}{'frames/s':>10}{'tick ms':>9}{'longest':>9}"
         f"{'stall ms':>10}{'its CPU ms':>12}{'max CPU ms':>12}{'steps':>7}"

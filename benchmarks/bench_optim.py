@@ -1,12 +1,12 @@
-"""Optimiser speed: steps per second on a 2-D function and on the default training config.
+"""Optimizer speed: steps per second on a 2-D function and on the default training config.
 
-1. Rosenbrock f(x, y) = (1 − x)² + 100(y − x²)² from (−1.5, 2), as the optimiser lab races it:
-   each step builds f with the engine's Tensors, calls backward() and the optimiser's step
+1. Rosenbrock f(x, y) = (1 − x)² + 100(y − x²)² from (−1.5, 2), as the optimizer lab races it:
+   each step builds f with the engine's Tensors, calls backward() and the optimizer's step
    (Newton: the closure, 1 + 2n gradient evaluations for its finite-difference Hessian).
-   Steps per second, µs inside step(), and where each optimiser is after the run.
-2. The default TrainingConfig (MLP 2-16-16-1 on moons, batch 32) with each optimiser the
+   Steps per second, µs inside step(), and where each optimizer is after the run.
+2. The default TrainingConfig (MLP 2-16-16-1 on moons, batch 32) with each optimizer the
    training panel offers, at the config's learning rate: trainer steps per second, ms per
-   step inside the optimiser, test accuracy at the end.
+   step inside the optimizer, test accuracy at the end.
 3. The price of torch's fused multiply–adds: Adam's step on the 337 weights with the
    module's ``fma`` against plain ``a*b + c`` (same process, alternating).
 
@@ -27,7 +27,7 @@ from autograd_core import optim
 from autograd_core.tensor import Tensor
 from autograd_core.training import Trainer, TrainingConfig
 
-LAB = {  # name → (optimiser over [x, y], a learning rate that moves on Rosenbrock)
+LAB = {  # name → (optimizer over [x, y], a learning rate that moves on Rosenbrock)
     "sgd": lambda ps: optim.SGD(ps, lr=2e-4),
     "momentum": lambda ps: optim.SGD(ps, lr=2e-4, momentum=0.9),
     "nesterov": lambda ps: optim.SGD(ps, lr=2e-4, momentum=0.9, nesterov=True),
@@ -45,7 +45,7 @@ def rosenbrock(x, y):
 
 def lab_race(steps: int) -> None:
     print(f"Rosenbrock from (-1.5, 2), {steps} steps: f + backward() + step(), as the lab runs them")
-    print(f"{'optimiser':10}{'steps/s':>10}{'µs in step':>12}   {'end point':24}{'f':>12}")
+    print(f"{'optimizer':10}{'steps/s':>10}{'µs in step':>12}   {'end point':24}{'f':>12}")
     for name, make in LAB.items():
         x, y = Tensor(-1.5), Tensor(2.0)
         opt = make([x, y])
@@ -81,7 +81,7 @@ def training(steps: int) -> None:
         f"\ndefault training config (MLP 2-16-16-1 {base.activation}, {base.loss}, {base.dataset}, "
         f"batch {base.batch_size}, lr {base.lr:g}), {steps} steps each"
     )
-    print(f"{'optimiser':10}{'steps/s':>10}{'ms/step':>10}{'ms in step':>12}{'test acc':>10}")
+    print(f"{'optimizer':10}{'steps/s':>10}{'ms/step':>10}{'ms in step':>12}{'test acc':>10}")
     for name in optim.OPTIMIZERS:
         trainer = Trainer(TrainingConfig(optimizer=name, steps=steps))
         inside = [0.0]
@@ -136,7 +136,7 @@ def _fma_kind(f) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=500, help="steps on Rosenbrock (default 500)")
-    parser.add_argument("--train-steps", type=int, default=100, help="training steps per optimiser (default 100)")
+    parser.add_argument("--train-steps", type=int, default=100, help="training steps per optimizer (default 100)")
     args = parser.parse_args()
     lab_race(args.steps)
     training(args.train_steps)

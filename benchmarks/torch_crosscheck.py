@@ -5,9 +5,9 @@ Run it with a Python that has torch and numpy, from the repository root:
 
     /path/to/venv-with-torch/bin/python benchmarks/torch_crosscheck.py
 
-Two comparisons per optimiser and function:
-- "same gradient": both optimisers get the same hand-written gradient, so any
-  difference is the optimisers' own arithmetic;
+Two comparisons per optimizer and function:
+- "same gradient": both optimizers get the same hand-written gradient, so any
+  difference is the optimizers' own arithmetic;
 - "own autograd": the engine's Tensor/backward against torch's autograd, the
   whole path a learner's race takes.
 It prints the largest relative difference of the parameters over the trajectory,
@@ -145,7 +145,7 @@ def max_relative_difference(a, b) -> float:
 
 def main() -> int:
     print(f"torch {torch.__version__}, {STEPS} steps, float64; max relative difference of (x, y) over the path")
-    print(f"{'optimiser':32} {'function':11} {'same gradient':>14} {'own autograd':>13}  end point (ours)")
+    print(f"{'optimizer':32} {'function':11} {'same gradient':>14} {'own autograd':>13}  end point (ours)")
     worst = 0.0
     for label, our_cls, torch_cls, kwargs in CASES:
         for fname, (f, grad, start) in FUNCTIONS.items():

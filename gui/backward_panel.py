@@ -105,7 +105,7 @@ class BackwardPanel(QWidget):
         self._trace = None  # the trace whose lines the ledger shows
         self._starts: list[int] = []  # first ledger row of each step shown
         self._bold = 0  # the step whose lines are bold
-        self._labelled_forward = False  # the buttons read as forward mode's
+        self._labeled_forward = False  # the buttons read as forward mode's
         state.changed.connect(self._state_changed)
         state.playing_changed.connect(self._playing)
         self.refresh()
@@ -166,8 +166,8 @@ class BackwardPanel(QWidget):
     def refresh(self) -> None:
         state = self.state
         forward = self._forward()
-        if forward != self._labelled_forward:
-            self._labelled_forward = forward
+        if forward != self._labeled_forward:
+            self._labeled_forward = forward
             self._label_buttons(forward)
         if forward:
             self._refresh_forward()

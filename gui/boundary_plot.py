@@ -72,16 +72,16 @@ DRAG_PX = 3.0  # the pointer must move this far before a press becomes a drag
 
 
 def _class_colors(button: QToolButton, label: int, pal: Palette | None = None) -> None:
-    """The class colour as the button's face and a text colour that reads on it, in any theme.
+    """The class color as the button's face and a text color that reads on it, in any theme.
 
-    Coloured text on the theme's grey face was unreadable (blue on the dark theme, orange on the
+    Colored text on the theme's gray face was unreadable (blue on the dark theme, orange on the
     light one); set as palette roles, the face survives theme changes and keeps its pressed look.
     """
     face = QColor((pal or palette()).class_colors[label])
-    colours = button.palette()
-    colours.setColor(QPalette.ColorRole.Button, face)
-    colours.setColor(QPalette.ColorRole.ButtonText, readable_text(face))  # white or black, the higher contrast
-    button.setPalette(colours)
+    colors = button.palette()
+    colors.setColor(QPalette.ColorRole.Button, face)
+    colors.setColor(QPalette.ColorRole.ButtonText, readable_text(face))  # white or black, the higher contrast
+    button.setPalette(colors)
     font = button.font()
     font.setBold(True)
     button.setFont(font)
@@ -105,7 +105,7 @@ class KeyLabel(QLabel):
 
 
 class BoundaryPlot(QWidget):
-    """Heat map + 0.5 contour + train (filled) and test (hollow) points + colour bar, and the paint tools."""
+    """Heat map + 0.5 contour + train (filled) and test (hollow) points + color bar, and the paint tools."""
 
     togglesChanged = Signal()
     pointPicked = Signal(float, float, int)  # Inspect: the selected data point (x, y, label)
@@ -200,7 +200,7 @@ class BoundaryPlot(QWidget):
         item.getViewBox().sigResized.connect(self._fit_axis_labels)
 
         self.discretize = QCheckBox("Discretize")
-        self.discretize.setToolTip("Colour each point of the plane by the predicted class only (P > 0.5 or not)")
+        self.discretize.setToolTip("Color each point of the plane by the predicted class only (P > 0.5 or not)")
         self.show_test = QCheckBox("Show test data")
         self.show_test.setChecked(True)
         self.show_test.setToolTip("Draw the held-out test points (hollow circles) on the map")
@@ -232,7 +232,7 @@ class BoundaryPlot(QWidget):
         self.apply_palette(self.colors)
 
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
-        """The theme's colours (map, points, contour, axes, key) and the mode's text sizes."""
+        """The theme's colors (map, points, contour, axes, key) and the mode's text sizes."""
         self.colors = pal
         style_plot(self.plot, pal, presentation)
         set_plot_title(self.plot, self.plot.plain_title, pal, presentation)
@@ -276,9 +276,9 @@ class BoundaryPlot(QWidget):
 
     def _show_key(self) -> None:
         """The legend: one swatch per class, what filled and hollow mean, what the lines are."""
-        colours = self.colors.class_colors
+        colors = self.colors.class_colors
         swatches = " &nbsp; ".join(
-            f"<span style='white-space:nowrap'><span style='color:{colours[k]}'>●</span> "
+            f"<span style='white-space:nowrap'><span style='color:{colors[k]}'>●</span> "
             f"{html.escape(self.class_label(k))}</span>"
             for k in range(self.classes)
         )
@@ -328,14 +328,14 @@ class BoundaryPlot(QWidget):
     def _set_title(self) -> None:
         many = self.classes > 2
         title = (
-            "Decision regions: colour = class, intensity = confidence"
+            "Decision regions: color = class, intensity = confidence"
             if many
             else f"Decision boundary: P({self.class_label(1)})"
         )
         if title != self.plot.plain_title:
             self.plot.plain_title = title
             set_plot_title(self.plot, title, self.colors)
-        bar = self.colorbar.getAxis("left")  # the colour bar's own label: P(class 1), P(yes) …
+        bar = self.colorbar.getAxis("left")  # the color bar's own label: P(class 1), P(yes) …
         text = html.escape(f"P({self.class_label(1)})")
         if bar.labelText != text:
             bar.labelText = text  # (not setLabel: it would show a label hidden for a short bar)
@@ -355,8 +355,8 @@ class BoundaryPlot(QWidget):
         self.colorbar.setVisible(not many)
         self._set_title()
         self.discretize.setToolTip(
-            "Colour each point of the plane by the predicted class only"
-            + (" (full colour, whatever the confidence)" if many else " (P > 0.5 or not)")
+            "Color each point of the plane by the predicted class only"
+            + (" (full color, whatever the confidence)" if many else " (P > 0.5 or not)")
         )
         self._show_key()
         self._redraw_image()
@@ -439,7 +439,7 @@ class BoundaryPlot(QWidget):
             x0, x1, y0, y1 = grid.extent
             n_y, n_x = prob.shape
             dx, dy = (x1 - x0) / (n_x - 1), (y1 - y0) / (n_y - 1)
-            # Pixel centres sit on the grid points, so the contour and the colours line up.
+            # Pixel centers sit on the grid points, so the contour and the colors line up.
             self.image.setRect(QRectF(x0 - dx / 2, y0 - dy / 2, x1 - x0 + dx, y1 - y0 + dy))
             self.plot.getPlotItem().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
 
@@ -515,7 +515,7 @@ class BoundaryPlot(QWidget):
         pos = event.position().toPoint()
         if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
             if not self._inside(pos):
-                return False  # the axes and the colour bar are not the plane
+                return False  # the axes and the color bar are not the plane
             self._press, self._dragging = (pos, self.nearest_point(pos)), False
             return True
         if kind == QEvent.Type.MouseMove and self._press is not None:
@@ -580,7 +580,7 @@ class BoundaryPlot(QWidget):
         return {"discretize": self.discretize.isChecked(), "show_test": self.show_test.isChecked(), "mode": self.mode}
 
     def restore_view_state(self, state: dict) -> None:
-        # "discretise": the key sessions saved before the one spelling
+        # the second key: what sessions saved before the one spelling called it
         self.discretize.setChecked(bool(state.get("discretize", state.get("discretise", False))))
         self.show_test.setChecked(bool(state.get("show_test", True)))
         if state.get("mode") in MODES:

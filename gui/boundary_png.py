@@ -1,8 +1,8 @@
 """Render a trainer's decision boundary to a PNG without a screen (``python main.py train --plot FILE.png``).
 
 Qt draws offscreen into a QImage: the probability map P(class 1) in the app's
-blue–white–orange colours, the P = 0.5 contour, train points filled and test
-points hollow, axes with ticks, a colour bar and a title with the accuracy.
+blue–white–orange colors, the P = 0.5 contour, train points filled and test
+points hollow, axes with ticks, a color bar and a title with the accuracy.
 The numbers come from the same vectorised forward pass the app paints with.
 """
 
@@ -68,9 +68,9 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
 
     classes = trainer.config.num_classes
     regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
-    if classes > 2:  # one colour per class, intensity = confidence
+    if classes > 2:  # one color per class, intensity = confidence
         rgba = np.ascontiguousarray(region_image(regions, class_rgb(pal.name))[::-1])
-    else:  # P(class 1) on the probability colour map
+    else:  # P(class 1) on the probability color map
         prob = regions.probabilities[::-1, :, 1]
         rgba = np.ascontiguousarray(probability_colormap(pal).map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
     heat = QImage(rgba.data, GRID, GRID, 4 * GRID, QImage.Format.Format_RGBA8888).copy()
@@ -85,7 +85,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     def px(x, y):
         return QPointF(left + (x - x0) / (x1 - x0) * pw, top + (y1 - y) / (y1 - y0) * ph)
 
-    # Pixel centres of the map sit on the grid points.
+    # Pixel centers of the map sit on the grid points.
     cell_w, cell_h = pw / (GRID - 1), ph / (GRID - 1)
     painter.drawImage(QRectF(left - cell_w / 2, top - cell_h / 2, pw + cell_w, ph + cell_h), heat)
     painter.setClipRect(plot)
@@ -149,7 +149,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
             name = data.class_label(k)
             painter.drawText(QRectF(left + pw + 36, y, right - 40, 18), Qt.AlignmentFlag.AlignVCenter, name)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-    else:  # colour bar with its 0.5 mark
+    else:  # color bar with its 0.5 mark
         bar = QRectF(left + pw + 30, top, 18, ph)
         ramp = np.linspace(1.0, 0.0, 256)
         ramp_rgba = np.ascontiguousarray(probability_colormap(pal).map(ramp, mode="byte").reshape(256, 1, 4))

@@ -31,9 +31,9 @@ from autograd_core.numbers import format_percent
 from gui.theme import palette, readable_text, theme_notifier
 
 
-def _over(colour: str, alpha: float, background: str) -> QColor:
-    """``colour`` at opacity ``alpha`` painted over ``background`` (what a shaded cell looks like)."""
-    top, under = QColor(colour), QColor(background)
+def _over(color: str, alpha: float, background: str) -> QColor:
+    """``color`` at opacity ``alpha`` painted over ``background`` (what a shaded cell looks like)."""
+    top, under = QColor(color), QColor(background)
     return QColor(*(round(a * alpha + b * (1 - alpha)) for a, b in zip(top.getRgb()[:3], under.getRgb()[:3])))
 
 
@@ -78,7 +78,7 @@ class ConfusionPanel(QWidget):
 
     def _theme_changed(self, _theme: str, _presentation: bool) -> None:
         if self.classes:
-            self._draw()  # the cells take the new theme's class colours
+            self._draw()  # the cells take the new theme's class colors
 
     @property
     def current_part(self) -> str:
@@ -125,7 +125,7 @@ class ConfusionPanel(QWidget):
         table.setRowCount(k)
         table.setColumnCount(k + 1)
         pal = palette()
-        colours = pal.class_colors
+        colors = pal.class_colors
         names = [class_name(c, self.class_names) for c in range(k)]
         short = names if self.class_names else [str(c) for c in range(k)]  # "→ 0" when the classes have no names
         table.setHorizontalHeaderLabels([f"→ {n}" for n in short] + ["accuracy"])
@@ -141,10 +141,10 @@ class ConfusionPanel(QWidget):
                 item = QTableWidgetItem(str(int(matrix[i, j])))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 alpha = 0.1 + 0.6 * share if matrix[i, j] else 0.0
-                shade = QColor(colours[i] if i == j else pal.muted)
+                shade = QColor(colors[i] if i == j else pal.muted)
                 shade.setAlphaF(alpha)
                 item.setBackground(shade)
-                item.setForeground(readable_text(_over(colours[i] if i == j else pal.muted, alpha, pal.base)))
+                item.setForeground(readable_text(_over(colors[i] if i == j else pal.muted, alpha, pal.base)))
                 item.setToolTip(
                     f"{int(matrix[i, j])} point(s) of {names[i]} predicted as {names[j]}"
                     + ("" if not totals[i] else f" ({format_percent(share)} of {names[i]})")

@@ -2,7 +2,7 @@
 
 Typing restarts a short timer; when it fires the text goes to the state, so
 the graph follows the user without recompiling on every key (and only when
-the text really changed: re-colouring for a new theme is not an edit).  A
+the text really changed: re-coloring for a new theme is not an edit).  A
 parse error underlines the exact span the library reports and writes its
 message below; an empty editor gets a quiet hint instead of an error.  The
 editor never owns the program itself.
@@ -25,8 +25,8 @@ EMPTY_HINT = "Type an expression, for example tanh(a*b + c), or pick one from Ex
 
 
 class ExpressionHighlighter(QSyntaxHighlighter):
-    """Colours numbers, functions, constants, operators, assignment targets and comments (the theme's
-    ``syntax_*`` colours)."""
+    """Colors numbers, functions, constants, operators, assignment targets and comments (the theme's
+    ``syntax_*`` colors)."""
 
     BOLD = ("function", "target")
     ITALIC = ("comment",)
@@ -166,7 +166,7 @@ class ExpressionEditor(QWidget):
         self._timer.stop()
 
     def _on_changed(self) -> None:
-        # textChanged also fires when the highlighter re-colours (a theme switch): that is no edit.
+        # textChanged also fires when the highlighter re-colors (a theme switch): that is no edit.
         if self._setting or (self.text() == self._known and not self._timer.isActive()):
             return
         self._timer.start()
@@ -254,7 +254,7 @@ class ExpressionEditor(QWidget):
         self.set_palette(palette("dark" if dark else "light"))
 
     def set_palette(self, pal: Palette) -> None:
-        """Syntax colours and the underlined error's colours of ``pal`` (called on every theme switch)."""
+        """Syntax colors and the underlined error's colors of ``pal`` (called on every theme switch)."""
         if pal is self.highlighter.colors:
             return
         self.highlighter.set_palette(pal)

@@ -120,7 +120,7 @@ class ExpressionPanel(QWidget):
         self.backward_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.backward_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
-        # centre: graph + its toolbar
+        # center: graph + its toolbar
         self.view = GraphView()
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("layoutCombo")
@@ -152,11 +152,11 @@ class ExpressionPanel(QWidget):
         bar.addStretch(1)
         for b in (self.collapse_button, self.zoom_out_button, self.zoom_in_button, self.fit_button, self.export_button):
             bar.addWidget(b)
-        centre = QWidget()
-        centre_layout = QVBoxLayout(centre)
-        centre_layout.setContentsMargins(0, 0, 0, 0)
-        centre_layout.addLayout(bar)
-        centre_layout.addWidget(self.view, 1)
+        center = QWidget()
+        center_layout = QVBoxLayout(center)
+        center_layout.setContentsMargins(0, 0, 0, 0)
+        center_layout.addLayout(bar)
+        center_layout.addWidget(self.view, 1)
 
         # right: mode (reverse / forward, cost) over backward
         right, self.backward = backward_column(self.state)
@@ -168,7 +168,7 @@ class ExpressionPanel(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("expressionSplitter")
         self.splitter.addWidget(self.left)
-        self.splitter.addWidget(centre)
+        self.splitter.addWidget(center)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([330, 700, 330])

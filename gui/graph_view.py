@@ -7,9 +7,9 @@ data, grad, kind, group``) and edge attributes (``local, formula, index``).
 
 Speed: each node is one custom item painted directly (no child text items);
 text is skipped when zoomed out, and further out one ``BoxLayer`` paints every
-box (a ``drawRects`` per colour) while the boxes keep answering the mouse; a
+box (a ``drawRects`` per color) while the boxes keep answering the mouse; a
 value change repaints only the boxes whose numbers can be read and changed, or
-whose colour changed; layouts of large graphs are computed on a worker thread;
+whose color changed; layouts of large graphs are computed on a worker thread;
 items are added in batches so the window never freezes, and an edge's painter
 paths are built only when it is highlighted (bundles paint plain edges).
 """
@@ -168,7 +168,7 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
                 continue
             grouped = isinstance(a, str) or isinstance(b, str)
             if grouped and b in succ[a]:
-                continue  # one edge between a group box and a neighbour
+                continue  # one edge between a group box and a neighbor
             out_keys = succ[a].get(b)
             if out_keys is None:
                 out_keys = succ[a][b] = pred[b][a] = {}
@@ -255,14 +255,14 @@ def output_node(graph):
     return sinks[-1] if sinks else None
 
 
-def window_start(centre: float, low: float, high: float, size: float) -> float:
-    """Where a window of ``size`` centred on ``centre`` starts, kept inside [low, high] (centred on the span
+def window_start(center: float, low: float, high: float, size: float) -> float:
+    """Where a window of ``size`` centered on ``center`` starts, kept inside [low, high] (centered on the span
     when it is the smaller)."""
-    return (low + high - size) / 2 if high - low <= size else min(max(centre - size / 2, low), high - size)
+    return (low + high - size) / 2 if high - low <= size else min(max(center - size / 2, low), high - size)
 
 
 def boxes_around_output(drawing: Drawing, graph, view: tuple, scale: float) -> int:
-    """How many boxes a view at ``scale`` shows whole when centred on the graph's output (as Fit does when
+    """How many boxes a view at ``scale`` shows whole when centered on the graph's output (as Fit does when
     the whole graph does not fit at a readable size; see GraphView.focus_box)."""
     width, height, _cw, _ch, margin = view[:5]
     output = output_node(graph)
@@ -377,7 +377,7 @@ class NodeItem(QGraphicsItem):
         self.value: float | None = None
         self.grad: float | None = None
         self.non_finite = False  # the value or the gradient is inf or nan
-        self.shade: int | None = None  # the gradient's colour strength in 1/128 (None: no gradient)
+        self.shade: int | None = None  # the gradient's color strength in 1/128 (None: no gradient)
         self.highlighted = False
         self.current = False
         self._texts: tuple = (None,)  # (key, value text, gradient text): formatted once per new number
@@ -405,7 +405,7 @@ class NodeItem(QGraphicsItem):
         return op or "?"
 
     def set_numbers(self, value: float | None, grad: float | None, scale: float) -> bool:
-        """Take new numbers; True when the box's look (colour, inf/nan border) changed."""
+        """Take new numbers; True when the box's look (color, inf/nan border) changed."""
         look = self.shade, self.non_finite
         self.value, self.grad = value, grad
         self.non_finite = (value is not None and not math.isfinite(value)) or (
@@ -421,11 +421,11 @@ class NodeItem(QGraphicsItem):
         return QRectF(self._box)
 
     def fill(self) -> QColor:
-        """The fill for the gradient, at 1/128 steps of the colour scale (one QColor per step, shared)."""
+        """The fill for the gradient, at 1/128 steps of the color scale (one QColor per step, shared)."""
         return self.view.fill_for(self.shade)
 
     def look(self) -> tuple:
-        """What a box shows when its numbers are too small to be drawn: its colour (to 1/128) and its border."""
+        """What a box shows when its numbers are too small to be drawn: its color (to 1/128) and its border."""
         return self.shade, self.non_finite
 
     def texts(self) -> tuple[str, str]:
@@ -473,7 +473,7 @@ class NodeItem(QGraphicsItem):
         if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
             pen = self.pen()
             plain = view._plain_pens.get(id(pen))
-            if plain is None:  # the same colour and width, solid (a dashed outline of a 2-pixel box is noise)
+            if plain is None:  # the same color and width, solid (a dashed outline of a 2-pixel box is noise)
                 plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
             painter.setPen(plain)
             painter.setBrush(fill)
@@ -525,7 +525,7 @@ class NodeItem(QGraphicsItem):
 
 
 def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metrics: QFontMetricsF) -> None:
-    """Centred text, drawn smaller if it is wider than the box (boxes are sized for usual numbers)."""
+    """Centered text, drawn smaller if it is wider than the box (boxes are sized for usual numbers)."""
     width = metrics.horizontalAdvance(text)
     if width > rect.width() > 0:
         font = QFont(font)
@@ -658,7 +658,7 @@ class EdgeItem(QGraphicsItem):
 
 
 class EdgeBundle(QGraphicsItem):
-    """The plain look of a batch of neighbouring edges: their paths stroked in one Python call, their arrowheads
+    """The plain look of a batch of neighboring edges: their paths stroked in one Python call, their arrowheads
     in one fill.
 
     Each edge keeps a path of its own: stroked as one path, a bundle whose edges cross (a layer of 16 neurons
@@ -719,14 +719,14 @@ class TrunkItem(QGraphicsItem):
 
 
 class BoxLayer(QGraphicsItem):
-    """Every box of the graph as a plain rectangle, painted in one call per colour.
+    """Every box of the graph as a plain rectangle, painted in one call per color.
 
-    Zoomed out so far that no name can be read, a box is a coloured rectangle
+    Zoomed out so far that no name can be read, a box is a colored rectangle
     with its border: the view then gives its ``NodeItem``s no contents (they
     still answer hover, clicks and tooltips) and this one item paints them all,
     so a repaint of 2,000 boxes costs a few ``drawRects`` instead of 2,000
     Python calls.  The rectangles are grouped by look again only after a box's
-    colour or border changed (``mark_dirty``).
+    color or border changed (``mark_dirty``).
     """
 
     def __init__(self, view: GraphView, items: list[NodeItem]):
@@ -763,7 +763,7 @@ class BoxLayer(QGraphicsItem):
         for item, rects in by_look.values():
             pen = item.pen()
             plain = view._plain_pens.get(id(pen))
-            if plain is None:  # the same colour and width, solid (a dashed outline of a 2-pixel box is noise)
+            if plain is None:  # the same color and width, solid (a dashed outline of a 2-pixel box is noise)
                 plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
             groups.append((plain, item.fill(), rects))
         return groups
@@ -791,7 +791,7 @@ class _Root(QGraphicsObject):
 
 
 class Legend(QWidget):
-    """Colour bar for the gradient scale and swatches for node kinds.
+    """Color bar for the gradient scale and swatches for node kinds.
 
     A child of the viewport, so it stays put while the scene zooms and pans;
     its size comes from its own text (swatches wrap onto more rows when the
@@ -908,7 +908,7 @@ class OverviewMap(QWidget):
     """A small map of the whole graph beside the legend, with the part on screen framed.
 
     Shown while the view is zoomed in past the whole graph; click or drag in it to go there.
-    Boxes only (coloured as in the view), so it costs a few milliseconds even for thousands.
+    Boxes only (colored as in the view), so it costs a few milliseconds even for thousands.
     """
 
     def __init__(self, view: GraphView):
@@ -932,13 +932,13 @@ class OverviewMap(QWidget):
         return rect, scale, offset
 
     def invalidate(self) -> None:
-        """The boxes' colours or places changed: draw them again at the next paint."""
+        """The boxes' colors or places changed: draw them again at the next paint."""
         self._image = None
         if self.isVisible():
             self.update()
 
     def _render_boxes(self) -> QImage:
-        """The map's background and boxes (one drawRects per colour), kept until a box's look changes."""
+        """The map's background and boxes (one drawRects per color), kept until a box's look changes."""
         view = self.view
         colors = view.colors
         image = QImage(self.size(), QImage.Format.Format_ARGB32_Premultiplied)
@@ -1166,7 +1166,7 @@ class GraphView(QGraphicsView):
         return pen
 
     def fill_for(self, shade: int | None) -> QColor:
-        """A box's fill for a gradient of colour strength ``shade``/128 (None: no gradient)."""
+        """A box's fill for a gradient of color strength ``shade``/128 (None: no gradient)."""
         key = (self.theme, shade)
         color = self._fills.get(key)
         if color is None:
@@ -1626,13 +1626,13 @@ class GraphView(QGraphicsView):
         graph = self.graph
         drawing, self._fit_floor = result
         self.drawing = drawing
-        self.positions = dict(drawing.centres)
+        self.positions = dict(drawing.centers)
         nodes = list(graph.nodes)
         for start in range(0, len(nodes), BATCH):
             self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
-        # neighbours together, so that each EdgeBundle covers a small part of the scene
-        centres = drawing.centres
-        edges = sorted(graph.edges(keys=True), key=lambda e: (centres[e[0]][0], centres[e[0]][1]))
+        # neighbors together, so that each EdgeBundle covers a small part of the scene
+        centers = drawing.centers
+        edges = sorted(graph.edges(keys=True), key=lambda e: (centers[e[0]][0], centers[e[0]][1]))
         self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
             self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
@@ -1676,7 +1676,7 @@ class GraphView(QGraphicsView):
         for node in chunk:
             width, height = drawing.sizes[node]
             item = NodeItem(self, node, graph.nodes[node], width, height)
-            x, y = drawing.centres[node]
+            x, y = drawing.centers[node]
             item.setPos(x, y)
             item.setParentItem(self._root)
             self.nodes[node] = item
@@ -1738,7 +1738,7 @@ class GraphView(QGraphicsView):
         """Give each box its numbers from the snapshot; repaint only what shows a change.
 
         A box whose numbers changed is repainted when its numbers can be read at
-        this zoom; otherwise only if its colour or border changed.  Zoomed far
+        this zoom; otherwise only if its color or border changed.  Zoomed far
         out, the box layer paints every box: it is repainted once, and only if
         some box's look changed.
         """
@@ -1843,10 +1843,10 @@ class GraphView(QGraphicsView):
 
     def fit_placement(self, rect: QRectF | None = None) -> tuple[float, QPointF]:
         """The scale Fit uses and where the graph's top-left corner goes in the viewport: as large as the
-        whole viewport allows, moved up or right of the centre only as far as the legend's corner needs."""
+        whole viewport allows, moved up or right of the center only as far as the legend's corner needs."""
         rect = self.graph_rect() if rect is None else rect
         width, height, corner_w, corner_h, margin, largest = self.view_shape()[:6]
-        if self.drawing is not None and self.drawing.centres:
+        if self.drawing is not None and self.drawing.centers:
             obstacles = padded_obstacles(self.drawing)
         else:
             obstacles = [(rect.left(), rect.top(), rect.right(), rect.bottom())]
@@ -1920,7 +1920,7 @@ class GraphView(QGraphicsView):
         return self.nodes[node].sceneBoundingRect() if node in self.nodes else None
 
     def _fit_around_focus(self, rect: QRectF, scale: float) -> None:
-        """Readable text, part of the graph on screen: the focus as near the centre as the legend allows.
+        """Readable text, part of the graph on screen: the focus as near the center as the legend allows.
 
         The scene gets room below the graph as tall as the legend's corner (where the overview map sits
         too), so a place with no box under that corner always exists."""
@@ -1930,7 +1930,7 @@ class GraphView(QGraphicsView):
         scene_rect = rect.adjusted(-m, -m, m, m + corner_h)
         width, height = vp.width() / scale, vp.height() / scale
         # at least the view's size (else the view could not move along that axis to clear the corner):
-        # wider on both sides (the graph stays centred), taller below (room under the graph for the corner)
+        # wider on both sides (the graph stays centered), taller below (room under the graph for the corner)
         grow = max(width - scene_rect.width(), 0.0) / 2
         scene_rect.adjust(-grow, 0.0, grow, max(height - scene_rect.height(), 0.0))
         self.scene().setSceneRect(scene_rect)

@@ -48,7 +48,7 @@ def slider_position(value: float, lo: float, hi: float) -> int:
     return round(min(max(t, 0.0), 1.0) * SLIDER_STEPS) if math.isfinite(t) else 0
 
 
-# Each verdict's text role: its colour comes from the theme's palette and follows every switch.
+# Each verdict's text role: its color comes from the theme's palette and follows every switch.
 VERDICT_ROLES = {
     "pending": "pending",
     "ok": "ok",

@@ -20,7 +20,7 @@ from gui.theme import current_theme, lab_colors, palette, presentation_on, theme
 from gui.training_style import map_plot, style_plot
 
 PLANES = {
-    "random": "Random directions",  # (filter-normalised: the tooltip says how)
+    "random": "Random directions",  # (filter-normalized: the tooltip says how)
     "pca": "Path's main directions",
 }
 FOLLOW_INTERVAL_S = 2.0
@@ -42,7 +42,7 @@ class LandscapePlot(QWidget):
         for key, text in PLANES.items():
             self.plane_combo.addItem(text, key)
         self.plane_combo.setToolTip(
-            "Random directions: two Gaussian directions, filter-normalised (each neuron's part scaled to that "
+            "Random directions: two Gaussian directions, filter-normalized (each neuron's part scaled to that "
             "neuron's weights, Li et al. 2018).  Path's main directions: the two principal directions along which "
             "the training path moved most."
         )
@@ -120,10 +120,10 @@ class LandscapePlot(QWidget):
         finite = L.losses[np.isfinite(L.losses)]
         low = f(float(finite.min())) if finite.size else "nan"
         self._set_caption(
-            f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}: {plane}. Here (●) {f(L.centre_loss)}, lowest "
+            f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}: {plane}. Here (●) {f(L.center_loss)}, lowest "
             f"on the map {low}. The line is the training path ({len(path)} points) projected onto this plane. "
             f"{len(L.alphas)}×{len(L.betas)} grid in {L.seconds:.2f} s, in the training process.",
-            f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}. Here (●) {f(L.centre_loss)}, "
+            f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}. Here (●) {f(L.center_loss)}, "
             f"lowest {low}. (Hover for more.)",
         )
 
@@ -162,7 +162,7 @@ class LandscapePlot(QWidget):
     def set_theme(self, theme: str) -> None:
         self.theme = theme
         lab = lab_colors(theme)
-        style_plot(self.plot, palette(theme), self.presentation)  # the palette's colours, the mode's text sizes
+        style_plot(self.plot, palette(theme), self.presentation)  # the palette's colors, the mode's text sizes
         racer = lab.racers[0]
         self.path.setPen(pg.mkPen(racer, width=2))
         self.path.setSymbolBrush(pg.mkBrush(racer))

@@ -1,8 +1,8 @@
-"""A one-weight slice of the loss surface: the curve, its tangent and the optimiser's next step.
+"""A one-weight slice of the loss surface: the curve, its tangent and the optimizer's next step.
 
 The numbers come from ``autograd_core.inspection.loss_slice``; this widget only
 draws them.  The tangent's slope is the weight's gradient, so a learner sees
-which way is downhill; the green triangle is where the optimiser in use
+which way is downhill; the green triangle is where the optimizer in use
 (SGD, momentum or Adam, on its next batch) really moves the weight, and the
 caption says why that may differ from "slope × learning rate".
 """
@@ -30,7 +30,7 @@ OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}
 
 
 def caption(sl: LossSlice) -> str:
-    """Two short sentences: the slope here, then what the optimiser in use really does next."""
+    """Two short sentences: the slope here, then what the optimizer in use really does next."""
     name, f = sl.name, format_number
     downhill = "to the left" if sl.gradient > 0 else "to the right" if sl.gradient < 0 else "nowhere"
     slope = (
@@ -91,9 +91,9 @@ class LossSlicePlot(QWidget):
         self._axis_label = ""
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setToolTip(
-            "The training objective (data loss over every training point + the L1/L2 penalty, what the optimiser "
-            "minimises) as one weight varies, all others fixed. The dashed tangent's slope is the weight's "
-            "gradient; the green triangle is where the optimiser's next step really lands (taken on a copy "
+            "The training objective (data loss over every training point + the L1/L2 penalty, what the optimizer "
+            "minimizes) as one weight varies, all others fixed. The dashed tangent's slope is the weight's "
+            "gradient; the green triangle is where the optimizer's next step really lands (taken on a copy "
             "of the trainer: its next batch, its momentum or Adam's running averages)."
         )
         # The plot keeps a readable height: where the room is short (presentation mode in a short window) the

@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
         self.training.export_predictions(path)
 
     def _install_lab_panel(self) -> None:
-        """The optimizer lab (issue 14): race optimisers on a typed f(x, y)."""
+        """The optimizer lab (issue 14): race optimizers on a typed f(x, y)."""
         from gui.optimizer_lab import OptimizerLabPanel
 
         self.lab = OptimizerLabPanel()

@@ -56,7 +56,7 @@ def partial(of: str, by: str, order: int = 1) -> str:
 
 
 def row(*cells: str) -> str:
-    """Cells side by side, centred vertically: one line of maths."""
+    """Cells side by side, centered vertically: one line of maths."""
     tds = "".join(f"<td valign='middle' style='padding:0 2px; white-space:nowrap'>{c}</td>" for c in cells)
     return f"<table cellspacing='0' cellpadding='0'><tr>{tds}</tr></table>"
 

@@ -112,7 +112,7 @@ class MetricsPlots(QWidget):
         top.addWidget(self.acc_plot, 1)
         # The key is a plain label, not a pyqtgraph legend: it never needs repainting while curves move.
         key = QLabel()
-        # On the plots' background, like the curves it names (a swatch on the window colour may vanish).
+        # On the plots' background, like the curves it names (a swatch on the window color may vanish).
         key.setObjectName("curveKey")
         self.key = key
         options = QHBoxLayout()
@@ -127,17 +127,17 @@ class MetricsPlots(QWidget):
         self.apply_palette(self.colors)
 
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
-        """Colours of the theme (and text sizes of the mode) for the plots, the curves and the key."""
+        """Colors of the theme (and text sizes of the mode) for the plots, the curves and the key."""
         self.colors = pal
         for plot in (self.loss_plot, self.acc_plot):
             restyle_step_plot(plot, pal, presentation)
-        for curve, colour in (
+        for curve, color in (
             (self.train_loss, pal.train),
             (self.test_loss, pal.test),
             (self.train_acc, pal.train),
             (self.test_acc, pal.test),
         ):
-            curve.setPen(pg.mkPen(colour, width=CURVE_WIDTH))
+            curve.setPen(pg.mkPen(color, width=CURVE_WIDTH))
         self.diverged_line.setPen(pg.mkPen(pal.diverged, width=2, style=Qt.PenStyle.DashLine))
         self.diverged_mark.setSymbolPen(pg.mkPen(pal.diverged, width=2.5))
         self.key.setText(

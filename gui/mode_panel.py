@@ -119,10 +119,10 @@ class ModePanel(QWidget):
         reverse = state.reverse_gradient(seed)
         if reverse is None:
             return ""
-        colours = palette(self.theme)
+        colors = palette(self.theme)
         jt, rt = format_number(jvp, LEDGER), format_number(reverse, LEDGER)
         if jvp == reverse or (math.isfinite(jvp) and abs(jvp - reverse) <= AGREE * max(1.0, abs(reverse))):
-            verdict = f"<span style='color:{colours.ok}'>✓ they agree</span>"
+            verdict = f"<span style='color:{colors.ok}'>✓ they agree</span>"
         else:
-            verdict = f"<span style='color:{colours.error}'>✗ they differ</span>"
+            verdict = f"<span style='color:{colors.error}'>✗ they differ</span>"
         return f"forward (jvp): {jt} · reverse: ∂/∂{seed} = {rt} — {verdict}"

@@ -1,13 +1,13 @@
-"""The network as circles and lines: every weight an edge, coloured by sign, as thick as it is large.
+"""The network as circles and lines: every weight an edge, colored by sign, as thick as it is large.
 
 Items are built once per architecture and only restyled per frame.  Pens are
 quantised (a few widths and alphas per sign) and cached, and an edge whose
 style did not change is left alone, so a frame costs little even for a few
 hundred weights.
 
-Linked views: ``edge_mode`` colours edges by weight or by the gradient of the
+Linked views: ``edge_mode`` colors edges by weight or by the gradient of the
 last step; ``set_neuron_maps`` paints each hidden unit's output over the
-plane inside its circle (hover enlarges it); ``set_dead`` greys out and
+plane inside its circle (hover enlarges it); ``set_dead`` grays out and
 crosses ReLU units that are dead; a click on an edge (or a neuron: its bias)
 emits ``parameterPicked`` for the loss slice.
 """
@@ -90,8 +90,8 @@ class EdgeItem(_ReportsHover, QGraphicsLineItem):
 class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
     """One neuron (or input).  ``layer`` 0 is the input layer."""
 
-    def __init__(self, diagram: NetworkDiagram, layer: int, index: int, centre: QPointF, radius: float = RADIUS):
-        super().__init__(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius))
+    def __init__(self, diagram: NetworkDiagram, layer: int, index: int, center: QPointF, radius: float = RADIUS):
+        super().__init__(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius))
         self.diagram, self.layer, self.index = diagram, layer, index
         self.setAcceptHoverEvents(True)
         self.setZValue(10)
@@ -103,7 +103,7 @@ class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
         return self.dead_mark is not None
 
     def set_dead(self, dead: bool) -> None:
-        """Grey the unit's map and cross it out (a dead ReLU)."""
+        """Gray the unit's map and cross it out (a dead ReLU)."""
         if dead == self.dead:
             return
         if dead:
@@ -159,9 +159,9 @@ class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
         self.image_item.setPos(rect.topLeft())
         self.image_item.setOpacity(0.3 if self.dead else 1.0)
 
-    def move_to(self, centre: QPointF) -> None:
-        """Centre the circle on ``centre``, its map and dead mark with it (they are drawn in the rect's coordinates)."""
-        shift = centre - self.rect().center()
+    def move_to(self, center: QPointF) -> None:
+        """Center the circle on ``center``, its map and dead mark with it (they are drawn in the rect's coordinates)."""
+        shift = center - self.rect().center()
         if shift.isNull():
             return
         self.setRect(self.rect().translated(shift))
@@ -274,7 +274,7 @@ class _View(QGraphicsView):
             self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
             scale = max(self.transform().m11(), 1e-6)
         shown = rect.adjusted(-left / scale, -top / scale, right / scale, top / scale)
-        self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centred instead
+        self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centered instead
         self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
         if self.diagram is not None:
             self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
@@ -311,7 +311,7 @@ class NetworkDiagram(QWidget):
         self.mode = QComboBox()
         self.mode.addItems(["Weights", "Gradients"])  # short: the header row is narrow at 1024 px
         self.mode.setToolTip(
-            "Colour and thickness of every edge: the weight itself (blue negative, orange positive), "
+            "Color and thickness of every edge: the weight itself (blue negative, orange positive), "
             "or its current gradient ∂loss/∂w"
         )
         self.mode.currentIndexChanged.connect(self._mode_changed)
@@ -451,7 +451,7 @@ class NetworkDiagram(QWidget):
                 view.fit()
 
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
-        """The theme's colours and the mode's label size (labels ≥ 1.5× in presentation mode)."""
+        """The theme's colors and the mode's label size (labels ≥ 1.5× in presentation mode)."""
         self.colors = pal
         self._pen_cache = {}
         self.view.setBackgroundBrush(QBrush(QColor(pal.plot_background)))
@@ -525,7 +525,7 @@ class NetworkDiagram(QWidget):
         self._place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
 
     def _place_layers(self, gap: float) -> None:
-        """Move the layers ``gap`` apart, and everything placed from neuron centres with them (no rebuild: maps,
+        """Move the layers ``gap`` apart, and everything placed from neuron centers with them (no rebuild: maps,
         dead marks and the picked weight stay)."""
         if abs(gap - self.layer_gap) < 0.5:
             return
@@ -560,7 +560,7 @@ class NetworkDiagram(QWidget):
                 for j, item in enumerate(column):
                     item.move_to(QPointF(item.rect().center().x(), (j - (n - 1) / 2) * spread))
                 moved = True
-            pitch = spread * scale  # pixels between neighbouring neurons
+            pitch = spread * scale  # pixels between neighboring neurons
             columns = 1 if pitch >= height - 1e-6 else 2
             every = 1
             while columns * every * pitch < height - 1e-6 and every < n:
@@ -617,7 +617,7 @@ class NetworkDiagram(QWidget):
         return self.activation
 
     def fit_layer_labels(self, layer_gap_px: float) -> None:
-        """Drop the activation from the hidden layers' labels when neighbours (two layers apart) would touch."""
+        """Drop the activation from the hidden layers' labels when neighbors (two layers apart) would touch."""
         for item in self.layer_labels:
             full = item.data(1)
             item.setText(full)
@@ -636,7 +636,7 @@ class NetworkDiagram(QWidget):
             for item, name in zip(outputs, names):
                 self._label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
         # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
-        # projector): alternate above/below so neighbouring layers' labels never run into each other.
+        # projector): alternate above/below so neighboring layers' labels never run into each other.
         self.layer_labels = []
         for layer in range(1, last):
             column = self.neurons[layer]
@@ -678,7 +678,7 @@ class NetworkDiagram(QWidget):
             self._hover(self._hovered)
 
     def set_neuron_maps_again(self) -> None:
-        """Repaint the maps shown (new theme colours) from the values kept."""
+        """Repaint the maps shown (new theme colors) from the values kept."""
         layers = len(self.neurons) - 2
         maps = []
         for layer in range(1, layers + 1):
@@ -814,12 +814,12 @@ class NetworkDiagram(QWidget):
             base = QColor(self.colors.class_colors[1] if positive else self.colors.class_colors[0])
             back = QColor(self.colors.plot_background)
             f = 0.2 + 0.8 * (a + 1) / ALPHA_LEVELS
-            colour = QColor(
+            color = QColor(
                 round(back.red() + (base.red() - back.red()) * f),
                 round(back.green() + (base.green() - back.green()) * f),
                 round(back.blue() + (base.blue() - back.blue()) * f),
             )
-            pen = QPen(colour, 0.5 + (MAX_EDGE_WIDTH - 0.5) * w / (WIDTH_LEVELS - 1))
+            pen = QPen(color, 0.5 + (MAX_EDGE_WIDTH - 0.5) * w / (WIDTH_LEVELS - 1))
             pen.setCosmetic(True)
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # round caps cost 4× the paint time; ends hide under circles
             self._pen_cache[key] = pen
@@ -885,14 +885,14 @@ class NetworkDiagram(QWidget):
         title = f"{name} ({activation}) output" + ("  ✕ dead" if key in self.dead else "")
         values = self.maps[key]
         magnifier.show_map(title, describe_range(values, activation), map_image(values, activation, self.colors))
-        centre = item.rect().center()
-        p = self.view.mapFromScene(centre)
+        center = item.rect().center()
+        p = self.view.mapFromScene(center)
         r_px = item.rect().width() / 2 * self.view.transform().m11()
         w, h = magnifier.rect().width(), magnifier.rect().height()
         vw, vh = self.view.viewport().width(), self.view.viewport().height()
         dx = r_px + 10 if p.x() + r_px + 10 + w <= vw else -(r_px + 10 + w)
         dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
-        magnifier.setPos(centre)
+        magnifier.setPos(center)
         magnifier.setTransform(QTransform.fromTranslate(dx, dy))
 
 

@@ -1,4 +1,4 @@
-"""The network builder: hidden layers, neurons and activation per layer, initialisation, seed.
+"""The network builder: hidden layers, neurons and activation per layer, initialization, seed.
 
 Each hidden layer has its own activation; the "Activation" box above sets
 every layer at once (and shows "mixed" when they differ).
@@ -71,11 +71,11 @@ class NetworkPanel(QGroupBox):
         self.seed = WholeNumberBox(0, 2**31 - 1)
         self.seed.setToolTip("Seed of the initial weights: the same seed gives the same starting network")
         self.param_count = QLabel()
-        self.param_count.setToolTip("Number of weights and biases the optimiser adjusts")
+        self.param_count.setToolTip("Number of weights and biases the optimizer adjusts")
 
         form = QFormLayout()
         form.addRow("Activation", self.activation)
-        form.addRow("Initialisation", self.init)
+        form.addRow("Initialization", self.init)
         form.addRow("Weight seed", self.seed)
         layout = QVBoxLayout(self)
         layout.addLayout(self.layers_box)

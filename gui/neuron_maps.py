@@ -1,12 +1,12 @@
-"""Per-neuron maps as pictures: each hidden unit's output over the input plane, coloured for a projector.
+"""Per-neuron maps as pictures: each hidden unit's output over the input plane, colored for a projector.
 
 The numbers come from ``autograd_core.inspection.unit_maps`` (vectorised
 forward on a small grid); this module only turns them into ``QImage``s.
 Units that can be negative (tanh, linear, leaky ReLU…) get a diverging map
-around 0 in the sign colours of the diagram (blue −, white 0, orange +);
+around 0 in the sign colors of the diagram (blue −, white 0, orange +);
 units that cannot (ReLU, sigmoid, softplus) get a sequential map from white
 (0) to deep purple (dark to light purple on the dark theme), so "off" is white and "on" is dark whatever the class
-colours mean.  Which is which, and the fixed scale of a bounded unit (sigmoid
+colors mean.  Which is which, and the fixed scale of a bounded unit (sigmoid
 0…1, tanh −1…1), come from the activation's output range in the op table.
 """
 
@@ -44,7 +44,7 @@ def _stops(pal: Palette, sequential: bool) -> tuple:
 
 
 def _table(stops) -> np.ndarray:
-    """A 256 × 4 RGBA lookup table through the colour stops."""
+    """A 256 × 4 RGBA lookup table through the color stops."""
     pos = np.array([p for p, _ in stops])
     rgb = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for _, c in stops], dtype=float)
     t = np.linspace(0.0, 1.0, 256)
@@ -58,8 +58,8 @@ def _table(stops) -> np.ndarray:
 _TABLES: dict[tuple[str, bool], np.ndarray] = {}
 
 
-def colour_table(sequential: bool, pal: Palette | None = None) -> np.ndarray:
-    """The 256-entry lookup table of a sequential or diverging map in the palette's colours (cached)."""
+def color_table(sequential: bool, pal: Palette | None = None) -> np.ndarray:
+    """The 256-entry lookup table of a sequential or diverging map in the palette's colors (cached)."""
     pal = pal or palette()
     key = (pal.name, sequential)
     if key not in _TABLES:
@@ -68,7 +68,7 @@ def colour_table(sequential: bool, pal: Palette | None = None) -> np.ndarray:
 
 
 def map_range(values: np.ndarray, activation: str) -> tuple[float, float]:
-    """The value range the colours span: fixed for bounded units, the map's own extreme otherwise."""
+    """The value range the colors span: fixed for bounded units, the map's own extreme otherwise."""
     finite = np.abs(values[np.isfinite(values)])
     peak = float(finite.max()) if finite.size else 0.0
     fixed = fixed_range(activation)
@@ -86,7 +86,7 @@ def _disc(n: int) -> np.ndarray:
 
 
 def map_images(maps: np.ndarray, activation: str, round_mask: bool = False, pal: Palette | None = None) -> list[QImage]:
-    """One image per unit of a layer's maps (units, n, n), coloured in one vectorised pass.
+    """One image per unit of a layer's maps (units, n, n), colored in one vectorised pass.
 
     ``round_mask`` makes the corners transparent, so the picture is a disc
     without asking Qt to clip to a circle on every repaint (which costs more
@@ -95,7 +95,7 @@ def map_images(maps: np.ndarray, activation: str, round_mask: bool = False, pal:
     maps = np.asarray(maps, dtype=float)
     sequential = is_sequential(activation)
     fixed = fixed_range(activation)
-    table = colour_table(sequential, pal)
+    table = color_table(sequential, pal)
     finite = np.where(np.isfinite(maps), maps, 0.0)
     peak = np.abs(finite).reshape(len(maps), -1).max(axis=1) if maps.size else np.zeros(0)
     if fixed is not None:
@@ -123,7 +123,7 @@ def map_image(values: np.ndarray, activation: str, pal: Palette | None = None) -
 
 
 def describe_range(values: np.ndarray, activation: str) -> str:
-    """The colour key of one map, for its enlarged view."""
+    """The color key of one map, for its enlarged view."""
     lo, hi = map_range(values, activation)
     zero = "dark" if palette().name == "dark" else "white"
     if is_sequential(activation):

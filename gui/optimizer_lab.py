@@ -1,9 +1,9 @@
-"""The Optimizer lab area: type f(x, y) or pick a preset, click a start point, watch optimisers race.
+"""The Optimizer lab area: type f(x, y) or pick a preset, click a start point, watch optimizers race.
 
 Widgets only: the function, grid, race and timer live in ``LabState``
 (``gui/optimizer_lab_state.py``); the numbers in ``autograd_core.surfaces`` and
 ``autograd_core.race``.  The map is a pyqtgraph plot: the surface as filled
-contour bands (log-spaced levels, inf/nan grey), optional gradient arrows, the
+contour bands (log-spaced levels, inf/nan gray), optional gradient arrows, the
 known minima (stars) and one path per racer.  A click on the map starts a race
 there; a click on a path point opens that step's expression graph, with the
 gradient that moved it, in the same graph view as the Expression tab.
@@ -61,7 +61,7 @@ COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")
 COLUMN_TIPS = (
     "Optimizer: tick the ones to race",
     "lr: the learning rate; double-click to edit (used from the next race)",
-    "Settings: the optimiser's other settings, torch's names; double-click to edit (used from the next race)",
+    "Settings: the optimizer's other settings, torch's names; double-click to edit (used from the next race)",
     "Steps taken",
     "Loss: f at the racer's current point",
     "Distance to the nearest known minimum",
@@ -69,16 +69,16 @@ COLUMN_TIPS = (
 )
 ELASTIC = (2, 6)  # Settings and Note give up width first (elided, the whole text in the cell's tooltip)
 # A table too narrow for every column shows them in two views, one at a time (a tab bar over the table):
-RESULTS_VIEW = (0, 1, 3, 4, 5, 6)  # the race's figures, beside each optimiser's name and learning rate
-SETTINGS_VIEW = (0, 1, 2)  # what each optimiser races with (editable)
+RESULTS_VIEW = (0, 1, 3, 4, 5, 6)  # the race's figures, beside each optimizer's name and learning rate
+SETTINGS_VIEW = (0, 1, 2)  # what each optimizer races with (editable)
 DROPPED = (6, 5, 1)  # still too narrow, the results leave out Note, Distance, lr (name, steps and loss stay)
 LEAST_CHARS = 3  # … down to about this many characters (the tooltip has the rest)
-NAME_CHARS = 5  # then the optimiser's name, down to its check box, swatch and about this many characters
+NAME_CHARS = 5  # then the optimizer's name, down to its check box, swatch and about this many characters
 EDITABLE = (1, 2)
 RESERVED = (3, 4, 5)  # Steps, Loss, Distance: room for longer numbers than shown, given up when the table is tight
 TABLE_INTERVAL_S = 0.1
 NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
-CENTRE_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
+CENTER_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
 
 
 def formula_html(text: str) -> str:
@@ -132,18 +132,18 @@ class OptimizerLabPanel(QWidget):
         self.play_button.clicked.connect(self._play_clicked)
         self.step_button = QPushButton("Step")
         self.step_button.setObjectName("labStepButton")
-        self.step_button.setToolTip("Pause, then one step of every optimiser")
+        self.step_button.setToolTip("Pause, then one step of every optimizer")
         self.step_button.clicked.connect(self.lab.step)
         self.reset_button = QPushButton("Reset")
         self.reset_button.setObjectName("labResetButton")
-        self.reset_button.setToolTip("Every optimiser back to the start point, with fresh state")
+        self.reset_button.setToolTip("Every optimizer back to the start point, with fresh state")
         self.reset_button.clicked.connect(self.lab.reset)
         self.speed_combo = QComboBox()
         self.speed_combo.setObjectName("labSpeedCombo")
         for n in SPEEDS:
             self.speed_combo.addItem(f"{n} step{'s' if n > 1 else ''} / frame", n)
         self.speed_combo.setCurrentIndex(SPEEDS.index(self.lab.speed))
-        self.speed_combo.setToolTip("How many steps each optimiser takes per frame (about 30 frames a second)")
+        self.speed_combo.setToolTip("How many steps each optimizer takes per frame (about 30 frames a second)")
         self.speed_combo.currentIndexChanged.connect(lambda _i: self.lab.set_speed(self.speed_combo.currentData()))
         buttons = QHBoxLayout()
         for b in (self.play_button, self.step_button, self.reset_button):
@@ -175,7 +175,7 @@ class OptimizerLabPanel(QWidget):
         left_layout.addWidget(self.newton_label)
         left_layout.addStretch(1)
 
-        # ---- centre: the map over the table
+        # ---- center: the map over the table
         self.plot, self.image = map_plot("labMap", "x", "y")
         item = self.plot.getPlotItem()
         # the scaled surface is kept as a pixmap: a frame that moves the paths blits it instead of rescaling it
@@ -220,7 +220,7 @@ class OptimizerLabPanel(QWidget):
         self.table.viewport().installEventFilter(self)  # a new width fits the columns again
         self._natural_widths: list[int] = []
         self.table.setToolTip(
-            "Tick the optimisers to race; double-click lr or Settings to edit them (used from the next race). "
+            "Tick the optimizers to race; double-click lr or Settings to edit them (used from the next race). "
             "Distance is to the nearest known minimum."
         )
         self.table.itemChanged.connect(self._item_changed)
@@ -232,7 +232,7 @@ class OptimizerLabPanel(QWidget):
         self.table_tabs.addTab("Results")
         self.table_tabs.setTabToolTip(0, "Each racer's steps, loss, distance to the nearest minimum and note")
         self.table_tabs.addTab("Settings")
-        self.table_tabs.setTabToolTip(1, "Each optimiser's learning rate and other settings: double-click to edit")
+        self.table_tabs.setTabToolTip(1, "Each optimizer's learning rate and other settings: double-click to edit")
         self.table_tabs.hide()
         self.table_tabs.currentChanged.connect(lambda _index: self._fit_columns())
         self._compact = False  # the table shows one view at a time
@@ -243,11 +243,11 @@ class OptimizerLabPanel(QWidget):
         table_layout.setSpacing(0)
         table_layout.addWidget(self.table_tabs)
         table_layout.addWidget(self.table, 1)
-        centre = QSplitter(Qt.Orientation.Vertical)
-        centre.addWidget(self.plot)
-        centre.addWidget(table_box)
-        centre.setStretchFactor(0, 3)
-        centre.setSizes([520, 260])
+        center = QSplitter(Qt.Orientation.Vertical)
+        center.addWidget(self.plot)
+        center.addWidget(table_box)
+        center.setStretchFactor(0, 3)
+        center.setSizes([520, 260])
 
         # ---- right: one step explained
         self.view = GraphView()
@@ -271,7 +271,7 @@ class OptimizerLabPanel(QWidget):
         self.step_state.changed.connect(lambda _change: self.view.show_state(self.step_state))
 
         self.right = right
-        self.centre = centre
+        self.center = center
         # the controls scroll up and down rather than squeeze their text
         self.controls = QScrollArea()
         self.controls.setObjectName("labControls")
@@ -291,11 +291,11 @@ class OptimizerLabPanel(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("labSplitter")
         self.splitter.addWidget(self.controls)
-        self.splitter.addWidget(centre)
+        self.splitter.addWidget(center)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 700, 380])
-        for splitter in (self.splitter, centre):  # a drag rescales the map once, on release (as in training)
+        for splitter in (self.splitter, center):  # a drag rescales the map once, on release (as in training)
             splitter.setOpaqueResize(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -361,7 +361,7 @@ class OptimizerLabPanel(QWidget):
         n = len(grid.levels)
         show_bands(self.image, grid.values, grid.levels, grid.xs, grid.ys, self.theme)
         levels = ", ".join(format_number(v) for v in grid.levels[:: max(1, n // 5)])
-        self.image.setToolTip(f"f(x, y), bands between log-spaced levels ({levels}, …); grey: inf or nan")
+        self.image.setToolTip(f"f(x, y), bands between log-spaced levels ({levels}, …); gray: inf or nan")
         if self.lab.arrows is not None:
             self.arrow_item.setData(*self.lab.arrows)
         else:
@@ -771,7 +771,7 @@ class OptimizerLabPanel(QWidget):
         self._measure_columns()  # (in the new font)
 
     def _style_axes(self) -> None:
-        """Axis text in the theme's colour and the mode's plot text size (≥ 1.5× in presentation mode)."""
+        """Axis text in the theme's color and the mode's plot text size (≥ 1.5× in presentation mode)."""
         colors = graph_colors(self.theme)
         style_axes(self.plot, colors.muted.name(), colors.text.name(), self.presentation, ("bottom", "left"))
         font = plot_font(self.presentation)
@@ -790,7 +790,7 @@ class OptimizerLabPanel(QWidget):
         side = min(330, int(self.width() * 0.24))
         step = int(side * 1.5) if self.presentation else side + 60
         # (1024 px in normal mode: the map and its table would keep a third of the width)
-        narrow = self.isVisible() and (chars < NARROW_CHARS or self.width() - side - step < CENTRE_PX)
+        narrow = self.isVisible() and (chars < NARROW_CHARS or self.width() - side - step < CENTER_PX)
         stepping = narrow and self.side_tabs.currentWidget() is self.right
         shape = (narrow, self.presentation, self.width(), stepping)
         if shape == self._shape:
@@ -808,7 +808,7 @@ class OptimizerLabPanel(QWidget):
                     self.side_tabs.setCurrentWidget(self.right)
             else:
                 self.splitter.insertWidget(0, self.controls)
-                self.splitter.insertWidget(self.splitter.indexOf(self.centre) + 1, self.right)
+                self.splitter.insertWidget(self.splitter.indexOf(self.center) + 1, self.right)
                 self.side_tabs.hide()  # (it stays in the splitter, hidden: it gets no width)
             self.controls.show()
             self.right.show()
@@ -816,17 +816,17 @@ class OptimizerLabPanel(QWidget):
             # the column in view gets the room: the step graph's text is 1.5× on a projector (its legend then
             # fits on one line), the race's controls need less
             share = (0.56 if stepping else 0.39) if self.presentation else 0.36
-            sizes = {self.side_tabs: int(width * share), self.centre: width - int(width * share)}
+            sizes = {self.side_tabs: int(width * share), self.center: width - int(width * share)}
         else:
             # the step graph is a tall, narrow column: its width sets its size, and its text is 1.5× in presentation
-            sizes = {self.controls: side, self.centre: width - side - step, self.right: step}
+            sizes = {self.controls: side, self.center: width - side - step, self.right: step}
         self.splitter.setSizes([sizes.get(self.splitter.widget(i), 0) for i in range(self.splitter.count())])
         self._share_height()
 
     def _share_height(self) -> None:
         """The table as tall as every racer's row needs (with its header, and the view tabs when shown), up to
-        half of the centre's height; the map takes the rest.  (A drag keeps its own until the next size.)"""
-        total = sum(self.centre.sizes())
+        half of the center's height; the map takes the rest.  (A drag keeps its own until the next size.)"""
+        total = sum(self.center.sizes())
         if total <= 0:
             return
         table = self.table
@@ -837,7 +837,7 @@ class OptimizerLabPanel(QWidget):
             + (self.table_tabs.sizeHint().height() if self.table_tabs.isVisibleTo(self) else 0)
         )
         height = min(need, total // 2)
-        self.centre.setSizes([total - height, height])
+        self.center.setSizes([total - height, height])
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

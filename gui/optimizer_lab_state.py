@@ -89,7 +89,7 @@ def parse_settings(kind: str, text: str) -> dict:
 
 @dataclass
 class RacerRow:
-    """One row of the racers table: whether it runs, and its optimiser's settings."""
+    """One row of the racers table: whether it runs, and its optimizer's settings."""
 
     kind: str
     enabled: bool = True
@@ -169,7 +169,7 @@ class LabState(QObject):
         self._evaluate_surface()
         self.changed.emit(LabChange.SURFACE | LabChange.ERROR | LabChange.RACE | LabChange.PLAYING)
         if self.grid is not None and self.grid.non_finite:
-            message += f" f is inf or nan on {self.grid.non_finite:,} grid points (drawn grey)."
+            message += f" f is inf or nan on {self.grid.non_finite:,} grid points (drawn gray)."
         self.message.emit(message)
 
     def set_box(self, box: tuple[float, float, float, float]) -> None:
@@ -241,7 +241,7 @@ class LabState(QObject):
         self.race = Race(self.program, [self.rows[i].spec() for i in chosen], self.start, self.minima, self.box)
         self.changed.emit(LabChange.RACE | LabChange.PATHS)
         if not chosen:
-            self.message.emit("No optimiser is ticked: tick at least one in the table.")
+            self.message.emit("No optimizer is ticked: tick at least one in the table.")
             return
         self.message.emit(f"Race from ({x:.3g}, {y:.3g}). Click a point of a path to see that step's graph.")
         if play:

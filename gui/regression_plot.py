@@ -56,7 +56,7 @@ class RegressionPlot(QWidget):
         self.apply_palette(palette())
 
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
-        """The theme's colours (curve in the first class colour, units in the second, points muted) and the
+        """The theme's colors (curve in the first class color, units in the second, points muted) and the
         mode's text sizes, as every training view (gui.training_workspace calls it on a switch)."""
         self.colors = pal
         style_plot(self.plot, pal, presentation)
@@ -69,7 +69,7 @@ class RegressionPlot(QWidget):
         backdrop.setAlpha(220)
         self.legend.setBrush(pg.mkBrush(backdrop))  # readable over the points and curves behind it
         self.legend.setPen(pg.mkPen(pal.axis))
-        self._point_colour = pal.plot_text
+        self._point_color = pal.plot_text
         self.train_points.setPen(pg.mkPen(pal.plot_background, width=0.8))
         self.train_points.setBrush(pg.mkBrush(pal.muted))
         self.test_points.setPen(pg.mkPen(pal.plot_text, width=1.4))

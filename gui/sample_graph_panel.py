@@ -155,10 +155,10 @@ class SampleGraphPanel(QWidget):
         self.hint.setObjectName("sampleHint")
         self.hint.setWordWrap(True)
 
-        centre = QWidget()
-        centre_layout = QVBoxLayout(centre)
-        centre_layout.setContentsMargins(0, 0, 0, 0)
-        centre_layout.addWidget(self.view, 1)
+        center = QWidget()
+        center_layout = QVBoxLayout(center)
+        center_layout.setContentsMargins(0, 0, 0, 0)
+        center_layout.addWidget(self.view, 1)
         right, self.backward = backward_column(self.state)
         self.backward.backward_button.setToolTip(
             "Run backward() on this point's loss: every node gets d(loss)/d(node). "
@@ -166,7 +166,7 @@ class SampleGraphPanel(QWidget):
         )
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("sampleSplitter")
-        self.splitter.addWidget(centre)
+        self.splitter.addWidget(center)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setSizes([1000, 340])

@@ -1,7 +1,7 @@
-"""A function on a grid as a filled contour image: one colour per band between levels, grey where inf or nan.
+"""A function on a grid as a filled contour image: one color per band between levels, gray where inf or nan.
 
 Shared by the Optimizer lab's map and the training area's loss landscape; the
-bands come from ``autograd_core.surfaces.contour_bands``, the colours from the
+bands come from ``autograd_core.surfaces.contour_bands``, the colors from the
 theme (``gui.theme.lab_colors``).
 """
 

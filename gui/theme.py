@@ -1,6 +1,6 @@
-"""Light/dark themes, presentation mode and the gradient colour map.
+"""Light/dark themes, presentation mode and the gradient color map.
 
-Colours live here, in one place, so every widget and the graph view agree and
+Colors live here, in one place, so every widget and the graph view agree and
 the projector ("presentation") mode only has to change one set of numbers.
 """
 
@@ -20,7 +20,7 @@ PRESENTATION_SCALE = 1.6
 
 @dataclass(frozen=True)
 class GraphColors:
-    """Colours the graph view draws with (they depend on the theme)."""
+    """Colors the graph view draws with (they depend on the theme)."""
 
     background: QColor
     text: QColor
@@ -37,7 +37,7 @@ class GraphColors:
 
 
 def graph_colors(theme: str) -> GraphColors:
-    """The graph view's colours: the theme's palette as QColors (``graph_*`` fields and the error red)."""
+    """The graph view's colors: the theme's palette as QColors (``graph_*`` fields and the error red)."""
     return _GRAPH_COLORS["dark" if theme == "dark" else "light"]
 
 
@@ -46,9 +46,9 @@ def graph_colors(theme: str) -> GraphColors:
 
 @dataclass(frozen=True)
 class Palette:
-    """Named colours every view draws with, one instance per theme (``palette(theme)``).
+    """Named colors every view draws with, one instance per theme (``palette(theme)``).
 
-    Colours are "#rrggbb" strings (pyqtgraph and style sheets take them as they are; ``QColor(name)`` for
+    Colors are "#rrggbb" strings (pyqtgraph and style sheets take them as they are; ``QColor(name)`` for
     painters).  A new view reads ``palette()`` (the theme now applied) when it is built and again when
     ``theme_notifier().changed`` fires, or implements ``set_theme(name)`` as an area of the main window.
     """
@@ -61,7 +61,7 @@ class Palette:
     plot_text: str  # titles, axis numbers, labels on plots and the diagram
     axis: str  # axis lines and ticks
     muted: str  # placeholders, secondary text
-    # One colour per class (up to autograd_core.data.MAX_CLASSES): 0 blue and 1 orange (points, signs, maps of
+    # One color per class (up to autograd_core.data.MAX_CLASSES): 0 blue and 1 orange (points, signs, maps of
     # two-class views), the others far apart in hue and lightness.
     class_colors: tuple[str, ...]
     class_text: tuple[str, ...]  # the same hues as text (a class name in a table header): ≥ 4.5:1 on the window
@@ -100,7 +100,7 @@ class Palette:
     node_fill: str
     gradient_negative: str
     gradient_positive: str
-    # The optimizer lab: the surface's bands (low, middle, high), where f is not finite, one colour per racer
+    # The optimizer lab: the surface's bands (low, middle, high), where f is not finite, one color per racer
     # (distinct on both band ends), the minima and start marks, the gradient arrows.
     lab_surface_stops: tuple[str, str, str]
     lab_non_finite: str
@@ -109,7 +109,7 @@ class Palette:
     lab_arrows: str
     ledger_selection: str  # the ledger's current line
     ledger_selection_text: str
-    # The expression editor's syntax colours (on ``base``) and the background of an underlined error.
+    # The expression editor's syntax colors (on ``base``) and the background of an underlined error.
     syntax_number: str
     syntax_function: str
     syntax_constant: str
@@ -245,7 +245,7 @@ PALETTES = {
 
 SYNTAX_KINDS = ("number", "function", "constant", "operator", "target", "comment", "keyword")
 
-# Which text colour is drawn on which background, per view; every pair reads at a WCAG contrast ratio of at
+# Which text color is drawn on which background, per view; every pair reads at a WCAG contrast ratio of at
 # least 4.5:1 in both themes (tests/test_palette.py computes each).  ``class_text`` is checked against every
 # background a class name can sit on.
 TEXT_ON = (
@@ -286,9 +286,9 @@ _GRAPH_COLORS = {
 }
 
 
-def relative_luminance(colour: str) -> float:
+def relative_luminance(color: str) -> float:
     """WCAG 2 relative luminance of "#rrggbb"."""
-    c = QColor(colour)
+    c = QColor(color)
 
     def linear(v: int) -> float:
         v = v / 255
@@ -298,7 +298,7 @@ def relative_luminance(colour: str) -> float:
 
 
 def contrast_ratio(a: str, b: str) -> float:
-    """WCAG 2 contrast ratio of two colours, 1 … 21 (4.5 is the minimum for normal text)."""
+    """WCAG 2 contrast ratio of two colors, 1 … 21 (4.5 is the minimum for normal text)."""
     la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
 
@@ -331,7 +331,7 @@ def plot_text_size(presentation: bool | None = None, scale: float = 1.0) -> floa
 
 
 class ThemeNotifier(QObject):
-    """``changed(theme, presentation)`` after apply_theme changed either: views that draw their own colours
+    """``changed(theme, presentation)`` after apply_theme changed either: views that draw their own colors
     or fonts restyle themselves on it."""
 
     changed = Signal(str, bool)
@@ -346,7 +346,7 @@ def theme_notifier() -> ThemeNotifier:
     return _NOTIFIER[0]
 
 
-# ------------------------------------------------------------ colour map
+# ------------------------------------------------------------ color map
 
 
 def gradient_strength(grad: float, scale: float) -> float:
@@ -396,25 +396,25 @@ def _readable_on(fill: str) -> str:
 
 def _palette(theme: str) -> QPalette:
     palette = QPalette()
-    colours = PALETTES["dark" if theme == "dark" else "light"]
+    colors = PALETTES["dark" if theme == "dark" else "light"]
     if theme != "dark":
         palette = QApplication.style().standardPalette() if QApplication.style() else palette
-        for role, colour in (
-            (QPalette.ColorRole.Window, colours.window),
-            (QPalette.ColorRole.WindowText, colours.window_text),
-            (QPalette.ColorRole.Base, colours.base),
+        for role, color in (
+            (QPalette.ColorRole.Window, colors.window),
+            (QPalette.ColorRole.WindowText, colors.window_text),
+            (QPalette.ColorRole.Base, colors.base),
         ):
-            palette.setColor(QPalette.ColorGroup.Active, role, QColor(colour))
-            palette.setColor(QPalette.ColorGroup.Inactive, role, QColor(colour))
+            palette.setColor(QPalette.ColorGroup.Active, role, QColor(color))
+            palette.setColor(QPalette.ColorGroup.Inactive, role, QColor(color))
         return palette
     roles = {
-        QPalette.ColorRole.Window: colours.window,
-        QPalette.ColorRole.WindowText: colours.window_text,
-        QPalette.ColorRole.Base: colours.base,
+        QPalette.ColorRole.Window: colors.window,
+        QPalette.ColorRole.WindowText: colors.window_text,
+        QPalette.ColorRole.Base: colors.base,
         QPalette.ColorRole.AlternateBase: "#2c2d34",
         QPalette.ColorRole.ToolTipBase: "#2f3038",
         QPalette.ColorRole.ToolTipText: "#f0f0f0",
-        QPalette.ColorRole.Text: colours.window_text,
+        QPalette.ColorRole.Text: colors.window_text,
         QPalette.ColorRole.Button: "#34353d",
         QPalette.ColorRole.ButtonText: "#e8e9ee",
         QPalette.ColorRole.BrightText: "#ff6b6b",
@@ -423,15 +423,15 @@ def _palette(theme: str) -> QPalette:
         QPalette.ColorRole.HighlightedText: "#ffffff",
         QPalette.ColorRole.PlaceholderText: "#8a8c97",
     }
-    for role, colour in roles.items():
-        palette.setColor(role, QColor(colour))
+    for role, color in roles.items():
+        palette.setColor(role, QColor(color))
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6d6f7a"))
     return palette
 
 
-# Colours of the few widgets styled by object name, per theme (everything else follows the palette).
-NAMED_COLOURS = {
+# Colors of the few widgets styled by object name, per theme (everything else follows the palette).
+NAMED_COLORS = {
     name: {
         "error": p.error,
         "muted": p.muted,
@@ -445,8 +445,8 @@ NAMED_COLOURS = {
 STYLED_NAMES = frozenset({"errorLabel", "hintLabel", "ledger", "largeGraphBanner"})
 
 
-# A label's role picks its text colour from the palette (and its weight); ``set_text_role`` gives it and every
-# theme switch recolours it (apply_theme), so no view writes a colour of its own.
+# A label's role picks its text color from the palette (and its weight); ``set_text_role`` gives it and every
+# theme switch recolors it (apply_theme), so no view writes a color of its own.
 TEXT_ROLE = "textRole"
 TEXT_ROLES = {  # role → (palette field or None for ordinary text, bold, italic; None leaves the font alone)
     "": (None, False, False),
@@ -459,7 +459,7 @@ OBJECT_ROLES = {"errorLabel": "error", "hintLabel": "muted"}  # widgets styled b
 
 
 def set_text_role(widget: QWidget, role: str | None) -> None:
-    """Colour ``widget``'s text by ``role`` (a key of TEXT_ROLES; None or "" is ordinary text), in the theme
+    """Color ``widget``'s text by ``role`` (a key of TEXT_ROLES; None or "" is ordinary text), in the theme
     applied now and again after every switch.  Costs nothing when the role is unchanged."""
     role = role or ""
     if role not in TEXT_ROLES:
@@ -478,11 +478,11 @@ def text_role(widget: QWidget) -> str | None:
 
 def _apply_text_role(widget: QWidget, role: str, pal: Palette) -> None:
     field, bold, italic = TEXT_ROLES.get(role, TEXT_ROLES[""])
-    colours = widget.palette()  # a copy that sets only the role changed: the rest follows the application
-    colour = QColor(getattr(pal, field) if field else pal.window_text)
-    if colours.color(QPalette.ColorRole.WindowText) != colour:
-        colours.setColor(QPalette.ColorRole.WindowText, colour)
-        widget.setPalette(colours)
+    colors = widget.palette()  # a copy that sets only the role changed: the rest follows the application
+    color = QColor(getattr(pal, field) if field else pal.window_text)
+    if colors.color(QPalette.ColorRole.WindowText) != color:
+        colors.setColor(QPalette.ColorRole.WindowText, color)
+        widget.setPalette(colors)
     font = widget.font()
     if (bold is not None and font.bold() != bold) or (italic is not None and font.italic() != italic):
         if bold is not None:
@@ -496,10 +496,10 @@ def style_named_widget(widget: QWidget, theme: str, presentation: bool) -> None:
     """The look of a widget the app styles by object name or role: an error line, a hint, the ledger, the
     graph banner, a label given a text role.
 
-    Labels get a palette colour (they keep following every other palette change); the ledger and the banner,
+    Labels get a palette color (they keep following every other palette change); the ledger and the banner,
     which need padding and a rounded border, a style sheet of their own.
     """
-    colours = NAMED_COLOURS.get(theme, NAMED_COLOURS["light"])
+    colors = NAMED_COLORS.get(theme, NAMED_COLORS["light"])
     name = widget.objectName()
     role = text_role(widget)
     if role is not None:
@@ -508,12 +508,12 @@ def style_named_widget(widget: QWidget, theme: str, presentation: bool) -> None:
     if name == "ledger":
         sheet = (
             f"QListWidget::item {{ padding: {4 if presentation else 2}px 2px; }}"
-            f"QListWidget::item:selected {{ background: {colours['sel']}; color: {colours['sel_text']}; }}"
+            f"QListWidget::item:selected {{ background: {colors['sel']}; color: {colors['sel_text']}; }}"
         )
     elif name == "largeGraphBanner":
         sheet = (
-            f"QFrame#largeGraphBanner {{ background: {colours['banner']}; "
-            f"border: 1px solid {colours['banner_border']}; border-radius: 4px; }}"
+            f"QFrame#largeGraphBanner {{ background: {colors['banner']}; "
+            f"border: 1px solid {colors['banner_border']}; border-radius: 4px; }}"
         )
     else:
         return
@@ -593,11 +593,11 @@ def monospace_font(point_size: float | None = None) -> QFont:
     return font
 
 
-# ------------------------------------------------------------ class colours
+# ------------------------------------------------------------ class colors
 
 
 def class_colors(theme: str | None = None) -> tuple[str, ...]:
-    """The class colours of ``theme`` (default: the theme applied now) as hex strings, class 0 first."""
+    """The class colors of ``theme`` (default: the theme applied now) as hex strings, class 0 first."""
     return palette(theme).class_colors
 
 
@@ -606,9 +606,9 @@ def class_rgb(theme: str | None = None) -> list[tuple[int, int, int]]:
     return [rgb(c) for c in class_colors(theme)]
 
 
-def rgb(colour: str) -> tuple[int, int, int]:
-    """A palette colour as an (r, g, b) triple (for numpy images)."""
-    c = QColor(colour)
+def rgb(color: str) -> tuple[int, int, int]:
+    """A palette color as an (r, g, b) triple (for numpy images)."""
+    c = QColor(color)
     return c.red(), c.green(), c.blue()
 
 
@@ -617,13 +617,13 @@ def rgb(colour: str) -> tuple[int, int, int]:
 
 @dataclass(frozen=True)
 class LabColors:
-    """The optimizer lab's colours: the surface's bands (low → high), the racers, the marks on the map."""
+    """The optimizer lab's colors: the surface's bands (low → high), the racers, the marks on the map."""
 
     surface_low: QColor
     surface_mid: QColor
     surface_high: QColor
     non_finite: QColor  # where f is inf or nan
-    racers: tuple[QColor, ...]  # one per optimiser, distinct on both band ends
+    racers: tuple[QColor, ...]  # one per optimizer, distinct on both band ends
     minimum: QColor
     start: QColor
     arrows: QColor

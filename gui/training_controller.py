@@ -305,7 +305,7 @@ class TrainingController(QObject):
         self._send(SetDelay(SPEEDS[label]))
 
     def update_settings(self, **fields) -> bool:
-        """Change settings.  Optimiser settings apply between steps without a reset;
+        """Change settings.  Optimizer settings apply between steps without a reset;
         a new network or new data rebuilds the trainer (new weights from the seed).
         Returns False (and says why) if a value is refused."""
         if self._closed:
@@ -377,7 +377,7 @@ class TrainingController(QObject):
         return "classification" if self.regression is None else "regression"
 
     def _regression_from(self, config: TrainingConfig, **fields):
-        """The regression settings: the shared ones (data size, noise, network, optimiser) from ``config``."""
+        """The regression settings: the shared ones (data size, noise, network, optimizer) from ``config``."""
         from autograd_core.regression import RegressionConfig
 
         base = self.regression or RegressionConfig()
@@ -504,7 +504,7 @@ class TrainingController(QObject):
         return None
 
     def export_trainer(self, timeout: float = 10.0) -> Trainer:
-        """A copy of the live trainer (same weights, optimiser state, history and data), e.g. to save it."""
+        """A copy of the live trainer (same weights, optimizer state, history and data), e.g. to save it."""
         if self._worker is None:
             # Not started: the trainer it would start with, after the commands waiting for it.
             queued = LocalPipe()

@@ -124,7 +124,7 @@ class TrainingPanel(QWidget):
             "Which data set to learn: moons, circles and XOR have two classes, blobs and spiral 2–6, "
             "iris and wine three (or painted points)",
         )
-        self.classes = _spin(2, MAX_CLASSES, "Number of classes: blob centres or spiral arms")
+        self.classes = _spin(2, MAX_CLASSES, "Number of classes: blob centers or spiral arms")
         self.columns = QComboBox()
         self.columns.setToolTip("Which two measurements of the table to plot (or its first two principal components)")
         self.samples = _spin(10, 2000, "Number of points (train + test)")
@@ -134,7 +134,7 @@ class TrainingPanel(QWidget):
         self.data_seed = _spin(0, 2**31 - 1, "Seed of the random points: the same seed gives the same data")
         self.preset_button = QPushButton("Use tuned preset")
         self.preset_button.setToolTip(
-            "Set the network, optimiser, learning rate and steps tuned for this data set (it trains reliably)"
+            "Set the network, optimizer, learning rate and steps tuned for this data set (it trains reliably)"
         )
         self.preset_button.clicked.connect(self.controller.use_preset)
         self.preset_text = QLabel()
@@ -288,7 +288,7 @@ class TrainingPanel(QWidget):
 
     def _build_settings(self) -> None:
         self.loss = _combo(
-            LOSS_LABELS, "What the network minimises: cross-entropy on the logit, hinge (as micrograd) or MSE"
+            LOSS_LABELS, "What the network minimizes: cross-entropy on the logit, hinge (as micrograd) or MSE"
         )
         self.optimizer = _combo(OPTIMIZER_LABELS, "How each step moves the weights along the gradient")
         self.lr = _double(0.0001, 1000.0, "Learning rate: the size of each step (changes apply at once)")
@@ -301,7 +301,7 @@ class TrainingPanel(QWidget):
         self.steps = _spin(1, 1_000_000, "Training stops after this many steps (raise it to go on)")
         form = QFormLayout()
         form.addRow("Loss", self.loss)
-        form.addRow("Optimiser", self.optimizer)
+        form.addRow("Optimizer", self.optimizer)
         form.addRow("Learning rate", self.lr)
         form.addRow("Schedule", self.schedule)
         form.addRow("Batch size", self.batch_size)

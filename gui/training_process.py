@@ -257,7 +257,7 @@ class Engine:
                     self.new_generation()
                 case Reset(config=config_dict) if is_regression(config_dict):
                     if isinstance(self.trainer, Trainer) and self.trainer.config.points is not None:
-                        self.points_data = self.trainer.data  # its names, standardisation and split
+                        self.points_data = self.trainer.data  # its names, standardization and split
                     self.trainer = RegressionRun(regression_config_from_dict(config_dict))
                     self.new_generation()
                 case Reset(config=config_dict):
@@ -307,7 +307,7 @@ class Engine:
 
     def _kept_points(self, config: TrainingConfig) -> Dataset | None:
         """The painted data kept from before a regression, if ``config`` trains on exactly those points: rebuilt
-        from the points alone it would lose its names (iris's axes and species), standardisation and split."""
+        from the points alone it would lose its names (iris's axes and species), standardization and split."""
         kept = self.points_data
         if kept is None or config.points is None or dataset_points(kept) != config.points:
             return None
@@ -477,7 +477,7 @@ class Engine:
         trainer = self.trainer
         try:
             optimizer_state = trainer.optimizer.state_dict()
-        except Exception:  # a restart without the optimiser's state still keeps weights, data and history
+        except Exception:  # a restart without the optimizer's state still keeps weights, data and history
             optimizer_state = None
         key = (self.generation, self.revision)  # every command that can change the config changes this
         if key == self.sent_config_key:
@@ -518,7 +518,7 @@ class Engine:
         and at most SLICE_SHARE of the time).
 
         Computed here, not in the GUI: it is a full-batch scalar backward
-        (~100 ms for 150 points) plus the optimiser's next step on a copy of
+        (~100 ms for 150 points) plus the optimizer's next step on a copy of
         the trainer, which would freeze the GUI thread.
         """
         due = self.slice_pending()

@@ -27,7 +27,7 @@ class Start:
     """How a training process begins: a fresh trainer from ``config``, or one in the saved state ``session``.
 
     After a crash the GUI sends the last good state it received (weights,
-    optimiser state, data, history) with the engine's own state (generation,
+    optimizer state, data, history) with the engine's own state (generation,
     last command handled, playing or not, speed, picked weight), so the new
     process goes on where the old one stopped.
     """
@@ -42,7 +42,7 @@ class Start:
     delay: float = 0.0
     slice_spec: tuple | None = None
     start_metrics: StepMetrics | None = None
-    # With a regression ``config`` ({"task": "regression", ...}): (flat weights, step, history, optimiser state)
+    # With a regression ``config`` ({"task": "regression", ...}): (flat weights, step, history, optimizer state)
     # of the last good snapshot, so a restarted process goes on from there.
     regression_state: tuple | None = None
 
@@ -123,7 +123,7 @@ class PickSlice(Command):
 class ComputeLandscape(Command):
     """Reply (in the next snapshot's ``landscape``) with the loss landscape around the current weights.
 
-    ``mode`` "random" (two filter-normalised directions from ``seed``) or "pca"
+    ``mode`` "random" (two filter-normalized directions from ``seed``) or "pca"
     (the training path's principal directions); see ``autograd_core.landscape``.
     """
 

@@ -1,8 +1,8 @@
-"""Colour helpers of the training views (the plots and the network diagram must agree).
+"""Color helpers of the training views (the plots and the network diagram must agree).
 
-The colours themselves are in ``gui.theme`` (one ``Palette`` per theme); this module turns them into what
+The colors themselves are in ``gui.theme`` (one ``Palette`` per theme); this module turns them into what
 pyqtgraph and the diagram need.  Class 0 is blue and class 1 orange everywhere: points, the probability map,
-the colour bar and the sign of a weight (blue negative, orange positive).  The map behind the points is paler
+the color bar and the sign of a weight (blue negative, orange positive).  The map behind the points is paler
 than the points (light theme) or darker (dark theme), so both read on a projector.
 """
 
@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from gui.theme import PALETTES, Palette, palette, plot_text_size
 
-# The light theme's class colours (the names other modules and tests import; views use palette()).
+# The light theme's class colors (the names other modules and tests import; views use palette()).
 CLASS_COLORS = PALETTES["light"].class_colors
 NEGATIVE = QColor(CLASS_COLORS[0])
 POSITIVE = QColor(CLASS_COLORS[1])
@@ -29,7 +29,7 @@ def _rgb(name: str) -> list[int]:
 
 
 def probability_colormap(pal: Palette | None = None) -> pg.ColorMap:
-    """The diverging blue–neutral–orange map of P(class 1), in the palette's colours."""
+    """The diverging blue–neutral–orange map of P(class 1), in the palette's colors."""
     pal = pal or palette()
     colors = np.array([_rgb(c) for c in pal.probability_stops], dtype=np.ubyte)
     return pg.ColorMap(np.array([0.0, 0.5, 1.0]), colors, name=f"probability-{pal.name}")
@@ -103,7 +103,7 @@ def _fit_label(axis: pg.AxisItem, size: float, vertical: bool) -> None:
 
 
 def style_plot(widget: pg.PlotWidget, pal: Palette | None = None, presentation: bool | None = None) -> None:
-    """Background, axes and axis text of a pyqtgraph plot in the palette's colours and the mode's sizes."""
+    """Background, axes and axis text of a pyqtgraph plot in the palette's colors and the mode's sizes."""
     pal = pal or palette()
     widget.setBackground(pal.plot_background)
     style_axes(widget, pal.axis, pal.plot_text, presentation)
@@ -134,7 +134,7 @@ def style_axes(
 def set_plot_title(
     widget: pg.PlotWidget, title: str, pal: Palette | None = None, presentation: bool | None = None
 ) -> None:
-    """The plot's title in the palette's colour and the mode's size.  A title wider than the plot (which would
+    """The plot's title in the palette's color and the mode's size.  A title wider than the plot (which would
     widen the plot's layout past its view and cut the data area off) is cut at its last ":" or "," that fits,
     with the whole title as the plot's tooltip; ``refit_title`` chooses again after a resize."""
     pal = pal or palette()

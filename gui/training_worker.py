@@ -7,7 +7,7 @@ tells the GUI with one ``snapshotReady`` signal per snapshot not yet taken.
 Snapshots the GUI had no time for are merged, so a slow frame drops
 pictures, never metrics.
 
-Every snapshot is also the *last good state*: weights, optimiser state,
+Every snapshot is also the *last good state*: weights, optimizer state,
 data, the history so far, and the engine's own state (playing, speed, the
 picked weight).  If the child dies (killed, out of memory, a bug), the worker
 starts a new one from that state, sends it again the commands it had not yet
@@ -99,7 +99,7 @@ class TrainingWorker(QObject):
         return snap
 
     def export_trainer(self, timeout: float = 10.0) -> Trainer:
-        """A Trainer in this process equal to the one training now (weights, optimiser, history, data)."""
+        """A Trainer in this process equal to the one training now (weights, optimizer, history, data)."""
         raise NotImplementedError
 
     def stop(self, timeout_ms: int = 5000) -> bool:

@@ -441,7 +441,7 @@ class TrainingWorkspace(QWidget):
         self.confusion.set_labels(dataset)
         # the data's own names (iris: setosa …, PC1): the sample entry's classes, the diagram's hover
         features = None
-        if getattr(dataset, "feature_names", None):  # as the boundary's axes say them ("… (standardised)")
+        if getattr(dataset, "feature_names", None):  # as the boundary's axes say them ("… (standardized)")
             features = [dataset.feature_label(i) for i in range(len(dataset.feature_names))]
         names = getattr(dataset, "class_names", None), features
         self.sample_entry.set_class_names(names[0])
@@ -613,13 +613,13 @@ class TrainingWorkspace(QWidget):
         return state
 
     def session_trainer(self):
-        """A copy of the live trainer (network, data, weights, optimiser state, history) for File → Save."""
+        """A copy of the live trainer (network, data, weights, optimizer state, history) for File → Save."""
         if self.controller.task == "regression":
             return None
         return self.controller.export_trainer()
 
     def set_theme(self, theme: str) -> None:
-        """Every view in the theme's palette (plots, boundary colour map, diagram, maps, banner)."""
+        """Every view in the theme's palette (plots, boundary color map, diagram, maps, banner)."""
         with self.diagram.fitting_once():
             self._restyle(theme, presentation_on())
 
@@ -810,7 +810,7 @@ class TrainingWorkspace(QWidget):
             raise OSError(f"could not write {path}")
 
     def save_session(self, path, extra: dict | None = None) -> None:
-        """Save trainer (network, data, weights, optimiser, history) and view state; raises SessionError."""
+        """Save trainer (network, data, weights, optimizer, history) and view state; raises SessionError."""
         extra = {**(extra or {}), EXTRA_KEY: self.session_state()}
         save_session(path, trainer=self.session_trainer(), extra=extra)
 

@@ -48,8 +48,8 @@ def test_hidden_layer_labels_do_not_overlap_in_a_small_diagram(qtbot):
         viewport = diagram.view.viewport().rect()
         for layer, rect in enumerate(rects, start=1):
             assert viewport.contains(rect.toRect().adjusted(1, 1, -1, -1)), (rect, viewport)
-            centre = diagram.view.mapFromScene(diagram.neurons[layer][0].sceneBoundingRect().center())
-            assert abs(rect.center().x() - centre.x()) <= 2  # beside its own layer
+            center = diagram.view.mapFromScene(diagram.neurons[layer][0].sceneBoundingRect().center())
+            assert abs(rect.center().x() - center.x()) <= 2  # beside its own layer
     # crowded layers keep the neuron count, the tooltip keeps the rest (the header and key are shorter now:
     # the view is taller at 490×260 than it was, so crowd it a little more)
     diagram.resize(400, 240)
@@ -65,7 +65,7 @@ def test_hidden_layer_labels_do_not_overlap_in_a_small_diagram(qtbot):
 
 
 def test_curve_key_is_readable_on_a_dark_window(qtbot):
-    """The train swatch (#37474f) vanished on the dark theme's window colour: the key has the plots' white."""
+    """The train swatch (#37474f) vanished on the dark theme's window color: the key has the plots' white."""
     plots = MetricsPlots()
     qtbot.addWidget(plots)
     dark = plots.palette()
@@ -79,7 +79,7 @@ def test_curve_key_is_readable_on_a_dark_window(qtbot):
     image = key.grab().toImage()
     assert QFontMetrics(key.font()).height() <= image.height()
     corner = image.pixelColor(2, image.height() // 2)
-    assert corner.lightness() > 240  # painted on white whatever the window colour
-    # and the train swatch is there: dark pixels of its colour on that white
+    assert corner.lightness() > 240  # painted on white whatever the window color
+    # and the train swatch is there: dark pixels of its color on that white
     swatch = [image.pixelColor(x, image.height() // 2) for x in range(image.width() // 3)]
     assert any(c.lightness() < 120 for c in swatch)

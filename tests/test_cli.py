@@ -153,10 +153,10 @@ def test_plot_writes_a_png_without_a_screen(tmp_path):
 
     image = QImage(str(out))
     assert (image.width(), image.height()) == (820, 700)
-    # The map is not blank: it holds both class colours (blue-ish and orange-ish pixels).
-    colours = {image.pixelColor(x, y).name() for x in range(80, 700, 20) for y in range(80, 620, 20)}
-    assert any(int(c[1:3], 16) > int(c[5:7], 16) + 40 for c in colours)  # more red than blue: orange
-    assert any(int(c[5:7], 16) > int(c[1:3], 16) + 40 for c in colours)  # more blue than red: blue
+    # The map is not blank: it holds both class colors (blue-ish and orange-ish pixels).
+    colors = {image.pixelColor(x, y).name() for x in range(80, 700, 20) for y in range(80, 620, 20)}
+    assert any(int(c[1:3], 16) > int(c[5:7], 16) + 40 for c in colors)  # more red than blue: orange
+    assert any(int(c[5:7], 16) > int(c[1:3], 16) + 40 for c in colors)  # more blue than red: blue
 
 
 # ------------------------------------------------------------------ hostile input: one line, no traceback, bounded

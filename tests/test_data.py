@@ -1,4 +1,4 @@
-"""Data sets: shapes, labels, seeds, split, standardisation, painted points, bad input."""
+"""Data sets: shapes, labels, seeds, split, standardization, painted points, bad input."""
 
 import numpy as np
 import pytest

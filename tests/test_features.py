@@ -74,7 +74,7 @@ def test_features_editor_diagram_and_maps(qtbot, ws):
     assert "not finite" in editor.error.text()
     qtbot.wait(100)
     assert ws.controller.config.features is None and ws.controller.last_snapshot.generation == generation
-    # x1*x2: three inputs in the diagram, labelled with the expression
+    # x1*x2: three inputs in the diagram, labeled with the expression
     type_feature(qtbot, editor.lines[0], "x1*x2")
     assert not editor.error.isVisible()
     qtbot.waitUntil(lambda: ws.controller.last_snapshot.sizes[0] == 3 and ws.controller.settled, timeout=TIMEOUT)

@@ -155,7 +155,7 @@ def test_force_layouts_keep_the_output_right_of_the_leaves(method):
     assert pos[graph.graph["root"]][0] > sum(pos[n][0] for n in leaves) / len(leaves)
 
 
-def test_barycentre_sweeps_cut_crossings():
+def test_barycenter_sweeps_cut_crossings():
     ev = build(TEXTS[1], a=1.0, b=2.0, c=3.0, d=4.0)
     graph = to_networkx(ev.output)
     before = count_crossings(graph, layout(graph, sweeps=0))

@@ -71,7 +71,7 @@ def test_300_node_expression_opens_as_groups_that_open_and_close_by_mouse_and_ke
 
 
 def box_pixels(view) -> list[tuple[NodeItem, QColor]]:
-    """(box, colour on screen at its centre) for every box at least 5 pixels wide and tall in the viewport."""
+    """(box, color on screen at its center) for every box at least 5 pixels wide and tall in the viewport."""
     image = view.viewport().grab().toImage()
     scale = view.transform().m11()
     out = []
@@ -92,7 +92,7 @@ def test_value_change_when_zoomed_out_repaints_no_box_whose_look_is_unchanged(qt
     view.fit()
     assert view.fitted_text_points() < 4.5  # far out: no number is drawn
     view.viewport().grab()  # painted once, as on screen
-    regrouped = []  # the box layer sorting its boxes by colour again: a box's look changed
+    regrouped = []  # the box layer sorting its boxes by color again: a box's look changed
     original = BoxLayer._regroup
 
     def counting(self):
@@ -101,22 +101,22 @@ def test_value_change_when_zoomed_out_repaints_no_box_whose_look_is_unchanged(qt
 
     monkeypatch.setattr(BoxLayer, "_regroup", counting)
     before = {n: item.value for n, item in view.nodes.items()}
-    panel.state.set_value("x0", 0.123)  # gradients are not shown: every box keeps its colour
+    panel.state.set_value("x0", 0.123)  # gradients are not shown: every box keeps its color
     view.viewport().grab()
     changed = [n for n, item in view.nodes.items() if item.value != before[n]]
     assert changed  # the numbers did change (drawn on zooming in, and in tooltips)
     assert regrouped == []
-    # with gradients shown, the boxes whose colour changes are drawn in their new colour
+    # with gradients shown, the boxes whose color changes are drawn in their new color
     panel.state.backward()
     drawn = box_pixels(view)
     assert len(drawn) > 100
-    assert all(colour == item.fill() for item, colour in drawn)
+    assert all(color == item.fill() for item, color in drawn)
     shades = {item.node: item.shade for item in view.nodes.values()}
     panel.state.set_value("x0", -2.0)
     drawn = box_pixels(view)
-    recoloured = [item for item, _ in drawn if item.shade != shades[item.node]]
-    assert 0 < len(recoloured) < len(drawn)
-    assert all(colour == item.fill() for item, colour in drawn)
+    recolored = [item for item, _ in drawn if item.shade != shades[item.node]]
+    assert 0 < len(recolored) < len(drawn)
+    assert all(color == item.fill() for item, color in drawn)
     # zoomed in, the numbers can be read: every box whose numbers changed is repainted
     marked = []
     original_update = NodeItem.update

@@ -1,4 +1,4 @@
-"""Crossing minimisation of the layered drawing: the shortest layering, parallel paths, and dot as the bar."""
+"""Crossing minimization of the layered drawing: the shortest layering, parallel paths, and dot as the bar."""
 
 import itertools
 import json
@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from autograd_core.drawing import (
-    _minimise,
+    _minimize,
     _swap_parallel,
     assign_layers,
     count_path_crossings,
@@ -92,8 +92,8 @@ def test_two_parallel_paths_swap_in_every_layer_they_share():
     assert layers == [[0, 1], [3, 2], [5, 4], [7, 6]]
     assert changed == [False, True, True, True]
     assert [pos[i] for i in range(8)] == [0, 1, 1, 0, 1, 0, 1, 0]
-    # and the minimisation finds it from the crossed start
-    crossings, _layers = _minimise([[0, 1], [2, 3], [4, 5], [6, 7]], up, down, 24, False, True, True)
+    # and the minimization finds it from the crossed start
+    crossings, _layers = _minimize([[0, 1], [2, 3], [4, 5], [6, 7]], up, down, 24, False, True, True)
     assert crossings == 0
 
 
@@ -119,7 +119,7 @@ def test_no_more_crossings_than_dot(part):
         order = layered_order(graph)
         drawing = draw(graph, "layered", {n: box for n in graph}, layering=order)
         ours = count_path_crossings({e: flatten(drawing.path(e)) for e in drawing.paths})
-        assert ours == order.crossings  # the count the ordering minimises is the drawn one
+        assert ours == order.crossings  # the count the ordering minimizes is the drawn one
         if ours > DOT["crossings"][name]:
             worse.append((name, ours, DOT["crossings"][name]))
     assert worse == []

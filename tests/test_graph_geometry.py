@@ -131,7 +131,7 @@ def test_fit_in_view_keeps_the_legend_corner_clear_and_uses_the_rest():
     # a drawing whose corner is empty uses the whole view, beside the legend
     scale, x, y = fit_in_view((0.0, 0.0, 100.0, 50.0), [(40.0, 0.0, 100.0, 50.0)], (200.0, 200.0), (60.0, 60.0))
     assert scale == pytest.approx(2.0) and x == pytest.approx(0.0)
-    # with no box in the corner, the drawing is centred at the full scale
+    # with no box in the corner, the drawing is centered at the full scale
     scale, x, y = fit_in_view(extent, boxes[1:], (200.0, 200.0), (60.0, 60.0), margin=10.0)
     assert scale == pytest.approx(1.8) and x == pytest.approx(10.0) and y == pytest.approx(10.0)
 

@@ -1,4 +1,4 @@
-"""The reusable graph view: items, tooltips, colours, layouts, zoom/pan, export, large graphs, groups."""
+"""The reusable graph view: items, tooltips, colors, layouts, zoom/pan, export, large graphs, groups."""
 
 import math
 import xml.etree.ElementTree as ET
@@ -77,13 +77,13 @@ def test_tooltip_has_full_precision_and_local_derivatives(qtbot, view):
 
 
 def pixel_at(view, node):
-    """The colour inside a node box, near its left edge (away from the text)."""
+    """The color inside a node box, near its left edge (away from the text)."""
     item = view.nodes[node]
     point = view.mapFromScene(item.pos() + QPointF(-item.width / 2 + 5, 0))
     return QColor(view.viewport().grab().toImage().pixel(point))
 
 
-def test_node_colour_follows_gradient_sign(qtbot, view):
+def test_node_color_follows_gradient_sign(qtbot, view):
     a, b = Tensor(2.0, label="a"), Tensor(-3.0, label="b")
     y = a * b
     y.backward()  # grad a = -3 (blue), grad b = 2 (red)
@@ -151,8 +151,8 @@ def test_export_png_and_svg(qtbot, view, tmp_path):
     view.export(str(svg))
     image = QImage(str(png))
     assert not image.isNull() and image.width() > 300 and image.height() > 200
-    colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
-    assert len(colours) > 20  # boxes, text, legend: not a blank image
+    colors = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
+    assert len(colors) > 20  # boxes, text, legend: not a blank image
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg")
     text = ET.tostring(root, encoding="unicode")

@@ -278,24 +278,24 @@ def test_every_widget_takes_the_new_theme_and_size_even_those_made_later(qtbot, 
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QLabel
 
-    from gui.theme import NAMED_COLOURS
+    from gui.theme import NAMED_COLORS
 
-    def colour(widget):
+    def color(widget):
         return widget.palette().color(QPalette.ColorRole.WindowText).name()
 
     app = QApplication.instance()
     editor = window.expression.editor
     type_into_editor(qtbot, window, "tanh(a +")
     assert editor.error_label.isVisible() and editor.error_label.font().bold()
-    assert colour(editor.error_label) == NAMED_COLOURS["light"]["error"]
+    assert color(editor.error_label) == NAMED_COLORS["light"]["error"]
     window.set_theme("dark")
     window.set_presentation(True)
-    assert colour(editor.error_label) == NAMED_COLOURS["dark"]["error"]
+    assert color(editor.error_label) == NAMED_COLORS["dark"]["error"]
     later = QLabel("made after the switch")
     later.setObjectName("hintLabel")
     window.statusBar().addWidget(later)
     later.show()
-    assert colour(later) == NAMED_COLOURS["dark"]["muted"]  # styled when Qt polished it
+    assert color(later) == NAMED_COLORS["dark"]["muted"]  # styled when Qt polished it
     plain = window.expression.evaluate_button  # follows the palette and font like any widget
     assert plain.palette().color(QPalette.ColorRole.Button) == app.palette().color(QPalette.ColorRole.Button)
     assert plain.font().pointSizeF() == pytest.approx(app.font().pointSizeF())
@@ -305,7 +305,7 @@ def test_every_widget_takes_the_new_theme_and_size_even_those_made_later(qtbot, 
     window.set_presentation(False)
     window.set_theme("light")
     assert window.non_finite_label.font().pointSizeF() == pytest.approx(app.font().pointSizeF())
-    assert colour(later) == NAMED_COLOURS["light"]["muted"] and "padding: 2px" in (
+    assert color(later) == NAMED_COLORS["light"]["muted"] and "padding: 2px" in (
         window.expression.backward.ledger.styleSheet()
     )
 

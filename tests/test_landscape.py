@@ -1,4 +1,4 @@
-"""The network's loss landscape: filter normalisation, the grid against the model's own forward, the path,
+"""The network's loss landscape: filter normalization, the grid against the model's own forward, the path,
 and the training process answering ComputeLandscape (in-process engine and the workspace's tab)."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_weights_flatten_in_parameter_order_and_back(trained):
         unflatten_weights(vector[:-1], weights)
 
 
-def test_filter_normalisation_gives_each_neuron_its_weights_norm_and_leaves_biases_alone(trained):
+def test_filter_normalization_gives_each_neuron_its_weights_norm_and_leaves_biases_alone(trained):
     trainer, _ = trained
     weights = trainer.model.weight_arrays()
     direction = random_direction(weights, np.random.default_rng(3))
@@ -72,8 +72,8 @@ def test_grid_values_are_the_models_forward_at_the_moved_weights(trained):
     data, model = trainer.data, trainer.model
     L = loss_landscape(model, data.X_train, data.y_train, "bce", history=history.array(), resolution=9, seed=5)
     assert L.losses.shape == (9, 9)
-    assert L.centre_loss == pytest.approx(trainer.evaluate().train_loss, rel=1e-12)
-    assert L.losses[4, 4] == pytest.approx(L.centre_loss, rel=1e-12)  # α = β = 0 is the current weights
+    assert L.center_loss == pytest.approx(trainer.evaluate().train_loss, rel=1e-12)
+    assert L.losses[4, 4] == pytest.approx(L.center_loss, rel=1e-12)  # α = β = 0 is the current weights
     weights = model.weight_arrays()
     rng = np.random.default_rng(5)
     d1 = flatten_weights(random_direction(weights, rng))
@@ -82,7 +82,7 @@ def test_grid_values_are_the_models_forward_at_the_moved_weights(trained):
         moved = flatten_weights(weights) + L.alphas[j] * d1 + L.betas[i] * d2
         scores = model.forward_array(data.X_train, unflatten_weights(moved, weights))
         assert L.losses[i, j] == pytest.approx(loss_array("bce", scores, data.y_train), rel=1e-12)
-    # the path ends at the current weights: (0, 0); the start is off the centre
+    # the path ends at the current weights: (0, 0); the start is off the center
     np.testing.assert_allclose(L.path[-1], (0.0, 0.0), atol=1e-12)
     assert np.hypot(*L.path[0]) > 0.01
     assert L.levels.size > 1 and np.all(np.diff(L.levels) > 0)
@@ -90,15 +90,15 @@ def test_grid_values_are_the_models_forward_at_the_moved_weights(trained):
 
 def test_projection_recovers_coordinates_in_the_plane_and_pca_spans_a_planar_path():
     rng = np.random.default_rng(0)
-    centre = rng.standard_normal(30)
+    center = rng.standard_normal(30)
     d1, d2 = rng.standard_normal(30), rng.standard_normal(30)
     coords = rng.standard_normal((12, 2))
-    history = centre + coords[:, :1] * d1 + coords[:, 1:] * d2
-    np.testing.assert_allclose(project_path(history, centre, d1, d2), coords, rtol=1e-10, atol=1e-12)
-    p1, p2, shares = pca_directions(history, centre)
+    history = center + coords[:, :1] * d1 + coords[:, 1:] * d2
+    np.testing.assert_allclose(project_path(history, center, d1, d2), coords, rtol=1e-10, atol=1e-12)
+    p1, p2, shares = pca_directions(history, center)
     assert abs(p1 @ p2) < 1e-12 and shares.sum() == pytest.approx(1.0)
-    back = project_path(history, centre, p1, p2)
-    np.testing.assert_allclose(centre + back[:, :1] * p1 + back[:, 1:] * p2, history, atol=1e-10)
+    back = project_path(history, center, p1, p2)
+    np.testing.assert_allclose(center + back[:, :1] * p1 + back[:, 1:] * p2, history, atol=1e-10)
 
 
 def test_pca_mode_frames_the_whole_path(trained):
@@ -132,7 +132,7 @@ def test_the_training_process_answers_compute_landscape_with_the_path():
     snap = h.run()
     L = snap.landscape
     assert L is not None and L.losses.shape == (11, 11) and L.step == 6 and len(L.path) == 7
-    assert L.centre_loss == pytest.approx(h.trainer.evaluate().train_loss, rel=1e-12)
+    assert L.center_loss == pytest.approx(h.trainer.evaluate().train_loss, rel=1e-12)
     assert h.run(advance=1.0) is snap or h.snapshots[-1].landscape is None  # answered once
     h.send(ComputeLandscape(resolution=2))  # refused: the engine says why and goes on
     snap = h.run()

@@ -349,7 +349,7 @@ def test_the_loss_slice_plot_keeps_a_readable_height_in_every_mode(tour):
 
 def test_the_lab_table_shows_names_steps_and_losses_whole_on_a_projector(tour):
     """At 1024×700 and 1280×720 in presentation mode (a 1024×768 projector) every racer's row is in view with its
-    optimiser's name, steps and loss whole (the figures a class reads); too narrow for every column, the table
+    optimizer's name, steps and loss whole (the figures a class reads); too narrow for every column, the table
     shows its Results or its Settings (a tab bar over it), each whole: no more names cut to "Mome…"."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest

@@ -157,7 +157,7 @@ def test_paint_erase_drag_clear_and_the_trainer_trains_on_the_edits(qtbot, ws, t
 
 def test_clicking_a_point_selects_it_for_the_sample_graph(qtbot, ws):
     data = ws.controller.dataset
-    i = int(np.argmax(data.X_train[:, 0]))  # the rightmost point: no neighbour under the pointer
+    i = int(np.argmax(data.X_train[:, 0]))  # the rightmost point: no neighbor under the pointer
     x, y, label = float(data.X_train[i, 0]), float(data.X_train[i, 1]), int(data.y_train[i])
     with qtbot.waitSignal(ws.sampleSelected, timeout=5000) as blocker:
         click_plane(qtbot, ws, x, y, offset=(2, 1))
@@ -217,14 +217,14 @@ def test_neuron_maps_hover_and_gradient_edges(qtbot, ws):
     qtbot.mouseMove(view.viewport(), QPoint(1, 1))
     qtbot.waitUntil(lambda: not diagram.magnifier.isVisible(), timeout=5000)
 
-    # Gradient mode: every edge is coloured by the sign of the last step's gradient, the caption says so.
+    # Gradient mode: every edge is colored by the sign of the last step's gradient, the caption says so.
     diagram.mode.setCurrentIndex(1)
     assert "gradient" in diagram.title.text()
     grads = np.concatenate([g.ravel() for g, _b in snap.grads])
     for edge, g in zip(diagram.edges, grads):
-        colour = edge.pen().color()
+        color = edge.pen().color()
         if abs(g) > 1e-9 * np.abs(grads).max():
-            assert (colour.red() > colour.blue()) == (g > 0), (g, colour.name())
+            assert (color.red() > color.blue()) == (g > 0), (g, color.name())
 
     # Gradient flow: the tab plots each layer's gradient norm of every step (the history's grad_norms).
     ws.curves.setCurrentWidget(ws.gradient_flow)
@@ -292,7 +292,7 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     assert (ys[1] - ys[0]) / (xs[1] - xs[0]) == pytest.approx(params[index].grad, rel=1e-6, abs=1e-12)
     assert "Slope of the tangent" in ws.loss_slice.caption.text()
 
-    # The green triangle is the optimiser's real next step (Adam, the default, on its next batch of 32), not the
+    # The green triangle is the optimizer's real next step (Adam, the default, on its next batch of 32), not the
     # SGD rule w − lr·slope: one click on Step lands the weight exactly there.
     caption = ws.loss_slice.caption.text()
     assert sl.optimizer == "adam" and "Adam's next step (lr 0.05, next batch of 32 of 60 points)" in caption

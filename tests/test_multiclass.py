@@ -55,7 +55,7 @@ def test_tables_two_columns_or_principal_components(name, rows):
     X, y = table_points(name, [0, 1])
     assert X.shape == (rows, 2) and sorted(set(y.tolist())) == [0, 1, 2]
     Z, _ = table_points(name, None)
-    # The first two principal components of the standardised table are uncorrelated, the first the wider.
+    # The first two principal components of the standardized table are uncorrelated, the first the wider.
     assert abs(np.corrcoef(Z.T)[0, 1]) < 1e-9
     assert Z[:, 0].var() > Z[:, 1].var()
     d = make_dataset(name, noise=0.0, seed=0, test_fraction=0.2)

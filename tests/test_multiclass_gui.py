@@ -34,7 +34,7 @@ def test_three_blobs_regions_legend_diagram_and_paint_tools(qtbot, ws):
     snap = ws.controller.last_snapshot
     assert snap.classes == 3 and snap.grid.classes == 3 and snap.grid.winner is not None
     assert "(2 → 6 → 5 → 3)" in ws.network_panel.param_count.text()
-    # The map paints classes (no colour bar), the legend lists three, three paint tools show.
+    # The map paints classes (no color bar), the legend lists three, three paint tools show.
     assert boundary.classes == 3 and not boundary.colorbar.isVisible()
     assert "class 2" in boundary.key.text() and "class 3" not in boundary.key.text()
     assert [boundary.mode_buttons[f"paint{k}"].isVisible() for k in range(4)] == [True, True, True, False]
@@ -115,7 +115,7 @@ def test_iris_offers_its_columns(qtbot, ws):
     qtbot.waitUntil(lambda: ws.controller.last_snapshot.classes == 3, timeout=TIMEOUT)
     settle(qtbot, ws)
     assert len(ws.controller.dataset.y) == 150
-    axis = ws.boundary.plot.getPlotItem().getAxis("bottom")  # standardised columns: the title says so
-    assert "petal length (standardised)" in (axis.labelText + axis.toolTip())
+    axis = ws.boundary.plot.getPlotItem().getAxis("bottom")  # standardized columns: the title says so
+    assert "petal length (standardized)" in (axis.labelText + axis.toolTip())
     ws.sample_entry.set_classes(3)
     assert ws.sample_entry.label.count() == 3

@@ -32,8 +32,8 @@ def test_iris_and_wine_carry_their_species_and_axes():
     assert (iris.input_label(0), iris.input_label(1)) == ("x1 · PC1", "x2 · PC2")
     columns = make_dataset("iris", features=[2, 3])
     assert columns.feature_names == ["petal length (cm)", "petal width (cm)"]
-    # the columns are standardised (mean 0, std 1 over the table): the views say so, not the column's unit
-    assert columns.input_label(0) == "x1 · petal length (standardised)"
+    # the columns are standardized (mean 0, std 1 over the table): the views say so, not the column's unit
+    assert columns.input_label(0) == "x1 · petal length (standardized)"
     wine = make_dataset("wine", features=[0, 6])
     assert wine.class_labels() == [str(n) for n in load_wine().target_names] == ["class_0", "class_1", "class_2"]
     assert wine.feature_names == [load_wine().feature_names[0], load_wine().feature_names[6]]
@@ -55,7 +55,7 @@ def test_a_file_names_its_classes_and_columns_by_its_header():
     )
     data = table_dataset(parse_table(text), ["length", "width"], "species")
     assert data.class_labels() == ["rose", "tulip"]
-    assert (data.input_label(0), data.input_label(1)) == ("x1 · length (standardised)", "x2 · width (standardised)")
+    assert (data.input_label(0), data.input_label(1)) == ("x1 · length (standardized)", "x2 · width (standardized)")
 
 
 def test_names_survive_a_session_an_edit_and_the_csv_export():
@@ -186,7 +186,7 @@ def test_two_named_classes_title_the_map_by_the_second(qtbot, ws):
     boundary = ws.boundary
     assert boundary.plot.plain_title == "Decision boundary: P(tulip)"
     assert boundary.colorbar.getAxis("left").labelText == "P(tulip)"
-    assert boundary.plot.getPlotItem().getAxis("left").labelText == "x2 · width (standardised)"
+    assert boundary.plot.getPlotItem().getAxis("left").labelText == "x2 · width (standardized)"
     assert "rose" in boundary.key.text() and boundary.mode_buttons["paint0"].text() == "Paint rose"
 
 
@@ -209,21 +209,21 @@ def test_an_axis_too_short_for_its_name_keeps_the_input_name(qtbot):
     qtbot.waitUntil(lambda: left.labelText == "x2 · PC2")
 
 
-def test_standardised_columns_say_so_and_know_their_own_units():
-    """Iris's and wine's columns are standardised before training: the axis title names the column with
-    "(standardised)" in place of its unit (its ticks read −2 … 2, not centimetres), and the data set keeps the
+def test_standardized_columns_say_so_and_know_their_own_units():
+    """Iris's and wine's columns are standardized before training: the axis title names the column with
+    "(standardized)" in place of its unit (its ticks read −2 … 2, not centimetres), and the data set keeps the
     mean and scale, so the export writes the table's own units (without noise, exactly sklearn's values)."""
     from sklearn.datasets import load_iris
 
-    from autograd_core.naming import standardised_name
+    from autograd_core.naming import standardized_name
 
-    assert standardised_name("petal length (cm)") == "petal length (standardised)"
-    assert standardised_name("alcohol") == "alcohol (standardised)"
-    assert standardised_name("od280/od315_of_diluted_wines") == "od280/od315_of_diluted_wines (standardised)"
+    assert standardized_name("petal length (cm)") == "petal length (standardized)"
+    assert standardized_name("alcohol") == "alcohol (standardized)"
+    assert standardized_name("od280/od315_of_diluted_wines") == "od280/od315_of_diluted_wines (standardized)"
     columns = make_dataset("iris", features=[2, 3], noise=0.0)
-    assert abs(columns.X.mean(axis=0)).max() < 0.2 and columns.X.min() < -1.0  # standardised coordinates
+    assert abs(columns.X.mean(axis=0)).max() < 0.2 and columns.X.min() < -1.0  # standardized coordinates
     assert columns.feature_names == ["petal length (cm)", "petal width (cm)"]  # the table's names, unchanged
-    assert columns.input_label(1) == "x2 · petal width (standardised)"
+    assert columns.input_label(1) == "x2 · petal width (standardized)"
     table = load_iris().data[:, [2, 3]]
     own = columns.X * columns.scale + columns.mean
     assert all(np.abs(table - row).sum(axis=1).min() < 1e-9 for row in own)
@@ -231,11 +231,11 @@ def test_standardised_columns_say_so_and_know_their_own_units():
     rows = list(csv.reader(io.StringIO(predictions_csv(columns, scores))))
     assert rows[0][:2] == ["petal length (cm)", "petal width (cm)"]
     assert all(1.0 <= float(r[0]) <= 6.9 and 0.1 <= float(r[1]) <= 2.5 for r in rows[1:])
-    # a painted point keeps the axes and their standardisation; principal components are not a column's units
+    # a painted point keeps the axes and their standardization; principal components are not a column's units
     painted = add_point(columns, 0.0, 0.0, 1, classes=3)
-    assert painted.input_label(0) == "x1 · petal length (standardised)"
+    assert painted.input_label(0) == "x1 · petal length (standardized)"
     assert make_dataset("iris").input_label(0) == "x1 · PC1"
-    assert make_dataset("wine", features=[0, 6]).input_label(0) == "x1 · alcohol (standardised)"
+    assert make_dataset("wine", features=[0, 6]).input_label(0) == "x1 · alcohol (standardized)"
     again = Dataset.from_dict(columns.to_dict())
     assert again.input_label(0) == columns.input_label(0)
 

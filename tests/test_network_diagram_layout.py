@@ -167,8 +167,8 @@ def test_unit_maps_stay_visible_after_a_theme_switch(qtbot, diagram, theme):
             assert item.brush().style() == Qt.BrushStyle.NoBrush  # the map shows through
             own = diagram.map_images[(layer, item.index)]
             wanted = QColor(own.pixelColor(own.width() // 2, own.height() // 2))
-            centre = diagram.view.mapFromScene(item.rect().center())
-            seen = image.pixelColor(centre.x(), centre.y())
+            center = diagram.view.mapFromScene(item.rect().center())
+            seen = image.pixelColor(center.x(), center.y())
             gap = max(abs(a - b) for a, b in zip(seen.getRgb()[:3], wanted.getRgb()[:3], strict=True))
             assert gap < 40, (layer, item.index, seen.name(), wanted.name(), QColor(pal.neuron_fill).name())
 

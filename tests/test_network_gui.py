@@ -66,12 +66,12 @@ def test_edges_show_sign_and_size(qtbot, ws):
     weights = np.concatenate([w.ravel() for w, _b in ws.controller.last_snapshot.weights])
     assert len(weights) == len(diagram.edges) and (weights > 0).any() and (weights < 0).any()
     for edge, w in zip(diagram.edges, weights):
-        colour = edge.pen().color()
+        color = edge.pen().color()
         # orange (red > blue) for positive, blue (blue > red) for negative
         if w > 0:
-            assert colour.red() > colour.blue(), (w, colour.name())
+            assert color.red() > color.blue(), (w, color.name())
         elif w < 0:
-            assert colour.blue() > colour.red(), (w, colour.name())
+            assert color.blue() > color.red(), (w, color.name())
     widths = np.array([e.pen().widthF() for e in diagram.edges])
     assert widths[np.argmax(np.abs(weights))] == widths.max()
     assert widths[np.argmin(np.abs(weights))] == widths.min() < widths.max()
@@ -112,7 +112,7 @@ def test_gradient_mode_and_seed(qtbot, ws):
     qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=TIMEOUT)
     ws.flush()
     diagram = ws.diagram
-    diagram.mode.setCurrentIndex(1)  # colour edges by gradient
+    diagram.mode.setCurrentIndex(1)  # color edges by gradient
     grads = np.concatenate([g.ravel() for g, _b in ws.controller.last_snapshot.grads])
     widths = np.array([e.pen().widthF() for e in diagram.edges])
     assert widths[np.argmax(np.abs(grads))] == widths.max()

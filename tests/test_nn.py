@@ -1,4 +1,4 @@
-"""MLP: structure, seeds, initialisations, state round trip, groups, and the numpy forward against the scalar one."""
+"""MLP: structure, seeds, initializations, state round trip, groups, and the numpy forward against the scalar one."""
 
 import math
 import statistics
@@ -27,7 +27,7 @@ def test_same_seed_same_weights_other_seed_other_weights():
     assert MLP(2, [4, 1], seed=3).state_dict() != MLP(2, [4, 1], seed=4).state_dict()
 
 
-def test_initialisations_have_their_ranges_and_spreads():
+def test_initializations_have_their_ranges_and_spreads():
     nin = 64
     uniform = [w.data for n in Layer(nin, 64, init="uniform", name="L").neurons for w in n.w]
     assert all(-1.0 <= w <= 1.0 for w in uniform)
@@ -120,7 +120,7 @@ def test_activate_array_is_stable_and_matches_the_engine():
 def test_bad_arguments_are_refused_with_a_message():
     with pytest.raises(ValueError, match="unknown activation 'swish'"):
         MLP(2, [3, 1], activation="swish")
-    with pytest.raises(ValueError, match="unknown initialisation"):
+    with pytest.raises(ValueError, match="unknown initialization"):
         MLP(2, [3, 1], init="zeros")
     with pytest.raises(ValueError, match="at least one neuron"):
         MLP(2, [0, 1])

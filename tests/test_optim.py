@@ -1,4 +1,4 @@
-"""Optimisers against hand computations, torch's documented pseudo-code and recorded torch trajectories;
+"""Optimizers against hand computations, torch's documented pseudo-code and recorded torch trajectories;
 Newton against exact Hessians; schedules at known points; state round trips, resets and copies."""
 
 import copy
@@ -134,7 +134,7 @@ def test_adam_two_steps_by_hand():
     assert p.data == pytest.approx(first - 0.1 * m_hat / (math.sqrt(v_hat) + 1e-8), abs=1e-15)
 
 
-def test_amsgrad_normalises_by_the_largest_second_moment():
+def test_amsgrad_normalizes_by_the_largest_second_moment():
     (p,) = _params([0.0], [10.0])
     opt = Adam([p], lr=0.1, betas=(0.0, 0.5), eps=0.0, amsgrad=True)
     opt.step()  # v = 50 = vmax
@@ -152,7 +152,7 @@ def test_adamw_decays_the_weight_itself_not_the_gradient():
     assert p.data == pytest.approx(1.9)
     assert opt.state["exp_avg"] == [0.0]  # the decay never entered the moments
     (q,) = _params([2.0], [0.0])
-    Adam([q], lr=0.1, weight_decay=0.5).step()  # Adam's L2: g = 1, so a full normalised step
+    Adam([q], lr=0.1, weight_decay=0.5).step()  # Adam's L2: g = 1, so a full normalized step
     assert q.data == pytest.approx(1.9, abs=1e-6) and Adam([q]).weight_decay == 0.0
 
 
@@ -446,7 +446,7 @@ def test_bad_settings_are_refused_with_their_name(make, message):
         make(_params([1.0], [0.0]))
 
 
-def test_every_name_builds_its_optimiser_with_the_trainers_settings():
+def test_every_name_builds_its_optimizer_with_the_trainers_settings():
     assert set(OPTIMIZERS) < set(ALL_OPTIMIZERS) == set(OPTIMIZER_LABELS) == set(OPTIMIZER_SETTINGS)
     assert "newton" not in OPTIMIZERS  # needs a Hessian: the lab's, not the trainer's
     ps = _params([1.0], [0.0])
@@ -501,7 +501,7 @@ def test_state_round_trip_continues_identically(name):
     opt_b.step()
     opt_c = make_optimizer(name, b, 0.1)
     saved = json.loads(json.dumps(opt_b.state_dict()))  # through JSON, as a session file
-    opt_c.load_state_dict(saved)  # a fresh optimiser picks up where b was
+    opt_c.load_state_dict(saved)  # a fresh optimizer picks up where b was
     opt_a.step()
     opt_c.step()
     assert [p.data for p in a] == [p.data for p in b]
@@ -615,7 +615,7 @@ KINDS = {"sgd": SGD, "momentum": SGD, "nesterov": SGD, "rmsprop": RMSprop, "adag
          "adamw": AdamW}  # fmt: skip
 
 
-def test_the_trainer_trains_with_every_optimiser_it_offers():
+def test_the_trainer_trains_with_every_optimizer_it_offers():
     from autograd_core.training import Trainer, TrainingConfig
 
     rates = {"sgd": 0.5, "momentum": 0.1, "nesterov": 0.1, "rmsprop": 0.01, "adagrad": 0.1, "adam": 0.05,
@@ -630,7 +630,7 @@ def test_the_trainer_trains_with_every_optimiser_it_offers():
         assert type(trainer.optimizer) is KINDS[name]
 
 
-def test_trainer_settings_reach_the_optimiser_and_keep_its_state():
+def test_trainer_settings_reach_the_optimizer_and_keep_its_state():
     from autograd_core.training import Trainer, TrainingConfig
 
     trainer = Trainer(TrainingConfig(optimizer="adamw", layers=[3], samples=20, steps=10, betas=[0.8, 0.99]))
@@ -640,7 +640,7 @@ def test_trainer_settings_reach_the_optimiser_and_keep_its_state():
     trainer.update_settings(betas=[0.5, 0.9], weight_decay=0.2, alpha=0.5)  # alpha is rmsprop's: no effect here
     assert (trainer.optimizer.betas, trainer.optimizer.weight_decay, trainer.optimizer.t) == ((0.5, 0.9), 0.2, 2)
     assert trainer.optimizer.state == state
-    trainer.update_settings(optimizer="rmsprop")  # another optimiser starts afresh with the config's alpha
+    trainer.update_settings(optimizer="rmsprop")  # another optimizer starts afresh with the config's alpha
     assert isinstance(trainer.optimizer, RMSprop) and trainer.optimizer.alpha == 0.5 and trainer.optimizer.t == 0
     trainer.update_settings(optimizer="nesterov", momentum=0.5)
     assert trainer.optimizer.nesterov and trainer.optimizer.momentum == 0.5
@@ -660,7 +660,7 @@ def test_trainer_settings_reach_the_optimiser_and_keep_its_state():
         ({"optimizer": "nesterov", "momentum": 0.0}, "nesterov optimizer needs a momentum"),
     ],
 )
-def test_bad_optimiser_settings_in_a_config_are_named(fields, message):
+def test_bad_optimizer_settings_in_a_config_are_named(fields, message):
     from autograd_core.training import TrainingConfig
 
     with pytest.raises(ValueError, match=message):
@@ -687,7 +687,7 @@ def test_sessions_saved_before_the_torch_names_load_and_go_on_as_if_never_stoppe
     assert resumed.optimizer.state.keys() == straight.optimizer.state.keys()
 
 
-def test_the_training_panel_offers_every_optimiser_and_trains_with_the_chosen_one(qtbot, ws):
+def test_the_training_panel_offers_every_optimizer_and_trains_with_the_chosen_one(qtbot, ws):
     from PySide6.QtCore import Qt
 
     box = ws.training_panel.optimizer

@@ -108,7 +108,7 @@ def test_presets_from_the_combo_and_an_overflowing_function(qtbot, lab):
     qtbot.keyClicks(lab.editor.edit, "exp(50*x*y)")
     qtbot.keyClick(lab.editor.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert lab.lab.grid.non_finite > 0 and "inf or nan" in messages[-1]
-    # grey where f is inf: the non-finite colour is the last row of the colour table
+    # gray where f is inf: the non-finite color is the last row of the color table
     image = lab.image.image
     bad = ~np.isfinite(lab.lab.grid.values)
     assert len({tuple(p) for p in image[bad]}) == 1
@@ -147,7 +147,7 @@ def test_clicking_a_path_point_opens_that_steps_graph(qtbot, lab):
     for _ in range(30):
         qtbot.mouseClick(lab.step_button, LEFT)
     racer = race.racers[0]
-    # a point of the path far enough from its neighbours to pick it alone
+    # a point of the path far enough from its neighbors to pick it alone
     pixels = np.array([[lab.to_view(x, y).x(), lab.to_view(x, y).y()] for x, y in zip(racer.path_x, racer.path_y)])
     gaps = [min(np.hypot(*(pixels[k] - pixels[j])) for j in range(len(pixels)) if j != k) for k in range(len(pixels))]
     k = int(np.argmax(gaps[1:])) + 1

@@ -1,5 +1,5 @@
-"""One palette per theme: no view writes a colour of its own, every text colour reads, and a theme switch recolours
-the live widgets (the gradient check's verdicts, the status bar's inf/nan line, the editor's syntax colours…)."""
+"""One palette per theme: no view writes a color of its own, every text color reads, and a theme switch recolors
+the live widgets (the gradient check's verdicts, the status bar's inf/nan line, the editor's syntax colors…)."""
 
 from __future__ import annotations
 
@@ -28,29 +28,29 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 
 GUI = Path(__file__).resolve().parent.parent / "gui"
 
-# ------------------------------------------------------------------ no colour outside the theme
+# ------------------------------------------------------------------ no color outside the theme
 
 HEX = re.compile(r"(?<![\w&])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3,4})(?![\w])")
 STYLE_VALUE = re.compile(r"\b(?:color|background(?:-color)?|border(?:-color)?)\s*:[^;{}]*?(?:#|rgba?\(|\b[a-z]+\s*;)")
-COLOUR_CALLS = {"QColor", "mkColor", "mkPen", "mkBrush", "QPen", "QBrush", "setColor", "setBackground"}
-COLOUR_KEYWORDS = {"color", "colour", "background", "foreground", "pen", "brush", "symbolBrush", "symbolPen"}
-QT_COLOUR_NAMES = {"white", "black", "red", "green", "blue", "cyan", "magenta", "yellow", "gray", "darkGray"}
-COLOUR_WORDS = QT_COLOUR_NAMES | {"grey", "orange", "purple", "w", "k", "r", "g", "b", "c", "m", "y"}
+COLOR_CALLS = {"QColor", "mkColor", "mkPen", "mkBrush", "QPen", "QBrush", "setColor", "setBackground"}
+COLOR_KEYWORDS = {"color", "background", "foreground", "pen", "brush", "symbolBrush", "symbolPen"}
+QT_COLOR_NAMES = {"white", "black", "red", "green", "blue", "cyan", "magenta", "yellow", "gray", "darkGray"}
+COLOR_WORDS = QT_COLOR_NAMES | {"gray", "orange", "purple", "w", "k", "r", "g", "b", "c", "m", "y"}
 # (file, a fragment of the offending line): why it may stay.
 ALLOWED: dict[tuple[str, str], str] = {}
 
 
-def _literal_colour(node: ast.AST) -> bool:
-    """A literal that names a colour: "#fff", "white", "w", or numbers (QColor(255, 0, 0))."""
+def _literal_color(node: ast.AST) -> bool:
+    """A literal that names a color: "#fff", "white", "w", or numbers (QColor(255, 0, 0))."""
     if isinstance(node, ast.Constant):
         if isinstance(node.value, str):
-            return bool(HEX.search(node.value)) or node.value in COLOUR_WORDS
+            return bool(HEX.search(node.value)) or node.value in COLOR_WORDS
         return isinstance(node.value, int | float) and not isinstance(node.value, bool)
     return False
 
 
-def hard_coded_colours(path: Path) -> list[tuple[int, str]]:
-    """(line, what) for every colour written in ``path`` instead of taken from the theme."""
+def hard_coded_colors(path: Path) -> list[tuple[int, str]]:
+    """(line, what) for every color written in ``path`` instead of taken from the theme."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
@@ -60,14 +60,14 @@ def hard_coded_colours(path: Path) -> list[tuple[int, str]]:
         elif isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in COLOUR_CALLS and node.args and all(_literal_colour(a) for a in node.args):
+            if name in COLOR_CALLS and node.args and all(_literal_color(a) for a in node.args):
                 found.append((node.lineno, f"{name}(literal)"))
             for kw in node.keywords:
-                if kw.arg in COLOUR_KEYWORDS and _literal_colour(kw.value):
+                if kw.arg in COLOR_KEYWORDS and _literal_color(kw.value):
                     found.append((node.lineno, f"{kw.arg}={ast.unparse(kw.value)}"))
         elif isinstance(node, ast.Attribute):
             if node.attr == "GlobalColor" or (
-                node.attr in QT_COLOUR_NAMES and isinstance(node.value, ast.Name) and node.value.id == "Qt"
+                node.attr in QT_COLOR_NAMES and isinstance(node.value, ast.Name) and node.value.id == "Qt"
             ):
                 found.append((node.lineno, ast.unparse(node)))
     return found
@@ -83,21 +83,21 @@ def test_the_scanner_finds_what_it_looks_for(tmp_path):
         "d = Qt.GlobalColor.white\n"
         "e = f\"<span style='color:{pal.error}'>x</span>\"\n"  # from the palette: fine
         "f = pg.mkPen(pal.axis, width=2)\n"  # fine
-        "g = 'issue #12 and &#123;'\n"  # not colours
+        "g = 'issue #12 and &#123;'\n"  # not colors
         "h = 'border: 1px solid #c0001a;'\n",
         encoding="utf-8",
     )
-    assert sorted({line for line, _ in hard_coded_colours(sample)}) == [1, 2, 3, 4, 5, 9]
+    assert sorted({line for line, _ in hard_coded_colors(sample)}) == [1, 2, 3, 4, 5, 9]
 
 
-def test_no_view_writes_a_colour_of_its_own():
-    """Every colour of gui/ comes from gui/theme.py (the palette of the theme applied)."""
+def test_no_view_writes_a_color_of_its_own():
+    """Every color of gui/ comes from gui/theme.py (the palette of the theme applied)."""
     offences = []
     for path in sorted(GUI.glob("*.py")):
         if path.name == "theme.py":
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
-        for line, what in hard_coded_colours(path):
+        for line, what in hard_coded_colors(path):
             text = lines[line - 1]
             if not any(name == path.name and fragment in text for name, fragment in ALLOWED):
                 offences.append(f"gui/{path.name}:{line}: {what}")
@@ -108,7 +108,7 @@ def test_no_view_writes_a_colour_of_its_own():
 
 
 @pytest.mark.parametrize("theme", sorted(PALETTES))
-def test_every_text_colour_reads_on_its_background(theme):
+def test_every_text_color_reads_on_its_background(theme):
     """WCAG 2 contrast ratio ≥ 4.5 for every (text, background) pair the views draw, in both themes."""
     pal = palette(theme)
     low = []
@@ -116,9 +116,9 @@ def test_every_text_colour_reads_on_its_background(theme):
         ratio = contrast_ratio(getattr(pal, text), getattr(pal, background))
         if ratio < 4.5:
             low.append(f"{text} on {background}: {ratio:.2f}")
-    for k, colour in enumerate(pal.class_text):
+    for k, color in enumerate(pal.class_text):
         for background in CLASS_TEXT_ON:
-            ratio = contrast_ratio(colour, getattr(pal, background))
+            ratio = contrast_ratio(color, getattr(pal, background))
             if ratio < 4.5:
                 low.append(f"class_text[{k}] on {background}: {ratio:.2f}")
     graph = graph_colors(theme)
@@ -127,7 +127,7 @@ def test_every_text_colour_reads_on_its_background(theme):
         if ratio < 4.5:
             low.append(f"graph {name}: {ratio:.2f}")
     assert low == []
-    # every syntax colour is one of the pairs checked, and every field named in TEXT_ON exists
+    # every syntax color is one of the pairs checked, and every field named in TEXT_ON exists
     assert {f"syntax_{k}" for k in SYNTAX_KINDS} <= {t for t, _ in TEXT_ON}
     fields = set(Palette.__dataclass_fields__)
     assert {name for pair in TEXT_ON for name in pair} <= fields
@@ -183,12 +183,12 @@ def _set_value(qtbot, window, name, value):
     qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
 
 
-def _text_colour(widget) -> str:
+def _text_color(widget) -> str:
     return widget.palette().color(QPalette.ColorRole.WindowText).name()
 
 
-def _syntax_colours(edit) -> dict[str, str]:
-    """The colour the highlighter really gave each highlighted word of the first line, read from the layout."""
+def _syntax_colors(edit) -> dict[str, str]:
+    """The color the highlighter really gave each highlighted word of the first line, read from the layout."""
     block = edit.document().firstBlock()
     text = block.text()
     return {text[r.start : r.start + r.length]: r.format.foreground().color().name() for r in block.layout().formats()}
@@ -202,14 +202,14 @@ def _switch(qtbot, window, theme):
     )
 
 
-def test_a_theme_switch_recolours_verdicts_status_editor_and_error_lines(qtbot, window):
+def test_a_theme_switch_recolors_verdicts_status_editor_and_error_lines(qtbot, window):
     panel = window.expression
     _type(qtbot, window, "relu(x) + 2*a*b  # a kink at x = 0")
     _set_value(qtbot, window, "x", 0)
     qtbot.mouseClick(panel.inputs.gradcheck, Qt.MouseButton.LeftButton)
-    # before Backward a verdict is pending: italic, in the ordinary text colour
+    # before Backward a verdict is pending: italic, in the ordinary text color
     row = panel.inputs.rows["x"]
-    assert row.verdict == "pending" and row.error.font().italic() and _text_colour(row.error) == palette().window_text
+    assert row.verdict == "pending" and row.error.font().italic() and _text_color(row.error) == palette().window_text
     qtbot.mouseClick(panel.backward.backward_button, Qt.MouseButton.LeftButton)
     bad, good = panel.inputs.rows["x"], panel.inputs.rows["a"]
     assert bad.verdict == "mismatch" and good.verdict == "ok"
@@ -218,29 +218,29 @@ def test_a_theme_switch_recolours_verdicts_status_editor_and_error_lines(qtbot, 
         if theme != window.theme:
             _switch(qtbot, window, theme)
         pal = palette(theme)
-        assert _text_colour(bad.error) == pal.error and bad.error.font().bold()
-        assert _text_colour(good.error) == pal.ok and not good.error.font().bold()
-        assert _text_colour(window.non_finite_label) == pal.error
+        assert _text_color(bad.error) == pal.error and bad.error.font().bold()
+        assert _text_color(good.error) == pal.ok and not good.error.font().bold()
+        assert _text_color(window.non_finite_label) == pal.error
         if sample is not None:
-            assert _text_colour(sample) == pal.error
-        colours = _syntax_colours(panel.editor.edit)
-        assert colours["relu"] == pal.syntax_function
-        assert colours["# a kink at x = 0"] == pal.syntax_comment
-        assert colours["2"] == pal.syntax_number
-        assert colours["+"] == pal.syntax_operator
+            assert _text_color(sample) == pal.error
+        colors = _syntax_colors(panel.editor.edit)
+        assert colors["relu"] == pal.syntax_function
+        assert colors["# a kink at x = 0"] == pal.syntax_comment
+        assert colors["2"] == pal.syntax_number
+        assert colors["+"] == pal.syntax_operator
     # a gradient that is not finite: its verdict and the status bar's line are red in either theme
     _type(qtbot, window, "log(x)")
     _set_value(qtbot, window, "x", -1)
     row = panel.inputs.rows["x"]
     assert not row.error.font().italic()
-    assert row.verdict == "nonfinite" and _text_colour(row.error) == palette("light").error
+    assert row.verdict == "nonfinite" and _text_color(row.error) == palette("light").error
     qtbot.waitUntil(lambda: window.non_finite_label.isVisible())
     _switch(qtbot, window, "dark")
-    assert _text_colour(row.error) == palette("dark").error
+    assert _text_color(row.error) == palette("dark").error
     assert window.non_finite_label.grab().toImage().pixelColor(2, 2).name() != palette("light").window
 
 
-def test_a_parse_error_is_underlined_in_the_theme_colours(qtbot, window):
+def test_a_parse_error_is_underlined_in_the_theme_colors(qtbot, window):
     editor = window.expression.editor
     _type(qtbot, window, "tanh(a +")
     for theme in ("light", "dark"):
@@ -249,4 +249,4 @@ def test_a_parse_error_is_underlined_in_the_theme_colours(qtbot, window):
         (selection,) = editor.edit.extraSelections()
         assert selection.format.underlineColor().name() == palette(theme).error
         assert selection.format.background().color().name() == palette(theme).error_span
-        assert _text_colour(editor.error_label) == palette(theme).error
+        assert _text_color(editor.error_label) == palette(theme).error

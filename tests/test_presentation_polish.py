@@ -151,7 +151,7 @@ def _contrast(a, b) -> float:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
-    """Blue 'Paint class 0' text on the dark theme's grey button had a contrast of about 2:1."""
+    """Blue 'Paint class 0' text on the dark theme's gray button had a contrast of about 2:1."""
     from PySide6.QtGui import QColor, QPalette
 
     from gui.boundary_plot import BoundaryPlot
@@ -170,7 +170,7 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
             text = palette.color(QPalette.ColorRole.ButtonText)
             fill = palette.color(QPalette.ColorRole.Button)
             assert _contrast(text, fill) >= 4.5, (theme, label, text.name(), fill.name())
-            # the button still shows its class colour, the theme's one
+            # the button still shows its class color, the theme's one
             assert QColor(PALETTES[theme].class_colors[label]) in (text, fill)
     finally:
         apply_theme(app, "light", False, base)
@@ -193,9 +193,9 @@ def test_a_short_axis_gets_fewer_ticks_and_a_long_title_is_cut_at_a_colon(qtbot)
         assert size * major / 4.0 >= 1.6 * text_height  # labels never closer than 1.6 lines
     assert axis.tickSpacing(-2.0, 2.0, 400)[0][0] <= 1.0  # a long axis keeps its ticks
     plot.resize(300, 200)
-    set_plot_title(plot, "Decision regions: colour = class, intensity = confidence", presentation=True)
+    set_plot_title(plot, "Decision regions: color = class, intensity = confidence", presentation=True)
     assert plot.getPlotItem().titleLabel.text == "Decision regions"
-    assert plot.toolTip() == "Decision regions: colour = class, intensity = confidence"
+    assert plot.toolTip() == "Decision regions: color = class, intensity = confidence"
     plot.resize(1400, 200)
-    set_plot_title(plot, "Decision regions: colour = class, intensity = confidence", presentation=True)
-    assert plot.getPlotItem().titleLabel.text.startswith("Decision regions: colour")
+    set_plot_title(plot, "Decision regions: color = class, intensity = confidence", presentation=True)
+    assert plot.getPlotItem().titleLabel.text.startswith("Decision regions: color")

@@ -43,7 +43,7 @@ def test_boundaries_lie_where_two_classes_tie():
     np.testing.assert_allclose(top[:, -1], top[:, -2], atol=1e-9)
 
 
-def test_region_image_colours_and_intensity():
+def test_region_image_colors_and_intensity():
     extent = (0.0, 1.0, 0.0, 1.0)
     scores = np.array([[10.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 10.0], [0.0, 10.0, 0.0]])
     grid = regions_from_scores(scores, extent, 2)
@@ -55,5 +55,5 @@ def test_region_image_colours_and_intensity():
     assert tuple(img[1, 0, :3]) == pytest.approx((0, 0, 200), abs=1)
     discrete = region_image(grid, palette, strength=0.5, discrete=True)
     assert tuple(discrete[0, 1, :3]) == (228, 128, 128)  # the winner (class 0 by arg-max) at half strength
-    with pytest.raises(ValueError, match="3 classes need 3 colours"):
+    with pytest.raises(ValueError, match="3 classes need 3 colors"):
         region_image(grid, palette[:2])

@@ -123,7 +123,7 @@ def test_back_to_classification_and_the_preset(qtbot, ws):
 
 
 def test_a_restarted_regression_goes_on_from_the_last_good_state(qapp):
-    """The restart a dead training process gets: the regression's weights, optimiser state, step and history."""
+    """The restart a dead training process gets: the regression's weights, optimizer state, step and history."""
     from autograd_core.regression import RegressionConfig, regression_config_dict
     from gui.training_process import Engine
     from gui.training_protocol import Start, Step

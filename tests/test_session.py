@@ -132,7 +132,7 @@ def _mutations():
         ("missing field", deleter("history"), "lacks the field"),
         ("unknown field", setter("mystery", 1), "unknown field"),
         ("config wrong type", config_field("lr", "fast"), "bad config: lr"),
-        ("config unknown field", config_field("colour", "red"), "unknown config field"),
+        ("config unknown field", config_field("color", "red"), "unknown config field"),
         ("config not an object", setter("config", [1, 2]), "bad config"),
         ("weights too few", lambda doc: {**doc, "weights": doc["weights"][:-1]}, "has 30 numbers but"),
         ("weights wrong type", lambda doc: {**doc, "weights": ["0.1"] * 31}, "finite numbers"),

@@ -1,4 +1,4 @@
-"""The optimiser lab's numerics: surfaces against the scalar engine, races against the optim classes."""
+"""The optimizer lab's numerics: surfaces against the scalar engine, races against the optim classes."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ def test_hostile_files_get_one_message_and_nothing_hangs(tmp_path):
     assert os.path.getsize(huge) > MAX_TABLE_BYTES
 
 
-def test_dataset_split_standardised_and_session_keeps_names(tmp_path):
+def test_dataset_split_standardized_and_session_keeps_names(tmp_path):
     rows = "".join(f"{i},{(i * 7) % 5},{'cat' if i % 3 else 'dog'}\n" for i in range(60))
     table = parse_table("x,y,animal\n" + rows, name="pets")
     d = table_dataset(table, ["x", "y"], "animal", test_fraction=0.25, seed=1)
@@ -123,9 +123,9 @@ def test_large_table_reads_fast(tmp_path):
     labels = np.array(["red", "green", "blue"])[rng.integers(0, 3, 100_000)]
     path = tmp_path / "big.csv"
     with open(path, "w") as f:
-        f.write("u,v,colour\n")
+        f.write("u,v,color\n")
         f.writelines(f"{a},{b},{c}\n" for (a, b), c in zip(X.tolist(), labels.tolist()))
-    d = table_dataset(read_table(str(path)), ["u", "v"], "colour")
+    d = table_dataset(read_table(str(path)), ["u", "v"], "color")
     assert len(d.y) == 100_000 and d.class_names == ["blue", "green", "red"]
 
 

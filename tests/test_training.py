@@ -34,7 +34,7 @@ def test_config_round_trips_through_a_dict():
         ({"optimizer": "newton"}, "optimizer must be one of"),  # the lab's, too slow for a network
         ({"points": [[0.0, 1.0, 2]]}, r"\[x, y, label\]"),
         ({"steps": True}, "steps must be a whole number"),
-        ({"colour": "red"}, "unknown config field"),
+        ({"color": "red"}, "unknown config field"),
     ],
 )
 def test_bad_config_fields_are_named(fields, message):
@@ -231,7 +231,7 @@ def test_each_step_records_the_gradient_norm_of_every_layer():
     trainer = Trainer(TrainingConfig(samples=40, layers=[4, 3], steps=3, batch_size=0, optimizer="sgd", lr=0.1))
     metrics = trainer.step()
     assert len(metrics.grad_norms) == 3
-    # The optimiser changes weights, not gradients: the model still holds this step's gradients.
+    # The optimizer changes weights, not gradients: the model still holds this step's gradients.
     assert metrics.grad_norms == pytest.approx(layer_gradient_norms(trainer.model))
     assert all(v > 0 for v in metrics.grad_norms)
     restored = type(metrics).from_dict(metrics.to_dict())

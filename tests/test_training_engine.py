@@ -297,7 +297,7 @@ def test_slice_follows_settings_and_steps_at_a_bounded_rate():
 
 
 @pytest.mark.parametrize(("optimizer", "batch_size"), [("sgd", 0), ("sgd", 16), ("momentum", 16), ("adam", 16)])
-def test_slice_shows_the_optimisers_real_next_step(optimizer, batch_size):
+def test_slice_shows_the_optimizers_real_next_step(optimizer, batch_size):
     h = Harness(optimizer=optimizer, batch_size=batch_size, lr=0.1)
     h.send(Step(3))  # momentum and Adam have state by now
     h.send(PickSlice((0, 2, 1)))
@@ -323,7 +323,7 @@ def test_next_step_leaves_the_trainer_untouched_and_reports_the_end():
     state = session_dict(trainer)
     step = next_step(trainer)
     assert step.weights is not None and step.problem is None
-    assert session_dict(trainer) == state  # weights, optimiser state, batch position, history: all as they were
+    assert session_dict(trainer) == state  # weights, optimizer state, batch position, history: all as they were
     trainer.step()
     done = next_step(trainer)
     assert done.weights is None and "steps are done" in done.problem

@@ -206,7 +206,7 @@ def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_pa
     path = tmp_path / "run.agp.json"
     assert window.save_session_to(str(path))
 
-    # the file holds what is on screen: network, data settings, weights, optimiser and history
+    # the file holds what is on screen: network, data settings, weights, optimizer and history
     data = load_session(path)
     assert data.config.layers == [8] and data.config.samples == 100 and data.config.optimizer == "adam"
     assert len(data.history) == saved_steps and data.optimizer_state is not None
@@ -279,7 +279,7 @@ def test_data_controls_and_boundary_toggles(qtbot, ws):
         lambda: not np.array_equal(ws.controller.last_snapshot.dataset.X_train, expected.X_train), timeout=TIMEOUT
     )
     ws.flush()
-    # the map: continuous probabilities, or two colours when discretised; test points can be hidden
+    # the map: continuous probabilities, or two colors when discretized; test points can be hidden
     grid = ws.controller.last_snapshot.grid
     np.testing.assert_allclose(ws.boundary.image.image, grid.probability.T)
     click(qtbot, ws.boundary.discretize)
@@ -289,7 +289,7 @@ def test_data_controls_and_boundary_toggles(qtbot, ws):
     assert not ws.boundary.test_points.isVisible() and ws.boundary.train_points.isVisible()
 
 
-def test_default_optimiser_at_learning_rate_100_stops_with_a_message(qtbot, ws):
+def test_default_optimizer_at_learning_rate_100_stops_with_a_message(qtbot, ws):
     # Adam keeps every number finite at lr = 100, but the loss explodes: training must still stop and say why.
     small_network(qtbot, ws)
     set_spin(qtbot, ws.training_panel.lr, 100)

@@ -232,7 +232,7 @@ def test_the_training_process_ends_when_the_app_is_killed(tmp_path):
 
 
 def test_restart_state_continues_exactly_where_the_snapshot_was(qapp):
-    """A restart from the newest snapshot (weights, optimiser state, batch position, history, data) takes the
+    """A restart from the newest snapshot (weights, optimizer state, batch position, history, data) takes the
     very step the old process would have taken next."""
     from gui.training_process import Engine
     from gui.training_protocol import Pause, Play, Step

@@ -3,7 +3,7 @@
 ``check_window(window, mode)`` returns a list of ``Finding``: a visible label, button, combo or spin box whose
 text does not fit (and is not elided on purpose with the full text in its tooltip), a visible widget outside its
 window, a legend or banner outside its view, a banner over a training plot, a plot whose background is not its
-theme's colour, a table that scrolls sideways or cuts a cell's or header's text (without an elision and the whole
+theme's color, a table that scrolls sideways or cuts a cell's or header's text (without an elision and the whole
 text in its tooltip), and (presentation mode at 1280×720 and 1024×700) a decision boundary, loss/accuracy or loss
 slice plot whose data area is too small to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and
 ``tests/test_layout_modes.py``.
@@ -281,7 +281,7 @@ def theme_findings(window, theme: str) -> list[Finding]:
         close = sum(1 for c in samples if _near(c, want))
         if close < 2:  # a corner may be covered by a legend or an axis
             got = ", ".join(c.name() for c in samples)
-            found.append(Finding("wrong theme colour", describe(view), f"corners {got}, palette {want.name()}"))
+            found.append(Finding("wrong theme color", describe(view), f"corners {got}, palette {want.name()}"))
     return found
 
 
@@ -332,7 +332,7 @@ def _near(a: QColor, b: QColor, tolerance: int = 12) -> bool:
 
 def collapsed_findings(window, least: int = 40) -> list[Finding]:
     """A plot or graph that the window would show but that has (almost) no room: a splitter pane squeezed to
-    nothing, a view pushed out by its neighbours.  Plots in tabs not shown are not visible to the window."""
+    nothing, a view pushed out by its neighbors.  Plots in tabs not shown are not visible to the window."""
     import pyqtgraph as pg
 
     from gui.graph_view import GraphView
