@@ -129,6 +129,15 @@ def style_axes(
         # The label is html styled by labelStyle (setLabel would also reset the axis's SI-prefix ranges).
         axis.labelStyle = {"color": text, "font-size": f"{font.pointSizeF():.1f}pt"}
         axis._updateLabel()
+    _room_above(item, font)
+
+
+def _room_above(item: pg.PlotItem, font: QFont) -> None:
+    """A vertical axis's top number reaches half a line above the data area; with no title above the plot it
+    was cut by the plot's edge (the lab's map showed half a "3"): keep that half line inside the plot."""
+    left, _top, right, bottom = item.layout.getContentsMargins()
+    top = 1.0 if item.titleLabel.isVisible() else QFontMetricsF(font).height() / 2 + 1
+    item.layout.setContentsMargins(left, top, right, bottom)
 
 
 def set_plot_title(
@@ -145,6 +154,7 @@ def set_plot_title(
     shown = _fitting_title(title, QFontMetricsF(font), widget.width() - 24)
     widget.setToolTip(title if shown != title else "")
     widget.getPlotItem().setTitle(shown, color=pal.plot_text, size=f"{size:.1f}pt")
+    _room_above(widget.getPlotItem(), plot_font(presentation))
 
 
 def _fitting_title(title: str, fm: QFontMetricsF, room: float) -> str:

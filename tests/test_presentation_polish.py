@@ -199,3 +199,19 @@ def test_a_short_axis_gets_fewer_ticks_and_a_long_title_is_cut_at_a_colon(qtbot)
     plot.resize(1400, 200)
     set_plot_title(plot, "Decision regions: color = class, intensity = confidence", presentation=True)
     assert plot.getPlotItem().titleLabel.text.startswith("Decision regions: color")
+
+
+def test_a_plot_without_a_title_keeps_room_for_its_top_axis_number(qtbot):
+    """The lab's map has no title: its left axis's top number ("3") was cut in half by the plot's edge."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QFontMetricsF
+
+    from gui.training_style import plot_font, set_plot_title, style_plot
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    style_plot(plot, presentation=True)
+    top = plot.getPlotItem().layout.getContentsMargins()[1]
+    assert top >= QFontMetricsF(plot_font(True)).height() / 2
+    set_plot_title(plot, "Loss", presentation=True)  # a title row gives that room: no margin wasted
+    assert plot.getPlotItem().layout.getContentsMargins()[1] <= 1.0
