@@ -81,3 +81,18 @@ def in_process_training(monkeypatch):
     from gui.training_worker import InProcessWorker
 
     monkeypatch.setattr(TrainingController, "worker_factory", InProcessWorker)
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory):
+    """One screenshot-tour window (tools/tour_states.py) shared by a test module's tests, light and normal after."""
+    from PySide6.QtWidgets import QApplication
+
+    from tools.tour_states import Tour
+
+    QApplication.instance() or QApplication([])
+    t = Tour(str(tmp_path_factory.mktemp("settings")))
+    yield t
+    t.window.set_theme("light")
+    t.window.set_presentation(False)
+    t.close()  # also gives later tests the real training process back

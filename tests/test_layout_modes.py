@@ -11,23 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from PySide6.QtGui import QColor, QImage
 
 from tools.layout_checks import theme_findings
-from tools.tour_states import MODES, Mode, Tour, representative_states
-
-
-@pytest.fixture(scope="module")
-def tour(tmp_path_factory):
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.instance() or QApplication([])
-    t = Tour(str(tmp_path_factory.mktemp("settings")))
-    yield t
-    t.window.set_theme("light")
-    t.window.set_presentation(False)
-    t.close()  # also gives later tests the real training process back
+from tools.tour_states import MODES, Mode, representative_states
 
 
 def test_the_quick_tour_finds_no_layout_problem_in_any_mode(tmp_path):

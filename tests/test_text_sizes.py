@@ -19,7 +19,7 @@ from tools.text_sizes import (
     min_ratios,
     ratios,
 )
-from tools.tour_states import Mode, Tour, build_states
+from tools.tour_states import Mode, build_states
 
 # a representative subset: the expression graph, training (two and three classes, the loss slice), the sample
 # graph (its header and boxes) and the lab
@@ -164,17 +164,8 @@ def test_the_theme_check_samples_the_plots_themselves(qtbot):
     assert theme_findings(window, "dark") == [] and theme_findings(window, "light")
 
 
-# The tests below share one tour window; a test with qtbot closes every window when it ends, so those come above.
-@pytest.fixture(scope="module")
-def tour(tmp_path_factory):
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.instance() or QApplication([])
-    t = Tour(str(tmp_path_factory.mktemp("settings")))
-    yield t
-    t.window.set_theme("light")
-    t.window.set_presentation(False)
-    t.close()
+# The tests below share one tour window (conftest's ``tour``); a test with qtbot closes every window when it
+# ends, so those come above.
 
 
 def test_presentation_text_grows_in_the_representative_states(tour):
