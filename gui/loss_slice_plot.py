@@ -23,7 +23,7 @@ from gui.theme import Palette, palette
 from gui.training_style import style_plot
 
 CAPTION_LINES = 3
-PLOT_LEAST_PX = 160  # the plot's least height (axes included): below it, the plot and caption scroll together
+PLOT_LEAST_PX = 172  # the plot's least height (axes, the half line above): below it, plot and caption scroll together
 
 
 OPTIMIZER_NAMES = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}

@@ -309,7 +309,7 @@ def test_the_divergence_banner_covers_no_plot_in_any_mode(tour):
 
 def test_the_loss_slice_plot_keeps_a_readable_height_in_every_mode(tour):
     """The loss slice's plot was a strip (~115 px, a 65 px data area) under its caption in presentation mode at
-    1280×720 and 1024×700: it keeps at least 160 px (a data area of 100 px or more), in all twelve modes, and
+    1280×720 and 1024×700: it keeps at least PLOT_LEAST_PX (a data area of 100 px or more), in all twelve modes, and
     where the room is short its caption scrolls with it, whole: the scroll area's range is what does not fit."""
     from gui.loss_slice_plot import PLOT_LEAST_PX
     from tools.layout_checks import SLICE_LEAST_PX, data_area, plot_size_findings, text_findings
