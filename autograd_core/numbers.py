@@ -18,7 +18,7 @@ COMPACT = 4  # significant digits at a glance: graph boxes, captions, status lin
 LEDGER = 6  # significant digits in the backward ledger and formulas
 MINUS = "\u2212"
 MISSING = "—"
-NUMBER = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")  # what parse_number reads
+NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")  # what parse_number reads (after its commas)
 
 
 def format_number(
@@ -65,8 +65,11 @@ def format_full(value: float | None) -> str:
     return format_number(value, 17) if not math.isfinite(value) else repr(float(value)).replace("-", MINUS)
 
 
-def parse_number(text: str) -> float | None:
-    """The number a person typed, else None: spaces, '+', the true minus (as this module writes it), a decimal
-    comma and scientific notation are read; words (nan, inf) and anything else are not."""
+def parse_number(text: str, decimal_comma: bool = True) -> float | None:
+    """The number a person typed, else None: spaces, '+', the true minus (as this module writes it) and
+    scientific notation are read; words (nan, inf) and anything else are not.  A comma is a thousands
+    separator beside a decimal point (1,000.5) or where no decimals are expected (``decimal_comma=False``:
+    10,000 steps), else a decimal comma (0,5)."""
     plain = text.strip().replace(MINUS, "-").replace(" ", "")
-    return float(plain.replace(",", ".")) if NUMBER.fullmatch(plain) else None
+    plain = plain.replace(",", "") if "." in plain or not decimal_comma else plain.replace(",", ".")
+    return float(plain) if NUMBER.fullmatch(plain) else None

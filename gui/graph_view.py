@@ -1320,8 +1320,10 @@ class GraphView(QGraphicsView):
             return
         other, floor = result
         view = self.view_shape()
-        if view_scale(other, view) > 1.05 * view_scale(drawing, view) or abs(floor - self._fit_floor) > 0.02 * floor:
-            self._rebuild(relayout=True)  # a clearly larger drawing, or presentation's readable zoom moved
+        # presentation mode's readable zoom depends on the view's size (not in normal mode, nor for Whole graph)
+        floor_moved = self.presentation and not self.fit_whole and abs(floor - self._fit_floor) > 0.02 * floor
+        if view_scale(other, view) > 1.05 * view_scale(drawing, view) or floor_moved:
+            self._rebuild(relayout=True)
 
     @property
     def settled(self) -> bool:

@@ -17,17 +17,21 @@ from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
 from autograd_core.numbers import MINUS, format_number, parse_number
 
-_BEGUN = re.compile(r"[+-]?\d*[.,]?\d*([eE][+-]?\d*)?")  # what a number can start with while it is typed
+_BEGUN = re.compile(r"[+-]?[\d,]*\.?\d*([eE][+-]?\d*)?")  # what a number can start with while it is typed
+_UNFINISHED_EXPONENT = re.compile(r"[eE][+-]?$")  # "12 e": the first letter of a typed unit ("12 neurons")
 EXACT = 323  # decimals: Qt rounds every value to this many, and 323 keeps every double as it is
-STEP_DIGITS = 12  # the arrows step to a value rounded to this many significant digits (0.1 + 0.2 gives 0.3)
 
 
 class NumberBox(QDoubleSpinBox):
-    """A QDoubleSpinBox that keeps every digit, reads 1e-3 and writes numbers as the rest of the app does."""
+    """A QDoubleSpinBox that keeps every digit, reads 1e-3 and writes numbers as the rest of the app does.
 
-    def __init__(self, low: float, high: float, digits: int = 6, parent=None):
+    ``smallest_step`` is the adaptive step's least (Qt's is 10^−decimals, 1e−323 here): the arrows take an L2
+    penalty from 0 to 1e−5, not to 1e−323."""
+
+    def __init__(self, low: float, high: float, digits: int = 6, smallest_step: float = 1e-5, parent=None):
         super().__init__(parent)
         self.digits = digits
+        self.smallest_step = smallest_step
         self.setDecimals(EXACT)
         self.setRange(low, high)
         self.setKeyboardTracking(False)  # the value changes when typing ends, not at each key
@@ -38,35 +42,45 @@ class NumberBox(QDoubleSpinBox):
         return format_number(value, self.digits)
 
     def valueFromText(self, text: str) -> float:
-        value = parse_number(_bare(self, text))
+        unchanged = _unchanged(self, text)
+        if unchanged is not None:
+            return unchanged
+        value = _read(self, text, decimal_comma=True)
         return self.value() if value is None else value
 
     def validate(self, text: str, pos: int):
         return _validate(self, text, whole=False), text, pos
 
     def fixup(self, text: str) -> str:
-        value = parse_number(_bare(self, text))
+        value = _read(self, text, decimal_comma=True)
         if value is None or not math.isfinite(value):
             value = self.value()
         return self.prefix() + self.textFromValue(min(max(value, self.minimum()), self.maximum())) + self.suffix()
 
     def stepBy(self, steps: int) -> None:
-        """Qt's step (fixed or adaptive), rounded: 0.1 + 0.1 + 0.1 is 0.3, not 0.30000000000000004."""
-        old = self.value()
-        self.blockSignals(True)  # one valueChanged, for the rounded value
-        try:
-            super().stepBy(steps)
-            stepped = self.value()
-            self.setValue(old)
-        finally:
-            self.blockSignals(False)
-        self.setValue(float(f"{stepped:.{STEP_DIGITS}g}"))
+        """One step of singleStep, or of the adaptive step (a tenth of the value's power of ten, at least
+        ``smallest_step``), rounded to the step: 0.1 + 0.1 + 0.1 is 0.3, not 0.30000000000000004."""
+        value = self.value()
+        step = self.singleStep()
+        if self.stepType() == QAbstractSpinBox.StepType.AdaptiveDecimalStepType:
+            size = abs(value)
+            if size < self.smallest_step:
+                step = self.smallest_step
+            else:
+                power = math.floor(math.log10(size))
+                if size == 10.0**power and (steps < 0) == (value > 0):  # toward zero from 1: 0.99, not 0.9
+                    power -= 1
+                step = max(self.smallest_step, 10.0 ** (power - 1))
+        places = min(max(3 - math.floor(math.log10(step)), 0), EXACT)
+        stepped = round(value + steps * step, places)
+        self.setValue(min(max(stepped, self.minimum()), self.maximum()))
 
 
 class WholeNumberBox(QSpinBox):
     """A QSpinBox that does not turn 3.5 into 35: Qt's dropped the point, so typing 3.5 neurons gave 35.
 
-    A number that is not whole (3.5, 1e2) is kept while typed and rounded to the nearest allowed one."""
+    A number that is not whole (3.5, 1e2) is kept while typed and rounded to the nearest allowed one; a comma
+    separates thousands (10,000 steps)."""
 
     def __init__(self, low: int, high: int, parent=None):
         super().__init__(parent)
@@ -78,13 +92,27 @@ class WholeNumberBox(QSpinBox):
         return _validate(self, text, whole=True), text, pos
 
     def valueFromText(self, text: str) -> int:
-        value = parse_number(_bare(self, text))
+        unchanged = _unchanged(self, text)
+        if unchanged is not None:
+            return int(unchanged)
+        value = _read(self, text, decimal_comma=False)
         if value is None or not math.isfinite(value):
             return self.value()
         return int(min(max(math.floor(value + 0.5), self.minimum()), self.maximum()))
 
     def fixup(self, text: str) -> str:
         return self.prefix() + self.textFromValue(self.valueFromText(text)) + self.suffix()
+
+
+def _unchanged(box, text: str) -> float | None:
+    """The box's value when ``text`` is what the box shows for it (Enter in a box nobody edited keeps every
+    digit: the box writes 1.23457 for 1.23456789), or the special value's text (an input no box can hold);
+    else None."""
+    if box.specialValueText() and text == box.specialValueText():
+        return box.minimum()
+    if text == box.prefix() + box.textFromValue(box.value()) + box.suffix():
+        return box.value()
+    return None
 
 
 def _bare(box: QAbstractSpinBox, text: str) -> str:
@@ -96,11 +124,23 @@ def _bare(box: QAbstractSpinBox, text: str) -> str:
     return text
 
 
+def _read(box, text: str, decimal_comma: bool) -> float | None:
+    """The number typed in ``text`` (the box's prefix and suffix, and a unit's first letter, left out)."""
+    bare = _bare(box, text).strip()
+    value = parse_number(bare, decimal_comma)
+    if value is None and box.suffix().strip():  # "12 e" of "12 neurons" typed: the e was kept as an exponent
+        value = parse_number(_UNFINISHED_EXPONENT.sub("", bare), decimal_comma)
+    return value
+
+
 def _validate(box, text: str, whole: bool) -> QValidator.State:
-    """Acceptable: a number in range (a whole one for a whole-number box); Intermediate: a number on its way
-    ("", "-", "1e-") or one that fixup will round or bring into range; Invalid: a key that makes no number."""
+    """Acceptable: a number in range (a whole one for a whole-number box), or the box's special value text;
+    Intermediate: a number on its way ("", "-", "1e-") or one that fixup will round or bring into range;
+    Invalid: a key that makes no number."""
+    if box.specialValueText() and text == box.specialValueText():
+        return QValidator.State.Acceptable
     bare = _bare(box, text).strip().replace(MINUS, "-").replace(" ", "")
-    value = parse_number(bare)
+    value = parse_number(bare, decimal_comma=not whole)
     if value is not None:
         inside = math.isfinite(value) and box.minimum() <= value <= box.maximum() and (not whole or value.is_integer())
         return QValidator.State.Acceptable if inside else QValidator.State.Intermediate

@@ -343,3 +343,23 @@ def test_presentation_mode_never_shows_graph_text_smaller_than_normal_mode(qtbot
     if graph_of(example["text"]).number_of_nodes() <= 6:
         assert not partial  # a*b + c fits whole at 1.5 × its normal size
     window.set_presentation(False)
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_a_resize_after_whole_graph_does_not_lay_the_graph_out_again_for_nothing(qtbot, presentation):
+    """The readable zoom of the last layout was compared with the one a resize computes, also for Whole graph
+    (which has none): every resize after Whole graph rebuilt the graph, a second for a big one."""
+    example = next(e for e in EXAMPLES if e["name"] == "Sigmoid written out")
+    panel = open_panel(qtbot, (1000, 700), presentation, example["text"], example.get("values"))
+    view = panel.view
+    qtbot.wait(300)
+    qtbot.waitUntil(lambda: view.settled, timeout=30000)  # the first show's re-layout check is over
+    view.show_whole()
+    qtbot.waitUntil(lambda: view.settled, timeout=30000)
+    started = []
+    view.layout_started.connect(lambda: started.append(1))
+    for width in (1030, 1000):
+        panel.resize(width, 700)
+        qtbot.wait(300)  # the re-layout check runs 200 ms after a resize
+        qtbot.waitUntil(lambda: view.settled, timeout=30000)
+    assert started == []

@@ -135,3 +135,95 @@ def test_an_input_box_shows_its_longest_number_whole(qtbot, value):
     qtbot.waitUntil(lambda: spin.text() == format_number(value, 6))
     edit = spin.lineEdit()
     assert QFontMetricsF(edit.font()).horizontalAdvance(spin.text()) <= edit.contentsRect().width(), spin.text()
+
+
+# ---- found by a review of the boxes: each one a way a value changed that nobody asked for
+
+
+@pytest.fixture
+def two_boxes(qtbot):
+    """A box and a second widget to move the focus to, as in a window."""
+    from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
+
+    top = QWidget()
+    layout = QVBoxLayout(top)
+    box = NumberBox(-1e15, 1e15, digits=6)
+    layout.addWidget(box)
+    layout.addWidget(QLineEdit())
+    qtbot.addWidget(top)
+    top.show()
+    box.window_kept = top  # (the box lives as long as its window)
+    return box
+
+
+def test_enter_in_a_box_nobody_edited_keeps_every_digit(qtbot, two_boxes):
+    box = two_boxes
+    box.setValue(1.23456789)
+    changes = []
+    box.valueChanged.connect(changes.append)
+    box.setFocus()
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)  # the box shows 1.23457; its value stays 1.23456789
+    assert box.text() == "1.23457" and box.value() == 1.23456789 and changes == []
+
+
+def test_enter_on_an_input_no_box_can_hold_keeps_it(qtbot):
+    from gui.expression_panel import ExpressionPanel
+
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.state.load("y = x*x", {"x": 1e300})
+    row = panel.inputs.rows["x"]
+    row.spin.setFocus()
+    qtbot.keyClick(row.spin.lineEdit(), Qt.Key.Key_Return)
+    assert panel.state.values["x"] == 1e300  # not clamped to 1e15
+
+
+@pytest.mark.parametrize("typed, value", [("10,000", 10_000), ("1,500", 1500), ("12 neurons", 12), ("3.5 neurons", 4)])
+def test_a_whole_number_box_reads_thousands_and_a_typed_unit(qtbot, typed, value):
+    from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
+
+    top = QWidget()
+    layout = QVBoxLayout(top)
+    box = WholeNumberBox(1, 100_000)
+    box.setSuffix(" neurons")
+    layout.addWidget(box)
+    layout.addWidget(QLineEdit())
+    qtbot.addWidget(top)
+    top.show()
+    box.setValue(10)
+    set_spin(qtbot, box, typed)
+    assert box.value() == value
+
+
+def test_a_number_with_thousands_and_decimals_is_read_whole(qtbot, two_boxes):
+    set_spin(qtbot, two_boxes, "1,000.5")
+    assert two_boxes.value() == 1000.5
+
+
+def test_the_adaptive_arrows_reach_zero_and_leave_it_in_usable_steps(qtbot):
+    box = NumberBox(0.0, 10.0, digits=4)
+    box.setStepType(box.StepType.AdaptiveDecimalStepType)
+    qtbot.addWidget(box)
+    box.show()
+    box.setFocus()
+    box.setValue(0.0)
+    qtbot.keyClick(box, Qt.Key.Key_Up)
+    assert box.value() == 1e-5  # not 1e-323
+    box.setValue(0.003)
+    for _ in range(400):
+        qtbot.keyClick(box, Qt.Key.Key_Down)
+        if box.value() == 0.0:
+            break
+    assert box.value() == 0.0
+    box.setValue(1.0)
+    qtbot.keyClick(box, Qt.Key.Key_Down)
+    assert box.value() == 0.99  # as Qt's own adaptive step
+
+
+def test_the_arrows_step_a_large_value(qtbot, two_boxes):
+    two_boxes.setSingleStep(0.1)
+    two_boxes.setValue(1e12)
+    two_boxes.setFocus()
+    qtbot.keyClick(two_boxes, Qt.Key.Key_Up)
+    assert two_boxes.value() == 1e12 + 0.1
