@@ -1127,9 +1127,10 @@ class GraphView(QGraphicsView):
         self._reorient_timer.setInterval(200)
         self._reorient_timer.timeout.connect(self._reorient)
         self._reorient_pending = False  # a re-layout for the new size is being computed
-        # (window size, viewport size) at normal mode's last Fit: presentation mode's reference (the panels
-        # around the view take other widths in presentation mode, so its view may be much smaller)
-        self._normal_viewport: tuple = ((0, 0), (0.0, 0.0))
+        # window size → viewport size at normal mode's last Fit in a window that size: presentation mode's
+        # reference (the panels around the view take other widths in presentation mode, so its view may be
+        # much smaller)
+        self._normal_viewports: dict[tuple, tuple] = {}
         self.legend = Legend(self)
         self.overview = OverviewMap(self)
         self._overlay = QLabel(self.viewport())
@@ -1338,8 +1339,8 @@ class GraphView(QGraphicsView):
         box = self._normal_box
         sizes = {node: (self._node_width(attrs, node, box), box.node_height) for node, attrs in graph.nodes(data=True)}
         width, height, corner_w, corner_h = view[:4]
-        window, seen = self._normal_viewport
-        if window == self.window().size().toTuple():  # normal mode's view in this window was that size
+        seen = self._normal_viewports.get(self.window().size().toTuple())
+        if seen is not None:  # normal mode's view in a window of this size was that size
             width, height = seen
         # normal mode's legend: its text 1/font_scale as large; its padding is not, so this is a little small,
         # which makes normal mode's zoom a little large: the floor errs on the side of larger text
@@ -1870,7 +1871,7 @@ class GraphView(QGraphicsView):
         self.auto_fit = True
         if not self.presentation and self.isVisible():
             size = self.viewport().size()
-            self._normal_viewport = (self.window().size().toTuple(), (float(size.width()), float(size.height())))
+            self._normal_viewports[self.window().size().toTuple()] = (float(size.width()), float(size.height()))
         rect = self.graph_rect()
         switched = whole is not None and bool(whole) != self.fit_whole
         self.fit_whole = self.fit_whole if whole is None else bool(whole)
