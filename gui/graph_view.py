@@ -1143,10 +1143,10 @@ class GraphView(QGraphicsView):
     # ---- appearance
 
     def _make_fonts(self) -> None:
-        box = self._box = BoxFonts(self.font_scale)
-        self._normal_box = box if self.font_scale == 1.0 else BoxFonts(1.0)  # presentation Fit's reference
+        box = self._box_fonts = BoxFonts(self.font_scale)
+        self._normal_box_fonts = box if self.font_scale == 1.0 else BoxFonts(1.0)  # presentation Fit's reference
         self.title_font, self.body_font, self.node_height = box.title, box.body, box.node_height
-        self._title_metrics, self._body_metrics = box.title_metrics, box.body_metrics
+        self._body_metrics = box.body_metrics
         self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
         self.name_font.setPointSizeF(box.title.pointSizeF() * 2.0)
         self._name_metrics = QFontMetricsF(self.name_font)
@@ -1336,7 +1336,7 @@ class GraphView(QGraphicsView):
         graph Fit keeps readable (else None)."""
         if not self.presentation or self.fit_whole or graph.number_of_nodes() > READABLE_FIT_MAX_BOXES:
             return None
-        box = self._normal_box
+        box = self._normal_box_fonts
         sizes = {node: (self._node_width(attrs, node, box), box.node_height) for node, attrs in graph.nodes(data=True)}
         width, height, corner_w, corner_h = view[:4]
         seen = self._normal_viewports.get(self.window().size().toTuple())
@@ -1658,7 +1658,7 @@ class GraphView(QGraphicsView):
     def _node_width(self, attrs: dict, node=None, box: BoxFonts | None = None) -> float:
         """A box's width: its title and, when they are longer than usual ones, its numbers as they are now
         (in this view's fonts, or ``box``'s)."""
-        box = box or self._box
+        box = box or self._box_fonts
         title = NodeItem._title(attrs)
         width = box.widths.get(title)  # titles repeat (+, *, tanh): measured once per font
         if width is None:

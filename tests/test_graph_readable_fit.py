@@ -70,22 +70,28 @@ def open_panel(qtbot, size: tuple, presentation: bool, text: str, values=None) -
     return panel
 
 
+def assert_current_box_clear(view, shown_overlays_only: bool = True) -> bool:
+    """The current node's box (if it has one: False when not) is on screen and under neither the legend nor
+    the map (only those shown, or ``shown_overlays_only=False``: wherever they are, shown or not)."""
+    current = view.nodes.get(view.current_node)
+    if current is None:
+        return False
+    box = on_screen(view, current)
+    assert view.viewport().rect().contains(box), view.current_node
+    overlays = [o for o in (view.legend, view.overview) if o.isVisible() or not shown_overlays_only]
+    covered = [o.objectName() for o in overlays if box.intersects(o.geometry())]
+    assert covered == [], (view.current_node, covered)
+    return True
+
+
 def step_keeping_each_current_box_clear(qtbot, panel, steps: int) -> set:
     """Click Step ``steps`` times; each current node's box is on screen and under neither the legend nor the
     map.  Returns the nodes visited."""
     view, visited = panel.view, set()
     for _ in range(steps):
         qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton)
-        current = view.nodes.get(view.current_node)
-        if current is None:
-            continue
-        visited.add(view.current_node)
-        box = on_screen(view, current)
-        assert view.viewport().rect().contains(box), view.current_node
-        covered = [
-            o.objectName() for o in (view.legend, view.overview) if o.isVisible() and box.intersects(o.geometry())
-        ]
-        assert covered == [], (view.current_node, covered)
+        if assert_current_box_clear(view):
+            visited.add(view.current_node)
     return visited
 
 
@@ -266,14 +272,8 @@ def test_stepping_in_a_narrow_view_keeps_each_current_box_clear_of_the_legend_an
     while qtbot.mouseClick(panel.backward.step_button, Qt.MouseButton.LeftButton) or panel.state.position < len(
         panel.state.steps
     ):
-        current = view.nodes.get(view.current_node)
-        if current is None:
-            continue
-        visited.add(view.current_node)
-        box = on_screen(view, current)
-        assert view.viewport().rect().contains(box), view.current_node
-        covered = [o.objectName() for o in (view.legend, view.overview) if box.intersects(o.geometry())]
-        assert covered == [], (view.current_node, covered)
+        if assert_current_box_clear(view, shown_overlays_only=False):
+            visited.add(view.current_node)
     assert len(visited) > 10
 
 
