@@ -2,7 +2,7 @@
 
 import sys
 
-from gui.launcher import main
+from gui.shell.launcher import main
 
 if __name__ == "__main__":
     sys.exit(main())

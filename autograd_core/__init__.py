@@ -1,10 +1,6 @@
 """Autograd Playground's engine and library: usable on its own, never imports Qt."""
 
-from autograd_core.data import Dataset, dataset_from_points, make_dataset
-from autograd_core.expression import ExpressionError, compile_expression
-from autograd_core.nn import MLP
-from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
-from autograd_core.tensor import (
+from autograd_core.engine.tensor import (
     GradcheckResult,
     NonFinite,
     Tensor,
@@ -14,8 +10,12 @@ from autograd_core.tensor import (
     non_finite_nodes,
     topological_order,
 )
-from autograd_core.trace import backward_steps, grads_after
-from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
+from autograd_core.language.expression import ExpressionError, compile_expression
+from autograd_core.language.trace import backward_steps, grads_after
+from autograd_core.learn.data import Dataset, dataset_from_points, make_dataset
+from autograd_core.learn.nn import MLP
+from autograd_core.learn.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
+from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it
 
@@ -52,7 +52,7 @@ __all__ = [
 def __getattr__(name: str):
     """``to_networkx`` and ``layout`` load networkx on first use (keeps ``import autograd_core`` quick)."""
     if name in ("to_networkx", "layout"):
-        from autograd_core import graph
+        from autograd_core.drawing import graph
 
         return getattr(graph, name)
     raise AttributeError(f"module 'autograd_core' has no attribute {name!r}")

@@ -24,7 +24,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograd_core.data import DATASETS, MAX_CLASSES, MAX_SAMPLES, dataset_points
 from autograd_core.files import (
     FileError,
     check_writable,
@@ -34,15 +33,16 @@ from autograd_core.files import (
     write_atomically,
     write_target,
 )
-from autograd_core.losses import LOSSES
-from autograd_core.nn import ACTIVATIONS, INITIALIZATIONS
-from autograd_core.optim import OPTIMIZERS, SCHEDULES
-from autograd_core.presets import apply_preset
-from autograd_core.regression import SHARED_SETTINGS
-from autograd_core.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
+from autograd_core.learn.data import DATASETS, MAX_CLASSES, MAX_SAMPLES, dataset_points
+from autograd_core.learn.losses import LOSSES
+from autograd_core.learn.nn import ACTIVATIONS, INITIALIZATIONS
+from autograd_core.learn.optim import OPTIMIZERS, SCHEDULES
+from autograd_core.learn.presets import apply_preset
+from autograd_core.learn.regression import SHARED_SETTINGS
+from autograd_core.learn.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
+from autograd_core.learn.tabular import TableError, numeric_column, read_table, table_dataset
+from autograd_core.learn.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
-from autograd_core.tabular import TableError, numeric_column, read_table, table_dataset
-from autograd_core.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 
 PlotWriter = Callable[[str, Trainer], None]
 DEFAULTS = TrainingConfig()
@@ -575,7 +575,7 @@ REGRESSION_OPTIONS = (*SHARED_SETTINGS, "loss")  # the regression run's own loss
 
 def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:
     """--task regression: fit a typed target of x (or a file's column); prints the test R²."""
-    from autograd_core.regression import (
+    from autograd_core.learn.regression import (
         RegressionConfig,
         RegressionData,
         RegressionTrainer,

@@ -25,10 +25,10 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from autograd_core.data import MAX_SAMPLES, Dataset
+from autograd_core.engine.tensor import Tensor
 from autograd_core.files import FileError, count_json_values, format_size, read_regular_file, write_atomically
-from autograd_core.tensor import Tensor
-from autograd_core.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
+from autograd_core.learn.data import MAX_SAMPLES, Dataset
+from autograd_core.learn.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
 
 FORMAT = "autograd-playground-session"
 VERSION = 1

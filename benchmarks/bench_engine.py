@@ -9,7 +9,7 @@ backward, update.  Two workloads for this engine:
   with ``Tensor`` exactly as micrograd's ``nn.py`` builds it with ``Value``
   (one ``*`` and one ``+`` per weight, Python's ``sum``): the path of the
   expression tab and the long-form sample graph;
-- fused: the app's training path (``autograd_core.nn.MLP`` with one
+- fused: the app's training path (``autograd_core.learn.nn.MLP`` with one
   Σwx+b node per neuron, ``Tensor.sum`` for the loss).
 
 Each engine runs in its own fresh process (so one engine's garbage is never
@@ -121,7 +121,7 @@ def workload(name: str):
         model = MgMLP(2, [16, 16, 1])
         return model, lambda X, y: micrograd_loss(Value, model, X, y), count_micrograd_nodes
     from autograd_core import Tensor, topological_order
-    from autograd_core.nn import MLP
+    from autograd_core.learn.nn import MLP
 
     def count(root):
         return len(topological_order(root))

@@ -36,7 +36,7 @@ def ms(seconds: float) -> str:
 
 
 def measure(app, panel, name: str, text: str, values: dict | None, x: str) -> None:
-    from autograd_core.symbolic import derivative_of, node_count, to_html
+    from autograd_core.language.symbolic import derivative_of, node_count, to_html
 
     state = panel.state
     state.set_derivative(None)
@@ -95,7 +95,7 @@ def measure(app, panel, name: str, text: str, values: dict | None, x: str) -> No
 
 def main() -> int:
     app = QApplication.instance() or QApplication([])
-    from gui.expression_panel import ExpressionPanel, load_examples
+    from gui.expression.expression_panel import ExpressionPanel, load_examples
 
     panel = ExpressionPanel()
     panel.resize(1400, 850)

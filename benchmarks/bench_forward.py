@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core.nn import MLP
+from autograd_core.learn.nn import MLP
 
 
 def main() -> None:

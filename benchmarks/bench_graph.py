@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core.expression import compile_expression
-from autograd_core.graph import layout, to_networkx
-from autograd_core.trace import backward_steps
+from autograd_core.drawing.graph import layout, to_networkx
+from autograd_core.language.expression import compile_expression
+from autograd_core.language.trace import backward_steps
 
 
 def wide_text(terms: int = 500) -> str:

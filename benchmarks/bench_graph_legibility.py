@@ -65,8 +65,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.split("x"))
     app = QApplication.instance() or QApplication([])
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     tmp = tempfile.mkdtemp()
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)

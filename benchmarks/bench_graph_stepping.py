@@ -27,7 +27,7 @@ from benchmarks.bench_graph_view import big_expression, wait
 
 def main() -> int:
     app = QApplication.instance() or QApplication([])
-    from gui.expression_panel import ExpressionPanel
+    from gui.expression.expression_panel import ExpressionPanel
 
     panel = ExpressionPanel()
     panel.resize(1400, 850)

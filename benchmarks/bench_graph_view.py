@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication([])
-    from gui.expression_panel import ExpressionPanel
+    from gui.expression.expression_panel import ExpressionPanel
 
     panel = ExpressionPanel()
     panel.resize(1400, 850)

@@ -80,9 +80,9 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from gui.app import create_app
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.app import create_app
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     app = create_app()
     tmp = tempfile.TemporaryDirectory(prefix="bench-gui-actions-")

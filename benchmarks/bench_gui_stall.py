@@ -48,8 +48,8 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([sys.argv[0]])
-    from gui.theme import apply_theme
-    from gui.training_workspace import TrainingWorkspace
+    from gui.shell.theme import apply_theme
+    from gui.training.training_workspace import TrainingWorkspace
 
     apply_theme(app, "light")
     ws = TrainingWorkspace()
@@ -175,8 +175,8 @@ def main() -> int:
     if map_times:
         mt = np.array(map_times) * 1000.0
         print(f"per-neuron maps + dead units, GUI thread: median {np.median(mt):.1f} ms, max {mt.max():.1f} ms")
-    from autograd_core.inspection import loss_slice, parameter_index
-    from autograd_core.training import Trainer
+    from autograd_core.learn.inspection import loss_slice, parameter_index
+    from autograd_core.learn.training import Trainer
 
     trainer = Trainer(c)
     model, data = trainer.model, trainer.data

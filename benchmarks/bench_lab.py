@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from autograd_core.landscape import WeightHistory, loss_landscape
-from autograd_core.surfaces import PRESETS, compile_surface, evaluate_grid
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.lab.landscape import WeightHistory, loss_landscape
+from autograd_core.lab.surfaces import PRESETS, compile_surface, evaluate_grid
+from autograd_core.learn.training import Trainer, TrainingConfig
 
 
 def grids(repeats: int = 7) -> None:
@@ -73,8 +73,8 @@ class StallProbe:
 def race(seconds: float) -> None:
     from PySide6.QtWidgets import QApplication
 
-    from gui.optimizer_lab import OptimizerLabPanel
-    from gui.optimizer_lab_state import SPEEDS
+    from gui.lab.optimizer_lab import OptimizerLabPanel
+    from gui.lab.optimizer_lab_state import SPEEDS
 
     app = QApplication.instance() or QApplication(sys.argv)
     panel = OptimizerLabPanel()
@@ -142,8 +142,8 @@ def landscape(seconds_budget: float) -> None:
 
     from PySide6.QtWidgets import QApplication
 
-    from gui.training_controller import TrainingController
-    from gui.training_workspace import TrainingWorkspace
+    from gui.training.training_controller import TrainingController
+    from gui.training.training_workspace import TrainingWorkspace
 
     app = QApplication.instance() or QApplication(sys.argv)
     ws = TrainingWorkspace(TrainingController(config))

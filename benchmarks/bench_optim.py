@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core import optim
-from autograd_core.tensor import Tensor
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.engine.tensor import Tensor
+from autograd_core.learn import optim
+from autograd_core.learn.training import Trainer, TrainingConfig
 
 LAB = {  # name → (optimizer over [x, y], a learning rate that moves on Rosenbrock)
     "sgd": lambda ps: optim.SGD(ps, lr=2e-4),

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core.presets import GOALS, PRESETS, preset_fields
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.learn.presets import GOALS, PRESETS, preset_fields
+from autograd_core.learn.training import Trainer, TrainingConfig
 
 
 def run_task(task: str, runs: int, default_data: bool) -> bool:

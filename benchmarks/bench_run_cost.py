@@ -2,7 +2,7 @@
 
 1. For a few configs (full batch, so one step's graph dominates), each in a fresh
    process: peak RSS and seconds per step measured over a few real steps, beside
-   ``autograd_core.run_cost.estimate_run_cost``'s peak bytes and seconds per step.
+   ``autograd_core.learn.run_cost.estimate_run_cost``'s peak bytes and seconds per step.
    The constants in ``run_cost`` were fitted from this table; refit them when the
    engine's node layout changes.
 2. Refusals, each in a fresh process: seconds and peak RSS to refuse the issue's
@@ -24,15 +24,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autograd_core.files import format_size
-from autograd_core.run_cost import estimate_run_cost
+from autograd_core.learn.run_cost import estimate_run_cost
+from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.session import session_dict
-from autograd_core.training import Trainer, TrainingConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURE = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.learn.training import Trainer, TrainingConfig
 trainer = Trainer(TrainingConfig(**json.loads(sys.argv[1])))
 trainer.step()
 start = time.perf_counter()

@@ -15,8 +15,8 @@ from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
 app = QApplication([])
-from autograd_core.nn import MLP  # noqa: E402  (after the QApplication)
-from gui.sample_graph_panel import SampleGraphPanel  # noqa: E402
+from autograd_core.learn.nn import MLP  # noqa: E402  (after the QApplication)
+from gui.training.sample_graph_panel import SampleGraphPanel  # noqa: E402
 
 
 def idle(view):

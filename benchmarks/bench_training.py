@@ -28,8 +28,8 @@ from sklearn.datasets import make_moons
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core.data import dataset_from_points
-from autograd_core.training import Trainer, TrainingConfig, micrograd_recipe
+from autograd_core.learn.data import dataset_from_points
+from autograd_core.learn.training import Trainer, TrainingConfig, micrograd_recipe
 
 RECIPE = micrograd_recipe()
 

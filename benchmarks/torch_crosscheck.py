@@ -1,4 +1,4 @@
-"""Dev check: autograd_core.optim against real torch.optim, 500 steps on 2-D test functions, float64.
+"""Dev check: autograd_core.learn.optim against real torch.optim, 500 steps on 2-D test functions, float64.
 
 torch is not a dependency of the project: this script skips (exit 0) without it.
 Run it with a Python that has torch and numpy, from the repository root:
@@ -27,8 +27,8 @@ except ImportError:
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core import optim
-from autograd_core.tensor import Tensor
+from autograd_core.engine.tensor import Tensor
+from autograd_core.learn import optim
 
 STEPS = 500
 TOLERANCE = 1e-12

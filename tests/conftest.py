@@ -43,7 +43,7 @@ def _flush_deleted_widgets(request):
 
 
 def _shown_workspace(qtbot, controller):
-    from gui.training_workspace import TrainingWorkspace  # Qt only for the tests that ask for it
+    from gui.training.training_workspace import TrainingWorkspace  # Qt only for the tests that ask for it
 
     w = TrainingWorkspace(controller)
     qtbot.addWidget(w)
@@ -56,8 +56,8 @@ def _shown_workspace(qtbot, controller):
 @pytest.fixture
 def ws(qtbot):
     """A training workspace on the default config, shown, its engine in this process and ready."""
-    from gui.training_controller import TrainingController
-    from gui.training_worker import InProcessWorker
+    from gui.training.training_controller import TrainingController
+    from gui.training.training_worker import InProcessWorker
 
     w = _shown_workspace(qtbot, TrainingController(worker_factory=InProcessWorker))
     yield w
@@ -67,7 +67,7 @@ def ws(qtbot):
 @pytest.fixture
 def process_ws(qtbot):
     """A training workspace on the default config, shown, with its training process ready."""
-    from gui.training_controller import TrainingController
+    from gui.training.training_controller import TrainingController
 
     w = _shown_workspace(qtbot, TrainingController())
     yield w
@@ -77,8 +77,8 @@ def process_ws(qtbot):
 @pytest.fixture
 def in_process_training(monkeypatch):
     """Every training area built during the test (e.g. by a MainWindow) runs its engine in this process."""
-    from gui.training_controller import TrainingController
-    from gui.training_worker import InProcessWorker
+    from gui.training.training_controller import TrainingController
+    from gui.training.training_worker import InProcessWorker
 
     monkeypatch.setattr(TrainingController, "worker_factory", InProcessWorker)
 

@@ -40,8 +40,8 @@ def random_expression(seed: int, lines: int | None = None) -> str:
 
 def graph_of(text: str):
     """The networkx graph of ``text`` evaluated at 0.5 for every input."""
-    from autograd_core.expression import compile_expression
-    from autograd_core.graph import to_networkx
+    from autograd_core.drawing.graph import to_networkx
+    from autograd_core.language.expression import compile_expression
 
     program = compile_expression(text)
     return to_networkx(program.evaluate({name: 0.5 for name in program.inputs}).output)

@@ -15,7 +15,7 @@ A run fails (``MonkeyFailure``) on
 
 * a Python exception anywhere in the GUI: ``sys.excepthook``, through which
   PySide6 reports exceptions in slots and event handlers; the app's own hook
-  (``gui.errors.ErrorReporter``) still runs, so its error dialog is exercised;
+  (``gui.shell.errors.ErrorReporter``) still runs, so its error dialog is exercised;
 * a Qt message of type critical or fatal, and any Qt *warning* not listed in
   ``BENIGN_QT_WARNINGS``: Qt warns about real mistakes (a text cursor out of
   range, painting on a deleted device, a failed connection);
@@ -71,7 +71,7 @@ from PySide6.QtWidgets import (
 )
 from training_gui_helpers import child_pids
 
-from gui.training_controller import TrainingController
+from gui.training.training_controller import TrainingController
 
 PROBE_MS = 5
 # Qt warnings that say nothing about the app: the offscreen platform cannot do what a window manager does.

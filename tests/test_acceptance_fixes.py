@@ -3,8 +3,8 @@
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics, QPalette
 
-from gui.metrics_plots import MetricsPlots
-from gui.network_diagram import NetworkDiagram
+from gui.plots.metrics_plots import MetricsPlots
+from gui.plots.network_diagram import NetworkDiagram
 
 
 def test_play_button_uses_an_icon_not_a_pause_glyph(qtbot, ws):

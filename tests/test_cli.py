@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from autograd_core.cli import main
-from autograd_core.run_cost import RunLimits
-from autograd_core.training import Trainer
+from autograd_core.learn.run_cost import RunLimits
+from autograd_core.learn.training import Trainer
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ["--samples", "60", "--layers", "4", "--steps", "20", "--batch-size", "16"]

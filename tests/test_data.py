@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from autograd_core.data import DATASETS, TABLE_DATASETS, Dataset, dataset_from_points, make_dataset
+from autograd_core.learn.data import DATASETS, TABLE_DATASETS, Dataset, dataset_from_points, make_dataset
 
 GENERATED = tuple(name for name in DATASETS if name not in TABLE_DATASETS)
 

@@ -8,7 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograd_core import Tensor, topological_order
-from autograd_core.expression import (
+from autograd_core.drawing.graph import to_networkx
+from autograd_core.engine.ops import LANGUAGE_OPS
+from autograd_core.language.expression import (
     CONSTANTS,
     FUNCTION_NAMES,
     MAX_NESTING,
@@ -16,9 +18,7 @@ from autograd_core.expression import (
     ExpressionError,
     compile_expression,
 )
-from autograd_core.graph import to_networkx
-from autograd_core.ops import LANGUAGE_OPS
-from autograd_core.trace import backward_steps
+from autograd_core.language.trace import backward_steps
 
 
 def run(text, **values):

@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
-from autograd_core.expression import compile_expression
-from gui.expression_panel import ExpressionPanel
-from gui.main_window import MainWindow
-from gui.settings import AppSettings
+from autograd_core.language.expression import compile_expression
+from gui.expression.expression_panel import ExpressionPanel
+from gui.shell.main_window import MainWindow
+from gui.shell.settings import AppSettings
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -6,9 +6,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from autograd_core import Tensor, gradcheck
+from autograd_core.language.trace import backward_steps
 from autograd_core.numbers import format_number
-from autograd_core.trace import backward_steps
-from gui.expression_panel import ExpressionPanel
+from gui.expression.expression_panel import ExpressionPanel
 
 # Any Qt warning fails these tests (the offscreen platform's own notice aside).
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -374,7 +374,7 @@ def test_an_input_no_box_can_hold_is_shown_as_it_is(qtbot, panel, value):
 def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, panel):
     from PySide6.QtWidgets import QDoubleSpinBox
 
-    from gui.inputs_panel import MAX_ROWS
+    from gui.expression.inputs_panel import MAX_ROWS
 
     def evaluate(text):  # paste it and press Ctrl+Return
         panel.editor.edit.setPlainText(text)
@@ -405,7 +405,7 @@ def test_a_new_expression_reuses_the_input_rows_and_shows_only_its_own(qtbot, pa
 
 
 def test_input_rows_are_built_a_few_per_turn_and_a_newer_program_wins(qtbot):
-    from gui.inputs_panel import MAX_ROWS, ROWS_PER_TURN
+    from gui.expression.inputs_panel import MAX_ROWS, ROWS_PER_TURN
 
     panel = ExpressionPanel()
     qtbot.addWidget(panel)
@@ -429,7 +429,7 @@ def test_input_rows_are_built_a_few_per_turn_and_a_newer_program_wins(qtbot):
 
 
 def test_a_typing_pause_compiles_once_then_draws_in_the_next_turn(qtbot, panel, monkeypatch):
-    import gui.expression_state as expression_state
+    import gui.expression.expression_state as expression_state
 
     compiled = []
     original = expression_state.compile_expression

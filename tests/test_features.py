@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
-from autograd_core.features import FeatureMLP, feature_values
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.learn.features import FeatureMLP, feature_values
+from autograd_core.learn.training import Trainer, TrainingConfig
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton

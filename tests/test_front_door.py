@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from autograd_core import __version__
-from gui.launcher import missing_display
+from gui.shell.launcher import missing_display
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_DISPLAY = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
@@ -95,12 +95,28 @@ def test_which_environments_have_a_display(env, platform, problem):
 
 def test_pyproject_declares_the_command_the_packages_and_their_data():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert project["project"]["scripts"] == {"autograd-playground": "gui.launcher:main"}
-    packages = sorted(p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name not in ("tests", "benchmarks"))
-    assert sorted(project["tool"]["setuptools"]["packages"]) == [*packages, "resources"]
+    assert project["project"]["scripts"] == {"autograd-playground": "autograd_playground.gui.shell.launcher:main"}
+    setuptools = project["tool"]["setuptools"]
+    # the app and its data are installed under the distribution's own name, never as `gui` or `resources`
+    assert setuptools["package-dir"] == {"autograd_playground.gui": "gui", "autograd_playground.resources": "resources"}
+    folders = [".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "autograd_core").rglob("__init__.py")]
+    folders += [
+        "autograd_playground." + ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "gui").rglob("__init__.py")
+    ]
+    assert sorted(setuptools["packages"]) == sorted([*folders, "autograd_playground.resources"])
     data = [f for f in (ROOT / "resources").iterdir() if not f.name.startswith(".")]
-    assert data and project["tool"]["setuptools"]["package-data"] == {"resources": ["*"]}
-    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "autograd_core.__version__"}
+    assert data and setuptools["package-data"] == {"autograd_playground.resources": ["**/*"]}
+    assert setuptools["dynamic"]["version"] == {"attr": "autograd_core.__version__"}
+
+
+def test_the_gui_imports_itself_relatively_so_it_runs_installed_under_another_name():
+    absolute = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in (ROOT / "gui").rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if line.lstrip().startswith(("from gui", "import gui"))
+    ]
+    assert absolute == []
 
 
 def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
@@ -118,10 +134,14 @@ def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     (dist,) = metadata.distributions(path=[str(target)])
     assert dist.version == __version__
     (script,) = [e for e in dist.entry_points if e.group == "console_scripts"]
-    assert (script.name, script.value) == ("autograd-playground", "gui.launcher:main")
+    assert (script.name, script.value) == ("autograd-playground", "autograd_playground.gui.shell.launcher:main")
     pins = [line for line in (ROOT / "requirements.txt").read_text().splitlines() if line and line[0] != "#"]
     assert sorted(dist.requires) == sorted(pins)
-    assert (target / "resources" / "examples.json").is_file()
+    assert (target / "autograd_playground" / "resources" / "examples.json").is_file()
+    top_level = {
+        p.name for p in target.iterdir() if not p.name.endswith((".dist-info", ".egg-info")) and p.name != "bin"
+    }
+    assert top_level == {"autograd_core", "autograd_playground"}  # no generic `gui` or `resources`
 
     command = target / "bin" / "autograd-playground"
     env = dict(NO_DISPLAY, PYTHONPATH=str(target))
@@ -137,7 +157,12 @@ def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     trained = run("train", "--samples", "40", "--layers", "2", "--steps", "3", "--json")
     assert trained.returncode == 0 and '"step": 3' in trained.stdout, trained.stderr
     where = subprocess.run(
-        [sys.executable, "-c", "import gui.expression_panel as p; print(p.EXAMPLES_PATH, len(p.load_examples()))"],
+        [
+            sys.executable,
+            "-c",
+            "import autograd_playground.gui.expression.expression_panel as p;"
+            "print(p.EXAMPLES_PATH, len(p.load_examples()))",
+        ],
         capture_output=True,
         text=True,
         env=dict(env, QT_QPA_PLATFORM="offscreen"),

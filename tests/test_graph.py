@@ -6,10 +6,10 @@ import networkx as nx
 import pytest
 
 from autograd_core import Tensor, topological_order
-from autograd_core.expression import compile_expression
-from autograd_core.graph import count_crossings, layout, to_networkx, update_values
-from autograd_core.nn import MLP
-from autograd_core.tensor import derivative_formula
+from autograd_core.drawing.graph import count_crossings, layout, to_networkx, update_values
+from autograd_core.engine.tensor import derivative_formula
+from autograd_core.language.expression import compile_expression
+from autograd_core.learn.nn import MLP
 
 
 def build(text, **values):

@@ -4,7 +4,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor
 
 from autograd_core.numbers import format_number
-from gui.expression_panel import ExpressionPanel
+from gui.expression.expression_panel import ExpressionPanel
 from gui.graph_view import BoxLayer, NodeItem
 
 

@@ -41,9 +41,9 @@ def test_no_edge_crosses_a_box_and_no_boxes_overlap(method):
 @pytest.mark.parametrize("method", METHODS)
 def test_a_network_with_collapsed_and_open_groups_is_drawn_truthfully(method):
     """Group boxes (string ids) next to open nodes (int ids), as the sample graph shows a network."""
-    from autograd_core.graph import to_networkx
-    from autograd_core.inspection import sample_graph
-    from autograd_core.nn import MLP
+    from autograd_core.drawing.graph import to_networkx
+    from autograd_core.learn.inspection import sample_graph
+    from autograd_core.learn.nn import MLP
     from gui.graph_view import collapse_groups
 
     graph = to_networkx(sample_graph(MLP(2, [16, 16, 1], seed=0), (0.3, 0.2), 1, "bce", fused=True).loss)
@@ -272,8 +272,8 @@ def big_window(qtbot, tmp_path):
     """The main window at 1600×1000, as the issue measures legibility."""
     from PySide6.QtCore import QSettings
 
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     window = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))

@@ -4,7 +4,7 @@ one-argument ops) start closed, open by double-click, and stand in for their mem
 from PySide6.QtCore import Qt
 
 from autograd_core.drawing import box_overlaps, edge_box_hits
-from gui.expression_panel import ExpressionPanel
+from gui.expression.expression_panel import ExpressionPanel
 
 TERMS = 32
 

@@ -4,7 +4,7 @@ import pytest
 
 import gui.graph_view as graph_view_module
 from autograd_core import Tensor
-from autograd_core.graph import to_networkx
+from autograd_core.drawing.graph import to_networkx
 from gui.graph_view import GraphView
 
 

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 
 from autograd_core.drawing import clear_of_corner
-from gui.expression_panel import ExpressionPanel
+from gui.expression.expression_panel import ExpressionPanel
 from gui.graph_view import READABLE_POINTS, GraphView
 from tests.graph_cases import EXAMPLES, graph_of
 
@@ -328,8 +328,8 @@ def test_presentation_mode_never_shows_graph_text_smaller_than_normal_mode(qtbot
     from PySide6.QtCore import QSettings
 
     from gui.graph_view import PRESENTATION_TEXT_MARGIN
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     example = next(e for e in EXAMPLES if e["name"] == name)
     window = MainWindow(AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))

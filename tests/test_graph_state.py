@@ -3,9 +3,9 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from autograd_core.trace import grads_after
-from gui.expression_panel import ExpressionPanel
-from gui.graph_state import Change
+from autograd_core.language.trace import grads_after
+from gui.expression.expression_panel import ExpressionPanel
+from gui.graph_view.graph_state import Change
 
 
 @pytest.fixture

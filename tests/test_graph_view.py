@@ -8,8 +8,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
 
 from autograd_core import Tensor
-from autograd_core.graph import to_networkx
-from autograd_core.nn import MLP
+from autograd_core.drawing.graph import to_networkx
+from autograd_core.learn.nn import MLP
 from gui.graph_view import LARGE_GRAPH_NODES, GraphView, collapse_groups
 
 

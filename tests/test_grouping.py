@@ -1,8 +1,8 @@
 """Overview groups of a big expression: which nodes form each expandable box (pure graph logic)."""
 
 from autograd_core import Tensor
-from autograd_core.graph import to_networkx
-from autograd_core.grouping import chain_name, is_generated_name, overview_groups, sum_trees, unary_chains
+from autograd_core.drawing.graph import to_networkx
+from autograd_core.drawing.grouping import chain_name, is_generated_name, overview_groups, sum_trees, unary_chains
 from tests.graph_cases import cases, graph_of
 
 

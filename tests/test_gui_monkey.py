@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.main_window import MainWindow
-from gui.settings import AppSettings
+from gui.shell.main_window import MainWindow
+from gui.shell.settings import AppSettings
 
 SEED = int(os.environ.get("MONKEY_SEED", "20240611"))
 ACTIONS = int(os.environ.get("MONKEY_ACTIONS", "200"))
@@ -97,8 +97,8 @@ def test_the_monkey_fails_on_a_qt_warning(qtbot, tmp_path):
 
 @pytest.mark.no_qt_log
 def test_the_monkey_fails_when_the_training_process_dies(qtbot, tmp_path):
-    from gui.training_controller import TrainingController
-    from gui.training_workspace import TrainingWorkspace
+    from gui.training.training_controller import TrainingController
+    from gui.training.training_workspace import TrainingWorkspace
 
     window = QMainWindow()
     workspace = TrainingWorkspace(TrainingController())

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor, compile_expression
-from autograd_core.expression import FUNCTION_NAMES, ExpressionError
-from autograd_core.forward import Dual, forward_steps, jvp, pass_counts
-from autograd_core.functional import grad, hessian, hvp, jacobian
-from autograd_core.ops import OPS
+from autograd_core.engine.forward import Dual, forward_steps, jvp, pass_counts
+from autograd_core.engine.functional import grad, hessian, hvp, jacobian
+from autograd_core.engine.ops import OPS
+from autograd_core.language.expression import FUNCTION_NAMES, ExpressionError
 
 UNARY = [op for op in OPS.values() if op.arity == 1]
 SMOOTH = [op for op in UNARY if op.derivative is not None]

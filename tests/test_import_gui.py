@@ -140,8 +140,8 @@ def test_export_writes_on_a_worker_thread_and_says_when_it_is_done(qtbot, ws, tm
     "Writing…" at once and "Wrote…" when the whole file is there; a file that cannot be written says why."""
     import threading
 
-    from autograd_core import tabular
-    from gui import training_workspace
+    from autograd_core.learn import tabular
+    from gui.training import training_workspace
 
     assert ws.controller.update_settings(samples=20_000)
     qtbot.waitUntil(lambda: len(ws.controller.dataset.y) == 20_000 and ws.controller.settled, timeout=TIMEOUT)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor
-from autograd_core.inspection import (
+from autograd_core.learn.inspection import (
     clone_model,
     dead_units,
     full_batch_loss,
@@ -16,8 +16,8 @@ from autograd_core.inspection import (
     parameter_name,
     sample_graph,
 )
-from autograd_core.losses import data_loss
-from autograd_core.nn import MLP
+from autograd_core.learn.losses import data_loss
+from autograd_core.learn.nn import MLP
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from autograd_core.landscape import (
+from autograd_core.lab.landscape import (
     WeightHistory,
     filter_normalize,
     flatten_weights,
@@ -16,9 +16,9 @@ from autograd_core.landscape import (
     random_direction,
     unflatten_weights,
 )
-from autograd_core.losses import loss_array
-from autograd_core.training import Trainer, TrainingConfig
-from gui.training_protocol import ComputeLandscape, Step
+from autograd_core.learn.losses import loss_array
+from autograd_core.learn.training import Trainer, TrainingConfig
+from autograd_core.live.protocol import ComputeLandscape, Step
 from tests.test_training_engine import Harness
 
 SMALL = {"samples": 60, "layers": [6, 5], "batch_size": 16}

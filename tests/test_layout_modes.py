@@ -53,7 +53,7 @@ def test_a_mode_switch_never_resizes_the_window(tour):
 
 
 def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
-    from gui.theme import PALETTES, PLOT_TEXT_PT
+    from gui.shell.theme import PALETTES, PLOT_TEXT_PT
 
     training = tour.window.training
     tour.apply_mode(Mode("dark", False, (1280, 720)))
@@ -81,7 +81,7 @@ def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
 def test_the_lab_and_landscape_follow_a_runtime_theme_and_mode_switch(tour):
     """View → Dark theme / Presentation mode while the lab or the landscape is shown: they repaint in the
     palette's background and their plot text grows ≥ 1.5×."""
-    from gui.theme import PALETTES, graph_colors
+    from gui.shell.theme import PALETTES, graph_colors
     from tools.tour_states import _lab, _landscape
 
     window = tour.window
@@ -311,7 +311,7 @@ def test_the_loss_slice_plot_keeps_a_readable_height_in_every_mode(tour):
     """The loss slice's plot was a strip (~115 px, a 65 px data area) under its caption in presentation mode at
     1280×720 and 1024×700: it keeps at least PLOT_LEAST_PX (a data area of 100 px or more), in all twelve modes, and
     where the room is short its caption scrolls with it, whole: the scroll area's range is what does not fit."""
-    from gui.loss_slice_plot import PLOT_LEAST_PX
+    from gui.plots.loss_slice_plot import PLOT_LEAST_PX
     from tools.layout_checks import SLICE_LEAST_PX, data_area, plot_size_findings, text_findings
     from tools.tour_states import build_states
 

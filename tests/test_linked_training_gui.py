@@ -9,11 +9,11 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from training_gui_helpers import lonely_point, settle, small_workspace
 
 from autograd_core import Tensor
-from autograd_core.data import add_point, dataset_points, empty_dataset, make_dataset, move_point, remove_point
-from autograd_core.inspection import dead_units, mlp_from_arrays, parameter_index, unit_maps
-from autograd_core.nn import MLP
+from autograd_core.learn.data import add_point, dataset_points, empty_dataset, make_dataset, move_point, remove_point
+from autograd_core.learn.inspection import dead_units, mlp_from_arrays, parameter_index, unit_maps
+from autograd_core.learn.nn import MLP
+from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.session import load_session, save_session
-from autograd_core.training import Trainer, TrainingConfig
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton

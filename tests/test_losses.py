@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor, gradcheck, topological_order
-from autograd_core.losses import (
+from autograd_core.learn.losses import (
     LOSSES,
     accuracy,
     bce_with_logits,

@@ -5,9 +5,9 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 from training_gui_helpers import set_spin
 
-from autograd_core.run_cost import RunLimits, estimate_run_cost
+from autograd_core.learn.run_cost import RunLimits, estimate_run_cost
+from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.session import SessionError, load_session, save_session
-from autograd_core.training import Trainer, TrainingConfig
 
 # Limits under which the default run (2-16-16-1, 200 samples) is fine and 2-32-32-1 on 2,000 samples is not.
 DEFAULT_PEAK = estimate_run_cost(TrainingConfig(steps=1000)).peak_bytes

@@ -6,9 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from autograd_core.data import MAX_CLASSES, make_dataset, table_points
-from autograd_core.inspection import sample_graph
-from autograd_core.losses import (
+from autograd_core.engine.tensor import Tensor
+from autograd_core.learn.data import MAX_CLASSES, make_dataset, table_points
+from autograd_core.learn.inspection import sample_graph
+from autograd_core.learn.losses import (
     class_probabilities,
     confusion_matrix,
     data_loss,
@@ -17,10 +18,9 @@ from autograd_core.losses import (
     predict,
     softmax_cross_entropy,
 )
-from autograd_core.nn import MLP
+from autograd_core.learn.nn import MLP
+from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.session import parse_session, session_dict, trainer_from_session
-from autograd_core.tensor import Tensor
-from autograd_core.training import Trainer, TrainingConfig
 
 
 @pytest.mark.parametrize("name", ["blobs", "spiral"])
@@ -178,11 +178,11 @@ def test_points_with_more_classes_and_refused_labels():
 def test_a_restart_keeps_classes_activations_and_imported_data(imported):
     """The child's last good state (3 classes, per-layer activations, imported data with class names) restarts
     into an engine that takes the very step the old one would have taken."""
-    from autograd_core.data import dataset_points
-    from autograd_core.tabular import parse_table, table_dataset
-    from gui.training_process import Engine
-    from gui.training_protocol import ImportData, Start, Step
-    from gui.training_worker import LocalPipe, TrainingWorker
+    from autograd_core.learn.data import dataset_points
+    from autograd_core.learn.tabular import parse_table, table_dataset
+    from autograd_core.live.protocol import ImportData, Start, Step
+    from autograd_core.live.service import Engine
+    from gui.training.training_worker import LocalPipe, TrainingWorker
 
     config = TrainingConfig(dataset="spiral", classes=3, samples=60, layers=[5, 4], activations=["tanh", "relu"])
     start = Start(config=config.to_dict())

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from training_gui_helpers import set_spin, settle, small_workspace
 
-from autograd_core.losses import confusion_matrix
+from autograd_core.learn.losses import confusion_matrix
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton

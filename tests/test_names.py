@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from training_gui_helpers import settle, small_workspace
 
-from autograd_core.data import Dataset, add_point, empty_dataset, make_dataset
-from autograd_core.naming import class_name, input_label
-from autograd_core.tabular import parse_table, predictions_csv, table_dataset
+from autograd_core.language.naming import class_name, input_label
+from autograd_core.learn.data import Dataset, add_point, empty_dataset, make_dataset
+from autograd_core.learn.tabular import parse_table, predictions_csv, table_dataset
 
 TIMEOUT = 30_000
 
@@ -77,8 +77,8 @@ def test_names_survive_a_session_an_edit_and_the_csv_export():
 def test_the_command_line_picture_names_the_species(qapp):
     """The CLI's PNG draws its legend and axes from the same names (read back: the picture differs from one
     whose data has no names only where the text is)."""
-    from autograd_core.training import Trainer, TrainingConfig
-    from gui.boundary_png import render_boundary
+    from autograd_core.learn.training import Trainer, TrainingConfig
+    from gui.plots.boundary_png import render_boundary
 
     trainer = Trainer(TrainingConfig(dataset="iris", layers=[4], steps=1))
     named = render_boundary(trainer, 700, 560)
@@ -125,7 +125,7 @@ def test_choosing_iris_names_species_and_components_in_every_view(qtbot, ws):
     # the class-region map fades into the theme's own background: pale on light, dark on dark
     from PySide6.QtWidgets import QApplication
 
-    from gui.theme import apply_theme
+    from gui.shell.theme import apply_theme
 
     assert boundary.image.image[..., :3].mean() > 150
     try:
@@ -149,8 +149,8 @@ def test_a_virginica_point_opens_in_the_sample_graph(qtbot, in_process_training,
     """Clicking a point of iris's third class shows its graph, named (it was refused: "must be 0 or 1")."""
     from PySide6.QtCore import QSettings
 
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window = MainWindow(settings)
@@ -192,7 +192,7 @@ def test_two_named_classes_title_the_map_by_the_second(qtbot, ws):
 
 def test_an_axis_too_short_for_its_name_keeps_the_input_name(qtbot):
     """x2 · PC2 where the data area has room; on a short plot plain x2, the whole name in the tooltip."""
-    from gui.boundary_plot import BoundaryPlot
+    from gui.plots.boundary_plot import BoundaryPlot
 
     plot = BoundaryPlot()
     qtbot.addWidget(plot)
@@ -215,7 +215,7 @@ def test_standardized_columns_say_so_and_know_their_own_units():
     mean and scale, so the export writes the table's own units (without noise, exactly sklearn's values)."""
     from sklearn.datasets import load_iris
 
-    from autograd_core.naming import standardized_name
+    from autograd_core.language.naming import standardized_name
 
     assert standardized_name("petal length (cm)") == "petal length (standardized)"
     assert standardized_name("alcohol") == "alcohol (standardized)"

@@ -1,9 +1,9 @@
 """One naming scheme, counted from 1, shared by the model's own labels and every view."""
 
-from autograd_core.inspection import parameter_index, parameter_name
-from autograd_core.naming import connection_name, input_name, unit_name
-from autograd_core.naming import parameter_name as name_of
-from autograd_core.nn import MLP
+from autograd_core.language.naming import connection_name, input_name, unit_name
+from autograd_core.language.naming import parameter_name as name_of
+from autograd_core.learn.inspection import parameter_index, parameter_name
+from autograd_core.learn.nn import MLP
 
 
 def test_names_count_from_one():

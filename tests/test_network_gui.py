@@ -6,11 +6,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from training_gui_helpers import lonely_point, set_spin
 
+from autograd_core.learn.training import Trainer
 from autograd_core.numbers import format_number
-from autograd_core.training import Trainer
-from gui.network_diagram import EdgeItem, NeuronItem
-from gui.training_controller import parameter_count
-from gui.training_style import NEGATIVE, POSITIVE
+from gui.plots.network_diagram import EdgeItem, NeuronItem
+from gui.training.training_controller import parameter_count
+from gui.training.training_style import NEGATIVE, POSITIVE
 
 TIMEOUT = 20_000
 
@@ -129,7 +129,7 @@ def test_gradient_mode_and_seed(qtbot, ws):
 
 
 def test_presentation_mode_and_image_export(qtbot, ws, tmp_path):
-    from gui.theme import PLOT_TEXT_PT
+    from gui.shell.theme import PLOT_TEXT_PT
 
     ws.set_presentation(True)
     axis = ws.boundary.plot.getPlotItem().getAxis("bottom")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor, topological_order
-from autograd_core.nn import ACTIVATIONS, MLP, Layer, Neuron, activate_array
+from autograd_core.learn.nn import ACTIVATIONS, MLP, Layer, Neuron, activate_array
 
 
 def test_micrograd_shape_and_parameter_count():

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from autograd_core.numbers import format_number, parse_number
-from gui.number_box import NumberBox, WholeNumberBox
+from gui.shell.number_box import NumberBox, WholeNumberBox
 from tests.training_gui_helpers import set_spin, settle, small_workspace
 
 
@@ -81,7 +81,7 @@ def test_the_arrows_step_to_round_numbers_with_one_signal(qtbot, box):
 
 
 def test_an_input_keeps_a_tiny_value_and_the_graph_uses_it(qtbot):
-    from gui.expression_panel import ExpressionPanel
+    from gui.expression.expression_panel import ExpressionPanel
 
     panel = ExpressionPanel()
     qtbot.addWidget(panel)
@@ -124,7 +124,7 @@ def test_a_hidden_layer_typed_as_3_point_5_neurons_gets_4(qtbot):
 def test_an_input_box_shows_its_longest_number_whole(qtbot, value):
     from PySide6.QtGui import QFontMetricsF
 
-    from gui.expression_panel import ExpressionPanel
+    from gui.expression.expression_panel import ExpressionPanel
 
     panel = ExpressionPanel()
     qtbot.addWidget(panel)
@@ -167,7 +167,7 @@ def test_enter_in_a_box_nobody_edited_keeps_every_digit(qtbot, two_boxes):
 
 
 def test_enter_on_an_input_no_box_can_hold_keeps_it(qtbot):
-    from gui.expression_panel import ExpressionPanel
+    from gui.expression.expression_panel import ExpressionPanel
 
     panel = ExpressionPanel()
     qtbot.addWidget(panel)

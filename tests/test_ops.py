@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor, compile_expression
-from autograd_core.expression import FUNCTION_NAMES, METHOD_NAMES
-from autograd_core.nn import ACTIVATION_HELP, ACTIVATIONS, MLP, activate_array, activation_range
-from autograd_core.ops import OPS, SELU_ALPHA, SELU_SCALE
-from autograd_core.tensor import derivative_formula, describe_node
-from autograd_core.trace import node_name
+from autograd_core.engine.ops import OPS, SELU_ALPHA, SELU_SCALE
+from autograd_core.engine.tensor import derivative_formula, describe_node
+from autograd_core.language.expression import FUNCTION_NAMES, METHOD_NAMES
+from autograd_core.language.trace import node_name
+from autograd_core.learn.nn import ACTIVATION_HELP, ACTIVATIONS, MLP, activate_array, activation_range
 
 UNARY = [op for op in OPS.values() if op.arity == 1]
 BINARY = [op for op in OPS.values() if op.arity == 2]

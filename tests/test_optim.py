@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograd_core import Tensor
-from autograd_core.optim import (
+from autograd_core.learn.optim import (
     ALL_OPTIMIZERS,
     OPTIMIZER_LABELS,
     OPTIMIZER_SETTINGS,
@@ -616,7 +616,7 @@ KINDS = {"sgd": SGD, "momentum": SGD, "nesterov": SGD, "rmsprop": RMSprop, "adag
 
 
 def test_the_trainer_trains_with_every_optimizer_it_offers():
-    from autograd_core.training import Trainer, TrainingConfig
+    from autograd_core.learn.training import Trainer, TrainingConfig
 
     rates = {"sgd": 0.5, "momentum": 0.1, "nesterov": 0.1, "rmsprop": 0.01, "adagrad": 0.1, "adam": 0.05,
              "adamw": 0.05}  # fmt: skip
@@ -631,7 +631,7 @@ def test_the_trainer_trains_with_every_optimizer_it_offers():
 
 
 def test_trainer_settings_reach_the_optimizer_and_keep_its_state():
-    from autograd_core.training import Trainer, TrainingConfig
+    from autograd_core.learn.training import Trainer, TrainingConfig
 
     trainer = Trainer(TrainingConfig(optimizer="adamw", layers=[3], samples=20, steps=10, betas=[0.8, 0.99]))
     assert (trainer.optimizer.betas, trainer.optimizer.weight_decay) == ((0.8, 0.99), 0.01)
@@ -661,7 +661,7 @@ def test_trainer_settings_reach_the_optimizer_and_keep_its_state():
     ],
 )
 def test_bad_optimizer_settings_in_a_config_are_named(fields, message):
-    from autograd_core.training import TrainingConfig
+    from autograd_core.learn.training import TrainingConfig
 
     with pytest.raises(ValueError, match=message):
         TrainingConfig.from_dict(fields)
@@ -673,8 +673,8 @@ def test_sessions_saved_before_the_torch_names_load_and_go_on_as_if_never_stoppe
     10 steps; loaded here and run 3 steps on, they agree with an uninterrupted 6-step run of this version."""
     from pathlib import Path
 
+    from autograd_core.learn.training import Trainer
     from autograd_core.session import load_session, trainer_from_session
-    from autograd_core.training import Trainer
 
     data = load_session(Path(__file__).parent / "data" / f"session_v1_{name}.json")
     assert data.config.optimizer == name and data.step == 3

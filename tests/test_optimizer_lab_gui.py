@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from autograd_core.surfaces import PRESETS
-from gui.optimizer_lab import OptimizerLabPanel
-from gui.theme import graph_colors
+from autograd_core.lab.surfaces import PRESETS
+from gui.lab.optimizer_lab import OptimizerLabPanel
+from gui.shell.theme import graph_colors
 
 LEFT = Qt.MouseButton.LeftButton
 

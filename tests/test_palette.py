@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from gui.theme import (
+from gui.shell.theme import (
     CLASS_TEXT_ON,
     PALETTES,
     SYNTAX_KINDS,
@@ -149,8 +149,8 @@ def test_contrast_ratio_matches_the_wcag_examples():
 
 @pytest.fixture
 def window(qtbot, tmp_path, in_process_training):
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))

@@ -5,11 +5,11 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
-from autograd_core.graph import to_networkx
-from autograd_core.nn import MLP
+from autograd_core.drawing.graph import to_networkx
+from autograd_core.learn.nn import MLP
 from gui.graph_view import GraphView
-from gui.main_window import MainWindow
-from gui.settings import AppSettings
+from gui.shell.main_window import MainWindow
+from gui.shell.settings import AppSettings
 
 
 @pytest.fixture
@@ -107,9 +107,9 @@ def test_sample_entry_row_fits_a_projector_without_clipping(qtbot, window):
 
 def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbot):
     """For ~1 s after the tab first showed, the axes read −500…500 (×0.001) on an empty plot."""
-    from autograd_core.data import make_dataset
-    from gui.boundary_plot import BoundaryPlot
-    from gui.training_process import square_extent
+    from autograd_core.learn.data import make_dataset
+    from autograd_core.live.service import square_extent
+    from gui.plots.boundary_plot import BoundaryPlot
 
     plot = BoundaryPlot()
     qtbot.addWidget(plot)
@@ -126,8 +126,8 @@ def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbo
     (x0, x1), (y0, y1) = plot.plot.getPlotItem().getViewBox().viewRange()
     assert x0 <= bx0 and x1 >= bx1 and y0 <= by0 and y1 >= by1 and x1 - x0 < 2 * (bx1 - bx0) + 1
     # and the message goes when the first map arrives
-    from autograd_core.nn import MLP
-    from gui.training_process import Snapshot, boundary_grid
+    from autograd_core.learn.nn import MLP
+    from autograd_core.live.service import Snapshot, boundary_grid
 
     model = MLP(2, [4, 1], seed=0)
     grid = boundary_grid(model, model.weight_arrays(), square_extent(dataset.bounds(margin=0.15)), resolution=20)
@@ -154,8 +154,8 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
     """Blue 'Paint class 0' text on the dark theme's gray button had a contrast of about 2:1."""
     from PySide6.QtGui import QColor, QPalette
 
-    from gui.boundary_plot import BoundaryPlot
-    from gui.theme import PALETTES, apply_theme
+    from gui.plots.boundary_plot import BoundaryPlot
+    from gui.shell.theme import PALETTES, apply_theme
 
     app = QApplication.instance()
     base = app.property("basePointSize") or app.font().pointSizeF()
@@ -180,7 +180,7 @@ def test_a_short_axis_gets_fewer_ticks_and_a_long_title_is_cut_at_a_colon(qtbot)
     import pyqtgraph as pg
     from PySide6.QtGui import QFontMetricsF
 
-    from gui.training_style import plot_font, set_plot_title, style_plot
+    from gui.training.training_style import plot_font, set_plot_title, style_plot
 
     plot = pg.PlotWidget()
     qtbot.addWidget(plot)
@@ -206,7 +206,7 @@ def test_a_plot_without_a_title_keeps_room_for_its_top_axis_number(qtbot):
     import pyqtgraph as pg
     from PySide6.QtGui import QFontMetricsF
 
-    from gui.training_style import plot_font, set_plot_title, style_plot
+    from gui.training.training_style import plot_font, set_plot_title, style_plot
 
     plot = pg.PlotWidget()
     qtbot.addWidget(plot)

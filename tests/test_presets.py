@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from autograd_core.cli import main as cli_main
-from autograd_core.presets import GOALS, PRESETS, apply_preset, describe_preset, preset_fields, preset_name
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.learn.presets import GOALS, PRESETS, apply_preset, describe_preset, preset_fields, preset_name
+from autograd_core.learn.training import Trainer, TrainingConfig
 
 
 def test_every_preset_is_a_valid_config_and_every_goal_has_a_preset():

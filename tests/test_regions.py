@@ -1,10 +1,10 @@
-"""Decision regions for K classes (autograd_core.regions), without Qt."""
+"""Decision regions for K classes (autograd_core.live.regions), without Qt."""
 
 import numpy as np
 import pytest
 
-from autograd_core.nn import MLP
-from autograd_core.regions import class_regions, grid_points, region_image, regions_from_scores
+from autograd_core.learn.nn import MLP
+from autograd_core.live.regions import class_regions, grid_points, region_image, regions_from_scores
 
 
 @pytest.mark.parametrize("k", [2, 3, 6])

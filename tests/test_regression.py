@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from autograd_core.cli import main as cli_main
-from autograd_core.nn import MLP
-from autograd_core.regression import (
+from autograd_core.engine.tensor import Tensor
+from autograd_core.learn.nn import MLP
+from autograd_core.learn.regression import (
     RegressionConfig,
     RegressionTrainer,
     huber,
@@ -15,7 +16,6 @@ from autograd_core.regression import (
     target_values,
     unit_contributions,
 )
-from autograd_core.tensor import Tensor
 
 
 def test_target_is_the_expression_language_never_eval():

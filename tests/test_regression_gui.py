@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
-from autograd_core.inspection import mlp_from_arrays
-from autograd_core.regression import target_values
+from autograd_core.learn.inspection import mlp_from_arrays
+from autograd_core.learn.regression import target_values
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
@@ -124,10 +124,10 @@ def test_back_to_classification_and_the_preset(qtbot, ws):
 
 def test_a_restarted_regression_goes_on_from_the_last_good_state(qapp):
     """The restart a dead training process gets: the regression's weights, optimizer state, step and history."""
-    from autograd_core.regression import RegressionConfig, regression_config_dict
-    from gui.training_process import Engine
-    from gui.training_protocol import Start, Step
-    from gui.training_worker import LocalPipe, TrainingWorker
+    from autograd_core.learn.regression import RegressionConfig, regression_config_dict
+    from autograd_core.live.protocol import Start, Step
+    from autograd_core.live.service import Engine
+    from gui.training.training_worker import LocalPipe, TrainingWorker
 
     config = RegressionConfig(samples=40, layers=[6], lr=0.02, batch_size=0, steps=100)
     start = Start(config=regression_config_dict(config))

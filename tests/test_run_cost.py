@@ -4,8 +4,8 @@ import tracemalloc
 
 import pytest
 
-from autograd_core.run_cost import RunLimits, estimate_run_cost, format_duration, option_name
-from autograd_core.training import Trainer, TrainingConfig
+from autograd_core.learn.run_cost import RunLimits, estimate_run_cost, format_duration, option_name
+from autograd_core.learn.training import Trainer, TrainingConfig
 
 LIMITS = RunLimits(ask_bytes=2**30, refuse_bytes=8 * 2**30, ask_seconds=600, refuse_note="half of this machine")
 

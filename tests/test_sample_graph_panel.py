@@ -9,10 +9,10 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from autograd_core import Tensor
-from autograd_core.losses import data_loss
-from autograd_core.nn import MLP
+from autograd_core.learn.losses import data_loss
+from autograd_core.learn.nn import MLP
 from autograd_core.numbers import format_number
-from gui.sample_graph_panel import FOLLOW_INTERVAL_MS, SampleGraphPanel
+from gui.training.sample_graph_panel import FOLLOW_INTERVAL_MS, SampleGraphPanel
 
 # Any Qt warning fails these tests (the offscreen platform's own notice aside).
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -270,8 +270,8 @@ def test_bad_entries_are_explained_without_a_crash(qtbot, panel, training):
 
 
 def test_through_the_main_window(qtbot, tmp_path, in_process_training):
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))

@@ -9,7 +9,8 @@ import tracemalloc
 import pytest
 
 from autograd_core import session as session_module
-from autograd_core.data import MAX_SAMPLES, add_point, make_dataset
+from autograd_core.learn.data import MAX_SAMPLES, add_point, make_dataset
+from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.session import (
     VERSION,
     SessionError,
@@ -18,7 +19,6 @@ from autograd_core.session import (
     session_dict,
     trainer_from_session,
 )
-from autograd_core.training import Trainer, TrainingConfig
 
 SMALL = TrainingConfig(layers=[4, 3], samples=40, batch_size=8, steps=12, l2=1e-3)
 

@@ -7,11 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from autograd_core import functional
-from autograd_core.expression import ExpressionError
-from autograd_core.optim import SGD, Adam, Newton, RMSprop
-from autograd_core.race import RACER_KINDS, EngineHessian, Race, Racer, RacerSpec
-from autograd_core.surfaces import (
+from autograd_core.engine import functional
+from autograd_core.engine.tensor import Tensor
+from autograd_core.lab.race import RACER_KINDS, EngineHessian, Race, Racer, RacerSpec
+from autograd_core.lab.surfaces import (
     PRESETS,
     arrow_segments,
     compile_surface,
@@ -21,7 +20,8 @@ from autograd_core.surfaces import (
     gradient_field,
     log_levels,
 )
-from autograd_core.tensor import Tensor
+from autograd_core.language.expression import ExpressionError
+from autograd_core.learn.optim import SGD, Adam, Newton, RMSprop
 
 RNG = np.random.default_rng(7)
 

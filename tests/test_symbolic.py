@@ -6,10 +6,19 @@ import random
 import pytest
 
 from autograd_core import Tensor
-from autograd_core.expression import compile_expression
-from autograd_core.functional import hessian
-from autograd_core.ops import LANGUAGE_OPS
-from autograd_core.symbolic import Builder, SymbolicError, derivative_of, diff, evaluate, from_graph, to_html, to_text
+from autograd_core.engine.functional import hessian
+from autograd_core.engine.ops import LANGUAGE_OPS
+from autograd_core.language.expression import compile_expression
+from autograd_core.language.symbolic import (
+    Builder,
+    SymbolicError,
+    derivative_of,
+    diff,
+    evaluate,
+    from_graph,
+    to_html,
+    to_text,
+)
 
 
 def close(a, b, tol=1e-12):
@@ -120,7 +129,7 @@ def test_a_deep_expression_has_a_bounded_text():
 
 
 def test_chain_path_multiplies_the_local_derivatives_and_counts_the_paths():
-    from autograd_core.chain_path import chain_path
+    from autograd_core.language.chain_path import chain_path
 
     ev = compile_expression("h = a*b\nout = tanh(h + c) + h").evaluate({"a": 0.5, "b": -1.0, "c": 0.3})
     out, a = ev.output, ev.inputs["a"]

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from autograd_core.cli import main as cli_main
-from autograd_core.data import Dataset
 from autograd_core.files import FileError
-from autograd_core.tabular import (
+from autograd_core.learn.data import Dataset
+from autograd_core.learn.tabular import (
     MAX_TABLE_BYTES,
     TableError,
     class_labels,
@@ -146,9 +146,9 @@ def test_cli_data_columns_and_errors(tmp_path, capsys):
 
 
 def test_sessions_keep_imported_data(tmp_path):
-    from autograd_core.data import dataset_points
+    from autograd_core.learn.data import dataset_points
+    from autograd_core.learn.training import Trainer, TrainingConfig
     from autograd_core.session import load_session, save_session, trainer_from_session
-    from autograd_core.training import Trainer, TrainingConfig
 
     rows = "".join(f"{i % 9},{(i * 4) % 7},{['ant', 'bee', 'cow'][i % 3]}\n" for i in range(45))
     d = table_dataset(parse_table("a,b,who\n" + rows, name="zoo"), ["a", "b"], "who")
@@ -166,13 +166,13 @@ def test_sessions_keep_imported_data(tmp_path):
 def test_predictions_csv_is_the_text_a_csv_writer_writes():
     """Names with a comma, a quote or a line break are quoted as csv.writer quotes them; floats read back exactly;
     every probability has six significant digits (the export builds its text a column at a time)."""
-    from autograd_core.data import make_dataset
+    from autograd_core.learn.data import make_dataset
 
     d = make_dataset("blobs", 40, 0.1, 0, 0.25, classes=3)
     d.class_names, d.feature_names = ["a,b", 'say "hi"', "two\nlines"], ["x, one", 'y"']
     scores = np.random.default_rng(2).normal(size=(40, 3))
     text = predictions_csv(d, scores)
-    from autograd_core.losses import class_probabilities, predict
+    from autograd_core.learn.losses import class_probabilities, predict
 
     X, probs, pred = d.X * d.scale + d.mean, class_probabilities(scores), predict(scores)
     expected = io.StringIO()

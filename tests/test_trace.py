@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograd_core import Tensor, topological_order
-from autograd_core.expression import compile_expression
-from autograd_core.nn import MLP
-from autograd_core.trace import backward_steps, fmt, grads_after, node_name
+from autograd_core.language.expression import compile_expression
+from autograd_core.language.trace import backward_steps, fmt, grads_after, node_name
+from autograd_core.learn.nn import MLP
 
 
 def build(text, **values):

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor
-from autograd_core.data import dataset_from_points, make_dataset
-from autograd_core.losses import data_loss
-from autograd_core.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped, micrograd_recipe
+from autograd_core.learn.data import dataset_from_points, make_dataset
+from autograd_core.learn.losses import data_loss
+from autograd_core.learn.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped, micrograd_recipe
 
 FAST = {"layers": [4], "steps": 10, "samples": 40, "batch_size": 8}
 
@@ -226,7 +226,7 @@ def test_default_config_reaches_97_percent_test_accuracy(dataset, seed):
 
 
 def test_each_step_records_the_gradient_norm_of_every_layer():
-    from autograd_core.inspection import layer_gradient_norms
+    from autograd_core.learn.inspection import layer_gradient_norms
 
     trainer = Trainer(TrainingConfig(samples=40, layers=[4, 3], steps=3, batch_size=0, optimizer="sgd", lr=0.1))
     metrics = trainer.step()

@@ -10,14 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from autograd_core.data import add_point, dataset_points, remove_point
-from autograd_core.inspection import loss_slice, next_step, parameter_index
-from autograd_core.numbers import format_number
-from autograd_core.session import parse_session, session_dict, trainer_from_session
-from autograd_core.training import Trainer, TrainingConfig
-from gui.loss_slice_plot import caption
-from gui.training_process import SLICE_INTERVAL, Engine
-from gui.training_protocol import (
+from autograd_core.learn.data import add_point, dataset_points, remove_point
+from autograd_core.learn.inspection import loss_slice, next_step, parameter_index
+from autograd_core.learn.training import Trainer, TrainingConfig
+from autograd_core.live.protocol import (
     Export,
     Exported,
     Load,
@@ -33,7 +29,11 @@ from gui.training_protocol import (
     Stop,
     UpdateSettings,
 )
-from gui.training_worker import LocalPipe
+from autograd_core.live.service import SLICE_INTERVAL, Engine
+from autograd_core.numbers import format_number
+from autograd_core.session import parse_session, session_dict, trainer_from_session
+from gui.plots.loss_slice_plot import caption
+from gui.training.training_worker import LocalPipe
 
 SMALL = {"samples": 60, "layers": [4], "batch_size": 16, "steps": 500}
 

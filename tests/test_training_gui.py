@@ -9,11 +9,11 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from training_gui_helpers import child_pids, set_spin
 
+from autograd_core.learn.training import Trainer
 from autograd_core.numbers import format_number
 from autograd_core.session import load_session
-from autograd_core.training import Trainer
-from gui.main_window import MainWindow
-from gui.settings import AppSettings
+from gui.shell.main_window import MainWindow
+from gui.shell.settings import AppSettings
 
 TIMEOUT = 30_000
 

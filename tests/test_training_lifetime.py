@@ -15,15 +15,15 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from training_gui_helpers import child_pids, lonely_point, set_spin
 
+from autograd_core.learn.training import Trainer, TrainingConfig
+from autograd_core.live.protocol import Start
+from autograd_core.live.service import Snapshot
 from autograd_core.session import save_session
-from autograd_core.training import Trainer, TrainingConfig
-from gui.main_window import MainWindow
-from gui.settings import AppSettings
-from gui.training_controller import TrainingController
-from gui.training_process import Snapshot
-from gui.training_protocol import Start
-from gui.training_worker import TrainingWorker
-from gui.training_workspace import TrainingWorkspace
+from gui.shell.main_window import MainWindow
+from gui.shell.settings import AppSettings
+from gui.training.training_controller import TrainingController
+from gui.training.training_worker import TrainingWorker
+from gui.training.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
@@ -207,8 +207,8 @@ def test_the_training_process_ends_when_the_app_is_killed(tmp_path):
         f"sys.path.insert(0, {str(REPO)!r})\n"
         "from PySide6.QtCore import QCoreApplication\n"
         "app = QCoreApplication([])\n"
-        "from gui.training_protocol import Start\n"
-        "from gui.training_worker import ProcessWorker\n"
+        "from autograd_core.live.protocol import Start\n"
+        "from gui.training.training_worker import ProcessWorker\n"
         "worker = ProcessWorker(Start(config={}))\n"
         "print(worker.pid, flush=True)\n"
         "time.sleep(120)\n"
@@ -234,9 +234,9 @@ def test_the_training_process_ends_when_the_app_is_killed(tmp_path):
 def test_restart_state_continues_exactly_where_the_snapshot_was(qapp):
     """A restart from the newest snapshot (weights, optimizer state, batch position, history, data) takes the
     very step the old process would have taken next."""
-    from gui.training_process import Engine
-    from gui.training_protocol import Pause, Play, Step
-    from gui.training_worker import LocalPipe
+    from autograd_core.live.protocol import Pause, Play, Step
+    from autograd_core.live.service import Engine
+    from gui.training.training_worker import LocalPipe
 
     start = Start(config=TrainingConfig(samples=60, layers=[5], optimizer="adam", batch_size=8).to_dict())
     worker = TrainingWorker(start)

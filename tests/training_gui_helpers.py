@@ -9,10 +9,10 @@ TIMEOUT = 30_000
 
 def small_workspace(qtbot, **config):
     """A shown training workspace on a small ``TrainingConfig(**config)``, its engine in this process, ready."""
-    from autograd_core.training import TrainingConfig
-    from gui.training_controller import TrainingController
-    from gui.training_worker import InProcessWorker
-    from gui.training_workspace import TrainingWorkspace
+    from autograd_core.learn.training import TrainingConfig
+    from gui.training.training_controller import TrainingController
+    from gui.training.training_worker import InProcessWorker
+    from gui.training.training_workspace import TrainingWorkspace
 
     w = TrainingWorkspace(TrainingController(TrainingConfig(**config), worker_factory=InProcessWorker))
     qtbot.addWidget(w)

@@ -51,10 +51,10 @@ class Tour:
     """One main window, trained in-process, that the states drive."""
 
     def __init__(self, settings_dir: str):
-        from gui.main_window import MainWindow
-        from gui.settings import AppSettings
-        from gui.training_controller import TrainingController
-        from gui.training_worker import InProcessWorker
+        from gui.shell.main_window import MainWindow
+        from gui.shell.settings import AppSettings
+        from gui.training.training_controller import TrainingController
+        from gui.training.training_worker import InProcessWorker
 
         self._worker_factory = TrainingController.__dict__.get("worker_factory")
         TrainingController.worker_factory = InProcessWorker  # deterministic: no child process, no timing
@@ -74,7 +74,7 @@ class Tour:
 
     def close(self) -> None:
         """Close the window and give the training area back its real training process."""
-        from gui.training_controller import TrainingController
+        from gui.training.training_controller import TrainingController
 
         self.close_dialog()
         self.controller.shutdown()
@@ -471,7 +471,7 @@ def _features(t: Tour) -> None:
 
 
 def build_states() -> list[State]:
-    from autograd_core.data import DATASETS
+    from autograd_core.learn.data import DATASETS
 
     states = [
         State("expr-neuron", "expression", _expression_example(NEURON), True, "the default example"),
@@ -480,7 +480,7 @@ def build_states() -> list[State]:
         State("expr-layout-spring", "expression", _layout("spring"), False, "spring layout"),
         State("expr-layout-kamada", "expression", _layout("kamada_kawai"), False, "Kamada–Kawai layout"),
     ]
-    from gui.expression_panel import load_examples
+    from gui.expression.expression_panel import load_examples
 
     for example in load_examples():
         if example["name"] == NEURON:

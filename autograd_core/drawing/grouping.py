@@ -1,0 +1,173 @@
+"""Which nodes of a big expression's graph form one expandable box of its overview (no Qt).
+
+The graph view shows an expression of more than 60 nodes as a few boxes, each
+opened by a double-click.  A group is drawn as one box that shows the value
+and gradient of its *output*, the one member with edges leaving the group, so
+every rule below keeps that true: apart from its output, a member is used only
+inside its group, and nodes used in several places stay alone.  Collapsing
+then changes how much is drawn, never what the drawing says.
+
+* ``sum_trees``: a tree of ``+`` (or ``*``) nodes, each inner one used only by
+  the next: an n-ary sum ``a + b + c + …`` of at least four terms.
+* ``unary_chains``: at least four one-argument ops in a row
+  (``tanh(exp(sin(log(x))))``), each the only use of the one before.
+* ``overview_groups``: both, plus an assigned name with what only it uses,
+  and each term of a sum with what only that term uses.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from autograd_core.drawing.graph import topological_nodes
+
+SUM_MIN_NODES = 3  # ``+`` nodes of an n-ary sum: three binary + add four terms
+CHAIN_MIN_NODES = 4  # one-argument ops in a row
+
+
+def _uses(graph: nx.DiGraph) -> dict:
+    """Node -> how many edges leave it (a multigraph counts ``x*x`` twice)."""
+    multi = graph.is_multigraph()
+    return {n: (sum(map(len, nbrs.values())) if multi else len(nbrs)) for n, nbrs in graph.adjacency()}
+
+
+def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | None = None) -> dict:
+    """Node -> name ("Σ 50 terms #12", "y: Σ 4 terms") for each tree of one associative op.
+
+    A tree grows from its last node through arguments that have the same op,
+    no name of their own and no other use; trees of fewer than ``min_size``
+    nodes are left out.
+    """
+    order = order if order is not None else topological_nodes(graph)
+    uses = _uses(graph)
+    attrs = graph.nodes
+    tree: dict = {}
+    for n in reversed(order):  # from the end of each tree
+        op = attrs[n].get("op")
+        if op not in ("+", "*") or n in tree:
+            continue
+        members = {n}
+        frontier = [n]
+        while frontier:
+            m = frontier.pop()
+            for p in graph.predecessors(m):
+                if attrs[p].get("op") == op and uses[p] == 1 and not attrs[p].get("label") and p not in tree:
+                    members.add(p)
+                    frontier.append(p)
+        if len(members) >= min_size:
+            terms = sum(1 for m in members for p in graph.predecessors(m) if p not in members)
+            name = f"{'Σ' if op == '+' else 'Π'} {terms} {'terms' if op == '+' else 'factors'}"
+            label = attrs[n].get("label")
+            name = f"{label}: {name}" if label else f"{name} #{n}"
+            for m in members:
+                tree[m] = name
+    return tree
+
+
+def unary_chains(graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None) -> list[list]:
+    """Runs of at least ``min_size`` one-argument ops, each in order from the first to the last.
+
+    A member has exactly one argument; every member but the last is used only
+    by the next one (a value used anywhere else ends the chain there, so the
+    chain's box, which shows its last value, never stands for another).  The
+    last member may be used in several places: all those edges leave from the
+    value the box shows.  ``among`` (a set) limits the members to those nodes.
+    """
+    uses = _uses(graph)
+    indegree = dict(graph.in_degree())
+
+    def member(n) -> bool:
+        return indegree[n] == 1 and (among is None or n in among)
+
+    chains = []
+    for n in topological_nodes(graph):
+        if not member(n):
+            continue
+        (p,) = graph.predecessors(n)
+        if member(p) and uses[p] == 1:
+            continue  # not the first of its run
+        run = [n]
+        while uses[run[-1]] == 1:
+            (s,) = graph.successors(run[-1])
+            if not member(s):
+                break
+            run.append(s)
+        if len(run) >= min_size:
+            chains.append(run)
+    return chains
+
+
+def is_generated_name(group: str) -> bool:
+    """True for a name this module made up (``Σ 32 terms #291``, ``exp∘sin #12``): it names no value of the
+    expression, so an opened member's box needs only its op, not the group's name again."""
+    head, sep, tail = group.rpartition(" #")
+    return bool(head and sep and tail.isdigit())
+
+
+def chain_name(graph: nx.DiGraph, chain: list) -> str:
+    """``tanh∘exp∘sin∘log #12``: the ops as written, outermost first, and the last node's id."""
+    ops = [str(graph.nodes[n].get("op") or "?") for n in reversed(chain)]
+    text = "∘".join(ops) if len(ops) <= 4 else f"{ops[0]}∘{ops[1]}∘…∘{ops[-1]} ({len(ops)} ops)"
+    return f"{text} #{chain[-1]}"
+
+
+def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> dict:
+    """Node -> group name, so that a big expression can be shown as a few expandable boxes.
+
+    * A tree of ``+`` (or ``*``) whose inner nodes feed only the next one (an
+      n-ary sum written ``a + b + c + …``) is one group, "Σ 50 terms".
+    * An assigned name (``h3 = tanh(w3*x + b3)``) is a group with every node
+      that only it uses (its unnamed ops and the leaves used nowhere else).
+    * What only one term of such a sum uses is that term's group.
+    * Of the nodes left over, four or more one-argument ops in a row are a
+      group (``unary_chains``).
+
+    Nodes used in several places (shared inputs, reused names) stay alone, so
+    every edge between groups is still drawn.  Groups smaller than ``min_size``
+    are dropped.
+    """
+    order = topological_nodes(graph)
+    uses = _uses(graph)
+    succ = {n: list(nbrs) for n, nbrs in graph.adjacency()}
+    attrs = graph.nodes
+    chain = sum_trees(graph, min_size, order)
+    chain_names = set(chain.values())
+    owner: dict = {}
+    for n in reversed(order):
+        if n in chain:
+            owner[n] = chain[n]
+            continue
+        a = attrs[n]
+        if a.get("label") and graph.in_degree(n):  # an assigned name heads its own group
+            owner[n] = a["label"]
+            continue
+        owners = {owner.get(s) for s in succ[n]}
+        if len(owners) == 1 and uses[n] == 1 and None not in owners:
+            target = owners.pop()
+            if target in chain_names and n not in chain:  # a term of a sum: its own group
+                owner[n] = a.get("label") or _short_name(graph, n)
+            else:
+                owner[n] = target
+        else:
+            owner[n] = None
+    sizes: dict = {}
+    for g in owner.values():
+        if g is not None:
+            sizes[g] = sizes.get(g, 0) + 1
+    groups = {n: g for n, g in owner.items() if g is not None and sizes[g] >= min_size}
+    left = {n for n in graph if n not in groups}
+    for run in unary_chains(graph, CHAIN_MIN_NODES, among=left):
+        name = chain_name(graph, run)
+        for n in run:
+            groups[n] = name
+    return groups
+
+
+def _short_name(graph: nx.MultiDiGraph, n) -> str:
+    """``w3*x3`` for an op on named leaves, else ``tanh #12``."""
+    attrs = graph.nodes[n]
+    op = attrs.get("op") or "node"
+    names = [graph.nodes[p].get("label") for p in graph.predecessors(n)]
+    if len(names) == 2 and all(names) and op in ("+", "-", "*", "/"):
+        return f"{names[0]}{op}{names[1]}"
+    return f"{op} #{n}"

@@ -1,0 +1,1 @@
+"""The engine: the Tensor, the op table, higher-order and forward-mode derivatives."""

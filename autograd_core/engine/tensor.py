@@ -1,0 +1,757 @@
+"""The scalar autograd engine: a number that remembers its parents.
+
+Every op computes, at forward time, its value *and* its local derivative with
+respect to each parent, with the rule of its entry in the op table
+(``autograd_core.engine.ops``).  ``backward()`` is then a single loop over the graph
+in reverse topological order: ``parent.grad += local * node.grad``.  There are
+no closures, so the graph has no reference cycles, and every local derivative
+is stored on the node, ready to be shown to a learner ("∂out/∂a = b = -3.0").
+
+Speed comes from allocating as little as possible per node: one slotted object
+with up to two parents held in plain slots (``_a``, ``_b``) and their local
+derivatives as floats (``_da``, ``_db``), and one reference to its op-table
+entry (``_op``, which a leaf uses for its kind).  An n-ary op (a sum, a
+neuron's weighted sum) keeps its parents in a list in ``_a`` and their locals
+in a float array in ``_da``, marked by ``_b is MANY``: one node that replaces
+many small ones.  The methods (``x.tanh()``, ``a * b``…) are made from the op
+table below the class, each calling its op's rule directly.
+
+Numbers follow IEEE like numpy and PyTorch: ``log(0) = -inf``, ``log(-1) = nan``,
+``exp(1000) = inf``; no Python arithmetic exception ever escapes an op.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+
+from autograd_core.engine.ops import (  # noqa: F401  (the IEEE helpers are part of this module's API)
+    OPS,
+    Op,
+    ieee_div,
+    ieee_exp,
+    ieee_log,
+    ieee_pow,
+    softplus,
+    stable_sigmoid,
+)
+from autograd_core.numbers import LEDGER, format_number
+
+INF = math.inf
+NAN = math.nan
+
+# ---------------------------------------------------------------- grad mode
+
+_grad_enabled = True
+
+
+@contextmanager
+def no_grad() -> Iterator[None]:
+    """Build no graph inside the block: results are leaves (like torch.no_grad)."""
+    global _grad_enabled
+    previous = _grad_enabled
+    _grad_enabled = False
+    try:
+        yield
+    finally:
+        _grad_enabled = previous
+
+
+@contextmanager
+def enable_grad() -> Iterator[None]:
+    """Build the graph inside the block even within ``no_grad`` (like torch.enable_grad)."""
+    global _grad_enabled
+    previous = _grad_enabled
+    _grad_enabled = True
+    try:
+        yield
+    finally:
+        _grad_enabled = previous
+
+
+def is_grad_enabled() -> bool:
+    return _grad_enabled
+
+
+# --------------------------------------------------------------- the node
+
+
+class NodeInfo:
+    """What a node is besides its numbers: its op (None for a leaf), kind, label and group.
+
+    Kept in the node's ``_op`` slot and shared by every node with the same four
+    facts, so a label costs no memory per node.  An unlabeled op node holds its
+    ``Op`` there directly: an ``Op`` answers the same questions (``entry``,
+    ``kind``, ``label``, ``group``, ``tag``).
+    """
+
+    __slots__ = ("entry", "kind", "label", "group", "tag")
+
+    def __init__(self, entry: Op | None, kind: str, label: str, group: str | None):
+        self.entry, self.kind, self.label, self.group = entry, kind, label, group
+        self.tag = entry.tag if entry is not None else ""
+
+    def __repr__(self) -> str:
+        return f"NodeInfo({self.tag or self.kind!r}, label={self.label!r}, group={self.group!r})"
+
+
+LEAF_KINDS = ("input", "parameter", "constant")
+_INFOS: dict[tuple, NodeInfo] = {}
+_MAX_INFOS = 100_000
+
+
+def _info(entry: Op | None, kind: str, label: str, group: str | None) -> Op | NodeInfo:
+    """The shared description of a node (its bare ``Op`` when it has no label or group)."""
+    if entry is not None and not label and group is None:
+        return entry
+    key = (entry, kind, label, group)
+    info = _INFOS.get(key)
+    if info is None:
+        if len(_INFOS) >= _MAX_INFOS:  # many distinct labels: start again (nodes keep theirs)
+            _INFOS.clear()
+        info = _INFOS[key] = NodeInfo(entry, kind, label, group)
+    return info
+
+
+_LEAVES = {kind: _info(None, kind, "", None) for kind in LEAF_KINDS}
+_ADD, _SUB, _MUL = OPS["add"], OPS["sub"], OPS["mul"]
+_CONSTANT = _LEAVES["constant"]
+
+
+class _Many:
+    """Marks an n-ary node: its parents are the list in ``_a``, their locals the array in ``_da``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MANY"
+
+
+MANY = _Many()
+_new = object.__new__
+
+
+class Tensor:
+    """One float in a computation graph.
+
+    ``data`` is the value, ``grad`` d(root)/d(self) after ``root.backward()``,
+    ``op`` the name of the op that made it ('' for a leaf), ``kind`` one of
+    ``input``, ``constant``, ``parameter`` or ``op``, ``label`` its name and
+    ``group`` an optional tag (e.g. the neuron that built the node) so views
+    can collapse groups.  A node is seven slots: ``label``, ``group`` and
+    ``kind`` live in the shared description in ``_op`` (see ``NodeInfo``).
+    """
+
+    __slots__ = ("data", "grad", "_op", "_a", "_b", "_da", "_db")
+
+    def __init__(self, data: float = 0.0, label: str = "", kind: str = "input", group: str | None = None):
+        if kind not in _LEAVES:
+            raise ValueError(f"unknown kind {kind!r}; a leaf is one of {', '.join(LEAF_KINDS)}")
+        self.data = float(data)
+        self.grad = 0.0
+        self._op = _LEAVES[kind] if not label and group is None else _info(None, kind, label, group)
+        self._a = None
+
+    @property
+    def label(self) -> str:
+        return self._op.label
+
+    @label.setter
+    def label(self, value: str) -> None:
+        info = self._op
+        self._op = _info(info.entry, info.kind, value, info.group)
+
+    @property
+    def group(self) -> str | None:
+        return self._op.group
+
+    @group.setter
+    def group(self, value: str | None) -> None:
+        info = self._op
+        self._op = _info(info.entry, info.kind, info.label, value)
+
+    # ---- what the node is, read-only views for explanation and graph export
+
+    @property
+    def op(self) -> str:
+        """The op that made this node, as the ledger writes it ('*', 'tanh', '**2'); '' for a leaf."""
+        return self._op.tag
+
+    @property
+    def op_entry(self) -> Op | None:
+        """The op-table entry (with its parameters) that made this node; None for a leaf."""
+        return self._op.entry
+
+    @property
+    def kind(self) -> str:
+        return "op" if self._a is not None else self._op.kind
+
+    @property
+    def parents(self) -> tuple[Tensor, ...]:
+        """The nodes this one was computed from, in argument order."""
+        a = self._a
+        if a is None:
+            return ()
+        b = self._b
+        if b is None:
+            return (a,)
+        if b is MANY:
+            return tuple(a)
+        return (a, b)
+
+    @property
+    def local_grads(self) -> tuple[float, ...]:
+        """∂self/∂parent for each parent, in the same order as ``parents``."""
+        a = self._a
+        if a is None:
+            return ()
+        b = self._b
+        if b is None:
+            return (self._da,)
+        if b is MANY:
+            return tuple(self._da)
+        return (self._da, self._db)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._a is None
+
+    def __repr__(self) -> str:
+        name = f"label={self.label!r}, " if self.label else ""
+        return f"Tensor({name}data={self.data:.6g}, grad={self.grad:.6g})"
+
+    def __pos__(self):
+        return self
+
+    # The ops (``/ **``, unary minus, ``x.tanh()``, ``a.max(b)``…) are made
+    # from the op table below the class.  The three every graph is made of are
+    # written out here: they compute exactly what their table rules (``ops._add``,
+    # ``_sub``, ``_mul``) do, which a test checks, and skipping the rule's call
+    # saves a fifth of the forward pass on micrograd's graph.
+
+    def __add__(self, other):
+        if other.__class__ is not Tensor:
+            other = _constant(other)
+        out = _new(Tensor)
+        out.data = self.data + other.data
+        out.grad = 0.0
+        out._op = _ADD
+        if _grad_enabled:
+            out._a = self
+            out._da = 1.0
+            out._b = other
+            out._db = 1.0
+        else:
+            out._a = None
+        return out
+
+    def __sub__(self, other):
+        if other.__class__ is not Tensor:
+            other = _constant(other)
+        out = _new(Tensor)
+        out.data = self.data - other.data
+        out.grad = 0.0
+        out._op = _SUB
+        if _grad_enabled:
+            out._a = self
+            out._da = 1.0
+            out._b = other
+            out._db = -1.0
+        else:
+            out._a = None
+        return out
+
+    def __mul__(self, other):
+        if other.__class__ is not Tensor:
+            other = _constant(other)
+        a = self.data
+        b = other.data
+        out = _new(Tensor)
+        out.data = a * b
+        out.grad = 0.0
+        out._op = _MUL
+        if _grad_enabled:
+            out._a = self
+            out._da = b
+            out._b = other
+            out._db = a
+        else:
+            out._a = None
+        return out
+
+    # number ∘ Tensor: the number becomes a constant leaf and stays the first operand.
+
+    def __radd__(self, other):
+        return Tensor.__add__(_constant(other), self)
+
+    def __rsub__(self, other):
+        return Tensor.__sub__(_constant(other), self)
+
+    def __rmul__(self, other):
+        return Tensor.__mul__(_constant(other), self)
+
+    @staticmethod
+    def sum(values: Iterable[Tensor | float]) -> Tensor:
+        """Σ values as one node; every local derivative is 1."""
+        parents = [v if v.__class__ is Tensor else _constant(v) for v in values]
+        if not parents:
+            return Tensor(0.0, kind="constant")
+        value, locals_ = _SUM.rule([p.data for p in parents])
+        return _many(value, _SUM, parents, locals_)
+
+    @staticmethod
+    def weighted_sum(weights: Sequence[Tensor], inputs: Sequence[Tensor | float], bias: Tensor) -> Tensor:
+        """Σ wᵢ·xᵢ + b as one node: a neuron's pre-activation.
+
+        Parents are w₀..wₙ, x₀..xₙ, b; ∂/∂wᵢ = xᵢ, ∂/∂xᵢ = wᵢ, ∂/∂b = 1.
+        """
+        xs = [x if x.__class__ is Tensor else _constant(x) for x in inputs]
+        value, locals_ = _WEIGHTED_SUM.rule([w.data for w in weights], [x.data for x in xs], bias.data)
+        return _many(value, _WEIGHTED_SUM, [*weights, *xs, bias], locals_)
+
+    # ---- backward
+
+    def backward(self) -> None:
+        """Fill ``grad`` of every node reachable from this one.
+
+        Like PyTorch: the root is seeded with 1.0, interior nodes are recomputed
+        from zero on each call, and leaves accumulate (call ``zero_grad``).
+        The nodes are processed in the reverse of ``topological_order``.
+        """
+        if self._a is None:
+            self.grad += 1.0
+            return
+        order = _interior_order(self)  # zeroes their gradients on the way
+        self.grad = 1.0
+        many = MANY
+        for node in reversed(order):
+            a = node._a
+            g = node.grad
+            b = node._b
+            if b is None:
+                a.grad += node._da * g
+            elif b is many:
+                for parent, local in zip(a, node._da):
+                    parent.grad += local * g
+            else:
+                a.grad += node._da * g
+                b.grad += node._db * g
+
+    def zero_grad(self) -> None:
+        """Set ``grad`` to 0 on every node of the graph that ends here."""
+        for node in topological_order(self):
+            node.grad = 0.0
+
+    def detach(self) -> Tensor:
+        """A new leaf with the same value, cut from the graph."""
+        return Tensor(self.data, label=self.label, kind="constant")
+
+
+# ------------------------------------------------------------ node construction
+
+
+def _constant(x: float) -> Tensor:
+    """A plain number met by an op becomes a constant leaf."""
+    out = _new(Tensor)
+    out.data = float(x)
+    out.grad = 0.0
+    out._op = _CONSTANT
+    out._a = None
+    return out
+
+
+def _unary(value: float, op: Op, a: Tensor, da: float) -> Tensor:
+    out = _new(Tensor)
+    out.data = value
+    out.grad = 0.0
+    out._op = op
+    if _grad_enabled:
+        out._a = a
+        out._da = da
+        out._b = None
+    else:
+        out._a = None
+    return out
+
+
+def _many(value: float, op: Op, parents: list[Tensor], locals_: array) -> Tensor:
+    out = _new(Tensor)
+    out.data = value
+    out.grad = 0.0
+    out._op = op
+    if _grad_enabled:
+        out._a = parents
+        out._da = locals_  # a float array is not tracked by the garbage collector
+        out._b = MANY
+    else:
+        out._a = None
+    return out
+
+
+def result(op: Op, operands: Sequence[Tensor], value: float, locals_: Sequence[float]) -> Tensor:
+    """A node made by ``op`` (bound to its parameters) from ``operands``: for code outside the fast methods."""
+    if len(operands) == 1:
+        return _unary(value, op, operands[0], locals_[0])
+    if len(operands) == 2:
+        out = _unary(value, op, operands[0], locals_[0])
+        if out._a is not None:
+            out._b = operands[1]
+            out._db = locals_[1]
+        return out
+    return _many(value, op, list(operands), array("d", locals_))
+
+
+# ---- methods made from the op table
+
+
+def _unary_method(op: Op) -> Callable:
+    rule = op.rule
+    if op.params:
+
+        def method(self, *params):
+            args = op.resolve(params) if params else op.args
+            value, local = rule(self.data, *args)
+            return _unary(value, op.bind(args), self, local)
+
+    else:
+
+        def method(self):
+            value, local = rule(self.data)
+            out = _new(Tensor)
+            out.data = value
+            out.grad = 0.0
+            out._op = op
+            if _grad_enabled:
+                out._a = self
+                out._da = local
+                out._b = None
+            else:
+                out._a = None
+            return out
+
+    return method
+
+
+def _binary_methods(op: Op) -> tuple[Callable, Callable]:
+    rule = op.rule
+
+    def method(self, other):
+        if other.__class__ is not Tensor:
+            other = _constant(other)
+        value, da, db = rule(self.data, other.data)
+        out = _new(Tensor)
+        out.data = value
+        out.grad = 0.0
+        out._op = op
+        if _grad_enabled:
+            out._a = self
+            out._da = da
+            out._b = other
+            out._db = db
+        else:
+            out._a = None
+        return out
+
+    def reflected(self, other):  # number ∘ Tensor: the number is the first operand
+        return method(other if other.__class__ is Tensor else _constant(other), self)
+
+    return method, reflected
+
+
+def _pow(self, other):
+    """Tensor ** Tensor, Tensor ** number (the exponent is part of the op: '**2')."""
+    if other.__class__ is Tensor:
+        return _tensor_pow(self, other)
+    exponent = float(other)
+    value, local = _POW_CONST.rule(self.data, exponent)
+    return _unary(value, _POW_CONST.bind((exponent,)), self, local)
+
+
+def _rpow(self, other):
+    """number ** Tensor: the base is part of the op ('2**')."""
+    base = float(other)
+    value, local = _RPOW_CONST.rule(self.data, base)
+    return _unary(value, _RPOW_CONST.bind((base,)), self, local)
+
+
+_POW_CONST, _RPOW_CONST = OPS["pow_const"], OPS["rpow_const"]
+_SUM, _WEIGHTED_SUM = OPS["sum"], OPS["Σwx+b"]
+# Python's operators; every other op with ``method`` set becomes a method of its own name.
+_OPERATORS = {"div": "truediv", "neg": "neg"}
+_WRITTEN_OUT = {"add": Tensor.__add__, "sub": Tensor.__sub__, "mul": Tensor.__mul__}
+
+
+def _derive_methods() -> None:
+    """Give Tensor one method per op of the table, and each op its Tensor-level ``apply``."""
+    for op in OPS.values():
+        if op.name in _WRITTEN_OUT:
+            op.apply = _WRITTEN_OUT[op.name]
+            continue
+        if op.arity == 2:
+            method, reflected = _binary_methods(op)
+            if op.name in _OPERATORS:
+                setattr(Tensor, f"__{_OPERATORS[op.name]}__", method)
+                setattr(Tensor, f"__r{_OPERATORS[op.name]}__", reflected)
+        elif op.arity == 1 and (op.method or op.name in _OPERATORS):
+            method = _unary_method(op)
+            if op.name in _OPERATORS:
+                setattr(Tensor, f"__{_OPERATORS[op.name]}__", method)
+        else:
+            continue
+        method.__name__ = method.__qualname__ = op.name
+        method.__doc__ = op.help
+        if op.method:
+            setattr(Tensor, op.name, method)
+        op.apply = method
+    # ``**`` picks one of three ops: Tensor ** Tensor, Tensor ** number ('**2'), number ** Tensor ('2**').
+    Tensor.__pow__ = _POW_CONST.apply = _pow
+    Tensor.__rpow__ = _rpow
+    _RPOW_CONST.apply = lambda x, base: _rpow(x, base)
+    _SUM.apply = lambda *xs: Tensor.sum(xs)
+    _WEIGHTED_SUM.apply = lambda weights, inputs, bias: Tensor.weighted_sum(weights, inputs, bias)
+
+
+_derive_methods()
+_tensor_pow = OPS["pow"].apply
+
+
+# ---------------------------------------------------------------- graph walk
+
+
+def topological_order(root: Tensor) -> list[Tensor]:
+    """Every node reachable from ``root``, each after all of its parents.
+
+    Iterative depth-first post-order (an explicit stack, so a chain of a
+    million ops is fine); parents are visited in argument order.  A node met
+    for the first time is pushed back under an ``_EXIT`` mark, its later
+    operands on top, and the walk goes straight on to its first operand; the
+    node is written out when its mark comes off the stack, after its parents.
+    """
+    order: list[Tensor] = []
+    visited: set[Tensor] = set()
+    stack: list = []
+    push, pop, emit, visit = stack.append, stack.pop, order.append, visited.add
+    exit_, many = _EXIT, MANY
+    node = root
+    while True:
+        while node not in visited:
+            visit(node)
+            a = node._a
+            if a is None:
+                emit(node)
+                break
+            push(node)
+            push(exit_)
+            b = node._b
+            if b is not None:
+                if b is many:
+                    for parent in a[:0:-1]:
+                        if parent not in visited:
+                            push(parent)
+                    a = a[0]
+                elif b not in visited:
+                    push(b)
+            node = a
+        if not stack:
+            return order
+        node = pop()
+        while node is exit_:
+            emit(pop())
+            if not stack:
+                return order
+            node = pop()
+
+
+def _interior_order(root: Tensor) -> list[Tensor]:
+    """``topological_order(root)`` without its leaves, with every gradient set to 0: ``backward()``'s walk.
+
+    The same walk with the leaves skipped (they have nothing to pass on), so
+    ``backward()`` visits nodes in exactly the order ``trace`` replays.  A
+    visited node is marked by its gradient being ``_ZERO``, a 0.0 of its own
+    (no set to fill; ``backward()`` then adds into it, which replaces it).
+    If anything interrupts the walk, the marks are removed.
+    """
+    order: list[Tensor] = []
+    stack: list = []
+    push, pop, emit = stack.append, stack.pop, order.append
+    exit_, many, zero = _EXIT, MANY, _ZERO
+    node = root
+    try:
+        while True:
+            while node._a is not None and node.grad is not zero:
+                node.grad = zero
+                push(node)
+                push(exit_)
+                a = node._a
+                b = node._b
+                if b is not None:
+                    if b is many:
+                        for parent in a[:0:-1]:
+                            if parent._a is not None and parent.grad is not zero:
+                                push(parent)
+                        a = a[0]
+                    elif b._a is not None and b.grad is not zero:
+                        push(b)
+                node = a
+            if not stack:
+                return order
+            node = pop()
+            while node is exit_:
+                emit(pop())
+                if not stack:
+                    return order
+                node = pop()
+    except BaseException:
+        for marked in (*order, *stack):
+            if marked is not exit_:
+                marked.grad = 0.0
+        raise
+
+
+_EXIT = object()  # the stack mark "this node's parents are done"
+_ZERO = float("0")  # a 0.0 that is no other 0.0 (literals are shared): "visited" in backward()'s walk
+
+
+# ------------------------------------------------------------------ words
+
+
+def derivative_formula(node: Tensor, index: int) -> str:
+    """A short text for ∂node/∂parent[index], in terms of the parents' names (from the op table)."""
+    op = node.op_entry
+    if op is None:
+        return "local"
+    names = [p.label or _fmt_number(p.data) for p in node.parents]
+    return op.derivative_text(index, names)
+
+
+def derivative_formulas(node: Tensor) -> list[str]:
+    """``derivative_formula`` for every parent of ``node`` (the parents' names formatted once)."""
+    op = node.op_entry
+    parents = node.parents
+    if op is None:
+        return ["local"] * len(parents)
+    names = [p.label or _fmt_number(p.data) for p in parents]
+    return [op.derivative_text(index, names) for index in range(len(parents))]
+
+
+def describe_node(node: Tensor) -> str:
+    """`log(-1)` style text: the op applied to its parents' values."""
+    op = node.op_entry
+    if op is None or node.is_leaf:
+        return node.label or _fmt_number(node.data)
+    values = [_fmt_number(p.data) for p in node.parents]
+    if op.symbol and len(values) == 2:  # '1 / 0': spaced, as a status line reads
+        return f"{values[0]} {op.symbol} {values[1]}"
+    return op.show(values, node)
+
+
+def _fmt_number(x: float) -> str:
+    return format_number(x, LEDGER)
+
+
+# ------------------------------------------------------- non-finite report
+
+
+class NonFinite:
+    """A node whose value or gradient is inf/nan, and the op that first made it so."""
+
+    __slots__ = ("node", "what", "source", "message")
+
+    def __init__(self, node: Tensor, what: str, source: Tensor, message: str):
+        self.node, self.what, self.source, self.message = node, what, source, message
+
+    def __repr__(self) -> str:
+        return f"NonFinite({self.what}: {self.message})"
+
+
+def non_finite_nodes(root: Tensor, order: list[Tensor] | None = None) -> list[NonFinite]:
+    """List nodes whose value or gradient is not finite, each with its origin.
+
+    A value's origin is the first node (in forward order) that turned finite
+    parents into a non-finite value; a gradient's origin is the first node (in
+    backward order) whose non-finite local derivative or gradient passed it on.
+    ``order`` is ``topological_order(root)`` when the caller has it already.
+    """
+    order = topological_order(root) if order is None else order
+    report: list[NonFinite] = []
+    value_origin: dict[Tensor, Tensor] = {}
+    for node in order:
+        if math.isfinite(node.data):
+            continue
+        origin = next((value_origin[p] for p in node.parents if p in value_origin), node)
+        value_origin[node] = origin
+        label = f" at node '{origin.label}'" if origin.label else ""
+        report.append(NonFinite(node, "value", origin, f"{describe_node(origin)} = {_fmt_number(origin.data)}{label}"))
+    grad_origin: dict[Tensor, Tensor] = {}
+    for node in reversed(order):
+        for parent in node.parents:
+            if not math.isfinite(parent.grad) and parent not in grad_origin:
+                # Passed on by a non-finite gradient, or made here by a non-finite local derivative.
+                grad_origin[parent] = grad_origin.get(node, node)
+    if not math.isfinite(root.grad):
+        grad_origin.setdefault(root, root)
+    for node in order:
+        if node in grad_origin:
+            origin = grad_origin[node]
+            name = node.label or describe_node(node)
+            report.append(
+                NonFinite(
+                    node,
+                    "grad",
+                    origin,
+                    f"grad({name}) = {_fmt_number(node.grad)}, first made non-finite at {describe_node(origin)}",
+                )
+            )
+    return report
+
+
+# --------------------------------------------------------------- gradcheck
+
+
+class GradcheckResult:
+    """Analytic vs numeric gradient of one input."""
+
+    __slots__ = ("name", "analytic", "numeric", "rel_error")
+
+    def __init__(self, name: str, analytic: float, numeric: float, rel_error: float):
+        self.name, self.analytic, self.numeric, self.rel_error = name, analytic, numeric, rel_error
+
+    def __repr__(self) -> str:
+        return (
+            f"GradcheckResult({self.name}: autograd={self.analytic:.6g}, "
+            f"numeric={self.numeric:.6g}, rel={self.rel_error:.2g})"
+        )
+
+
+def relative_error(a: float, b: float) -> float:
+    """|a − b| / max(|a|, |b|, 1): relative for large gradients, absolute below 1 (where
+    finite-difference round-off would swamp a pure relative error); 0 for equal infinities."""
+    if a == b:
+        return 0.0
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return INF
+    return abs(a - b) / max(abs(a), abs(b), 1.0)
+
+
+def gradcheck(
+    fn: Callable[..., Tensor], values: Sequence[float], eps: float = 1e-6, names: Sequence[str] | None = None
+) -> list[GradcheckResult]:
+    """Compare autograd with central finite differences for ``fn(*tensors)``.
+
+    ``fn`` is called with fresh leaf Tensors built from ``values`` and must
+    return a Tensor.  The step is scaled with the size of each value.
+    """
+    names = list(names) if names is not None else [f"x{i + 1}" for i in range(len(values))]
+    leaves = [Tensor(v, label=n) for v, n in zip(values, names)]
+    fn(*leaves).backward()
+    results = []
+    for i, v in enumerate(values):
+        h = eps * max(1.0, abs(v))
+        with no_grad():
+            up = fn(*[Tensor(v + h if j == i else w) for j, w in enumerate(values)]).data
+            down = fn(*[Tensor(v - h if j == i else w) for j, w in enumerate(values)]).data
+        numeric = (up - down) / (2.0 * h)
+        results.append(GradcheckResult(names[i], leaves[i].grad, numeric, relative_error(leaves[i].grad, numeric)))
+    return results

@@ -1,0 +1,1 @@
+"""Learning: networks, losses, optimizers, data, the Trainer, presets, regression and inspection."""

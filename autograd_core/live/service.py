@@ -1,0 +1,621 @@
+"""The training loop, run in its own process, and the snapshots it sends to the GUI.
+
+Why a process and not a thread: the scalar engine is pure Python, so a
+training thread holds the GIL almost all the time, and every time Qt calls
+back into Python while painting (pyqtgraph paints in Python, item by item)
+the GUI thread waits up to a switch interval for it.  Measured here with a
+thread: event-loop stalls of several *seconds* per frame.  In a child
+process training runs truly in parallel and the GUI keeps its GIL.
+
+This module imports no Qt, so the child starts quickly.  The child owns the
+Trainer inside an ``Engine``; the GUI sends typed commands
+(``autograd_core.live.protocol``) and receives ``Snapshot`` objects (weights,
+gradients, metrics since the last one, the decision boundary grid and its
+0.5 contour, and the state a restart needs) at a bounded rate, so the GUI
+thread only hands arrays to the plots.
+
+The engine never sees a pipe directly: anything with ``poll/recv`` brings
+commands and anything with ``send`` takes replies, and its clock can be
+replaced, so tests drive it in-process, one ``run_once`` at a time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import math
+import time
+from collections import deque
+
+import numpy as np
+
+from autograd_core.lab.landscape import WeightHistory, loss_landscape
+from autograd_core.learn.data import Dataset, dataset_points
+from autograd_core.learn.inspection import loss_slice, next_step, parameter_index
+from autograd_core.learn.losses import predict, probability
+from autograd_core.learn.regression import RegressionRun, regression_config_from_dict
+from autograd_core.learn.training import Trainer, TrainingConfig
+from autograd_core.live.protocol import (
+    BoundaryGrid,
+    Command,
+    ComputeLandscape,
+    Export,
+    Exported,
+    ImportData,
+    Load,
+    LoadRegression,
+    Pause,
+    PickSlice,
+    Play,
+    Reset,
+    SetData,
+    SetDelay,
+    Snapshot,
+    Start,
+    Step,
+    Stop,
+    TrainerState,
+    UpdateSettings,
+)
+from autograd_core.live.regions import contour_segments, regions_from_scores
+from autograd_core.session import session_dict, trainer_from_session
+
+__all__ = ["BoundaryGrid", "Engine", "Snapshot", "boundary_grid", "contour_segments", "square_extent"]
+
+GRID_RESOLUTION = 90  # cells per side of the decision-boundary heat map
+GRID_MARGIN = 0.15  # fraction of the data range added on each side
+SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
+SLICE_SHARE = 0.25  # …and never more than this share of the time: a slow slice comes less often
+IDLE_WAIT = 0.5  # seconds the paused process sleeps between looks at its pipe (a command wakes it at once)
+
+
+def parameter_grads(model) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The gradients of every weight and bias, shaped like ``model.weight_arrays()``."""
+    return [
+        (
+            np.array([[w.grad for w in n.w] for n in layer.neurons], dtype=float),
+            np.array([n.b.grad for n in layer.neurons], dtype=float),
+        )
+        for layer in model.layers
+    ]
+
+
+def predicted_classes(model, X: np.ndarray, weights) -> np.ndarray:
+    """The predicted class of each row of X (uint8), by the vectorised forward pass."""
+    if len(X) == 0:
+        return np.empty(0, dtype=np.uint8)
+    with np.errstate(all="ignore"):
+        return predict(model.forward_array(X, weights=weights)).astype(np.uint8)
+
+
+def square_extent(extent: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Widen the shorter side so the map is square: with equal axis scales it then fills its plot."""
+    x0, x1, y0, y1 = extent
+    half = max(x1 - x0, y1 - y0) / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return (cx - half, cx + half, cy - half, cy + half)
+
+
+def boundary_grid(
+    model, weights, extent: tuple[float, float, float, float], resolution: int = GRID_RESOLUTION
+) -> BoundaryGrid:
+    """Evaluate the model on a grid with the vectorised forward pass and trace the 0.5 contour."""
+    x0, x1, y0, y1 = extent
+    xs = np.linspace(x0, x1, resolution)
+    ys = np.linspace(y0, y1, resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    scores = model.forward_array(np.column_stack([gx.ravel(), gy.ravel()]), weights=weights)
+    if scores.ndim == 2:  # K classes: the regions, their confidence and boundaries (autograd_core.live.regions)
+        regions = regions_from_scores(scores, extent, resolution)
+        return BoundaryGrid(
+            regions.confidence,
+            extent,
+            regions.boundary_x,
+            regions.boundary_y,
+            classes=regions.classes,
+            winner=regions.winner,
+        )
+    prob = np.nan_to_num(probability(scores), nan=0.5).reshape(resolution, resolution)
+    cx, cy = contour_segments(prob, 0.5, xs, ys)
+    return BoundaryGrid(prob.astype(np.float32), extent, cx, cy)
+
+
+class Engine:
+    """The training process's state machine: commands in, steps, snapshots out.
+
+    ``run_once`` handles the commands waiting, does at most one step and
+    publishes a snapshot when one is due; it returns how long the caller may
+    sleep (a command wakes it earlier).  ``loop`` is that, in the child
+    process, until ``Stop`` or the GUI's end of the pipe closes.
+    """
+
+    def __init__(self, start: Start, out, clock=time.monotonic):
+        self.out = out
+        self.clock = clock
+        self.min_interval = start.min_interval
+        self.error: str | None = None
+        self.points_data: Dataset | None = None  # painted or imported data kept while a regression trains
+        try:
+            if start.session is not None:
+                self.trainer = trainer_from_session(start.session)
+            elif is_regression(start.config):
+                self.trainer = RegressionRun(regression_config_from_dict(start.config))
+                if start.data is not None:  # the classification's data, for the way back
+                    self.points_data = Dataset.from_dict(start.data)
+                if start.regression_state is not None:
+                    self.trainer.restore(*start.regression_state)
+            else:
+                data = None if start.data is None else Dataset.from_dict(start.data)
+                self.trainer = Trainer(TrainingConfig.from_dict(start.config or {}), data=data)
+        except Exception as exc:
+            self.trainer = Trainer(TrainingConfig())
+            self.error = f"The settings were refused ({exc}); using the defaults."
+        self.generation = start.generation
+        self.seq = start.seq
+        self.running = start.running
+        self.delay = start.delay
+        self.slice_spec = None if start.slice_spec is None else tuple(start.slice_spec)
+        self.steps_requested = 0
+        self.stop = False
+        self.revision = 0  # counts every change to the trainer other than a step (new settings, data, weights)
+        self.metrics: list = []
+        self.history_due = True
+        self.start_metrics = start.start_metrics
+        if self.start_metrics is None and self.trainer.step_count == 0:
+            self.start_metrics = self.trainer.evaluate()
+        self.diverged = None  # the metrics of the step that was rolled back, while training stays stopped on it
+        self.sent_dataset = None
+        self.sent_config_key: tuple | None = None
+        self.extent_dataset = None
+        self.extent = None
+        self.step_times: deque[float] = deque(maxlen=30)
+        self.next_step_at = 0.0
+        self.last_publish = -math.inf
+        self.publish_due = True
+        self.slice_key: tuple | None = None  # (generation, revision, step) the last slice was computed for
+        self.slice_time = -math.inf
+        self.slice_cost = 0.0  # seconds the last slice took
+        self.landscape_request: ComputeLandscape | None = None  # answered by the next snapshot
+        self.weight_history = WeightHistory()  # the training path, for the landscape
+        self.weight_history.record(self.trainer.step_count, self.trainer.model.state_dict())
+
+    # ----------------------------------------------------------------- loop
+
+    def loop(self, commands) -> None:
+        """Run until ``Stop`` or until the GUI goes away (its end of the pipe closes)."""
+        while not self.stop:
+            wait = self.run_once(commands)
+            try:
+                if wait > 0 and not self.stop:
+                    commands.poll(wait)  # returns early when a command arrives
+            except (EOFError, OSError):
+                return
+
+    @property
+    def stepping(self) -> bool:
+        return self.running or self.steps_requested > 0
+
+    def run_once(self, commands) -> float:
+        """Handle waiting commands, take at most one step, publish if due; return seconds to sleep."""
+        try:
+            while not self.stop and commands.poll(0):
+                self.handle(commands.recv())
+                self.publish_due = True
+        except (EOFError, OSError):  # the GUI went away
+            self.stop = True
+        if self.stop:
+            return 0.0
+        now = self.clock()
+        if self.stepping and (self.steps_requested > 0 or now >= self.next_step_at):
+            single = self.steps_requested > 0
+            if single:
+                self.steps_requested -= 1
+            stopped = self.step_once()
+            self.next_step_at = self.clock() + self.delay
+            if single or stopped or self.delay > 0:
+                self.publish_due = True
+        slice_due = self.slice_pending()
+        if slice_due is not None and slice_due <= 0.0 and not self.stepping:
+            self.publish_due = True  # a paused picture still gets the slice of its latest weights
+        now = self.clock()
+        if self.publish_due or (self.metrics and now - self.last_publish >= self.min_interval):
+            self.publish()
+            self.last_publish, self.publish_due = now, False
+        return self.wait_time()
+
+    def wait_time(self) -> float:
+        """Seconds until there is work: a step, a due slice; a paused engine only waits for commands."""
+        if self.stepping:
+            if self.running and self.delay > 0 and not self.steps_requested:
+                return max(0.0, self.next_step_at - self.clock())
+            return 0.0
+        wait = IDLE_WAIT
+        slice_due = self.slice_pending()
+        if slice_due is not None:
+            wait = min(wait, max(0.0, slice_due))
+        return wait
+
+    def handle(self, command: Command) -> None:
+        """Apply one command.  A refused one (a bad setting, a session that does not fit) sets ``error``
+        and pauses; it never ends the process."""
+        try:
+            match command:
+                case Play():
+                    self.running, self.error = True, None
+                case Pause():
+                    self.running, self.steps_requested = False, 0
+                case Step(count=count):
+                    self.running, self.error = False, None
+                    self.steps_requested += max(0, int(count))
+                case SetDelay(seconds=seconds):
+                    self.delay = max(0.0, float(seconds))
+                case UpdateSettings(fields=fields):
+                    self.trainer.update_settings(**fields)
+                    self.revision += 1
+                case Reset(config=None):
+                    self.trainer.reset()
+                    self.new_generation()
+                case Reset(config=config_dict) if is_regression(config_dict):
+                    if isinstance(self.trainer, Trainer) and self.trainer.config.points is not None:
+                        self.points_data = self.trainer.data  # its names, standardization and split
+                    self.trainer = RegressionRun(regression_config_from_dict(config_dict))
+                    self.new_generation()
+                case Reset(config=config_dict):
+                    config = TrainingConfig.from_dict(config_dict)
+                    if isinstance(self.trainer, RegressionRun):  # back to classification
+                        self.trainer = Trainer(config, data=self._kept_points(config))
+                    elif config.points is not None and config.points == self.trainer.config.points:
+                        # A new network on painted data keeps those points and their train/test split.
+                        self.trainer = Trainer(config, data=self.trainer.data)
+                    else:
+                        self.trainer.reset(config)
+                    self.new_generation()
+                case ImportData(config=config_dict, dataset=dataset_dict):
+                    self.trainer = Trainer(TrainingConfig.from_dict(config_dict), data=Dataset.from_dict(dataset_dict))
+                    self.extent_dataset = None
+                    self.new_generation()
+                case SetData(dataset=dataset_dict, points=points):
+                    self.set_data(Dataset.from_dict(dataset_dict), points)
+                case PickSlice(spec=spec):
+                    self.slice_spec = None if spec is None else tuple(spec)
+                    self.slice_key = None
+                case ComputeLandscape():
+                    self.landscape_request = command
+                case Load(session=session):
+                    self.trainer = trainer_from_session(session)
+                    self.running = False
+                    self.new_generation()
+                case LoadRegression(state=state):
+                    self.trainer = RegressionRun.from_state(state)
+                    self.running = False
+                    self.new_generation()
+                case Export() if isinstance(self.trainer, RegressionRun):
+                    raise ValueError("a regression cannot be saved as a session yet")
+                case Export(request=request):
+                    self.out.send(Exported(request, session_dict(self.trainer)))
+                case Stop():
+                    self.stop = True
+                case _:
+                    raise ValueError(f"unknown command {command!r}")
+        except (BrokenPipeError, EOFError):
+            raise
+        except Exception as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.running = False
+        finally:
+            self.seq = max(self.seq, getattr(command, "seq", 0))
+
+    def _kept_points(self, config: TrainingConfig) -> Dataset | None:
+        """The painted data kept from before a regression, if ``config`` trains on exactly those points: rebuilt
+        from the points alone it would lose its names (iris's axes and species), standardization and split."""
+        kept = self.points_data
+        if kept is None or config.points is None or dataset_points(kept) != config.points:
+            return None
+        return kept
+
+    def set_data(self, dataset: Dataset, points: list) -> None:
+        """Edited (painted) data: the same model goes on training on it, no reset."""
+        self.trainer.set_data(dataset)
+        config = self.trainer.config
+        self.trainer.config = dataclasses.replace(
+            config, points=points, standardize=False, classes=config.num_classes, columns=None
+        )
+        self.revision += 1
+        x0, x1, y0, y1 = self.extent or (0.0, 0.0, 0.0, 0.0)
+        X = dataset.X
+        inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
+        if inside:  # keep the map where it is while the user paints inside it
+            self.extent_dataset = dataset
+
+    def new_generation(self) -> None:
+        self.generation += 1
+        self.revision += 1
+        self.metrics = []
+        self.history_due = True
+        self.step_times.clear()
+        self.diverged = None
+        self.start_metrics = self.trainer.evaluate() if self.trainer.step_count == 0 else None
+        self.weight_history.clear()
+        self.weight_history.record(self.trainer.step_count, self.trainer.model.state_dict())
+
+    def step_once(self) -> bool:
+        """One update; True when training stopped (step limit, divergence, error) and the GUI must know now."""
+        trainer = self.trainer
+        if trainer.finished:
+            self.running, self.steps_requested = False, 0
+            return True
+        try:
+            metrics = trainer.step()
+        except Exception as exc:
+            self.error = f"Training stopped: {type(exc).__name__}: {exc}"
+            self.running, self.steps_requested = False, 0
+            return True
+        self.step_times.append(self.clock())
+        if trainer.stopped_reason is None:
+            self.metrics.append(metrics)
+            self.weight_history.record(trainer.step_count, trainer.model.state_dict())
+        else:
+            self.diverged = metrics  # rolled back: the curves show where it went, the weights stay good
+        if trainer.finished:
+            self.running, self.steps_requested = False, 0
+            return True
+        return False
+
+    # -------------------------------------------------------------- snapshots
+
+    def publish(self) -> None:
+        trainer = self.trainer
+        if isinstance(trainer, RegressionRun):
+            self.publish_regression()
+            return
+        model, dataset = trainer.model, trainer.data
+        history = start = None
+        last = self.metrics[-1] if self.metrics else None
+        if self.history_due:
+            history, start = list(trainer.history), self.start_metrics
+            self.metrics = []
+            self.history_due = False
+            last = history[-1] if history else (start or trainer.evaluate())  # so step 0 shows its loss
+        if trainer.stopped_reason is None:
+            self.diverged = None
+        if self.extent_dataset is not dataset:
+            self.extent = square_extent(dataset.bounds(margin=GRID_MARGIN))
+            self.extent_dataset = dataset
+        # before the snapshot is made, so a refused request's error is in it
+        landscape = self.compute_landscape() if self.landscape_request is not None else None
+        weights = model.weight_arrays()
+        try:
+            grid = boundary_grid(model, weights, self.extent)
+        except (ValueError, FloatingPointError):  # never lose a frame to a numeric corner case
+            grid = None
+        snap = Snapshot(
+            generation=self.generation,
+            seq=self.seq,
+            metrics=self.metrics,
+            history=history,
+            start=start,
+            last=last,
+            diverged=self.diverged,
+            weights=weights,
+            grads=parameter_grads(model),
+            grid=grid,
+            dataset=None if dataset is self.sent_dataset else dataset,
+            sizes=(model.nin, *model.nouts),
+            activation=model.activation,
+            activations=tuple(model.activations[:-1]),
+            running=self.running,
+            finished=trainer.finished,
+            stopped_reason=trainer.stopped_reason,
+            error=self.error,
+            steps_per_second=self.steps_per_second(),
+            delay=self.delay,
+            slice_spec=self.slice_spec,
+            state=self.trainer_state(),
+            classes=trainer.config.num_classes,
+            features=tuple(trainer.config.features or ()),
+        )
+        try:
+            snap.predicted_train = predicted_classes(model, dataset.X_train, weights)
+            snap.predicted_test = predicted_classes(model, dataset.X_test, weights)
+        except (ValueError, FloatingPointError):
+            pass
+        if self.slice_spec is not None:
+            snap.loss_slice = self.compute_slice()
+        snap.landscape = landscape
+        self.sent_dataset = dataset
+        self.metrics = []
+        self.out.send(snap)
+
+    def publish_regression(self) -> None:
+        """A regression snapshot: metrics, weights and the curve view; no grid, dataset or predicted classes."""
+        trainer, model = self.trainer, self.trainer.model
+        history = start = None
+        last = self.metrics[-1] if self.metrics else None
+        if self.history_due:
+            history, start = list(trainer.history), self.start_metrics
+            self.history_due = False
+            last = history[-1] if history else (start or trainer.evaluate())
+        try:
+            view = trainer.view()
+        except (ValueError, FloatingPointError):
+            view = None
+        if self.landscape_request is not None:  # its grid is of a classifier's loss over the plane's data
+            self.landscape_request = None
+            self.error = "The loss landscape is not available for regression yet."
+        snap = Snapshot(
+            generation=self.generation,
+            seq=self.seq,
+            metrics=[] if history is not None else self.metrics,
+            history=history,
+            start=start,
+            last=last,
+            weights=model.weight_arrays(),
+            grads=parameter_grads(model),
+            sizes=(model.nin, *model.nouts),
+            activation=model.activation,
+            activations=tuple(model.activations[:-1]),
+            running=self.running,
+            finished=trainer.finished,
+            error=self.error,
+            steps_per_second=self.steps_per_second(),
+            delay=self.delay,
+            state=self.trainer_state(),
+            classes=1,
+            regression=view,
+        )
+        self.sent_dataset = None
+        self.metrics = []
+        self.out.send(snap)
+
+    def steps_per_second(self) -> float:
+        times = self.step_times
+        if len(times) > 1 and self.clock() - times[-1] < 1.0:
+            return (len(times) - 1) / max(times[-1] - times[0], 1e-9)
+        return 0.0
+
+    def trainer_state(self) -> TrainerState:
+        trainer = self.trainer
+        try:
+            optimizer_state = trainer.optimizer.state_dict()
+        except Exception:  # a restart without the optimizer's state still keeps weights, data and history
+            optimizer_state = None
+        key = (self.generation, self.revision)  # every command that can change the config changes this
+        if key == self.sent_config_key:
+            config = None
+        else:
+            config = trainer.config_dict() if isinstance(trainer, RegressionRun) else trainer.config.to_dict()
+        self.sent_config_key = key
+        return TrainerState(
+            config=config,
+            optimizer_state=optimizer_state,
+            step=trainer.step_count,
+            sample_position=trainer.sample_position,
+            stopped_reason=trainer.stopped_reason,
+        )
+
+    # -------------------------------------------------------------- loss slice
+
+    def _slice_key(self) -> tuple:
+        """What the slice depends on: a revision number for settings, data and rebuilt weights, and the step.
+
+        (Numbers, never the Dataset itself: its generated ``__eq__`` compares
+        numpy arrays and raised "operands could not be broadcast together" when
+        a painted point changed the number of rows.)
+        """
+        return (self.generation, self.revision, self.trainer.step_count)
+
+    def slice_pending(self) -> float | None:
+        """Seconds until the picked weight's slice is due again (≤ 0: now), or None when it is up to date."""
+        if self.slice_spec is None or self._slice_key() == self.slice_key:
+            return None
+        if self.slice_key is None:
+            return 0.0
+        interval = max(SLICE_INTERVAL, self.slice_cost / SLICE_SHARE)
+        return self.slice_time + interval - self.clock()
+
+    def compute_slice(self):
+        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL,
+        and at most SLICE_SHARE of the time).
+
+        Computed here, not in the GUI: it is a full-batch scalar backward
+        (~100 ms for 150 points) plus the optimizer's next step on a copy of
+        the trainer, which would freeze the GUI thread.
+        """
+        due = self.slice_pending()
+        if due is None or due > 0.0:
+            return None  # up to date, or too soon: a later publish sends it
+        trainer, config, key = self.trainer, self.trainer.config, self._slice_key()
+        layer, neuron, source = self.slice_spec
+        began = self.clock()
+        try:
+            index = parameter_index(trainer.model, layer, neuron, source)
+            data = trainer.data
+            result = loss_slice(
+                trainer.model,
+                data.X_train,
+                data.y_train,
+                index,
+                config.loss,
+                config.lr,
+                config.l1,
+                config.l2,
+                step=next_step(trainer),
+            )
+        except (IndexError, ValueError, OverflowError):  # the network changed under the request
+            self.slice_spec = None
+            return None
+        except Exception as exc:  # a side view must never end the training process
+            self.slice_spec = None
+            self.error = f"The loss slice could not be computed: {type(exc).__name__}: {exc}"
+            return None
+        self.slice_key, self.slice_time = key, self.clock()
+        self.slice_cost = self.slice_time - began
+        return result
+
+    # -------------------------------------------------------------- landscape
+
+    def compute_landscape(self):
+        """The requested loss landscape around the current weights, with the path so far (once per request).
+
+        Here, not in the GUI: a 41 × 41 grid is 1,681 forward passes over the
+        training set (a few tenths of a second, vectorised).
+        """
+        request, self.landscape_request = self.landscape_request, None
+        trainer = self.trainer
+        try:
+            return loss_landscape(
+                trainer.model,
+                trainer.data.X_train,
+                trainer.data.y_train,
+                trainer.config.loss,
+                history=self.weight_history.array(),
+                history_steps=self.weight_history.steps,
+                mode=request.mode,
+                resolution=request.resolution,
+                span=request.span,
+                seed=request.seed,
+                step=trainer.step_count,
+            )
+        except Exception as exc:  # a side view must never end the training process
+            self.error = f"The loss landscape could not be computed: {type(exc).__name__}: {exc}"
+            return None
+
+
+def is_regression(config: dict | None) -> bool:
+    """A config dict for the regression task (``{"task": "regression", ...}``)."""
+    return isinstance(config, dict) and config.get("task") == "regression"
+
+
+def engine_main(commands, out, freeze_after_start: bool = False) -> None:
+    """The training process: the first message is a ``Start``, then commands until ``Stop``.
+
+    ``freeze_after_start`` moves everything alive after start-up (modules, data, the model) out of the
+    garbage collector's sight, so its full collections scan only what training made since.  On a loaded
+    machine the gain was within the noise of benchmarks/bench_engine.py ("gc.freeze()" rows, 35–46× micrograd
+    either way); an earlier quieter measurement gave 54 → 44 ms per fused step.  Only the real child does it.
+    """
+    start = commands.recv()
+    engine = Engine(start, out)
+    if freeze_after_start:
+        gc.collect()
+        gc.freeze()
+    try:
+        engine.loop(commands)
+    except (BrokenPipeError, EOFError, KeyboardInterrupt):
+        pass
+    finally:
+        out.close()
+
+
+def child_main() -> None:
+    """``python -c "import autograd_core.live.service as p; p.child_main()" CMD_FD OUT_FD``.
+
+    Started by the GUI's ``training_worker``."""
+    import sys
+    from multiprocessing.connection import Connection
+
+    engine_main(
+        Connection(int(sys.argv[1]), writable=False),
+        Connection(int(sys.argv[2]), readable=False),
+        freeze_after_start=True,
+    )

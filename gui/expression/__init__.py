@@ -1,0 +1,1 @@
+"""The Expression area: editor, inputs, maths, the backward ledger and the mode switch."""

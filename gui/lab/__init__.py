@@ -1,0 +1,1 @@
+"""The Optimizer lab area: its state and its widgets."""

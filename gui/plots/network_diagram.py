@@ -1,0 +1,922 @@
+"""The network as circles and lines: every weight an edge, colored by sign, as thick as it is large.
+
+Items are built once per architecture and only restyled per frame.  Pens are
+quantised (a few widths and alphas per sign) and cached, and an edge whose
+style did not change is left alone, so a frame costs little even for a few
+hundred weights.
+
+Linked views: ``edge_mode`` colors edges by weight or by the gradient of the
+last step; ``set_neuron_maps`` paints each hidden unit's output over the
+plane inside its circle (hover enlarges it); ``set_dead`` grays out and
+crosses ReLU units that are dead; a click on an edge (or a neuron: its bias)
+emits ``parameterPicked`` for the loss slice.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGraphicsEllipseItem,
+    QGraphicsLineItem,
+    QGraphicsPathItem,
+    QGraphicsPixmapItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autograd_core.language.naming import class_name, connection_name, input_name, parameter_name, unit_name
+from autograd_core.numbers import format_number
+from .neuron_maps import describe_range, map_image, map_images
+from ..shell.theme import Palette, palette, plot_text_size
+
+LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
+MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads
+MAX_ASPECT = 2.7  # nor is a network stretched wider than this × its height (unless LAYER_GAP already makes it so)
+NEURON_GAP = 46.0
+RADIUS = 18.0
+LABEL_GAP_PX = 4.0  # the input and output labels (a fixed size in pixels) keep at least this far apart
+WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
+ALPHA_LEVELS = 6
+MAX_EDGE_WIDTH = 6.0
+EDGE_MODES = ("weight", "gradient")
+PICK_TOLERANCE_PX = 6.0  # a click this close to an edge picks it
+MAGNIFIED_PX = 168  # side of a hovered neuron's enlarged map
+DEAD_TEXT = "dead: outputs 0 for every training point, so it gets no gradient and cannot recover"
+TITLES = {  # short: the header shares a row with the edge-mode combo, even at 1024 px in presentation mode
+    "weight": "<b>Network</b>",
+    "gradient": "<b>Network</b> (gradient)",
+}
+EDGE_KEYS = {
+    "weight": "edges: weight w (blue −, orange +; thicker = larger)",
+    "gradient": "edges: gradient ∂loss/∂w of the last step (blue −, orange +)",
+}
+
+
+class _ReportsHover:
+    """Tells the diagram which item the pointer is over (it shows that item's numbers)."""
+
+    def hoverEnterEvent(self, event):
+        self.diagram._hover(self)
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event):
+        self.diagram._hover(None)
+        super().hoverLeaveEvent(event)
+
+
+class EdgeItem(_ReportsHover, QGraphicsLineItem):
+    """One weight.  Its hover shape is a wide band so thin edges are easy to point at."""
+
+    def __init__(self, diagram: NetworkDiagram, layer: int, row: int, col: int, line: QLineF):
+        super().__init__(line)
+        self.diagram, self.layer, self.row, self.col = diagram, layer, row, col
+        self.style_key = None
+        self.setAcceptHoverEvents(True)
+        self.setZValue(0)
+
+
+class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
+    """One neuron (or input).  ``layer`` 0 is the input layer."""
+
+    def __init__(self, diagram: NetworkDiagram, layer: int, index: int, center: QPointF, radius: float = RADIUS):
+        super().__init__(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius))
+        self.diagram, self.layer, self.index = diagram, layer, index
+        self.setAcceptHoverEvents(True)
+        self.setZValue(10)
+        self.image_item: QGraphicsPixmapItem | None = None
+        self.dead_mark: QGraphicsPathItem | None = None
+
+    @property
+    def dead(self) -> bool:
+        return self.dead_mark is not None
+
+    def set_dead(self, dead: bool) -> None:
+        """Gray the unit's map and cross it out (a dead ReLU)."""
+        if dead == self.dead:
+            return
+        if dead:
+            r = self.rect().adjusted(4, 4, -4, -4) if self.rect().width() > 12 else self.rect()
+            path = QPainterPath()
+            path.moveTo(r.topLeft())
+            path.lineTo(r.bottomRight())
+            path.moveTo(r.topRight())
+            path.lineTo(r.bottomLeft())
+            self.dead_mark = QGraphicsPathItem(path, self)
+            pen = QPen(QColor(palette().error), 2.5)
+            pen.setCosmetic(True)
+            self.dead_mark.setPen(pen)
+            self.dead_mark.setZValue(2)
+        else:
+            self.dead_mark.setParentItem(None)
+            if self.scene() is not None:
+                self.scene().removeItem(self.dead_mark)
+            self.dead_mark = None
+        if self.image_item is not None:
+            self.image_item.setOpacity(0.3 if dead else 1.0)
+
+    def set_fill(self, brush: QBrush) -> None:
+        """The circle's fill: painted now, or, while a map is shown inside, kept for when it is removed
+        (an opaque fill over the map, which stacks behind the circle, hid it after a theme switch)."""
+        self._fill = brush
+        if self.image_item is None:
+            self.setBrush(brush)
+
+    def set_image(self, image: QImage | None) -> None:
+        """Show ``image`` inside the circle, under its outline; None removes it.
+
+        Give it transparent corners (a disc): clipping every repaint to the
+        circle would cost more than drawing the rest of the diagram.
+        """
+        if image is None:
+            if self.image_item is not None:
+                if self.scene() is not None:
+                    self.scene().removeItem(self.image_item)
+                self.image_item = None
+                self.setBrush(self._fill)
+            return
+        if self.image_item is None:
+            self._fill = self.brush()
+            self.setBrush(QBrush(Qt.BrushStyle.NoBrush))  # the outline stays on top of the picture
+            self.image_item = QGraphicsPixmapItem(self)
+            self.image_item.setFlag(QGraphicsPixmapItem.GraphicsItemFlag.ItemStacksBehindParent, True)
+            self.image_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        pixmap = QPixmap.fromImage(image)
+        rect = self.rect()
+        self.image_item.setPixmap(pixmap)
+        self.image_item.setScale(rect.width() / max(1, pixmap.width()))
+        self.image_item.setPos(rect.topLeft())
+        self.image_item.setOpacity(0.3 if self.dead else 1.0)
+
+    def move_to(self, center: QPointF) -> None:
+        """Center the circle on ``center``, its map and dead mark with it (they are drawn in the rect's coordinates)."""
+        shift = center - self.rect().center()
+        if shift.isNull():
+            return
+        self.setRect(self.rect().translated(shift))
+        if self.image_item is not None:
+            self.image_item.setPos(self.rect().topLeft())
+        if self.dead_mark is not None:
+            self.dead_mark.setPos(self.dead_mark.pos() + shift)
+
+
+class Magnifier(QGraphicsRectItem):
+    """A hovered neuron's map, enlarged, with a title: a fixed size in pixels whatever the zoom."""
+
+    def __init__(self):
+        super().__init__()
+        self.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setZValue(100)
+        self.title = QGraphicsSimpleTextItem(self)
+        self.key = QGraphicsSimpleTextItem(self)
+        self.apply_palette(palette())
+        self.picture = QGraphicsPixmapItem(self)
+        self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.hide()
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        self.setBrush(QBrush(QColor(pal.plot_background)))
+        pen = QPen(QColor(pal.neuron_border), 1.5)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+        font = QFont()
+        font.setPointSizeF(plot_text_size(presentation, 1.05))
+        font.setBold(True)
+        self.title.setFont(font)
+        small = QFont()
+        small.setPointSizeF(plot_text_size(presentation, 0.9))
+        self.key.setFont(small)
+        for item in (self.title, self.key):
+            item.setBrush(QBrush(QColor(pal.plot_text)))
+
+    def show_map(self, title: str, key: str, image: QImage) -> None:
+        self.title.setText(title)
+        self.key.setText(key)
+        pad, title_h = 6, self.title.boundingRect().height()
+        width = max(MAGNIFIED_PX, self.title.boundingRect().width(), self.key.boundingRect().width()) + 2 * pad
+        self.title.setPos(pad, pad)
+        pixmap = QPixmap.fromImage(image).scaled(
+            MAGNIFIED_PX, MAGNIFIED_PX, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
+        self.picture.setPixmap(pixmap)
+        self.picture.setPos((width - MAGNIFIED_PX) / 2, pad + title_h + 4)
+        self.key.setPos(pad, pad + title_h + 8 + MAGNIFIED_PX)
+        self.setRect(QRectF(0, 0, width, self.key.pos().y() + self.key.boundingRect().height() + pad))
+        self.show()
+
+
+class _View(QGraphicsView):
+    """Keeps the whole network in view when the widget is resized."""
+
+    held = 0  # inside NetworkDiagram.fitting_once: resizes wait for one fit at the end
+    missed = False
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.fit_soon()
+
+    def fit_soon(self):
+        if self.held:
+            self.missed = True
+        else:
+            self.fit()
+
+    margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
+
+    def mousePressEvent(self, event):
+        if event.button() == Qt.MouseButton.LeftButton and self.diagram is not None:
+            scale = max(self.transform().m11(), 1e-6)
+            if self.diagram._clicked(self.mapToScene(event.position().toPoint()), PICK_TOLERANCE_PX / scale):
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    diagram = None
+
+    def fit(self):
+        # the input and output labels keep their size in pixels: spaced for the zoom, they never touch; set in
+        # two columns they need more room beside the network, and the network is fitted again (at most once a side)
+        if self.diagram is not None:
+            self.diagram._label_floor = {}
+        for _ in range(4):
+            if not self._fit_once():
+                break
+
+    def _fit_once(self) -> bool:
+        """Fit the network; True when its labels then asked for other margins."""
+        items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
+        if not items:
+            return False
+        left, right = self.diagram.label_margins() if self.diagram is not None else (self.margin_px[0],) * 2
+        top = self.margin_px[1]
+        if self.diagram is not None:
+            # The network's height is fixed, its width is not: stretch the layers to the view's shape first.
+            self.diagram.fit_to_aspect(self.viewport().width() - left - right, self.viewport().height() - 2 * top)
+        rect = items[0].sceneBoundingRect()
+        for item in items[1:]:
+            rect = rect.united(item.sceneBoundingRect())
+        # The scale that leaves the pixel margins free, then those margins in scene units.
+        width_px, height_px = self.viewport().width() - left - right, self.viewport().height() - 2 * top
+        scale = min(width_px / max(rect.width(), 1e-6), height_px / max(rect.height(), 1e-6))
+        if scale <= 0:  # a view too small for the margins: fit the circles alone
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            scale = max(self.transform().m11(), 1e-6)
+        shown = rect.adjusted(-left / scale, -top / scale, right / scale, top / scale)
+        self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centered instead
+        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.diagram is not None:
+            self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
+            return self.diagram.space_labels(self.transform().m11())
+        return False
+
+
+class NetworkDiagram(QWidget):
+    """Inputs, hidden neurons and output as circles; weights as edges; hover for numbers."""
+
+    hovered = Signal(str)  # the text shown under the diagram
+    parameterPicked = Signal(int, int, object)  # model layer (0-based), neuron, source input (None: the bias)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.scene = QGraphicsScene(self)
+        # Every edge is restyled each frame (its bounding rect changes with its width): a BSP index would be
+        # rebuilt each time; a few hundred items are found faster without one.
+        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.view = _View(self.scene)
+        self.view.diagram = self
+        self.view.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.colors = palette()
+        self.view.setBackgroundBrush(QBrush(QColor(self.colors.plot_background)))
+        self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.view.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.info = QLabel("Hover over a weight or a neuron to see its numbers.")
+        self.info.setObjectName("hintLabel")
+        self.info.setWordWrap(True)
+        self.info.setMinimumHeight(self.info.fontMetrics().height() * 2 + 4)
+        self.mode = QComboBox()
+        self.mode.addItems(["Weights", "Gradients"])  # short: the header row is narrow at 1024 px
+        self.mode.setToolTip(
+            "Color and thickness of every edge: the weight itself (blue negative, orange positive), "
+            "or its current gradient ∂loss/∂w"
+        )
+        self.mode.currentIndexChanged.connect(self._mode_changed)
+        self.edge_mode = "weight"
+
+        header = QHBoxLayout()
+        self.title = QLabel(TITLES["weight"])
+        self.title.setToolTip(EDGE_KEYS["weight"])
+        self.title.setWordWrap(True)
+        self.title.setMinimumWidth(80)
+        self.key = QLabel()
+        self.key.setObjectName("hintLabel")
+        self.key.setWordWrap(True)
+        header.addWidget(self.title, 1)
+        header.addWidget(self.mode)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(header)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.key)
+        layout.addWidget(self.info)
+
+        self.sizes: tuple[int, ...] = ()
+        self.activation = ""
+        self.activations: tuple[str, ...] = ()  # one per hidden layer
+        self.layer_gap = LAYER_GAP  # scene units between layers; fit() adapts it to the view's aspect ratio
+        self._label_anchors: list[tuple[QGraphicsSimpleTextItem, NeuronItem, str]] = []
+        self._label_floor: dict[str, tuple[int, int]] = {}  # side → (label columns, every n-th label) this fit
+        self.neurons: list[list[NeuronItem]] = []
+        self.layer_labels: list[QGraphicsSimpleTextItem] = []  # "16 relu" over/under each hidden layer
+        self.edges: list[EdgeItem] = []
+        self.weights: list = []
+        self.grads: list = []
+        self._hovered = None
+        self._pen_cache: dict = {}
+        self._font = QFont()
+        self._font.setPointSizeF(plot_text_size(None, 1.1))
+        self._font.setBold(True)
+        self.maps: dict[tuple[int, int], np.ndarray] = {}  # (layer, index) → the unit's output over the plane
+        self.map_images: dict[tuple[int, int], QImage] = {}
+        self.dead: set[tuple[int, int]] = set()
+        self.picked: tuple[int, int, int | None] | None = None  # (diagram layer, neuron, source or None)
+        self._edge_ends = np.zeros((0, 4))
+        self._pick_items: list = []
+        self.magnifier: Magnifier | None = None
+        self._update_key()
+
+    # ------------------------------------------------------------- building
+
+    _tallest, _neuron_gap = 1, NEURON_GAP  # the tallest layer's size and its neurons' spacing (scene units)
+    input_labels: tuple[str, ...] = ()  # the inputs' names when not x1, x2 (regression's x, typed features)
+    class_names: list[str] | None = None  # the data's names for its classes and coordinates (hover text)
+    feature_names: list[str] | None = None
+
+    def set_data_names(self, class_names=None, feature_names=None) -> None:
+        """The data's own names (iris: setosa …, PC1, PC2): the hover names the inputs and outputs by them; the
+        nodes keep x1, x2 (the labels stay short beside the inputs)."""
+        self.class_names = list(class_names) if class_names else None
+        self.feature_names = list(feature_names) if feature_names else None
+        if self._hovered is not None:
+            self._hover(self._hovered)
+
+    def set_input_labels(self, labels) -> None:
+        """Name the input nodes (``x`` for regression, a feature's expression); () gives x1, x2 …."""
+        labels = tuple(labels)
+        if labels == self.input_labels:
+            return
+        self.input_labels = labels
+        if self.sizes:
+            sizes, activations = self.sizes, self.activations
+            self.sizes = ()  # rebuild with the new labels
+            self.set_architecture(sizes, activations)
+
+    def set_architecture(self, sizes: tuple[int, ...], activation: str | tuple | list = "") -> None:
+        """Rebuild the items for layer sizes (inputs, hidden…, outputs); ``activation`` is one name for every
+        hidden layer or one per hidden layer."""
+        sizes = tuple(int(s) for s in sizes)
+        if isinstance(activation, tuple | list):
+            activations = tuple(activation)
+            activation = activations[0] if activations and len(set(activations)) == 1 else "/".join(activations)
+        else:
+            activations = (activation,) * max(0, len(sizes) - 2)
+        if sizes == self.sizes and activation == self.activation and activations == self.activations:
+            return
+        self.sizes, self.activation, self.activations = sizes, activation, activations
+        self._hovered = None
+        self.scene.clear()
+        self.neurons, self.edges, self._label_anchors = [], [], []
+        self.layer_gap = LAYER_GAP
+        self.maps, self.map_images, self.dead, self.picked, self._pick_items = {}, {}, set(), None, []
+        self.magnifier = Magnifier()
+        self.scene.addItem(self.magnifier)
+        tallest = max(sizes) if sizes else 1
+        gap = NEURON_GAP * min(1.0, 16 / tallest)  # wide layers are squeezed to the height of 16 neurons
+        self._tallest, self._neuron_gap = tallest, gap
+        radius = min(RADIUS, 0.42 * gap)  # big enough to read the unit maps inside
+        for layer, n in enumerate(sizes):
+            x = layer * LAYER_GAP
+            column = []
+            # a narrow layer (the two inputs) is spread over the middle of the tallest one: its labels, a fixed
+            # size in pixels, never overlap however small the view
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
+            for j in range(n):
+                y = (j - (n - 1) / 2) * spread
+                column.append(NeuronItem(self, layer, j, QPointF(x, y), radius))
+            self.neurons.append(column)
+        for layer in range(1, len(sizes)):
+            for row, target in enumerate(self.neurons[layer]):
+                for col, source in enumerate(self.neurons[layer - 1]):
+                    edge = EdgeItem(self, layer, row, col, QLineF(source.rect().center(), target.rect().center()))
+                    self.scene.addItem(edge)
+                    self.edges.append(edge)
+        last = len(sizes) - 1
+        for layer, column in enumerate(self.neurons):
+            for item in column:
+                self.scene.addItem(item)
+                self._style_neuron(item, layer, last)
+        self._add_labels(last)
+        self._update_edge_ends()
+        self._update_key()
+        self.view.fit()
+        if self.weights:
+            self._restyle()
+
+    @contextmanager
+    def fitting_once(self):
+        """Resizes and restyles inside fit the network to the view once, at the end: a mode switch moves the
+        splitters around the diagram several times, and each fit lays out every edge again."""
+        view = self.view
+        view.held += 1
+        try:
+            yield
+        finally:
+            view.held -= 1
+            if not view.held and view.missed:
+                view.missed = False
+                view.fit()
+
+    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
+        """The theme's colors and the mode's label size (labels ≥ 1.5× in presentation mode)."""
+        self.colors = pal
+        self._pen_cache = {}
+        self.view.setBackgroundBrush(QBrush(QColor(pal.plot_background)))
+        self._font = QFont(self._font)
+        self._font.setPointSizeF(plot_text_size(presentation, 1.1))
+        last = len(self.neurons) - 1
+        for layer, column in enumerate(self.neurons):
+            for item in column:
+                self._style_neuron(item, layer, last)
+                if item.dead_mark is not None:
+                    pen = item.dead_mark.pen()
+                    pen.setColor(QColor(pal.error))
+                    item.dead_mark.setPen(pen)
+        for label, _item, _side in self._label_anchors:
+            label.setFont(self._font)
+            label.setBrush(QBrush(QColor(pal.plot_text)))
+            _place(label)
+        if self.magnifier is not None:
+            self.magnifier.apply_palette(pal, presentation)
+        for edge in self.edges:
+            edge.style_key = None
+        self._restyle()
+        if self.maps:
+            self.set_neuron_maps_again()
+        self._update_key()
+        if self.picked is not None:
+            self.pick(*self.picked, emit=False)
+        self.view.fit_soon()
+
+    def _style_neuron(self, item: NeuronItem, layer: int, last: int) -> None:
+        pal = self.colors
+        if layer == 0:
+            fill, border = QColor(pal.input_fill), QColor(pal.neuron_border)
+        elif layer == last:
+            fill, border = QColor(pal.output_fill), QColor(pal.output_border)
+        else:
+            fill, border = QColor(pal.neuron_fill), QColor(pal.neuron_border)
+        item.set_fill(QBrush(fill))
+        pen = QPen(border, 2.0)
+        pen.setCosmetic(True)
+        item.setPen(pen)
+
+    def _update_edge_ends(self) -> None:
+        self._edge_ends = np.array(
+            [[e.line().x1(), e.line().y1(), e.line().x2(), e.line().y2()] for e in self.edges], dtype=float
+        ).reshape(-1, 4)
+
+    def label_margins(self) -> tuple[float, float]:
+        """Pixels left and right of the circles for the input names and 'score' (they ignore the zoom)."""
+        widths = {"left": 0.0, "right": 0.0}
+        for label, _item, side in self._label_anchors:
+            if side in widths:
+                widths[side] = max(widths[side], label.boundingRect().width() + abs(label.data(2) or 0.0))
+        return widths["left"] + 14, widths["right"] + 14
+
+    def fit_to_aspect(self, width_px: float, height_px: float) -> None:
+        """Pick the layer gap that makes the network as wide as ``width_px`` when its height fills ``height_px``.
+
+        Circles stay round (the view scales uniformly); only the distance between layers changes.
+        """
+        if len(self.neurons) < 2 or width_px <= 0 or height_px <= 0:
+            return
+        first = self.neurons[0][0].rect()
+        radius = first.width() / 2
+        top = min(column[0].rect().top() for column in self.neurons)
+        bottom = max(column[-1].rect().bottom() for column in self.neurons)
+        height = max(bottom - top, 1e-6)
+        spans = len(self.neurons) - 1
+        gap = (width_px * height / height_px - 2 * radius) / spans
+        widest = max(LAYER_GAP, min(MAX_LAYER_GAP, (MAX_ASPECT * height - 2 * radius) / spans))
+        self._place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
+
+    def _place_layers(self, gap: float) -> None:
+        """Move the layers ``gap`` apart, and everything placed from neuron centers with them (no rebuild: maps,
+        dead marks and the picked weight stay)."""
+        if abs(gap - self.layer_gap) < 0.5:
+            return
+        self.layer_gap = gap
+        for layer, column in enumerate(self.neurons):
+            for item in column:
+                item.move_to(QPointF(layer * gap, item.rect().center().y()))
+        self._neurons_moved()
+
+    def space_labels(self, scale: float) -> bool:
+        """Space the inputs and the outputs so that their labels, a fixed size in pixels, keep LABEL_GAP_PX
+        apart at the zoom ``scale``: a narrow layer spreads towards the height of the tallest one; where that is
+        not enough (a very short view, a layer as tall as the tallest) its labels alternate between two columns,
+        and where even that is not enough only every second (third …) label is shown (the hover names every
+        node).  A fit's repeated calls only ever add columns or thin labels out (``_label_floor``), so they
+        settle.  True when the room the labels take beside the network changed."""
+        if len(self.neurons) < 2 or scale <= 0:
+            return False
+        moved, widened = False, False
+        tallest, gap = self._tallest, self._neuron_gap
+        for layer, side in ((0, "left"), (len(self.neurons) - 1, "right")):
+            column = self.neurons[layer]
+            labels = [(column.index(item), label) for label, item, where in self._label_anchors if where == side]
+            n = len(column)
+            if n < 2 or not labels:
+                continue
+            height = max(label.boundingRect().height() for _j, label in labels) + LABEL_GAP_PX
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
+            widest = gap if n >= tallest else (tallest - 1) * gap / (n - 1)  # as tall as the tallest layer
+            spread = min(widest, max(spread, height / scale))
+            if abs(column[1].rect().center().y() - column[0].rect().center().y() - spread) > 0.5:
+                for j, item in enumerate(column):
+                    item.move_to(QPointF(item.rect().center().x(), (j - (n - 1) / 2) * spread))
+                moved = True
+            pitch = spread * scale  # pixels between neighboring neurons
+            columns = 1 if pitch >= height - 1e-6 else 2
+            every = 1
+            while columns * every * pitch < height - 1e-6 and every < n:
+                every += 1
+            least_columns, least_every = self._label_floor.get(side, (1, 1))
+            columns, every = max(columns, least_columns), max(every, least_every)
+            self._label_floor[side] = (columns, every)
+            stride = max(label.boundingRect().width() for _j, label in labels) + 2 * LABEL_GAP_PX
+            for j, label in labels:
+                label.setVisible(j % every == 0)
+                shift = ((j // every) % columns) * stride * (-1 if side == "left" else 1)
+                if (label.data(2) or 0.0) != shift:
+                    label.setData(2, shift)
+                    _place(label)
+                    widened = True
+        if moved:
+            self._neurons_moved()
+        return widened
+
+    def _neurons_moved(self) -> None:
+        """Edges, labels, the pick and the magnifier follow the neurons' new places."""
+        for edge in self.edges:
+            edge.setLine(
+                QLineF(
+                    self.neurons[edge.layer - 1][edge.col].rect().center(),
+                    self.neurons[edge.layer][edge.row].rect().center(),
+                )
+            )
+        self._update_edge_ends()
+        for label, item, side in self._label_anchors:
+            label.setPos(_anchor(item.rect(), side))
+        if self.picked is not None:
+            self.pick(*self.picked, emit=False)
+        if self._hovered is not None:
+            self._magnify(self._hovered if isinstance(self._hovered, NeuronItem) else None)
+
+    def _label(self, text: str, anchor: QPointF, align: str) -> QGraphicsSimpleTextItem:
+        """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
+        item = QGraphicsSimpleTextItem(text)
+        item.setFont(self._font)
+        item.setBrush(QBrush(QColor(self.colors.plot_text)))
+        item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        item.setData(0, align)
+        item.setPos(anchor)
+        _place(item)
+        item.setZValue(20)
+        self.scene.addItem(item)
+        return item
+
+    def layer_activation(self, layer: int) -> str:
+        """The activation of hidden layer ``layer`` (1 = the first)."""
+        if 1 <= layer <= len(self.activations):
+            return self.activations[layer - 1]
+        return self.activation
+
+    def fit_layer_labels(self, layer_gap_px: float) -> None:
+        """Drop the activation from the hidden layers' labels when neighbors (two layers apart) would touch."""
+        for item in self.layer_labels:
+            full = item.data(1)
+            item.setText(full)
+            if item.boundingRect().width() > 2 * layer_gap_px - 8:
+                item.setText(full.split(" ")[0])
+            _place(item)
+
+    def _add_labels(self, last: int) -> None:
+        for j, item in enumerate(self.neurons[0] if self.neurons else []):
+            text = self.input_labels[j] if j < len(self.input_labels) else input_name(j)
+            label = self._label(text, _anchor(item.rect(), "left"), "left")
+            self._label_anchors.append((label, item, "left"))
+        if len(self.neurons) > 1:
+            outputs = self.neurons[last]
+            names = ["score"] if len(outputs) == 1 else [f"score{k + 1}" for k in range(len(outputs))]
+            for item, name in zip(outputs, names):
+                self._label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
+        # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
+        # projector): alternate above/below so neighboring layers' labels never run into each other.
+        self.layer_labels = []
+        for layer in range(1, last):
+            column = self.neurons[layer]
+            activation = self.layer_activation(layer)
+            text = f"{len(column)} {activation}".strip()
+            item, align = (column[0], "above") if layer % 2 else (column[-1], "below")
+            label = self._label(text, _anchor(item.rect(), align), align)
+            self._label_anchors.append((label, item, align))
+            label.setData(1, text)
+            label.setToolTip(f"{text}: {len(column)} neurons, activation {activation or 'none'}")
+            self.layer_labels.append(label)
+
+    # ------------------------------------------------------------- updating
+
+    def set_weights(self, weights: list, grads: list | None = None) -> None:
+        """Restyle edges from [(W, b)] per layer (and the matching gradients)."""
+        self.weights = weights
+        self.grads = grads or []
+        self._restyle()
+        if self._hovered is not None:
+            self._hover(self._hovered)
+
+    def set_neuron_image(self, layer: int, index: int, image: QImage | None) -> None:
+        """Paint ``image`` inside neuron ``index`` of ``layer`` (1 = first hidden layer)."""
+        self.neurons[layer][index].set_image(image)
+
+    def set_neuron_maps(self, maps: list[np.ndarray]) -> None:
+        """Each hidden layer's unit maps, (units, n, n) arrays as ``unit_maps`` gives them, painted in the circles."""
+        for li, layer_maps in enumerate(maps):
+            layer = li + 1
+            if layer >= len(self.neurons) - 1 or len(layer_maps) != len(self.neurons[layer]):
+                return  # a stale picture of another architecture
+            images = map_images(layer_maps, self.layer_activation(layer), round_mask=True, pal=self.colors)
+            for j, (values, image) in enumerate(zip(layer_maps, images)):
+                self.maps[(layer, j)] = values
+                self.map_images[(layer, j)] = image
+                self.set_neuron_image(layer, j, image)
+        if self._hovered is not None:
+            self._hover(self._hovered)
+
+    def set_neuron_maps_again(self) -> None:
+        """Repaint the maps shown (new theme colors) from the values kept."""
+        layers = len(self.neurons) - 2
+        maps = []
+        for layer in range(1, layers + 1):
+            if not all((layer, j) in self.maps for j in range(len(self.neurons[layer]))):
+                return
+            maps.append(np.array([self.maps[(layer, j)] for j in range(len(self.neurons[layer]))]))
+        self.set_neuron_maps(maps)
+
+    def set_dead(self, units) -> None:
+        """Mark hidden units ``(diagram layer, index)`` as dead ReLUs (all others alive)."""
+        dead = {(int(a), int(b)) for a, b in units}
+        if dead == self.dead:
+            return
+        self.dead = dead
+        for layer, column in enumerate(self.neurons[1:-1], start=1):
+            for item in column:
+                item.set_dead((layer, item.index) in dead)
+        self._update_key()
+
+    def _mode_changed(self, index: int) -> None:
+        self.edge_mode = EDGE_MODES[index]
+        self.title.setText(TITLES[self.edge_mode])
+        self.title.setToolTip(EDGE_KEYS[self.edge_mode])
+        self._restyle()
+        self._update_key()
+
+    def _update_key(self) -> None:
+        parts = []
+        if len(self.sizes) > 2:
+            parts.append("circles: unit outputs")
+        if self.dead:
+            parts.append(f"<span style='color:{self.colors.error}'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
+        parts.append("click an edge: loss slice")
+        self.key.setText(" · ".join(parts))
+        zero = "dark" if self.colors.name == "dark" else "white"
+        maps = (
+            f"Circles: each hidden unit's output over the input plane ({zero} 0 → purple high; hover to enlarge)"
+            if self.activation in ("relu", "sigmoid")
+            else f"Circles: each hidden unit's output over the plane (blue −, {zero} 0, orange +; hover to enlarge)"
+        )
+        self.key.setToolTip(
+            f"{EDGE_KEYS[self.edge_mode].capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."
+        )
+
+    # --------------------------------------------------------------- picking
+
+    def _clicked(self, pos: QPointF, tolerance: float) -> bool:
+        """A click at scene ``pos``: pick the neuron under it (its bias) or the nearest edge within ``tolerance``."""
+        for item in self.scene.items(pos):
+            if isinstance(item, NeuronItem):
+                if item.layer == 0:
+                    return False
+                self.pick(item.layer, item.index, None)
+                return True
+        if not len(self._edge_ends):
+            return False
+        a, b = self._edge_ends[:, :2], self._edge_ends[:, 2:]
+        p = np.array([pos.x(), pos.y()])
+        ab = b - a
+        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
+        distance = np.linalg.norm(a + t[:, None] * ab - p, axis=1)
+        best = int(np.argmin(distance))
+        if distance[best] > tolerance:
+            return False
+        edge = self.edges[best]
+        self.pick(edge.layer, edge.row, edge.col)
+        return True
+
+    def pick(self, layer: int, index: int, source: int | None, emit: bool = True) -> None:
+        """Highlight weight ``source → index`` of diagram ``layer`` (or the neuron's bias when source is None)."""
+        for item in self._pick_items:
+            self.scene.removeItem(item)
+        self._pick_items = []
+        self.picked = (layer, index, source)
+        selection = QColor(self.colors.selection)
+        selection.setAlpha(150)
+        pen = QPen(selection, 9.0)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        target = self.neurons[layer][index]
+        if source is None:
+            ring = QGraphicsEllipseItem(target.rect().adjusted(-4, -4, 4, 4))
+            ring.setPen(pen)
+            ring.setZValue(9)
+            self._pick_items.append(ring)
+        else:
+            line = QLineF(self.neurons[layer - 1][source].rect().center(), target.rect().center())
+            halo = QGraphicsLineItem(line)
+            halo.setPen(pen)
+            halo.setZValue(9)
+            self._pick_items.append(halo)
+        for item in self._pick_items:
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.scene.addItem(item)
+        if emit:
+            self.parameterPicked.emit(layer - 1, index, source)
+
+    def clear_pick(self) -> None:
+        for item in self._pick_items:
+            self.scene.removeItem(item)
+        self._pick_items, self.picked = [], None
+
+    def _edge_values(self) -> list[np.ndarray]:
+        source = self.grads if self.edge_mode == "gradient" else self.weights
+        return [np.asarray(W, dtype=float) for W, _b in source]
+
+    def _restyle(self) -> None:
+        values = self._edge_values()
+        if len(values) != len(self.sizes) - 1 or not self.edges:
+            return
+        finite = [np.abs(v[np.isfinite(v)]) for v in values]
+        scale = max((float(f.max()) for f in finite if f.size), default=0.0)
+        # One vectorised pass for every edge's (sign, width level, alpha level), in the same order as self.edges.
+        flat = np.concatenate([v.ravel() for v in values])
+        flat = np.where(np.isfinite(flat), flat, 0.0)
+        strength = np.abs(flat) / scale if scale > 0 else np.zeros_like(flat)
+        width_level = np.minimum(WIDTH_LEVELS - 1, (strength * WIDTH_LEVELS).astype(int))
+        alpha_level = np.minimum(ALPHA_LEVELS - 1, (np.sqrt(strength) * ALPHA_LEVELS).astype(int))
+        sign = flat >= 0
+        for edge, s, w, a in zip(self.edges, sign.tolist(), width_level.tolist(), alpha_level.tolist()):
+            key = (s, w, a)
+            if key != edge.style_key:
+                edge.style_key = key
+                edge.setPen(self._pen(key))
+                edge.setZValue(w)  # strong edges on top of faint ones
+
+    def _pen(self, key) -> QPen:
+        pen = self._pen_cache.get(key)
+        if pen is None:
+            positive, w, a = key
+            # Faint edges are mixed with the background rather than drawn translucent: same look, and
+            # antialiased opaque lines paint about three times faster in Qt's raster engine.
+            base = QColor(self.colors.class_colors[1] if positive else self.colors.class_colors[0])
+            back = QColor(self.colors.plot_background)
+            f = 0.2 + 0.8 * (a + 1) / ALPHA_LEVELS
+            color = QColor(
+                round(back.red() + (base.red() - back.red()) * f),
+                round(back.green() + (base.green() - back.green()) * f),
+                round(back.blue() + (base.blue() - back.blue()) * f),
+            )
+            pen = QPen(color, 0.5 + (MAX_EDGE_WIDTH - 0.5) * w / (WIDTH_LEVELS - 1))
+            pen.setCosmetic(True)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # round caps cost 4× the paint time; ends hide under circles
+            self._pen_cache[key] = pen
+        return pen
+
+    # --------------------------------------------------------------- hover
+
+    def describe(self, item) -> str:
+        """The numbers under the pointer: a weight and its gradient, or a neuron's bias."""
+        if isinstance(item, EdgeItem):
+            w = _value(self.weights, item.layer - 1, 0, item.row, item.col)
+            g = _value(self.grads, item.layer - 1, 0, item.row, item.col)
+            name = parameter_name(item.layer, item.row, item.col)
+            edge = connection_name(item.layer, item.row, item.col)
+            w, g = format_number(w, signed=True), format_number(g, signed=True)
+            return f"weight {name} ({edge}):  w = {w},  gradient ∂loss/∂w = {g}"
+        if isinstance(item, NeuronItem):
+            name = unit_name(item.layer, item.index)
+            if item.layer == 0:
+                if item.index >= 2 or len(self.input_labels) == 1:  # a typed feature (x1*x2), regression's x
+                    label = self.input_labels[item.index] if item.index < len(self.input_labels) else name
+                    return f"input {label}" + (": a feature computed from x1 and x2" if item.index >= 2 else "")
+                feature = self.feature_names[item.index] if self.feature_names else None
+                what = f" ({feature})" if feature else ""
+                return f"input {name}{what}: the point's {'first' if item.index == 0 else 'second'} coordinate"
+            b = _value(self.weights, item.layer - 1, 1, item.index)
+            g = _value(self.grads, item.layer - 1, 1, item.index)
+            if item.layer == len(self.sizes) - 1:
+                role = (
+                    f"output (score; P({class_name(1, self.class_names)}) = σ(score))"
+                    if self.sizes[-1] == 1
+                    else f"output: the score of {class_name(item.index, self.class_names)} (P = softmax of the scores)"
+                )
+            else:
+                role = self.layer_activation(item.layer)
+            b, g = format_number(b, signed=True), format_number(g, signed=True)
+            text = f"neuron {name} [{role}]:  bias b = {b},  gradient ∂loss/∂b = {g}"
+            if (item.layer, item.index) in self.dead:
+                text += f".  ✕ {DEAD_TEXT}"
+            return text
+        return "Hover over a weight or a neuron to see its numbers."
+
+    def _hover(self, item) -> None:
+        self._hovered = item
+        text = self.describe(item)
+        if item is not None:
+            item.setToolTip(text)
+        self.info.setText(text)
+        self.hovered.emit(text)
+        self._magnify(item if isinstance(item, NeuronItem) else None)
+
+    def _magnify(self, item: NeuronItem | None) -> None:
+        """Show the hovered unit's map enlarged beside it, kept inside the view."""
+        magnifier = self.magnifier
+        if magnifier is None:
+            return
+        key = None if item is None else (item.layer, item.index)
+        if key not in self.map_images:
+            magnifier.hide()
+            return
+        name = unit_name(item.layer, item.index)
+        activation = self.layer_activation(item.layer)
+        title = f"{name} ({activation}) output" + ("  ✕ dead" if key in self.dead else "")
+        values = self.maps[key]
+        magnifier.show_map(title, describe_range(values, activation), map_image(values, activation, self.colors))
+        center = item.rect().center()
+        p = self.view.mapFromScene(center)
+        r_px = item.rect().width() / 2 * self.view.transform().m11()
+        w, h = magnifier.rect().width(), magnifier.rect().height()
+        vw, vh = self.view.viewport().width(), self.view.viewport().height()
+        dx = r_px + 10 if p.x() + r_px + 10 + w <= vw else -(r_px + 10 + w)
+        dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
+        magnifier.setPos(center)
+        magnifier.setTransform(QTransform.fromTranslate(dx, dy))
+
+
+def _anchor(rect: QRectF, side: str) -> QPointF:
+    """The point of a neuron's circle that a label on ``side`` of it hangs from."""
+    return {
+        "left": QPointF(rect.left(), rect.center().y()),
+        "right": QPointF(rect.right(), rect.center().y()),
+        "above": QPointF(rect.center().x(), rect.top()),
+        "below": QPointF(rect.center().x(), rect.bottom()),
+    }[side]
+
+
+def _place(item: QGraphicsSimpleTextItem) -> None:
+    """Offset a zoom-independent label (in pixels) to the side of its anchor that ``data(0)`` names."""
+    w, h = item.boundingRect().width(), item.boundingRect().height()
+    offsets = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4), "below": (-w / 2, 4)}
+    dx, dy = offsets[item.data(0)]
+    dx += item.data(2) or 0.0  # a second (third …) column of labels beside a layer too short for one
+    item.setTransform(QTransform.fromTranslate(dx, dy))  # pixels: transformations are ignored
+
+
+def _value(arrays, layer: int, which: int, *index) -> float:
+    try:
+        return float(np.asarray(arrays[layer][which])[index])
+    except (IndexError, TypeError, ValueError):
+        return math.nan

@@ -1,0 +1,1 @@
+"""The window around the areas: start-up, main window, menus, themes, settings, shared widgets."""

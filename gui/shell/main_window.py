@@ -1,0 +1,734 @@
+"""The main window: one tab per purpose, menus, shortcuts, status bar, settings.
+
+Areas (tabs) plug in through a small protocol, all of it optional:
+
+* ``session_state() -> dict`` and ``restore_session(section: dict, session)`` –
+  their part of a saved session (stored under ``extra[<area key>]``; ``session``
+  is the whole ``SessionData`` so the training area can read config/weights);
+* ``session_trainer()`` – the Trainer to save with the session, if any;
+* ``set_theme(name)``, ``set_presentation(on)``, ``export_image(path)``,
+  ``view`` (a GraphView, for the zoom actions);
+* a ``status`` signal with one-line messages for the status bar, and a
+  ``status_withdrawn`` signal naming a message that is no longer true (it is
+  cleared if still shown);
+* ``state`` (a GraphState) and ``backward`` (its BackwardPanel): the Backward
+  menu's keys (F5, F6, Shift+F6, F7) then drive this area's graph, and the
+  non-finite warning in the status bar describes it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+
+from PySide6.QtCore import QByteArray, QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autograd_core.files import FileError, check_writable
+from ..expression.expression_panel import ExpressionPanel
+from ..graph_view.graph_state import GraphState
+from .errors import ErrorReporter
+from .settings import AppSettings
+from .theme import THEMES, apply_theme, set_text_role
+
+SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
+IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
+DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
+# Where a menu's keys act, as the shortcut list says it.
+MENU_SCOPES = {"&Backward": "Backward, on the graph shown"}
+# Keys and gestures handled inside widgets (no QAction or QShortcut to read them from); tests check each one.
+POINTER_AND_FIELD_KEYS = (
+    ("Enter", "In the Sample graph's x or y field: show that point"),
+    ("Mouse wheel", "Zoom the graph"),
+    ("Drag", "Pan the graph"),
+    ("Double-click a group", "Collapse / expand it"),
+    ("Click a node", "In the Expression: its formula and chain-rule path in Maths"),
+)
+
+
+class ShortcutsDialog(QDialog):
+    """Help → Keyboard shortcuts: a rich-text table that scrolls when the screen is small."""
+
+    def __init__(self, text: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard shortcuts")
+        self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setContentsMargins(12, 12, 12, 12)
+        scroll = QScrollArea()
+        scroll.setWidget(self.label)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setToolTip("Close the list")
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(buttons)
+        hint = self.label.sizeHint()
+        screen = (parent.screen() if parent is not None else QApplication.primaryScreen()).availableGeometry()
+        self.resize(min(hint.width() + 40, screen.width() - 40), min(hint.height() + 70, screen.height() - 80))
+
+    def text(self) -> str:
+        return self.label.text()
+
+
+class MainWindow(QMainWindow):
+    """Autograd Playground's window."""
+
+    def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Autograd Playground")
+        self.settings = settings if settings is not None else AppSettings()
+        self.session_path: str | None = None
+        self.last_warning: QMessageBox | None = None
+        app = QApplication.instance()
+        self._base_font_size = app.property("basePointSize") or app.font().pointSizeF()
+        app.setProperty("basePointSize", self._base_font_size)
+        self.theme = "light"
+        self.presentation = False
+        self._applied_look: tuple = (None, None)  # (theme, presentation) the areas were last given
+        self._area_looks: dict[int, tuple] = {}  # id(area) -> the (theme, presentation) it was last given
+        self.reporter = ErrorReporter(self)
+        self.reporter.reported.connect(lambda text: self.statusBar().showMessage(f"Error: {text}", 15000))
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("areaTabs")
+        self.tabs.setDocumentMode(True)
+        # The window never resizes itself: without an explicit minimum the tabs would ask for the largest
+        # minimum of every page (hidden ones too), which grows with presentation mode's fonts.  Each page
+        # fits the room it gets (its panels reflow or scroll).
+        self.tabs.setMinimumSize(640, 400)
+        self.setCentralWidget(self.tabs)
+        self.areas: dict[str, QWidget] = {}
+        self.expression = ExpressionPanel()
+        self.add_area(
+            "expression", self.expression, "Expression", "Type an expression, see its graph, step through backward"
+        )
+        self._install_training_panels()
+        self._install_sample_panel()
+        self._install_lab_panel()
+
+        self.non_finite_label = QLabel()
+        self.non_finite_label.setObjectName("nonFiniteLabel")
+        set_text_role(self.non_finite_label, "error")
+        self.non_finite_label.setToolTip("A node's value or gradient is inf or nan; this names the op that made it")
+        self.statusBar().addPermanentWidget(self.non_finite_label)
+        for area in self.areas.values():
+            state = self._graph_state_of(area)
+            if state is not None:
+                state.changed.connect(self._update_non_finite)
+
+        # A status message belongs to the area that sent it: switching areas clears it.
+        self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
+        self.tabs.currentChanged.connect(lambda _index: self._update_non_finite())
+        self.tabs.currentChanged.connect(lambda _index: self._catch_up_look(self.tabs.currentWidget()))
+
+        self._build_menus()
+        self._restore_settings()
+        self.statusBar().showMessage("Ready. Type an expression, or pick one from Examples.", 8000)
+
+    # ------------------------------------------------------------ areas
+
+    def add_area(self, key: str, widget: QWidget, title: str, tip: str = "") -> None:
+        self.areas[key] = widget
+        index = self.tabs.addTab(widget, title)
+        if tip:
+            self.tabs.setTabToolTip(index, tip)
+        status = getattr(widget, "status", None)
+        if status is not None:
+            status.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        withdrawn = getattr(widget, "status_withdrawn", None)
+        if withdrawn is not None:
+            withdrawn.connect(self._withdraw_status)
+
+    def _withdraw_status(self, text: str) -> None:
+        """An area says a message it sent is no longer true: clear it if it is still the one shown."""
+        if self.statusBar().currentMessage() == text:
+            self.statusBar().clearMessage()
+
+    def _install_training_panels(self) -> None:
+        # ---- owned by the training/network work (issue 6): replace the placeholders below ----
+        # Register each panel with self.add_area(key, widget, title, tip); see the module
+        # docstring for the optional protocol (session_state/restore_session/session_trainer…).
+        # One area, not two: the network diagram, the boundary and the curves must be seen together while
+        # training runs.  The workspace stops its training process itself when this window closes.
+        from ..training.training_workspace import TrainingWorkspace
+
+        self.training = TrainingWorkspace()
+        self.add_area(
+            "training",
+            self.training,
+            "Network training",
+            "Build a small network and watch it learn: play, pause, step, reset (Space plays and pauses)",
+        )
+        # ---- end of the section owned by the training/network work ----
+
+    def _install_sample_panel(self) -> None:
+        """One data point's graph through the current network (issue 7): fed by the training area."""
+        from ..training.sample_graph_panel import SampleGraphPanel
+
+        self.sample = SampleGraphPanel()
+        self.add_area(
+            "sample",
+            self.sample,
+            "Sample graph",
+            "One data point's whole computation graph through the network, grouped by neuron, with backward stepping",
+        )
+        self.sample.bind_training(self.training)
+        selected = getattr(self.training, "sampleSelected", None)
+        if selected is not None:
+            selected.connect(self.show_sample)
+
+    def import_data(self, path: str | None = None):
+        """File → Import data…: on the Network training tab."""
+        self.tabs.setCurrentWidget(self.training)
+        return self.training.import_data(path)
+
+    def export_predictions(self, path: str | None = None) -> None:
+        self.tabs.setCurrentWidget(self.training)
+        self.training.export_predictions(path)
+
+    def _install_lab_panel(self) -> None:
+        """The optimizer lab (issue 14): race optimizers on a typed f(x, y)."""
+        from ..lab.optimizer_lab import OptimizerLabPanel
+
+        self.lab = OptimizerLabPanel()
+        self.add_area(
+            "lab",
+            self.lab,
+            "Optimizer lab",
+            "Type f(x, y) or pick a preset, click a start point, and race SGD, Adam, Newton… on it",
+        )
+
+    def show_sample(self, x: float, y: float, label: int) -> None:
+        """Switch to the Sample graph tab and show point (x, y) of class ``label``."""
+        self.tabs.setCurrentWidget(self.sample)
+        self.sample.show_sample(x, y, label)
+
+    def current_area(self) -> QWidget:
+        return self.tabs.currentWidget()
+
+    def _graph_view(self):
+        view = getattr(self.current_area(), "view", None)
+        return view if view is not None and hasattr(view, "fit") else self.expression.view
+
+    @staticmethod
+    def _graph_state_of(area):
+        """The GraphState an area shows (Expression, Sample graph), or None."""
+        state = getattr(area, "state", None)
+        return state if isinstance(state, GraphState) else None
+
+    def _graph_area(self):
+        """The area the backward keys drive: the graph area on screen, else the Expression (switched to)."""
+        area = self.current_area()
+        if self._graph_state_of(area) is not None and hasattr(area, "backward"):
+            return area
+        self._to_expression()
+        return self.expression
+
+    # ------------------------------------------------------------ menus
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            keys = shortcut if isinstance(shortcut, list) else [shortcut]
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setToolTip(tip or text)
+        action.setStatusTip(tip or text)
+        action.setCheckable(checkable)
+        if checkable:
+            action.toggled.connect(slot)
+        else:
+            action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        self.addAction(action)  # shortcuts work even when the menu bar is hidden
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        state = self.expression.state
+        file_menu = bar.addMenu("&File")
+        self.open_action = self._action(
+            file_menu, "&Open session…", self.open_session_dialog, "Ctrl+O", "Open a saved session"
+        )
+        self.save_action = self._action(
+            file_menu, "&Save session", self.save_session, "Ctrl+S", "Save the session (expression, values, training)"
+        )
+        self.save_as_action = self._action(
+            file_menu, "Save session &as…", self.save_session_as, "Ctrl+Shift+S", "Save the session to a new file"
+        )
+        self.recent_menu = file_menu.addMenu("&Recent files")
+        self.recent_menu.setToolTipsVisible(True)
+        file_menu.addSeparator()
+        self.import_data_action = self._action(
+            file_menu,
+            "&Import data…",
+            self.import_data,
+            None,
+            "Train on your own CSV/TSV file: pick two feature columns and a label column (or drop the file on the "
+            "Network training tab)",
+        )
+        self.export_data_action = self._action(
+            file_menu,
+            "Export data with &predictions…",
+            self.export_predictions,
+            None,
+            "Save the training data with the network's predicted class and probabilities as CSV",
+        )
+        file_menu.addSeparator()
+        self.export_action = self._action(
+            file_menu, "&Export image…", self.export_image, "Ctrl+E", "Save the graph as a PNG or SVG image"
+        )
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, "Ctrl+Q", "Quit Autograd Playground")
+
+        expr = bar.addMenu("&Expression")
+        self.evaluate_action = self._action(
+            expr, "&Evaluate", self._evaluate, ["Ctrl+Return", "Ctrl+Enter"], "Compile and evaluate the expression now"
+        )
+        self.gradcheck_action = self._action(
+            expr,
+            "&Gradient check",
+            state.set_gradcheck,
+            "Ctrl+G",
+            "Compare the gradients shown with finite differences for each input",
+            checkable=True,
+        )
+        state.changed.connect(self._sync_gradcheck_action)
+
+        # The graph on screen (Expression or Sample graph); from another area, the Expression's.
+        graph = bar.addMenu("&Backward")
+        self.backward_action = self._action(
+            graph, "&Backward", lambda: self._graph_area().state.backward(), "F5", "Run backward() on the graph shown"
+        )
+        self._action(
+            graph, "&Zero grad", lambda: self._graph_area().state.zero_grad(), None, "Set every gradient to zero"
+        )
+        self.step_action = self._action(
+            graph, "&Step", lambda: self._graph_area().state.step(), "F6", "One node of the backward pass"
+        )
+        self._action(graph, "Step &back", lambda: self._graph_area().state.back(), "Shift+F6", "Undo the last step")
+        self._action(
+            graph,
+            "&Play / pause",
+            lambda: self._graph_area().backward.toggle_play(),
+            "F7",
+            "Animate the remaining backward steps",
+        )
+        graph.addSeparator()
+        self.forward_action = self._action(
+            graph,
+            "&Forward mode",
+            self._set_forward_mode,
+            "F8",
+            "Expression: step tangents forward from one input (ẋ = 1) instead of the backward pass",
+            checkable=True,
+        )
+        state.changed.connect(self._sync_forward_action)
+
+        view = bar.addMenu("&View")
+        self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
+        self._action(view, "Zoom &out", lambda: self._graph_view().zoom_out(), "Ctrl+-", "Zoom out")
+        self._action(
+            view,
+            "&Fit to window",
+            lambda: self._graph_view().fit(whole=False),
+            "Ctrl+0",
+            "Fit the graph in the window, its text kept readable (a bigger graph: around its output, with a map)",
+        )
+        self._action(
+            view,
+            "&Whole graph",
+            lambda: self._graph_view().show_whole(),
+            "Ctrl+9",
+            "Show the whole graph in the window, even if its text gets too small to read",
+        )
+        view.addSeparator()
+        self.theme_group = QActionGroup(self)
+        self.theme_actions = {}
+        for name in THEMES:
+            action = QAction(f"{name.capitalize()} theme", self, checkable=True)
+            action.setToolTip(f"Use the {name} theme")
+            action.setStatusTip(f"Use the {name} theme")
+            action.triggered.connect(lambda _c=False, n=name: self.set_theme(n))
+            self.theme_group.addAction(action)
+            view.addAction(action)
+            self.theme_actions[name] = action
+        self.presentation_action = self._action(
+            view,
+            "&Presentation mode",
+            self.set_presentation,
+            "Ctrl+Shift+P",
+            "Large fonts and thick lines, for a projector",
+            checkable=True,
+        )
+
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
+        self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
+
+    def _set_forward_mode(self, on: bool) -> None:
+        if self.current_area() is not self.expression:
+            self._to_expression()
+        self.expression.state.set_direction("forward" if on else "reverse")
+
+    def _sync_forward_action(self, _change=None) -> None:
+        on = self.expression.state.direction == "forward"
+        if self.forward_action.isChecked() != on:
+            self.forward_action.blockSignals(True)
+            self.forward_action.setChecked(on)
+            self.forward_action.blockSignals(False)
+
+    def _sync_gradcheck_action(self, _change=None) -> None:
+        on = self.expression.state.gradcheck_enabled
+        if self.gradcheck_action.isChecked() != on:
+            self.gradcheck_action.blockSignals(True)
+            self.gradcheck_action.setChecked(on)
+            self.gradcheck_action.blockSignals(False)
+
+    # Expression keys go to the Expression area (switching to it, so the result is visible).
+    def _to_expression(self) -> None:
+        self.tabs.setCurrentWidget(self.expression)
+
+    def _evaluate(self) -> None:
+        self._to_expression()
+        self.expression.editor.evaluate_now()
+
+    # ------------------------------------------------------------ help
+
+    def shortcut_table(self) -> list[tuple[str, str, str]]:
+        """(keys, what they do, where) for every shortcut the window really has: its actions and its areas' shortcuts.
+
+        Read from the live QActions and QShortcuts, so the list cannot drift from the keys that work.
+        """
+        native = QKeySequence.SequenceFormat.NativeText
+        rows = []
+        for action in self.actions():  # the window holds every action, so they work with the menu bar hidden
+            if action.shortcuts():
+                keys = ", ".join(k.toString(native) for k in action.shortcuts())
+                menu = next((m.title() for m in action.associatedObjects() if isinstance(m, QMenu)), "")
+                rows.append((keys, action.text().replace("&", ""), MENU_SCOPES.get(menu, menu.replace("&", ""))))
+        for shortcut in self.findChildren(QShortcut):
+            if shortcut.key().isEmpty() or not shortcut.isEnabled():
+                continue
+            parent = shortcut.parent()
+            area = next((a for a in self.areas.values() if a is parent or a.isAncestorOf(parent)), None)
+            where = f"{self.tabs.tabText(self.tabs.indexOf(area))} tab" if area is not None else ""
+            rows.append((shortcut.key().toString(native), shortcut.whatsThis() or "(undocumented)", where))
+        return rows
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """The shortcut table, grouped by where the keys act, in two columns (it fits a projector's screen)."""
+        table = self.shortcut_table() + [(k, t, "Mouse and fields") for k, t in POINTER_AND_FIELD_KEYS]
+        groups: dict[str, list[str]] = {}
+        for keys, what, where in table:
+            groups.setdefault(where, []).append(
+                f"<tr><td style='white-space:pre'><b>{html.escape(keys)}</b>   </td><td>{html.escape(what)}</td></tr>"
+            )
+        blocks = [
+            (len(rows) + 2, f"<tr><td colspan=2><i>{html.escape(where)}</i></td></tr>{''.join(rows)}")
+            for where, rows in groups.items()
+        ]
+        total = sum(n for n, _ in blocks)
+        prefix = [sum(n for n, _ in blocks[:i]) for i in range(len(blocks) + 1)]
+        split = min(range(len(blocks) + 1), key=lambda i: abs(2 * prefix[i] - total))
+        spacer = "<tr><td>&nbsp;</td></tr>"
+        left = f"<table>{spacer.join(b for _, b in blocks[:split])}</table>"
+        right = f"<table>{spacer.join(b for _, b in blocks[split:])}</table>"
+        dialog = ShortcutsDialog(
+            f"<table><tr><td valign=top>{left}</td><td width=32></td><td valign=top>{right}</td></tr></table>", self
+        )
+        dialog.open()
+        return dialog
+
+    def show_about(self) -> QMessageBox:
+        box = QMessageBox(self)
+        box.setObjectName("aboutDialog")
+        box.setWindowTitle("About Autograd Playground")
+        box.setText(
+            "<b>Autograd Playground</b><br>See how gradients flow: type an expression, run backward, "
+            "step through the chain rule; build and train a small network on a scalar autograd engine "
+            "written from scratch."
+        )
+        box.open()
+        return box
+
+    # ------------------------------------------------------------ theme
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme if theme in THEMES else "light"
+        self.theme_actions[self.theme].setChecked(True)
+        self._apply_look()
+
+    def set_presentation(self, on: bool) -> None:
+        self.presentation = bool(on)
+        if self.presentation_action.isChecked() != self.presentation:
+            self.presentation_action.setChecked(self.presentation)
+            return  # the toggled signal calls back here
+        self._apply_look()
+
+    def _apply_look(self) -> None:
+        """Palette and fonts for the app, then the shown area's own look: only what changed (each redraws).
+
+        A hidden area takes the new look when its tab is shown (``_catch_up_look``): restyling every plot of
+        every tab at once kept the window busy for a tenth of a second or more on each switch."""
+        apply_theme(QApplication.instance(), self.theme, self.presentation, self._base_font_size)
+        self._applied_look = (self.theme, self.presentation)
+        current = self.tabs.currentWidget()
+        for area in self.areas.values():
+            if area is current or not self.isVisible():
+                self._catch_up_look(area)
+
+    def _catch_up_look(self, area: QWidget | None) -> None:
+        """Give ``area`` the window's theme and mode if it has not had them yet."""
+        if area is None or area not in self.areas.values():
+            return
+        applied = self._area_looks.get(id(area), (None, None))
+        if hasattr(area, "set_theme") and applied[0] != self.theme:
+            area.set_theme(self.theme)
+        if hasattr(area, "set_presentation") and applied[1] != self.presentation:
+            area.set_presentation(self.presentation)
+        self._area_looks[id(area)] = (self.theme, self.presentation)
+
+    def warn(self, title: str, text: str) -> QMessageBox:
+        """A non-blocking warning (the event loop, and any animation, keeps running)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("warningDialog")
+        self.last_warning = box
+        self.statusBar().showMessage(text, 10000)
+        box.open()
+        return box
+
+    # ------------------------------------------------------------ sessions
+
+    def _session_module(self):
+        try:
+            from autograd_core import session
+        except ImportError:
+            self.warn("Sessions unavailable", "Saving sessions needs autograd_core.session.")
+            return None
+        return session
+
+    def save_session(self) -> bool:
+        if self.session_path:
+            return self.save_session_to(self.session_path)
+        return self.save_session_as()
+
+    def save_session_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", self._dialog_dir(), SESSION_FILTER)
+        if not path:
+            return False
+        if not os.path.splitext(path)[1]:
+            path += ".agp.json"
+        return self.save_session_to(path)
+
+    def save_session_to(self, path: str) -> bool:
+        session = self._session_module()
+        if session is None:
+            return False
+        extra, trainer = {}, None
+        for key, area in self.areas.items():
+            if hasattr(area, "session_state"):
+                extra[key] = area.session_state()
+            if trainer is None and hasattr(area, "session_trainer"):
+                trainer = area.session_trainer()
+        try:
+            session.save_session(path, trainer=trainer, extra=extra)
+        except session.SessionError as err:
+            self.warn("Could not save the session", str(err))
+            return False
+        self.session_path = path
+        self._remember(path)
+        thinned = ""
+        if trainer is not None and len(trainer.history) > session.SAVED_HISTORY_STEPS:
+            thinned = f" (its {len(trainer.history):,}-step history thinned to {session.SAVED_HISTORY_STEPS:,} steps)"
+        self.statusBar().showMessage(f"Session saved to {path}{thinned}", 8000)
+        return True
+
+    def open_session_dialog(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", self._dialog_dir(), SESSION_FILTER)
+        return self.open_session(path) if path else False
+
+    def open_session(self, path: str) -> bool:
+        """Load a session; a bad file is reported and nothing on screen changes."""
+        session = self._session_module()
+        if session is None:
+            return False
+        try:
+            data = session.load_session(path)
+        except session.SessionError as err:
+            self.warn("Could not open the session", str(err))
+            if not os.path.exists(path):
+                self.settings.remove_recent_file(path)
+                self._rebuild_recent_menu()
+            return False
+        try:
+            for key, area in self.areas.items():
+                if hasattr(area, "restore_session") and (key in data.extra or key != "expression"):
+                    section = data.extra.get(key) or {}
+                    if key == "expression":
+                        area.restore_session(section)
+                    else:
+                        area.restore_session(section, data)
+        except (ValueError, TypeError, KeyError) as err:
+            self.warn("Could not open the session", f"{path}: {err}")
+            return False
+        self.session_path = path
+        self._remember(path)
+        self.statusBar().showMessage(f"Session opened: {path}", 8000)
+        return True
+
+    def _dialog_dir(self) -> str:
+        recent = self.settings.recent_files()
+        return os.path.dirname(recent[0]) if recent else os.path.expanduser("~")
+
+    def _remember(self, path: str) -> None:
+        self.settings.add_recent_file(os.path.abspath(path))
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.settings.recent_files()
+        for path in files:
+            action = self.recent_menu.addAction(os.path.basename(path))
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.setData(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_session(p))
+        if files:
+            self.recent_menu.addSeparator()
+            clear = self.recent_menu.addAction("Clear list")
+            clear.setToolTip("Forget the recent files")
+            clear.triggered.connect(self._clear_recent)
+        self.recent_menu.setEnabled(bool(files))
+
+    def _clear_recent(self) -> None:
+        self.settings.clear_recent_files()
+        self._rebuild_recent_menu()
+
+    # ------------------------------------------------------------ export
+
+    def export_image(self, path: str | None = None) -> bool:
+        area = self.current_area()
+        target = area if hasattr(area, "export_image") else self.expression
+        if path is None:
+            path, chosen = QFileDialog.getSaveFileName(self, "Export image", self._dialog_dir(), IMAGE_FILTER)
+            if not path:
+                return False
+            if not os.path.splitext(path)[1]:
+                path += ".svg" if "svg" in chosen.lower() else ".png"
+        try:
+            check_writable(path)  # before drawing: a big graph takes seconds to render, a bad path an instant
+        except FileError as err:
+            self.warn("Could not export the image", f"{path}: {err}")
+            return False
+        try:
+            target.export_image(path)
+        except OSError as err:
+            self.warn("Could not export the image", str(err))
+            return False
+        return True
+
+    # ------------------------------------------------------------ status
+
+    def _update_non_finite(self, _change=None) -> None:
+        """The warning describes the graph on screen (none on an area without one)."""
+        state = self._graph_state_of(self.current_area())
+        items = state.non_finite if state is not None else []
+        if not items:
+            self.non_finite_label.clear()
+            self.non_finite_label.hide()
+            return
+        first = items[0]
+        more = f" (+{len(items) - 1} more)" if len(items) > 1 else ""
+        self.non_finite_label.setText(f"⚠ {first.message}{more}")
+        self.non_finite_label.setToolTip("<br>".join(i.message for i in items[:20]))
+        self.non_finite_label.show()
+
+    # ------------------------------------------------------------ settings
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry = s.get_bytes("window/geometry")
+        if isinstance(geometry, QByteArray | bytes) and geometry:
+            self.restoreGeometry(geometry)
+        size = s.get_bytes("window/size")
+        if isinstance(size, QSize) and size.isValid() and not self.isMaximized():
+            self.resize(size)  # restoreGeometry shrinks to the current screen; a projector may be bigger
+        elif not geometry:
+            self.resize(1360, 820)
+        state = s.get_bytes("window/state")
+        if isinstance(state, QByteArray | bytes) and state:
+            self.restoreState(state)
+        self._splitter_states = {}  # applied at the first show, once the splitters have their real size
+        for splitter in self.findChildren(QSplitter):
+            value = s.get_bytes(f"splitters/{splitter.objectName()}")
+            if splitter.objectName() and isinstance(value, QByteArray | bytes) and value:
+                splitter.restoreState(value)
+                self._splitter_states[splitter] = value
+        self.theme = s.get_str("view/theme", "light")
+        self.presentation = s.get_bool("view/presentation", False)
+        self.theme_actions.get(self.theme, self.theme_actions["light"]).setChecked(True)
+        self.presentation_action.blockSignals(True)
+        self.presentation_action.setChecked(self.presentation)
+        self.presentation_action.blockSignals(False)
+        self._apply_look()
+        self._rebuild_recent_menu()
+        self.tabs.setCurrentIndex(min(max(int(s.get_str("window/tab", "0") or 0), 0), self.tabs.count() - 1))
+        last = s.get_str("expression/last", "")
+        restored = False
+        if last:
+            try:
+                self.expression.restore_session(json.loads(last))
+                restored = self.expression.state.program is not None
+            except (ValueError, TypeError, KeyError):
+                restored = False
+        if not restored:
+            example = next((e for e in self.expression.examples if e["name"] == DEFAULT_EXAMPLE), None)
+            if example is not None:
+                self.expression.load_example(example)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.set("window/geometry", self.saveGeometry())
+        s.set("window/state", self.saveState())
+        s.set("window/size", self.size())
+        for splitter in self.findChildren(QSplitter):
+            if splitter.objectName():
+                s.set(f"splitters/{splitter.objectName()}", splitter.saveState())
+        s.set("view/theme", self.theme)
+        s.set("view/presentation", self.presentation)
+        s.set("window/tab", str(self.tabs.currentIndex()))
+        s.set("expression/last", json.dumps(self.expression.session_state()))
+        s.sync()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        states, self._splitter_states = self._splitter_states, {}
+        for splitter, value in states.items():
+            splitter.restoreState(value)
+
+    def closeEvent(self, event) -> None:
+        self.expression.state.stop()
+        self.save_settings()
+        super().closeEvent(event)

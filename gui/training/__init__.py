@@ -1,0 +1,1 @@
+"""The network-and-training area: controller, worker (the child process's GUI side), panels."""

@@ -1,0 +1,870 @@
+"""The network-and-training area: builder and settings on the left, the live views on the right.
+
+This is the one widget the main window embeds.  It wires the panels to one
+``TrainingController`` and does nothing else: the views redraw from the
+controller's snapshots, and the panels send it commands.  Space plays and
+pauses while the focus is inside this area (never in the expression editor).
+
+Linked views (issue 7): the boundary plot's tools paint, erase, drag and
+select points; the diagram shows per-neuron maps, dead units and gradient
+edges, and a click on an edge opens that weight's loss slice; the curves area
+has tabs for loss/accuracy, gradient flow and the loss slice.
+
+For the sample-graph view (another tab of the window) this area offers:
+``sampleSelected(x, y, label)`` (a clicked or typed point), ``modelChanged``
+(new weights arrived), ``current_model()`` (a fresh MLP with the latest
+weights) and ``current_loss()`` (the loss name).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autograd_core.files import FileError, write_atomically
+from autograd_core.learn.inspection import dead_units, unit_maps
+from autograd_core.learn.regression import regression_csv
+from autograd_core.learn.tabular import predictions_csv
+from autograd_core.session import load_session, save_session
+from ..plots.boundary_plot import BoundaryPlot
+from ..plots.gradient_flow_plot import GradientFlowPlot
+from ..plots.landscape_plot import LandscapePlot
+from ..plots.loss_slice_plot import LossSlicePlot
+from ..plots.metrics_plots import MetricsPlots
+from ..plots.network_diagram import EDGE_MODES, NetworkDiagram
+from ..plots.neuron_maps import MAP_RESOLUTION
+from ..plots.regression_plot import RegressionPlot
+from ..shell.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
+from .confusion_panel import ConfusionPanel
+from .import_dialog import ImportDialog
+from .network_panel import NetworkPanel
+from .sample_entry import SampleEntry
+from .training_controller import SPEEDS, TrainingController, snapshot_model
+from .training_panel import TrainingPanel
+
+FRAME_TICK_MS = 15
+MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
+CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape")
+TAB_NAMES = ("Loss && accuracy", "Gradient flow", "Loss slice", "Confusion matrix", "Landscape")
+SHORT_TAB_NAMES = ("Loss", "Gradients", "Slice", "Confusion", "Landscape")  # the curves' half of the columns layout
+NARROW_ROOM_CHARS = 115  # the views want this many average characters of width beside the settings column …
+NARROW_ROOM_PX = 700  # … and this many pixels; with less, the settings become a tab (see _reflow)
+COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | diagram over curves (see _reflow)
+EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
+
+
+class _ExportDone(QObject):
+    """Carries an export's outcome from its worker thread to the GUI thread (queued)."""
+
+    finished = Signal(str)
+
+
+class TrainingWorkspace(QWidget):
+    """Network builder, data, settings, controls, boundary, diagram and curves, wired to one controller.
+
+    Implements the main window's area protocol: ``session_state``,
+    ``restore_session``, ``session_trainer``, ``set_presentation``,
+    ``export_image`` and a ``status`` signal.
+    """
+
+    status = Signal(str)
+    sampleSelected = Signal(float, float, int)  # a data point clicked (Inspect) or typed in: x, y, label
+    modelChanged = Signal()  # a snapshot brought new weights (at most at the snapshot rate)
+
+    def __init__(self, controller: TrainingController | None = None, parent=None):
+        super().__init__(parent)
+        # The controller is ours: it (and its training process) ends when this widget does.  Every signal below
+        # goes to a method of a widget, never a lambda, so Qt drops the connection when the widget is deleted.
+        self.controller = controller or TrainingController(parent=self)
+        if self.controller.parent() is None:
+            self.controller.setParent(self)
+        self.controller.message.connect(self._message)
+        self.controller.confirm = self._confirm_memory
+        self._watched_window = None
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.network_panel = NetworkPanel(self.controller)
+        self.training_panel = TrainingPanel(self.controller)
+        self.boundary = BoundaryPlot()
+        self.regression_plot = RegressionPlot()  # replaces the boundary while the task is regression
+        self.regression_plot.hide()
+        self.sample_entry = SampleEntry()
+        self.diagram = NetworkDiagram()
+        self.metrics = MetricsPlots()
+        self.gradient_flow = GradientFlowPlot()
+        self.loss_slice = LossSlicePlot()
+        self.confusion = ConfusionPanel()
+        self.curves = QTabWidget()
+        self.landscape = LandscapePlot()
+        for view, name in zip(
+            (self.metrics, self.gradient_flow, self.loss_slice, self.confusion, self.landscape), TAB_NAMES, strict=True
+        ):
+            self.curves.addTab(view, name)
+        tips = (
+            "Loss and accuracy on the training and test sets at every step",
+            "Gradient flow: the gradient norm of each layer at every step (log scale)",
+            "Loss slice: the loss along one weight; click an edge (or a neuron, for its bias) in the diagram",
+            "Confusion matrix: per-class accuracy and the confusion matrix; click a cell to ring its points",
+            "Landscape: the training loss around the current weights on a 2-D slice of weight space, with the "
+            "training path",
+        )
+        for index, tip in enumerate(tips):  # each begins with the tab's whole name (short tabs are elided)
+            self.curves.setTabToolTip(index, tip)
+
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 4, 0)
+        side_layout.addWidget(self.network_panel)
+        side_layout.addWidget(self.training_panel)
+        side_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(side)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.side_scroll = scroll
+
+        boundary_side = QWidget()
+        boundary_layout = QVBoxLayout(boundary_side)
+        boundary_layout.setContentsMargins(0, 0, 0, 0)
+        boundary_layout.addWidget(self.boundary, 1)
+        boundary_layout.addWidget(self.sample_entry)
+        boundary_layout.addWidget(self.regression_plot, 1)
+        self._boundary_layout = boundary_layout
+        views = QSplitter(Qt.Orientation.Horizontal)
+        views.addWidget(boundary_side)
+        views.addWidget(self.diagram)
+        # The columns layout (a wide, short area): the diagram over the curves beside a full-height boundary.
+        column = QSplitter(Qt.Orientation.Vertical)
+        column.setChildrenCollapsible(False)
+        views.addWidget(column)
+        column.hide()
+        views.setSizes([500, 500, 0])
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(views)
+        body.addWidget(self.curves)
+        body.setChildrenCollapsible(False)  # a short window squeezes both, never hides the curves
+        views.setChildrenCollapsible(False)
+        body.setStretchFactor(0, 3)
+        body.setStretchFactor(1, 2)
+        # A drag shows where the handle goes and resizes the plots and the diagram once, on release: each move
+        # re-laid out and repainted them all (~50-130 ms of the GUI thread per drag, 0.1-0.5 s stalls).
+        for splitter in (views, column, body):
+            splitter.setOpaqueResize(False)
+        self._views, self._column = views, column
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 0, 0, 0)
+        right_layout.addWidget(self.training_panel.controls)
+        right_layout.addWidget(body, 1)
+        self._body = body
+        # The banner (why training stopped, a refused setting) takes its own row under the views: the plots
+        # shrink by its height while it shows, and it never covers one of them (a short loss plot least of all).
+        banner = self.training_panel.banner
+        self.training_panel.controls.layout().removeWidget(banner)
+        right_layout.addWidget(banner)
+        banner.hide()
+        banner.installEventFilter(self)  # shown, hidden or taller: the splitters' shares again (see _banner_room)
+        self.curves.installEventFilter(self)  # the curves' tabs fit their width
+        side.installEventFilter(self)  # a wider row (a longer data set name, features) widens the column
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(scroll)
+        layout.addWidget(right, 1)
+        self._outer = layout
+        self._right = right
+        self._narrow = False  # the settings column is a tab beside the curves (see _reflow)
+        self._columns = False  # the diagram and the curves share a column beside the boundary (see _reflow)
+        self._shape = None  # (width, height, narrow, columns, banner) the splitters were last shared for
+
+        self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
+        self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.play_shortcut.setWhatsThis("Play / pause training")  # the window's shortcut list reads it
+        self.play_shortcut.activated.connect(self.controller.toggle)
+        # Undo and redo every data edit (paint, erase, drag, clear all, import) while this area has the focus.
+        self.undo_shortcut = QShortcut(QKeySequence("Ctrl+Z"), self)
+        self.undo_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.undo_shortcut.setWhatsThis("Undo the last data edit (paint, erase, drag, clear all, import)")
+        self.undo_shortcut.activated.connect(self.undo)
+        self.redo_shortcut = QShortcut(QKeySequence("Ctrl+Shift+Z"), self)
+        self.redo_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.redo_shortcut.setWhatsThis("Redo the data edit last undone")
+        self.redo_shortcut.activated.connect(self.redo)
+        self.setAcceptDrops(True)  # a CSV/TSV file dropped here is imported
+        self.import_dialog = None
+        self._export_thread: threading.Thread | None = None  # File > Export data with predictions, writing
+        self._export_done = _ExportDone(self)
+        self._export_done.finished.connect(self.status)
+
+        # One view per frame tick: each repaint is then one plot's worth of painting (a few ms), never all
+        # three at once, so the event loop keeps turning while training draws at ~15 frames per second each.
+        self._dirty: list[str] = []
+        self._frame_timer = QTimer(self)
+        self._frame_timer.setInterval(FRAME_TICK_MS)
+        self._frame_timer.timeout.connect(self._draw_next)
+        self._maps_drawn_at = 0.0
+        self._map_model = None  # ((sizes, activation), MLP): reused, only its weights change
+        self._maps_timer = QTimer(self)
+        self._maps_timer.setSingleShot(True)
+        self._maps_timer.timeout.connect(self._maps_due)
+        self._sizes: tuple[int, ...] = ()
+        controller = self.controller
+        controller.snapshotReady.connect(self._snapshot_arrived)
+        controller.historyChanged.connect(self._history_changed)
+        controller.weightsChanged.connect(self.modelChanged)
+        controller.weightsChanged.connect(self._maps_due)
+        controller.datasetChanged.connect(self._dataset_changed)
+        controller.sliceReady.connect(self._slice_arrived)
+        controller.taskChanged.connect(self._task_changed)
+        controller.landscapeReady.connect(self._landscape_arrived)
+        self.landscape.requested.connect(self._landscape_requested)
+        self.boundary.pointPicked.connect(self._point_picked)
+        self.sample_entry.requested.connect(self._point_typed)
+        self.boundary.pointPainted.connect(controller.add_point)
+        self.boundary.pointErased.connect(controller.remove_point)
+        self.boundary.pointMoved.connect(controller.move_point)
+        self.boundary.clearRequested.connect(controller.clear_points)
+        self.boundary.message.connect(self.status)
+        self.diagram.parameterPicked.connect(self._parameter_picked)
+        self.confusion.cellPicked.connect(self._confusion_picked)
+        self.confusion.cleared.connect(self._confusion_cleared)
+        self.curves.currentChanged.connect(self._curves_tab_changed)
+        if controller.last_snapshot is not None:
+            self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
+
+    # ------------------------------------------------------- your own data
+
+    def undo(self) -> None:
+        if self.controller.can_undo():
+            self.controller.undo()
+            self.status.emit("Undone: the data are as before the last edit (Ctrl+Shift+Z redoes it).")
+        else:
+            self.status.emit("Nothing to undo: no data edit yet.")
+
+    def redo(self) -> None:
+        if self.controller.can_redo():
+            self.controller.redo()
+            self.status.emit("Redone.")
+        else:
+            self.status.emit("Nothing to redo.")
+
+    def import_data(self, path: str | None = None) -> ImportDialog | None:
+        """Open the import dialog on ``path`` (asked for when None); on OK the data train a new network."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Import data", "", "Tables (*.csv *.tsv *.txt);;All files (*)")
+            if not path:
+                return None
+        dialog = ImportDialog(path, self, test_percent=round(100 * self.controller.config.test_fraction))
+        dialog.accepted.connect(self._import_accepted)
+        dialog.finished.connect(dialog.deleteLater)  # one dialog per import; its reading thread ends with it
+        self.import_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _import_accepted(self) -> None:
+        dialog = self.import_dialog
+        if dialog is None or dialog.dataset is None:
+            return
+        dataset = dialog.dataset
+        if self.controller.import_dataset(dataset):
+            names = ", ".join(dataset.class_names or [])
+            self.status.emit(
+                f"Imported {len(dataset.y):,} points of {len(dataset.class_names or [])} classes ({names}) "
+                f"from {dialog.path}; Ctrl+Z undoes it."
+            )
+
+    def export_predictions(self, path: str | None = None) -> None:
+        """Write the data with the model's prediction and class probabilities for every point, as CSV.
+
+        The GUI thread only takes the model and data of the latest snapshot (copies nothing trains on); the
+        forward pass, the CSV text and the atomic write run on a worker thread (100,000 points took ~0.6 s of
+        the GUI thread), and ``status`` says when the file is written or why not."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
+            if not path:
+                return
+        snap = self.controller.last_snapshot
+        if snap is not None and snap.regression is not None:  # the regression's points and the model's curve
+            view, model = snap.regression, self.controller.current_model()
+
+            def text() -> str:
+                return regression_csv(
+                    view.x_train,
+                    view.y_train,
+                    view.x_test,
+                    view.y_test,
+                    lambda x: model.forward_array(x.reshape(-1, 1)),
+                )
+
+            self._write_export(path, text, len(view.x_train) + len(view.x_test))
+            return
+        model, dataset = self.controller.current_model(), self.controller.dataset
+        if model is None or dataset is None or not len(dataset.y):
+            self.status.emit("Nothing to export yet: no data or no trained network.")
+            return
+        self._write_export(path, lambda: predictions_csv(dataset, model.forward_array(dataset.X)), len(dataset.y))
+
+    def _write_export(self, path: str, text, rows: int) -> None:
+        """``text()`` written atomically to ``path`` on a worker thread; the outcome comes back as ``status``."""
+        done = self._export_done
+
+        def run() -> None:
+            try:
+                write_atomically(path, text().encode("utf-8"))
+                message = f"Wrote {rows:,} rows with predictions to {path}."
+            except FileError as exc:
+                message = f"Cannot write {path}: {exc}"
+            except Exception as exc:  # the window says what went wrong; it never ends the app
+                message = f"Could not export the data: {type(exc).__name__}: {exc}"
+            try:
+                done.finished.emit(message)  # queued to the GUI thread
+            except RuntimeError:
+                pass  # the window was closed meanwhile
+
+        self.status.emit(f"Writing {rows:,} rows with predictions to {path}…")
+        self._export_thread = threading.Thread(target=run, name="export-predictions", daemon=True)
+        self._export_thread.start()
+
+    @staticmethod
+    def _dropped_file(event) -> str | None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if len(urls) == 1 and urls[0].isLocalFile():
+            return urls[0].toLocalFile()
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        path = self._dropped_file(event)
+        if path is None:
+            super().dropEvent(event)
+            return
+        event.acceptProposedAction()
+        self.import_data(path)
+
+    # ------------------------------------------------------- the contract for the sample-graph view
+
+    def current_model(self):
+        """A fresh ``autograd_core.learn.nn.MLP`` with the latest snapshot's weights, or None before the first one (and
+        while the task is regression: the sample graph shows points of the plane through a classifier)."""
+        if self.controller.task == "regression":
+            return None
+        return self.controller.current_model()
+
+    def current_loss(self) -> str:
+        """The loss the trainer uses ("bce", "hinge" or "mse")."""
+        return self.controller.config.loss
+
+    # ------------------------------------------------------------ linked views
+
+    def _point_picked(self, x: float, y: float, label: int) -> None:
+        self.sample_entry.set_point(x, y, label)
+        self.sampleSelected.emit(x, y, label)
+
+    def _point_typed(self, x: float, y: float, label: int) -> None:
+        self.boundary.select(x, y, label)
+        self.sampleSelected.emit(x, y, label)
+
+    def _confirm_memory(self, sentence: str) -> bool:
+        """Ask before a setting that needs a lot of memory (the controller's guard calls this)."""
+        answer = QMessageBox.question(
+            self,
+            "A large run",
+            f"{sentence}\n\nApply it anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _message(self, text: str) -> None:
+        if text:
+            self.status.emit(text)
+
+    def _snapshot_arrived(self, _snap) -> None:
+        self._mark_dirty("boundary", "diagram", "confusion")
+
+    def _task_changed(self, task: str) -> None:
+        """Regression: its plot replaces the boundary and the point entry; R² replaces accuracy."""
+        regression = task == "regression"
+        self.boundary.setVisible(not regression)
+        self.sample_entry.setVisible(not regression)
+        self.regression_plot.setVisible(regression)
+        self.metrics.set_r2(regression)
+        self._mark_dirty("loss", "accuracy")
+
+    def _confusion_picked(self, part: str, true: int, predicted: int) -> None:
+        mask = self.confusion.points_of(part, true, predicted)
+        self.boundary.highlight({part: mask})
+        self.status.emit(
+            f"{int(mask.sum())} {part} point(s) of {self.boundary.class_label(true)} predicted as "
+            f"{self.boundary.class_label(predicted)}: ringed on the map."
+        )
+
+    def _confusion_cleared(self) -> None:
+        self.boundary.highlight(None)
+
+    def _history_changed(self) -> None:
+        self._mark_dirty("loss", "accuracy", "gradient flow")
+
+    def _maps_due(self) -> None:
+        self._mark_dirty("maps")
+
+    def _slice_arrived(self, _slice) -> None:
+        self._mark_dirty("loss slice")
+
+    def _landscape_requested(self, plane: str) -> None:
+        self.controller.request_landscape(mode=plane)
+
+    def _landscape_arrived(self, landscape) -> None:
+        self.landscape.show_landscape(landscape)
+        self.landscape.follow_next(self.controller.running and self.curves.currentWidget() is self.landscape)
+
+    def _dataset_changed(self, dataset) -> None:
+        self.boundary.set_dataset(dataset)  # at once: an edit shows before the trainer has it
+        self.confusion.set_labels(dataset)
+        # the data's own names (iris: setosa …, PC1): the sample entry's classes, the diagram's hover
+        features = None
+        if getattr(dataset, "feature_names", None):  # as the boundary's axes say them ("… (standardized)")
+            features = [dataset.feature_label(i) for i in range(len(dataset.feature_names))]
+        names = getattr(dataset, "class_names", None), features
+        self.sample_entry.set_class_names(names[0])
+        self.diagram.set_data_names(*names)
+        self._mark_dirty("maps")  # dead units depend on the training points
+
+    def _parameter_picked(self, layer: int, neuron: int, source) -> None:
+        if self.curves.currentWidget() is not self.loss_slice:
+            self.curves.setCurrentWidget(self.loss_slice)  # also requests the slice
+        else:
+            self.controller.request_slice((layer, neuron, source))
+
+    def _curves_tab_changed(self, index: int) -> None:
+        if self._columns:
+            self._share_column()
+        picked = self.diagram.picked
+        if self.curves.widget(index) is self.loss_slice and picked is not None:
+            layer, neuron, source = picked
+            self.controller.request_slice((layer - 1, neuron, source))
+        else:
+            self.controller.request_slice(None)  # a hidden slice costs the trainer nothing
+        if index >= len(CURVE_TABS):
+            return  # the Settings tab of the narrow layout
+        if self.curves.widget(index) is self.landscape:
+            self.landscape.request()  # computed in the training process, shown when it arrives
+        else:
+            self.landscape.follow_timer.stop()
+        self._mark_dirty(*((CURVE_TABS[index],) if index else ("loss", "accuracy")))
+
+    def _mark_dirty(self, *views: str) -> None:
+        for view in views:
+            if view not in self._dirty:
+                self._dirty.append(view)
+        if not self._frame_timer.isActive():
+            self._draw_next()  # the first view at once, the others on the next ticks
+            self._frame_timer.start()
+
+    def _worth_a_tick(self, view: str) -> bool:
+        """False for a view that would draw nothing now, so it takes no frame tick from the others.
+
+        A curve view whose tab is hidden is redrawn when its tab is shown; the
+        per-neuron maps, throttled to ``MAPS_INTERVAL``, come back by their timer.
+        """
+        if view == "maps":
+            wait = MAPS_INTERVAL - (time.monotonic() - self._maps_drawn_at)
+            if wait > 0 and not self._maps_timer.isActive():
+                self._maps_timer.start(int(wait * 1000) + 1)
+            return wait <= 0
+        widget = {
+            "loss": self.metrics,
+            "accuracy": self.metrics,
+            "gradient flow": self.gradient_flow,
+            "loss slice": self.loss_slice,
+            "confusion": self.confusion,
+        }.get(view)
+        return widget is None or self.curves.currentWidget() is widget
+
+    def _draw_next(self) -> None:
+        while self._dirty and not self._worth_a_tick(self._dirty[0]):
+            self._dirty.pop(0)
+        if not self._dirty:
+            self._frame_timer.stop()
+            return
+        view = self._dirty.pop(0)
+        snap = self.controller.last_snapshot
+        if view in ("loss", "accuracy"):
+            self.metrics.update_history(self.controller.history, which=(view,), diverged=self.controller.diverged)
+        elif view == "gradient flow":
+            history = self.controller.history
+            self.gradient_flow.update_norms(history.column("step"), history.grad_norms())
+        elif view == "loss slice":
+            if self.controller.last_slice is not None:
+                self.loss_slice.show_slice(self.controller.last_slice)
+        elif view == "landscape":
+            pass  # drawn when the training process sends it (_landscape_arrived)
+        elif snap is None:
+            return
+        elif view == "boundary" and snap.regression is not None:
+            self.regression_plot.update_view(snap.regression)
+        elif view == "boundary":
+            self.boundary.update_snapshot(snap)
+            self.sample_entry.set_classes(snap.classes)
+        elif view == "confusion":
+            if snap.regression is None:
+                self.confusion.update_snapshot(snap)
+        elif view == "maps":
+            self._draw_maps(snap)
+        else:
+            self._ensure_architecture(snap)
+            self.diagram.set_weights(snap.weights, snap.grads)
+
+    def _ensure_architecture(self, snap) -> None:
+        activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
+        labels = ("x",) if snap.regression is not None else (("x1", "x2", *snap.features) if snap.features else ())
+        self.diagram.set_input_labels(labels)
+        if snap.sizes != self._sizes or activations != self.diagram.activations:
+            self._sizes = snap.sizes
+            self.diagram.set_architecture(snap.sizes, activations)
+            self.loss_slice.clear()  # the picked weight belonged to the old network
+            self.controller.request_slice(None)
+            self._maps_drawn_at = 0.0
+            self._mark_dirty("maps")
+
+    def _draw_maps(self, snap) -> None:
+        """Per-neuron maps and dead units from the snapshot's weights (≤ 5 per second; ~2 ms for 2-16-16-1)."""
+        if not self._worth_a_tick("maps") or not snap.weights:
+            return
+        if snap.regression is not None:  # one input: no maps of the plane, no dead units on its points
+            self._ensure_architecture(snap)
+            self.diagram.set_dead([])
+            return
+        self._ensure_architecture(snap)
+        self._maps_drawn_at = time.monotonic()
+        key = (snap.sizes, snap.activation, tuple(snap.activations), snap.features)
+        if self._map_model is None or self._map_model[0] != key:
+            self._map_model = (key, snapshot_model(snap))
+        model = self._map_model[1]
+        model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
+        extent = snap.grid.extent if snap.grid is not None else None
+        if extent is not None:
+            self.diagram.set_neuron_maps(unit_maps(model, extent, MAP_RESOLUTION))
+        dataset = self.controller.dataset
+        if dataset is not None and len(dataset.y_train):
+            self.diagram.set_dead([(layer + 1, j) for layer, j in dead_units(model, dataset.X_train)])
+        else:
+            self.diagram.set_dead([])
+
+    def flush(self) -> None:
+        """Draw every pending view now (tests and screenshots)."""
+        while self._dirty:
+            self._draw_next()
+
+    def sizeHint(self) -> QSize:
+        # Modest, so a hidden tab never makes the main window ask for more room than the other areas.
+        return QSize(1000, 700)
+
+    # -------------------------------------------------------------- sessions
+
+    def view_state(self) -> dict:
+        """What the session stores besides the trainer: toggles and speed, so the views come back as they were."""
+        return {
+            **self.boundary.view_state(),
+            **self.metrics.view_state(),
+            "speed": self.controller.speed,
+            "edge_mode": self.diagram.edge_mode,
+            "curves_tab": CURVE_TABS[min(self.curves.currentIndex(), len(CURVE_TABS) - 1)]
+            if self.curves.currentIndex() < len(CURVE_TABS)
+            else CURVE_TABS[0],
+        }
+
+    def restore_view_state(self, state: dict) -> None:
+        if not isinstance(state, dict):
+            return
+        self.boundary.restore_view_state(state)
+        self.metrics.restore_view_state(state)
+        if state.get("speed") in SPEEDS:
+            self.training_panel.speed.setCurrentText(state["speed"])
+        if state.get("edge_mode") in EDGE_MODES:
+            self.diagram.mode.setCurrentIndex(EDGE_MODES.index(state["edge_mode"]))
+        if state.get("curves_tab") in CURVE_TABS:
+            self.curves.setCurrentIndex(CURVE_TABS.index(state["curves_tab"]))
+
+    # The main window's area protocol.
+    def session_state(self) -> dict:
+        state = self.view_state()
+        regression = self.controller.regression_state()
+        if regression is not None:  # the regression task: its run lives here, no classification trainer
+            state["regression"] = regression
+        return state
+
+    def session_trainer(self):
+        """A copy of the live trainer (network, data, weights, optimizer state, history) for File → Save."""
+        if self.controller.task == "regression":
+            return None
+        return self.controller.export_trainer()
+
+    def set_theme(self, theme: str) -> None:
+        """Every view in the theme's palette (plots, boundary color map, diagram, maps, banner)."""
+        with self.diagram.fitting_once():
+            self._restyle(theme, presentation_on())
+
+    def set_presentation(self, on: bool) -> None:
+        """Plot and diagram text 1.6× (and bigger points) for a projector."""
+        with self.diagram.fitting_once():
+            self._restyle(current_theme(), on)
+            self.boundary.set_point_size(12 if on else 9)
+            self.regression_plot.set_point_size(12 if on else 9)
+            self._reflow()
+
+    def _restyle(self, theme: str, presentation: bool) -> None:
+        pal = palette(theme)
+        for view in (
+            self.boundary,
+            self.metrics,
+            self.gradient_flow,
+            self.loss_slice,
+            self.diagram,
+            self.regression_plot,
+        ):
+            view.apply_palette(pal, presentation)
+        self.training_panel.apply_palette(pal)
+
+    def _side_width(self) -> int:
+        """The settings column's width: its widest row in the font in use, and the scroll bar."""
+        side = self.side_scroll.widget()
+        side.adjustSize()
+        return side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
+
+    def _fit_side_panel(self) -> None:
+        """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
+        width = self._side_width()
+        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if self.side_scroll.minimumWidth() != width or self.side_scroll.maximumWidth() != width:
+            self.side_scroll.setFixedWidth(width)
+
+    def _reflow(self) -> None:
+        """Two decisions from the room the views have, in the font in use.
+
+        Narrow: when the views would have less than ~115 average characters (and 700 px) beside the settings
+        column (1024 px; 1600 px in presentation mode), the settings become a "Settings" tab beside the curves
+        (with the sample entry), so the views get the whole width.
+
+        Columns: when the views' area is more than 1.5× as wide as it is high (a short window, or presentation
+        mode's larger text), the boundary takes a full-height column and the diagram sits over the curves beside
+        it; stacked in rows, each would get a strip a few lines high.
+        """
+        chars = max(1, self.fontMetrics().averageCharWidth())
+        side_width = self._side_width()
+        narrow = self.width() - side_width < max(NARROW_ROOM_PX, NARROW_ROOM_CHARS * chars)
+        if narrow != self._narrow:
+            self._narrow = narrow
+            scroll = self.side_scroll
+            if narrow:
+                self._outer.removeWidget(scroll)
+                scroll.setMinimumWidth(0)
+                scroll.setMaximumWidth(16777215)
+                scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+                scroll.widget().layout().insertWidget(0, self.sample_entry)
+                self.curves.addTab(scroll, "Settings")
+                self.curves.setTabToolTip(self.curves.count() - 1, "Settings: sample entry, network, data and training")
+            else:
+                index = self.curves.indexOf(scroll)
+                if self.curves.currentIndex() == index:
+                    self.curves.setCurrentIndex(0)
+                self.curves.removeTab(index)
+                self._boundary_layout.insertWidget(1, self.sample_entry)
+                self._outer.insertWidget(0, scroll)
+                scroll.show()
+        width = self.width() - (0 if narrow else side_width)
+        height = self.height() - self.training_panel.controls.heightForWidth(width)
+        self._set_columns(width > COLUMNS_ASPECT * height)
+        shape = (width, height, narrow, self._columns, self._banner_room())
+        if shape != self._shape:  # a new size, font or banner: the splitters' shares again (a drag keeps its own)
+            self._shape = shape
+            self._share(width, height)
+        if not narrow:
+            self._fit_side_panel()
+        self._fit_curve_tabs()
+
+    def _set_columns(self, on: bool) -> None:
+        """Columns: [boundary | diagram over curves]; rows: [boundary | diagram] over the curves."""
+        if on == self._columns:
+            return
+        self._columns = on
+        views, column, body = self._views, self._column, self._body
+        current = self.curves.currentIndex()
+        for index, names in enumerate(zip(TAB_NAMES, SHORT_TAB_NAMES, strict=True)):
+            self.curves.setTabText(index, names[on])
+        self.metrics.set_compact(on)
+        # half the width: the tabs share what there is, elided (their tooltips say the whole name), never hidden
+        # behind scroll arrows
+        bar = self.curves.tabBar()
+        bar.setElideMode(Qt.TextElideMode.ElideRight if on else Qt.TextElideMode.ElideNone)
+        bar.setUsesScrollButtons(not on)
+        if on:
+            column.addWidget(self.diagram)
+            column.addWidget(self.curves)
+            column.setStretchFactor(0, 11)
+            column.setStretchFactor(1, 9)
+            column.show()
+        else:
+            views.insertWidget(1, self.diagram)
+            body.addWidget(self.curves)
+            body.setStretchFactor(0, 3)
+            body.setStretchFactor(1, 2)
+            column.hide()
+        self.curves.setCurrentIndex(current)
+
+    def _banner_room(self) -> int:
+        """The height the banner's row takes from the views while it shows (0 when hidden)."""
+        banner = self.training_panel.banner
+        if banner.isHidden():
+            return 0
+        width = max(self._right.contentsRect().width(), 100)
+        return banner.layout().totalHeightForWidth(width) + self._right.layout().spacing()
+
+    def _share(self, width: int, height: int) -> None:
+        """The splitters' shares for the views' room: the boundary half the width; in columns the diagram 55 % of
+        the height, in rows the boundary and diagram 60 % (64 % when the settings are a tab).  The banner's row
+        is taken from the diagram (in columns) or the boundary and diagram (in rows): the curves keep their
+        height, so a short loss plot stays readable while the banner explains it."""
+        self._views.setSizes([width // 2, width - width // 2])
+        if self._columns:
+            self._share_column(height)
+        else:
+            share = 0.64 if self._narrow else 0.6
+            self._body.setSizes(self._less_banner(height, share))
+
+    def _share_column(self, height: int | None = None) -> None:
+        """The diagram over the curves: 55 % of the column for the diagram beside the curves' plots, 48 % beside
+        the tabs that need height (the landscape maps, the confusion matrix, the settings), 45 % beside the loss
+        slice (a plot over a caption of three to six lines)."""
+        if height is None:  # (the column has lost the banner's row already)
+            height = sum(self._column.sizes()) + self._banner_room()
+        current = self.curves.currentWidget()
+        tall = current in (self.confusion, self.landscape, self.side_scroll)
+        share = 0.45 if current is self.loss_slice else 0.48 if tall else 0.55
+        self._column.setSizes(self._less_banner(height, share))
+
+    def _less_banner(self, height: int, share: float) -> list[int]:
+        """[upper, curves] for a splitter of ``height`` less the banner's row: the upper view gives up the banner's
+        height (keeping at least 30 % of the room), the curves keep ``1 - share`` of the room."""
+        room = self._banner_room()
+        upper = int(height * share)
+        upper = max(upper - room, int(0.3 * (height - room)))
+        return [upper, max(height - room - upper, 0)]
+
+    def _fit_curve_tabs(self) -> None:
+        """Beside the boundary the curves have half the width: when their tabs do not fit in the font in use, the
+        tab bar's text shrinks to fit, never below the normal mode's size (then the tabs elide, with the whole
+        name in their tooltips)."""
+        bar = self.curves.tabBar()
+        font = QFont(self.font())
+        room = self.curves.width() - 4
+        if self._columns and room > 0:
+            metrics = QFontMetricsF(font)
+            texts = [self.curves.tabText(i).replace("&&", "&") for i in range(self.curves.count())]
+            shown = QFontMetricsF(bar.font())
+            padding = 6 + max(bar.tabSizeHint(i).width() - shown.horizontalAdvance(t) for i, t in enumerate(texts))
+            words = sum(metrics.horizontalAdvance(text) for text in texts)
+            if words + len(texts) * padding > room:
+                least = font.pointSizeF() / (PRESENTATION_SCALE if presentation_on() else 1.0)
+                scale = (room - len(texts) * padding) / max(words, 1.0)
+                font.setPointSizeF(max(least, font.pointSizeF() * scale))
+                bar.setFont(font)
+                return
+        bar.setFont(QFont())  # (inherits the area's font again)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        with self.diagram.fitting_once():
+            self._reflow()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            with self.diagram.fitting_once():
+                self._reflow()
+
+    def export_image(self, path) -> None:
+        """Save the whole training area as a PNG."""
+        if not str(path).lower().endswith(".png"):
+            raise OSError("the training area exports PNG images only; choose a .png file name")
+        self.flush()
+        if not self.grab().save(str(path)):
+            raise OSError(f"could not write {path}")
+
+    def save_session(self, path, extra: dict | None = None) -> None:
+        """Save trainer (network, data, weights, optimizer, history) and view state; raises SessionError."""
+        extra = {**(extra or {}), EXTRA_KEY: self.session_state()}
+        save_session(path, trainer=self.session_trainer(), extra=extra)
+
+    def open_session(self, path) -> dict:
+        """Load a session (paused); returns its ``extra`` for the rest of the window.  Raises SessionError."""
+        data = load_session(path)
+        self.restore_session(data)
+        return data.extra
+
+    def restore_session(self, section, data=None) -> None:
+        """Continue from loaded ``SessionData``; ``section`` is our part of its ``extra`` (the view state).
+
+        Also accepts ``restore_session(data)`` alone (then the view state is read from ``extra``).
+        """
+        if data is None:
+            data, section = section, section.extra.get(EXTRA_KEY, {})
+        regression = section.get("regression") if isinstance(section, dict) else None
+        if regression is not None:
+            self.controller.load_regression(regression)
+        elif data.config is not None:
+            self.controller.load_session_data(data)
+        self.restore_view_state(section or {})
+
+    def shutdown(self) -> bool:
+        """Stop training and its process (also done when the window closes or the app quits); a data export
+        being written gets a few seconds to finish (its file is whole or not there at all)."""
+        if self._export_thread is not None:
+            self._export_thread.join(timeout=10.0)
+        self._frame_timer.stop()
+        self._maps_timer.stop()
+        return self.controller.shutdown()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.controller.start()  # the training process starts when the area is first seen
+        window = self.window()
+        if window is not self._watched_window:
+            if self._watched_window is not None:
+                self._watched_window.removeEventFilter(self)
+            window.installEventFilter(self)
+            self._watched_window = window
+
+    def eventFilter(self, watched, event) -> bool:
+        # Closing the window during training ends the worker thread and the training process cleanly.
+        if watched is self._watched_window and event.type() == QEvent.Type.Close:
+            self.shutdown()
+        if watched is self.curves and event.type() == QEvent.Type.Resize:
+            self._fit_curve_tabs()
+        if watched is self.training_panel.banner and event.type() in (
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+            QEvent.Type.Resize,  # (a longer message: more lines)
+        ):
+            self._reflow()
+        if watched is self.side_scroll.widget() and event.type() == QEvent.Type.LayoutRequest and not self._narrow:
+            self._fit_side_panel()
+        return super().eventFilter(watched, event)
