@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QKeySequence, QSyntaxHighlighter, QTextCharFor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from autograd_core.language.expression import CONSTANTS, FUNCTION_NAMES, EmptyExpressionError
+
 from ..shell.theme import SYNTAX_KINDS, Palette, monospace_font, palette, theme_notifier
 
 DEBOUNCE_MS = 250

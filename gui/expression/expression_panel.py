@@ -27,16 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.language.expression import EmptyExpressionError
+
+from ..graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
+from ..graph_view.graph_state import Change
+from ..shell.status_messages import StatusMessages
+from ..shell.theme import monospace_font
 from .backward_panel import backward_column
 from .expression_editor import EMPTY_HINT, ExpressionEditor
 from .expression_state import ExpressionState
 from .inputs_panel import InputsPanel
 from .maths_panel import MathsPanel
 from .mode_panel import ModePanel
-from ..graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
-from ..graph_view.graph_state import Change
-from ..shell.status_messages import StatusMessages
-from ..shell.theme import monospace_font
 
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "resources" / "examples.json"  # beside gui/, installed too
 

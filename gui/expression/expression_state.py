@@ -30,6 +30,7 @@ from autograd_core.engine.functional import grad
 from autograd_core.engine.tensor import Tensor, topological_order
 from autograd_core.language.chain_path import ChainPath, chain_path
 from autograd_core.language.expression import ExpressionError, compile_expression
+
 from ..graph_view.graph_state import Change, GraphState
 
 # Values given to inputs the user has not set yet: the article's a, b, c first.

@@ -24,10 +24,11 @@ from PySide6.QtWidgets import (
 
 from autograd_core.engine.tensor import relative_error
 from autograd_core.numbers import COMPACT, LEDGER, format_number
-from .expression_state import ExpressionState
+
 from ..graph_view.graph_state import Change
 from ..shell.number_box import NumberBox
 from ..shell.theme import set_text_role
+from .expression_state import ExpressionState
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextBrowser, QVBo
 from autograd_core.language.symbolic import Builder, SymbolicError, derivative_of, local_derivatives, to_html
 from autograd_core.language.trace import node_name
 from autograd_core.numbers import LEDGER, format_number
+
 from ..graph_view.graph_state import Change
 
 GRAPH_CHOICES = (("f", 0), ("∂f/∂x", 1), ("∂²f/∂x²", 2))  # the expression f, its 1st or 2nd derivative

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QButtonGroup, QComboBox, QHBoxLayout, QLabel, QRad
 
 from autograd_core.engine.forward import tangent_symbol
 from autograd_core.numbers import LEDGER, format_number
+
 from ..graph_view.graph_state import Change
 from ..shell.theme import palette
 

@@ -69,6 +69,7 @@ from autograd_core.drawing.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.drawing.graph import layout as force_positions
 from autograd_core.drawing.grouping import is_generated_name
 from autograd_core.numbers import format_full, format_number
+
 from ..shell.theme import diverging_color, gradient_strength, graph_colors, palette, readable_text
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}

@@ -46,13 +46,14 @@ from autograd_core.lab.race import EngineHessian, Racer
 from autograd_core.lab.surfaces import PRESETS
 from autograd_core.learn.optim import OPTIMIZER_LABELS
 from autograd_core.numbers import format_full, format_number
+
 from ..expression.expression_editor import ExpressionEditor
 from ..graph_view import GraphView, view_tool_buttons
 from ..graph_view.graph_state import GraphState
-from .optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState, settings_text
 from ..plots.surface_image import show_bands
 from ..shell.theme import graph_colors, lab_colors, monospace_font
 from ..training.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, style_axes
+from .optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState, settings_text
 
 CLICK_PX = 4  # a press and release this close together is a click, not a pan
 HIT_PX = 8  # a click this close to a path point picks that step

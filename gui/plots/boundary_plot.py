@@ -37,6 +37,7 @@ from autograd_core.language.naming import class_name, input_name
 from autograd_core.learn.data import MAX_CLASSES
 from autograd_core.live.regions import RegionGrid, region_image
 from autograd_core.live.service import GRID_MARGIN, Snapshot, square_extent
+
 from ..shell.flow_layout import FlowLayout
 from ..shell.theme import Palette, class_rgb, palette, plot_text_size, readable_text, rgb
 from ..training.training_style import (

@@ -64,6 +64,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     # One pipeline with the live view: autograd_core.live.regions evaluates the grid (rows y0 → y1) and traces the
     # boundaries; the image is flipped so that its rows run from the top (y1) down.
     from autograd_core.live.regions import class_regions, region_image
+
     from ..shell.theme import class_rgb
 
     classes = trainer.config.num_classes

@@ -10,8 +10,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from .metrics_plots import restyle_step_plot, step_plot
 from ..shell.theme import Palette, palette, plot_text_size
+from .metrics_plots import restyle_step_plot, step_plot
 
 
 class GradientFlowPlot(QWidget):

@@ -15,9 +15,10 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from autograd_core.numbers import format_number
-from .surface_image import show_bands
+
 from ..shell.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
 from ..training.training_style import map_plot, style_plot
+from .surface_image import show_bands
 
 PLANES = {
     "random": "Random directions",  # (filter-normalized: the tooltip says how)

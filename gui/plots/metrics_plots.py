@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from autograd_core.numbers import format_number
+
 from ..shell.theme import Palette, palette
 from ..training.training_controller import MetricHistory
 from ..training.training_style import set_plot_title, style_plot

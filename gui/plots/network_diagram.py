@@ -38,8 +38,9 @@ from PySide6.QtWidgets import (
 
 from autograd_core.language.naming import class_name, connection_name, input_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
-from .neuron_maps import describe_range, map_image, map_images
+
 from ..shell.theme import Palette, palette, plot_text_size
+from .neuron_maps import describe_range, map_image, map_images
 
 LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
 MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads

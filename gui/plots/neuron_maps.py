@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from autograd_core.learn.nn import ACTIVATIONS, activation_range
+
 from ..shell.theme import Palette, palette
 
 MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)

@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from autograd_core.numbers import format_number
+
 from ..shell.theme import Palette, palette, plot_text_size
 from ..training.training_style import style_plot
 

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
 from autograd_core.lab.surfaces import contour_bands
+
 from ..shell.theme import lab_colors
 
 

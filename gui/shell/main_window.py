@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.files import FileError, check_writable
+
 from ..expression.expression_panel import ExpressionPanel
 from ..graph_view.graph_state import GraphState
 from .errors import ErrorReporter

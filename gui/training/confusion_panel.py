@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from autograd_core.language.naming import class_name
 from autograd_core.learn.losses import confusion_from_predictions, per_class_accuracy
 from autograd_core.numbers import format_percent
+
 from ..shell.theme import palette, readable_text, theme_notifier
 
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.files import FileError
 from autograd_core.learn.tabular import DELIMITER_NAMES, PREVIEW_ROWS, Table, TableError, read_table, table_dataset
+
 from ..shell.number_box import WholeNumberBox
 from ..shell.theme import set_text_role
 

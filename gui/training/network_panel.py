@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.learn.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALIZATIONS
+
 from ..shell.number_box import WholeNumberBox
 from .features_editor import FeaturesEditor
 from .training_controller import TrainingController, parameter_count

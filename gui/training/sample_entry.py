@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 
 from autograd_core.language.naming import class_name
 from autograd_core.numbers import COMPACT
+
 from ..shell.flow_layout import FlowLayout
 from ..shell.number_box import NumberBox
 

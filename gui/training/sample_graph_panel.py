@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.language.naming import class_name, input_name
 from autograd_core.numbers import parse_number
+
 from ..expression.backward_panel import backward_column
 from ..graph_view import GraphView, view_tool_buttons
 from ..shell.status_messages import StatusMessages

@@ -22,6 +22,7 @@ from autograd_core.language.naming import class_name
 from autograd_core.learn.inspection import sample_graph
 from autograd_core.learn.losses import LOSSES
 from autograd_core.numbers import format_number
+
 from ..graph_view.graph_state import GraphState
 
 NO_NETWORK = (

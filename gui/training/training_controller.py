@@ -40,6 +40,7 @@ from autograd_core.live.protocol import (
 )
 from autograd_core.live.service import Engine
 from autograd_core.session import SessionError, trainer_from_session
+
 from .training_worker import LocalPipe, ProcessWorker, TrainingWorker
 
 # Speed presets: label → pause between steps in seconds (0 = as fast as the engine goes).

@@ -33,6 +33,7 @@ from autograd_core.learn.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.learn.optim import OPTIMIZERS
 from autograd_core.learn.presets import describe_preset
 from autograd_core.numbers import COMPACT, format_number, format_percent
+
 from ..shell.number_box import NumberBox, WholeNumberBox
 from ..shell.theme import Palette, palette
 from .regression_settings import TaskSettings

@@ -40,6 +40,7 @@ from autograd_core.learn.inspection import dead_units, unit_maps
 from autograd_core.learn.regression import regression_csv
 from autograd_core.learn.tabular import predictions_csv
 from autograd_core.session import load_session, save_session
+
 from ..plots.boundary_plot import BoundaryPlot
 from ..plots.gradient_flow_plot import GradientFlowPlot
 from ..plots.landscape_plot import LandscapePlot
