@@ -2,7 +2,7 @@
 
 import pytest
 
-import gui.graph_view as graph_view_module
+import autograd_core.drawing.fit as fit_module  # where layout_for_view looks up compute_drawing
 from autograd_core import Tensor
 from autograd_core.drawing.graph import to_networkx
 from gui.graph_view import GraphView
@@ -26,18 +26,18 @@ def test_a_failing_layout_is_reported_and_the_next_graph_is_drawn(qtbot, monkeyp
     messages: list[str] = []
     view.message.connect(messages.append)
 
-    real = graph_view_module.compute_drawing
+    real = fit_module.compute_drawing
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr(graph_view_module, "compute_drawing", broken)
+    monkeypatch.setattr(fit_module, "compute_drawing", broken)
     view.set_graph(to_networkx(chain(length)))
     qtbot.waitUntil(lambda: any("Layout failed" in m for m in messages), timeout=10000)
     assert not view.busy
     assert any("ZeroDivisionError" in m for m in messages)
 
-    monkeypatch.setattr(graph_view_module, "compute_drawing", real)
+    monkeypatch.setattr(fit_module, "compute_drawing", real)
     graph = to_networkx(chain(length))
     view.set_graph(graph)
     qtbot.waitUntil(lambda: not view.busy and len(view.nodes) == graph.number_of_nodes(), timeout=10000)

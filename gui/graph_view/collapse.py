@@ -1,0 +1,76 @@
+"""A graph with some groups drawn as one box each: what the view draws when the user collapses groups (no Qt)."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+
+def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGraph:
+    """The graph with every node of each collapsed group merged into one box.
+
+    A group box shows the value and gradient of the group's output (its last
+    node, in topological order, with an edge leaving the group); ``output_op``
+    and ``output_label`` name that node (``relu``, ``score``) for the box's title.
+    """
+    if not collapsed:
+        return graph
+    nodes_attrs = graph.nodes
+    mapping = {}
+    members: dict[str, list] = {}
+    for node, attrs in graph.nodes(data=True):
+        group = attrs.get("group")
+        if group in collapsed:
+            mapping[node] = f"group:{group}"
+            members.setdefault(group, []).append(node)
+        else:
+            mapping[node] = node
+    out = nx.MultiDiGraph()
+    # networkx's own dicts, filled in place (as add_node / add_edge would; several times faster)
+    out_nodes, succ, pred = out._node, out._succ, out._pred
+    for node, attrs in graph.nodes(data=True):
+        if mapping[node] == node:
+            out_nodes[node] = dict(attrs)
+            succ[node], pred[node] = {}, {}
+    for group, nodes in members.items():
+        order = sorted(nodes)  # ids are topological
+        leaving = [n for n in order if any(mapping[s] != mapping[n] for s in graph._succ[n])]
+        output = (leaving or order)[-1]
+        o = nodes_attrs[output]
+        box = f"group:{group}"
+        out_nodes[box] = dict(
+            label=group,
+            op=f"{len(nodes)} nodes",
+            output_op=o.get("op") or "",
+            output_label=o.get("label") or "",
+            data=o.get("data"),
+            grad=o.get("grad"),
+            kind="group",
+            depth=max(nodes_attrs[n].get("depth", 0) for n in nodes),
+            group=group,
+            tensor=o.get("tensor"),
+            members=order,
+            output=output,
+        )
+        succ[box], pred[box] = {}, {}
+    for u, targets in graph._succ.items():
+        a = mapping[u]
+        for v, keys in targets.items():
+            b = mapping[v]
+            if a == b:
+                continue
+            grouped = isinstance(a, str) or isinstance(b, str)
+            if grouped and b in succ[a]:
+                continue  # one edge between a group box and a neighbor
+            out_keys = succ[a].get(b)
+            if out_keys is None:
+                out_keys = succ[a][b] = pred[b][a] = {}
+            for key, attrs in keys.items():
+                if grouped:
+                    out_keys[0] = {"local": None, "formula": "", "index": attrs.get("index", key)}
+                    break
+                out_keys[key] = dict(attrs)
+    return out
+
+
+def groups_of(graph: nx.MultiDiGraph) -> list[str]:
+    return sorted({g for _, g in graph.nodes(data="group") if g})

@@ -1,0 +1,478 @@
+"""The scene's items: each box (``NodeItem``), edge (``EdgeItem``), bundle of plain edges, trunk, the layer that
+paints every box at once when zoomed far out, and the fonts boxes are measured and drawn in.
+
+Each item paints itself straight from its numbers and the view's shared pens and colors (no child text items),
+and draws less the further out the view is zoomed; see ``view.GraphView``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
+
+from autograd_core.drawing.grouping import is_generated_name
+from autograd_core.numbers import format_number
+
+from ..shell.theme import gradient_strength, readable_text
+
+if TYPE_CHECKING:
+    from .view import GraphView
+
+BOX_PADDING = 14.0  # a box is this much wider than its longest text (drawn 4 px in from each side)
+NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
+NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not drawn either
+
+NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents  # (an enum lookup costs a microsecond or two)
+
+
+class NodeItem(QGraphicsItem):
+    """One box: name/op, value, gradient; fill by gradient, border by kind."""
+
+    def __init__(self, view: GraphView, node, attrs: dict, width: float, height: float):
+        super().__init__()
+        self.view, self.node = view, node
+        self.kind = attrs.get("kind", "op")
+        self.source = attrs.get("output") if self.kind == "group" else node  # whose numbers it shows
+        self.title = self._title(attrs)
+        self.width, self.height = width, height
+        self._box = QRectF(-width / 2, -height / 2, width, height)
+        self._bounds = self._box.adjusted(-4.0, -4.0, 4.0, 4.0)
+        self.value: float | None = None
+        self.grad: float | None = None
+        self.non_finite = False  # the value or the gradient is inf or nan
+        self.shade: int | None = None  # the gradient's color strength in 1/128 (None: no gradient)
+        self.highlighted = False
+        self.current = False
+        self._texts: tuple = (None,)  # (key, value text, gradient text): formatted once per new number
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)  # boxes above edges
+        if view._plain:  # far out the box layer paints every box at once (GraphView._set_plain)
+            self.setFlag(NO_CONTENTS, True)
+
+    @staticmethod
+    def _title(attrs: dict) -> str:
+        label, op, kind = attrs.get("label") or "", attrs.get("op") or "", attrs.get("kind", "op")
+        if kind == "group":
+            function = attrs.get("output_op") or ""
+            function = function if function.isalpha() else attrs.get("output_label") or ""  # relu, or "score"
+            return f"▣ {label} · {function}" if function else f"▣ {label} ({op})"
+        if label and op:
+            return f"{label} = {op}"
+        group = attrs.get("group")
+        if op and group and kind == "op" and not is_generated_name(group):
+            return f"{group} · {op}"  # which neuron (or named value) an opened group's node belongs to
+        if label:
+            return label
+        if kind == "constant" and not op:
+            return "const"
+        return op or "?"
+
+    def set_numbers(self, value: float | None, grad: float | None, scale: float) -> bool:
+        """Take new numbers; True when the box's look (color, inf/nan border) changed."""
+        look = self.shade, self.non_finite
+        self.value, self.grad = value, grad
+        self.non_finite = (value is not None and not math.isfinite(value)) or (
+            grad is not None and not math.isfinite(grad)
+        )
+        self.shade = None if grad is None else round(gradient_strength(grad, scale) * 128)
+        return (self.shade, self.non_finite) != look
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def box(self) -> QRectF:
+        return QRectF(self._box)
+
+    def fill(self) -> QColor:
+        """The fill for the gradient, at 1/128 steps of the color scale (one QColor per step, shared)."""
+        return self.view.fill_for(self.shade)
+
+    def look(self) -> tuple:
+        """What a box shows when its numbers are too small to be drawn: its color (to 1/128) and its border."""
+        return self.shade, self.non_finite
+
+    def texts(self) -> tuple[str, str]:
+        """The value and gradient lines, formatted once per new number (not once per repaint)."""
+        view = self.view
+        grad_name = view.snapshot.grad_name if view.snapshot is not None else "grad"
+        key = (self.value, self.grad, grad_name, self.kind)
+        cached = self._texts
+        if cached[0] != key or cached[0] is None:  # (nan != nan: formatted again, which is right too)
+            value_name = "out" if self.kind == "group" else "data"  # a group shows its output
+            cached = self._texts = (
+                key,
+                f"{value_name} {format_number(self.value)}",
+                f"{grad_name} {format_number(self.grad)}",
+            )
+        return cached[1], cached[2]
+
+    def pen(self) -> QPen:
+        """The border pen, built once per look (kind, state, theme, line width) and shared by every box."""
+        view = self.view
+        key = (self.kind, self.non_finite, self.highlighted, self.current, view.theme, view.line_width)
+        pen = view._box_pens.get(key)
+        if pen is None:
+            colors, lw = view.colors, view.line_width
+            pen = QPen(colors.op_border, lw)
+            if self.kind == "input":
+                pen = QPen(colors.leaf_border, lw * 2)
+            elif self.kind == "parameter":
+                pen = QPen(colors.parameter_border, lw * 2)
+            elif self.kind == "constant":
+                pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
+            elif self.kind == "group":
+                pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
+            if self.non_finite:
+                pen = QPen(colors.non_finite, lw * 3)
+            if self.highlighted:
+                pen = QPen(colors.highlight, lw * (4 if self.current else 3))
+            view._box_pens[key] = pen
+        return pen
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        view = self.view
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        fill = self.fill()
+        if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
+            pen = self.pen()
+            plain = view._plain_pens.get(id(pen))
+            if plain is None:  # the same color and width, solid (a dashed outline of a 2-pixel box is noise)
+                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
+            painter.setPen(plain)
+            painter.setBrush(fill)
+            painter.drawRect(-self.width / 2, -self.height / 2, self.width, self.height)
+            return
+        colors = view.colors
+        rect = self.box()
+        pen = self.pen()
+        # Semantic zoom: numbers only where they can be read, names a little further out, then plain boxes.
+        body_points = lod * view.body_font.pointSizeF()
+        if body_points < NUMBERS_MIN_POINTS:
+            painter.setPen(QPen(pen.color(), pen.widthF()))
+            painter.setBrush(fill)
+            painter.drawRect(rect)
+            if lod * view.name_font.pointSizeF() >= NAMES_MIN_POINTS:
+                painter.setPen(readable_text(fill, view.theme))
+                _draw_fitted(painter, rect.adjusted(3, 0, -3, 0), self.title, view.name_font, view._name_metrics)
+            return
+        painter.setPen(pen)
+        painter.setBrush(fill)
+        radius = 12.0 if self.kind in ("input", "parameter") else 4.0
+        painter.drawRoundedRect(rect, radius, radius)
+        if self.non_finite:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(colors.non_finite, Qt.BrushStyle.BDiagPattern))
+            painter.drawRoundedRect(rect, radius, radius)
+        text = readable_text(fill, view.theme)
+        painter.setPen(text)
+        line_h = rect.height() / 3
+        top = QRectF(rect.left() + 4, rect.top() + 2, rect.width() - 8, line_h)
+        painter.setFont(view.title_font)
+        painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
+        mid = top.translated(0, line_h - 2)
+        value_text, grad_text = self.texts()
+        _draw_fitted(painter, mid, value_text, view.body_font, view._body_metrics)
+        bottom = mid.translated(0, line_h - 2)
+        _draw_fitted(painter, bottom, grad_text, view.body_font, view._body_metrics)
+
+    def hoverEnterEvent(self, event) -> None:
+        self.setToolTip(self.view.tooltip_for(self.node))
+        super().hoverEnterEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        # Collapsing or opening a group rebuilds every item, this one included: do it after Qt has finished
+        # delivering this click (deleting the item that holds the mouse grab inside its own event crashes Qt).
+        event.accept()
+        view, node = self.view, self.node
+        QTimer.singleShot(0, view, lambda: view.toggle_group_of(node))
+
+
+def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metrics: QFontMetricsF) -> None:
+    """Centered text, drawn smaller if it is wider than the box (boxes are sized for usual numbers)."""
+    width = metrics.horizontalAdvance(text)
+    if width > rect.width() > 0:
+        font = QFont(font)
+        font.setPointSizeF(max(font.pointSizeF() * rect.width() / width, 1.0))
+    painter.setFont(font)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def painter_path(
+    commands: list, trunks: dict | None = None, whole: bool = True, path: QPainterPath | None = None
+) -> QPainterPath:
+    """A QPainterPath from drawing commands (M, L, C); a trunk stretch (T) is drawn from ``trunks``,
+    or skipped when not ``whole`` (the trunk's own item draws it).  With ``path``, added to it."""
+    path = QPainterPath() if path is None else path
+    for c in commands:
+        op = c[0]
+        if op == "M":
+            path.moveTo(c[1], c[2])
+        elif op == "L":
+            path.lineTo(c[1], c[2])
+        elif op == "C":
+            path.cubicTo(c[1], c[2], c[3], c[4], c[5], c[6])
+        else:  # ("T", source, first, end)
+            stretch = trunks[c[1]][c[2] : c[3]]
+            if not whole:
+                path.moveTo(stretch[-1][-2], stretch[-1][-1])
+                continue
+            for t in stretch:
+                if t[0] == "L":
+                    path.lineTo(t[1], t[2])
+                elif t[0] == "C":
+                    path.cubicTo(t[1], t[2], t[3], t[4], t[5], t[6])
+    return path
+
+
+class EdgeItem(QGraphicsItem):
+    """parent → child along its routed path (``autograd_core.drawing``), with an arrowhead on the child's border.
+
+    An edge that rides its source's trunk paints only its own ends (the trunk
+    is one ``TrunkItem``); highlighted, it paints its whole route.
+    """
+
+    def __init__(self, view: GraphView, u, v, key):
+        super().__init__()
+        self.view, self.u, self.v, self.key = view, u, v, key
+        self.highlighted = False
+        self.commands: list = []
+        self._own_path: QPainterPath | None = None  # built when first needed: plain edges are painted by bundles
+        self._path: QPainterPath | None = None
+        self.arrow_points: tuple = ()
+        self._bounds = QRectF()
+        # Plain edges are painted together by their EdgeBundle (one Python call per ~100 edges, not one per
+        # edge); this item paints only while highlighted, on top of the bundle.
+        self.setFlag(NO_CONTENTS, True)
+        self.setZValue(0.5)
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.setFlag(NO_CONTENTS, not on)
+            self.update()
+
+    def set_route(self, commands: list, arrow: tuple) -> None:
+        """Take the route from the drawing's commands (M, L, C, T) and the arrowhead at its tip.
+
+        The painter paths are built when first needed (a highlight, a hit test): a plain edge is painted
+        by its bundle, so building 2,000 of them up front only delayed the first picture.
+        """
+        self.prepareGeometryChange()
+        self.commands = commands
+        self._path = self._own_path = None
+        ex, ey, dx, dy = arrow
+        size = 9.0 * self.view.line_width
+        nx_, ny_ = -dy * size * 0.45, dx * size * 0.45
+        bx, by = ex - dx * size, ey - dy * size
+        self.arrow_points = ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
+        xs = [p[0] for p in self.arrow_points]
+        ys = [p[1] for p in self.arrow_points]
+        trunks = []
+        for c in commands:
+            if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
+                trunks.append(c[1])
+                stretch = self.view.drawing.trunks[c[1]][c[2] : c[3]]
+                xs.append(stretch[-1][-2])
+                ys.append(stretch[-1][-1])
+            else:
+                xs.extend(c[1::2])
+                ys.extend(c[2::2])
+        bounds = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        for source in trunks:
+            bounds = bounds.united(self.view.trunk_rect(source))
+        self._bounds = bounds.adjusted(-6, -6, 6, 6)
+
+    @property
+    def arrow(self) -> QPolygonF:
+        return QPolygonF([QPointF(x, y) for x, y in self.arrow_points])
+
+    @property
+    def own_path(self) -> QPainterPath:
+        """The route without its trunk stretch (the trunk's own item draws that)."""
+        if self._own_path is None:
+            self._own_path = painter_path(self.commands, self.view.drawing.trunks, whole=False)
+        return self._own_path
+
+    @property
+    def path(self) -> QPainterPath:
+        """The whole route as drawn, trunk stretch included."""
+        if self._path is None:
+            has_trunk = any(c[0] == "T" for c in self.commands)
+            self._path = painter_path(self.commands, self.view.drawing.trunks) if has_trunk else self.own_path
+        return self._path
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return self.path
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        colors = self.view.colors
+        color = colors.highlight if self.highlighted else colors.edge
+        painter.setPen(self.view.edge_pen(self.highlighted))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path if self.highlighted else self.own_path)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
+            return  # zoomed far out: the arrowhead is a dot
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawPolygon(self.arrow)
+
+
+class EdgeBundle(QGraphicsItem):
+    """The plain look of a batch of neighboring edges: their paths stroked in one Python call, their arrowheads
+    in one fill.
+
+    Each edge keeps a path of its own: stroked as one path, a bundle whose edges cross (a layer of 16 neurons
+    into the next 16) took Qt's stroker five times as long as stroking them one by one (119 ms against 23 ms for
+    the sample graph's 310 edges), and that was most of the first picture of the Sample graph tab."""
+
+    def __init__(self, view: GraphView, edges: list[EdgeItem]):
+        super().__init__()
+        self.view = view
+        self.paths: list[QPainterPath] = []
+        self.arrows = QPainterPath()
+        trunks = view.drawing.trunks
+        arrows = self.arrows
+        paths = self.paths
+        bounds = QRectF()
+        for edge in edges:
+            paths.append(painter_path(edge.commands, trunks, whole=False))
+            (x0, y0), (x1, y1), (x2, y2) = edge.arrow_points
+            arrows.moveTo(x0, y0)
+            arrows.lineTo(x1, y1)
+            arrows.lineTo(x2, y2)
+            arrows.closeSubpath()
+            bounds = bounds.united(edge.boundingRect())
+        self._bounds = bounds
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.view.edge_pen(False))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        draw = painter.drawPath
+        for path in self.paths:
+            draw(path)
+        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
+            return  # zoomed far out: the arrowhead is a dot
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.view.colors.edge)
+        painter.drawPath(self.arrows)
+
+
+class TrunkItem(QGraphicsItem):
+    """The shared stretch of a node's long edges (drawn once, under the edges that ride it)."""
+
+    def __init__(self, view: GraphView, commands: list):
+        super().__init__()
+        self.view = view
+        self.path = painter_path(commands)
+        self._bounds = self.path.controlPointRect().adjusted(-4, -4, 4, 4)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.view.edge_pen(False))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path)
+
+
+class BoxLayer(QGraphicsItem):
+    """Every box of the graph as a plain rectangle, painted in one call per color.
+
+    Zoomed out so far that no name can be read, a box is a colored rectangle
+    with its border: the view then gives its ``NodeItem``s no contents (they
+    still answer hover, clicks and tooltips) and this one item paints them all,
+    so a repaint of 2,000 boxes costs a few ``drawRects`` instead of 2,000
+    Python calls.  The rectangles are grouped by look again only after a box's
+    color or border changed (``mark_dirty``).
+    """
+
+    def __init__(self, view: GraphView, items: list[NodeItem]):
+        super().__init__()
+        self.view = view
+        self.items = items
+        self._groups: list | None = None
+        self._rects: list[QRectF] | None = None
+        bounds = QRectF()
+        for item in items:
+            bounds = bounds.united(item._bounds.translated(item.pos()))
+        self._bounds = bounds
+        self.setZValue(1)
+
+    def mark_dirty(self) -> None:
+        self._groups = None
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def _regroup(self) -> list:
+        if self._rects is None:  # boxes do not move once built
+            self._rects = [item._box.translated(item.pos()) for item in self.items]
+        view = self.view
+        by_look: dict = {}  # look -> (a box with that look, the rectangles of every box with it)
+        for item, rect in zip(self.items, self._rects):
+            key = (item.kind, item.non_finite, item.highlighted, item.current, item.shade)
+            group = by_look.get(key)
+            if group is None:
+                group = by_look[key] = (item, [])
+            group[1].append(rect)
+        groups = []
+        for item, rects in by_look.values():
+            pen = item.pen()
+            plain = view._plain_pens.get(id(pen))
+            if plain is None:  # the same color and width, solid (a dashed outline of a 2-pixel box is noise)
+                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
+            groups.append((plain, item.fill(), rects))
+        return groups
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if self._groups is None:
+            self._groups = self._regroup()
+        for pen, fill, rects in self._groups:
+            painter.setPen(pen)
+            painter.setBrush(fill)
+            painter.drawRects(rects)
+
+
+class _Root(QGraphicsObject):
+    """Parent of every item: dimming the whole graph is one setOpacity call."""
+
+    def boundingRect(self) -> QRectF:
+        return QRectF()
+
+    def paint(self, painter, option, widget=None) -> None:
+        pass
+
+
+class BoxFonts:
+    """The fonts of the boxes at one text scale, and the sizes a layout needs from them.
+
+    Fitting a graph cancels bigger fonts if boxes and gaps grow alike, and wasted room shrinks the text.  So
+    a box is as wide as its title and numbers need when it is laid out, and at least as wide as usual
+    numbers need (a longer one met later, a slider away, is drawn a little smaller: the tooltip has it in
+    full)."""
+
+    VALUE_SAMPLE = "data −0.0000"
+
+    def __init__(self, scale: float):
+        base = 11.0 * scale
+        self.title = QFont()
+        self.title.setPointSizeF(base)
+        self.title.setBold(True)
+        self.body = QFont()
+        self.body.setPointSizeF(base * 0.9)
+        self.title_metrics = QFontMetricsF(self.title)
+        self.body_metrics = QFontMetricsF(self.body)
+        self.node_height = self.body_metrics.height() * 3 + 6
+        self.value_width = self.body_metrics.horizontalAdvance(self.VALUE_SAMPLE)
+        self.widths: dict[str, float] = {}  # box width per title (titles repeat: +, *, tanh)

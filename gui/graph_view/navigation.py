@@ -1,0 +1,260 @@
+"""Where the view looks: Fit (readable text, the legend's corner kept clear), zoom, following the current step,
+and where the legend and overview map sit (a part of ``GraphView``).
+
+The arithmetic (what scale fits, which corner is clear) is ``autograd_core.drawing.fit``'s; this applies it to
+the viewport."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRect, QRectF, QSizeF
+from PySide6.QtGui import QTransform
+
+from autograd_core.drawing import LAYER_GAP, NODE_GAP, clear_of_corner, fit_in_view
+from autograd_core.drawing.fit import (
+    MAX_FIT_SCALE,
+    NORMAL_FIT_MARGIN,
+    READABLE_FIT_MAX_BOXES,
+    READABLE_POINTS,
+    output_node,
+    padded_obstacles,
+    window_start,
+)
+
+from .overlays import OVERVIEW_WIDTH, Legend
+
+
+class FitAndZoom:
+    """Fit, zoom and overlay placement of a ``GraphView`` (mixed into it)."""
+
+    def _place_overview(self) -> None:
+        """The overview map sits beside the legend, bottom left, while part of the graph is off screen."""
+        vp = self.viewport().rect()
+        rect = self.graph_rect()
+        shown = self.mapToScene(vp).boundingRect()
+        off_screen = bool(self.nodes) and not shown.adjusted(-2, -2, 2, 2).contains(rect)
+        if not off_screen or not self._room_for_map():
+            self.overview.hide()
+            return
+        self.overview.setGeometry(self._overview_geometry())
+        self.overview.show()
+        self.overview.update()
+
+    def _room_for_map(self) -> bool:
+        """Whether the viewport is big enough to show the overview map at all."""
+        vp = self.viewport().rect()
+        return vp.width() >= 300 and vp.height() >= 200
+
+    def _overview_geometry(self) -> QRect:
+        """Where the overview map goes: the graph's shape, no taller than the legend (or 100 px), right of
+        the legend, or above it when the view is too narrow for both side by side."""
+        vp = self.viewport().rect()
+        rect = self.graph_rect()
+        m = Legend.MARGIN
+        aspect = max(rect.width(), 1.0) / max(rect.height(), 1.0)
+        legend = self.legend.geometry() if self.legend.isVisibleTo(self) else QRect(0, vp.height(), 0, 0)
+        tallest = legend.height() or 100
+        beside = vp.width() - (legend.right() + 1 + m) - m
+        widest = min(OVERVIEW_WIDTH, vp.width() // 4) if beside < 60 else min(OVERVIEW_WIDTH, beside)
+        width = int(min(max(tallest * aspect, 60), widest))  # boxes only: no text to grow with the mode
+        height = int(min(max(width / aspect, 40), tallest))
+        if beside < 60:
+            return QRect(m, legend.top() - m - height, width, height)
+        return QRect(legend.right() + 1 + m if legend.width() else m, vp.height() - m - height, width, height)
+
+    def _normal_reference(self, graph, view: tuple) -> tuple | None:
+        """What normal mode would lay out in this view, for presentation_floor: in presentation mode, for a
+        graph Fit keeps readable (else None)."""
+        if not self.presentation or self.fit_whole or graph.number_of_nodes() > READABLE_FIT_MAX_BOXES:
+            return None
+        box = self._normal_box_fonts
+        sizes = {node: (self._node_width(attrs, node, box), box.node_height) for node, attrs in graph.nodes(data=True)}
+        width, height, corner_w, corner_h = view[:4]
+        seen = self._normal_viewports.get(self.window().size().toTuple())
+        if seen is not None:  # normal mode's view in a window of this size was that size
+            width, height = seen
+        # normal mode's legend: its text 1/font_scale as large; its padding is not, so this is a little small,
+        # which makes normal mode's zoom a little large: the floor errs on the side of larger text
+        corner = (corner_w / self.font_scale, corner_h / self.font_scale)
+        readable = READABLE_POINTS / box.body.pointSizeF()
+        normal_view = (width, height, *corner, NORMAL_FIT_MARGIN, MAX_FIT_SCALE, readable)
+        return sizes, (LAYER_GAP, NODE_GAP), normal_view, self.font_scale
+
+    def _place_overlays(self) -> None:
+        hint = self.legend.sizeHint()
+        m = Legend.MARGIN
+        self.legend.setGeometry(m, max(self.viewport().height() - hint.height() - m, 0), hint.width(), hint.height())
+        self._place_overview()
+        width = min(self.viewport().width() - 16, 640)
+        self._overlay.setFixedWidth(max(120, width))
+        self._overlay.adjustSize()
+        self._overlay.move(8, 8)
+        self.banner.setGeometry(8, 8, max(200, self.viewport().width() - 16), self.banner.sizeHint().height())
+
+    # ---- navigation
+
+    def graph_rect(self) -> QRectF:
+        """The drawn graph's extent in the scene (boxes, edges and arrowheads); measured once per build."""
+        if self._graph_rect is None:
+            self._graph_rect = self._root.childrenBoundingRect()
+        return QRectF(self._graph_rect)
+
+    def _legend_corner(self) -> tuple[float, float]:
+        """Width and height of the viewport's bottom-left corner the legend takes (nothing drawn goes under it)."""
+        if not self.legend.isVisibleTo(self):  # (a graph fitted while its tab is hidden leaves it room too)
+            return (0.0, 0.0)
+        legend = self.legend.geometry()
+        m = Legend.MARGIN
+        return (float(legend.right() + 1 + m), float(self.viewport().height() - legend.top() + m))
+
+    def view_shape(self) -> tuple:
+        """The viewport as a layout sees it: (width, height, legend corner width and height, margin, largest
+        scale, readable scale)."""
+        vp = self.viewport().rect()
+        corner, readable = self._legend_corner(), self.readable_scale() if not self.fit_whole else 0.0
+        return (float(vp.width()), float(vp.height()), *corner, self.fit_margin, MAX_FIT_SCALE, readable)
+
+    def fit_placement(self, rect: QRectF | None = None) -> tuple[float, QPointF]:
+        """The scale Fit uses and where the graph's top-left corner goes in the viewport: as large as the
+        whole viewport allows, moved up or right of the center only as far as the legend's corner needs."""
+        rect = self.graph_rect() if rect is None else rect
+        width, height, corner_w, corner_h, margin, largest = self.view_shape()[:6]
+        if self.drawing is not None and self.drawing.centers:
+            obstacles = padded_obstacles(self.drawing)
+        else:
+            obstacles = [(rect.left(), rect.top(), rect.right(), rect.bottom())]
+        extent = (rect.left(), rect.top(), rect.right(), rect.bottom())
+        scale, x, y = fit_in_view(extent, obstacles, (width, height), (corner_w, corner_h), margin, largest)
+        return scale, QPointF(x, y)
+
+    def readable_scale(self) -> float:
+        """The zoom at which box text is READABLE_POINTS on screen (× 1.5 in presentation mode)."""
+        return READABLE_POINTS * self.font_scale / self.body_font.pointSizeF()
+
+    def show_whole(self) -> None:
+        """Fit the whole graph, even if its text gets too small to read (the map of a big graph)."""
+        self.fit(whole=True)
+
+    def fit(self, whole: bool | None = None) -> None:
+        """Show the whole graph as large as it goes, clear of the legend; but never with text too small to
+        read: a bigger graph is shown around its output, or the current step, with the overview map."""
+        self.auto_fit = True
+        if not self.presentation and self.isVisible():
+            size = self.viewport().size()
+            self._normal_viewports[self.window().size().toTuple()] = (float(size.width()), float(size.height()))
+        rect = self.graph_rect()
+        switched = whole is not None and bool(whole) != self.fit_whole
+        self.fit_whole = self.fit_whole if whole is None else bool(whole)
+        if rect.isEmpty():
+            return
+        scale, corner = self.fit_placement(rect)
+        readable = max(self.readable_scale(), self._fit_floor)  # (presentation: above normal mode's text)
+        if switched and not self.busy and self._layout_depends_on_fit() and (self.fit_is_partial or scale < readable):
+            # a layered drawing that must be cropped is laid out to show the most around its output; the
+            # whole graph is laid out to show largest: lay it out again for what was asked
+            self.fit_is_partial = False  # (until the new drawing is fitted)
+            self._rebuild(relayout=True)
+            return
+        readable_wanted = not self.fit_whole and len(self.nodes) <= READABLE_FIT_MAX_BOXES
+        was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
+        if self.fit_is_partial:
+            self._fit_around_focus(rect, readable)
+            if not was_partial:
+                where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
+                self.message.emit(
+                    f"Fit keeps the graph's text readable, so part of it is off screen: {where} "
+                    "or choose View ▸ Whole graph (Ctrl+9)."
+                )
+            return
+        vp = QRectF(self.viewport().rect())
+        # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
+        top_left = rect.topLeft() - QPointF(corner.x() - vp.left(), corner.y() - vp.top()) / scale
+        shown = QRectF(top_left, QSizeF(vp.width() / scale, vp.height() / scale))
+        scene_rect = shown.united(rect)
+        if scene_rect.width() * scale <= vp.width() + 1 and scene_rect.height() * scale <= vp.height() + 1:
+            # the graph fits: a scene a pixel smaller than the viewport, or rounding shows scroll bars, which
+            # shrink the viewport, which refits the view… endlessly
+            scene_rect = QRectF(shown.topLeft(), QSizeF((vp.width() - 1) / scale, (vp.height() - 1) / scale))
+        self.scene().setSceneRect(scene_rect)
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(shown.center())
+        self._place_overview()
+
+    def _layout_depends_on_fit(self) -> bool:
+        """Whether compute_drawing picks a different layered drawing for a readable Fit and for the whole."""
+        graph = self.graph
+        return self.method == "layered" and graph is not None and graph.number_of_nodes() <= READABLE_FIT_MAX_BOXES
+
+    def focus_box(self) -> QRectF | None:
+        """What a partial Fit shows: the current backward step's box, else the graph's output."""
+        node = self.current_node if self.current_node in self.nodes else None
+        if node is None and self.graph is not None:
+            node = output_node(self.graph)
+        return self.nodes[node].sceneBoundingRect() if node in self.nodes else None
+
+    def _fit_around_focus(self, rect: QRectF, scale: float) -> None:
+        """Readable text, part of the graph on screen: the focus as near the center as the legend allows.
+
+        The scene gets room below the graph as tall as the legend's corner (where the overview map sits
+        too), so a place with no box under that corner always exists."""
+        vp = QRectF(self.viewport().rect())
+        corner_w, corner_h = (value / scale for value in self._partial_corner())
+        m = self.fit_margin / scale
+        scene_rect = rect.adjusted(-m, -m, m, m + corner_h)
+        width, height = vp.width() / scale, vp.height() / scale
+        # at least the view's size (else the view could not move along that axis to clear the corner):
+        # wider on both sides (the graph stays centered), taller below (room under the graph for the corner)
+        grow = max(width - scene_rect.width(), 0.0) / 2
+        scene_rect.adjust(-grow, 0.0, grow, max(height - scene_rect.height(), 0.0))
+        self.scene().setSceneRect(scene_rect)
+        self.setTransform(QTransform.fromScale(scale, scale))
+        focus_box = self.focus_box()
+        focus = focus_box.center() if focus_box is not None else rect.center()
+        x_range = (scene_rect.left(), scene_rect.right() - width)
+        y_range = (scene_rect.top(), scene_rect.bottom() - height)
+        x = window_start(focus.x(), scene_rect.left(), scene_rect.right(), width)
+        y = window_start(focus.y(), scene_rect.top(), scene_rect.bottom(), height)
+        if self.drawing is not None and len(self.drawing.obstacles) and corner_w > 0:
+            obstacles = padded_obstacles(self.drawing)
+            keep = None if focus_box is None else focus_box.getCoords()
+            x, y = clear_of_corner(obstacles, (x, y), (width, height), (corner_w, corner_h), x_range, y_range, keep)
+        self.centerOn(QPointF(x + width / 2, y + height / 2))
+        self._place_overview()
+
+    def _partial_corner(self) -> tuple[float, float]:
+        """Width and height (pixels) of the bottom-left corner the legend and the overview map take."""
+        taken = self._overview_geometry() if self._room_for_map() else QRect()
+        if self.legend.isVisibleTo(self):
+            taken = taken.united(self.legend.geometry())
+        if taken.isEmpty():
+            return (0.0, 0.0)
+        m = Legend.MARGIN
+        return float(taken.right() + 1 + m), float(self.viewport().height() - taken.top() + m)
+
+    def follow_current(self) -> None:
+        """Bring the current backward step's box into view when it is off screen or under the legend or map."""
+        item = self.nodes.get(self.current_node) if self.current_node is not None else None
+        if item is None or self.busy:
+            return
+        box = self.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        covered = any(o.isVisible() and box.intersects(o.geometry()) for o in (self.legend, self.overview))
+        if self.viewport().rect().contains(box) and not covered:
+            return
+        # as a cropped Fit shows it (at this zoom): around the node, with none under the legend or map
+        self._fit_around_focus(self.graph_rect(), self.transform().m11())
+
+    def fitted_text_points(self) -> float:
+        """On-screen size, in points, of the value and gradient text at the current zoom."""
+        return self.body_font.pointSizeF() * self.transform().m11()
+
+    def zoom(self, factor: float) -> None:
+        current = self.transform().m11()
+        factor = min(max(factor, 0.02 / current), 8.0 / current)
+        self.auto_fit = False
+        self.scale(factor, factor)
+        self._place_overview()
+
+    def zoom_in(self) -> None:
+        self.zoom(1.25)
+
+    def zoom_out(self) -> None:
+        self.zoom(0.8)

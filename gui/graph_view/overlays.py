@@ -1,0 +1,229 @@
+"""Widgets over the graph's viewport that stay put while the scene zooms and pans: the legend (gradient color
+bar and box kinds) and the overview map of the whole graph."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from autograd_core.numbers import format_number
+
+from ..shell.theme import diverging_color
+
+if TYPE_CHECKING:
+    from .view import GraphView
+
+OVERVIEW_WIDTH = 200  # pixels
+
+
+class Legend(QWidget):
+    """Color bar for the gradient scale and swatches for node kinds.
+
+    A child of the viewport, so it stays put while the scene zooms and pans;
+    its size comes from its own text (swatches wrap onto more rows when the
+    view is narrow), and Fit keeps the graph out of its corner.
+    """
+
+    PAD = 8.0
+    MARGIN = 8  # from the viewport's edges
+
+    def __init__(self, view: GraphView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setObjectName("graphLegend")
+
+    def kinds(self) -> list[tuple[str, QColor, Qt.PenStyle]]:
+        colors = self.view.colors
+        return [
+            ("input", colors.leaf_border, Qt.PenStyle.SolidLine),
+            ("param", colors.parameter_border, Qt.PenStyle.SolidLine),
+            ("const", colors.constant_border, Qt.PenStyle.DashLine),
+            ("op", colors.op_border, Qt.PenStyle.SolidLine),
+            ("inf/nan", colors.non_finite, Qt.PenStyle.SolidLine),
+            *((("group", colors.parameter_border, Qt.PenStyle.DashDotLine),) if self.view.collapsed else ()),
+        ]
+
+    def _rows(self, width: float) -> list[list[tuple[float, str]]]:
+        """Swatch rows (x offset, name) that fit in ``width`` (inside the padding)."""
+        fm = QFontMetricsF(self.view.body_font)
+        swatch = fm.height() * 0.8
+        rows: list[list[tuple[float, str]]] = [[]]
+        x = 0.0
+        for name, _c, _s in self.kinds():
+            w = swatch + 4 + fm.horizontalAdvance(name)
+            if rows[-1] and x + w > width:
+                rows.append([])
+                x = 0.0
+            rows[-1].append((x, name))
+            x += w + 12
+        return rows
+
+    def natural_width(self) -> float:
+        fm = QFontMetricsF(self.view.body_font)
+        swatch = fm.height() * 0.8
+        row = sum(swatch + 4 + fm.horizontalAdvance(name) + 12 for name, _c, _s in self.kinds()) - 12
+        scale = fm.horizontalAdvance("−0.0000e+00  0  +0.0000e+00")
+        title = fm.horizontalAdvance("gradient (log scale)")
+        return max(row, scale, title) + 2 * self.PAD
+
+    def size_for(self, available_width: float) -> QSize:
+        """The legend's size when at most ``available_width`` pixels wide."""
+        fm = QFontMetricsF(self.view.body_font)
+        width = min(self.natural_width(), max(available_width, 80.0))
+        rows = self._rows(width - 2 * self.PAD)
+        lh = fm.height()
+        height = self.PAD + lh + lh * 0.8 + 1 + lh + 3 + len(rows) * (lh + 3) + self.PAD
+        return QSize(math.ceil(width), math.ceil(height))
+
+    def sizeHint(self) -> QSize:
+        return self.size_for(self.view.viewport().width() - 2 * self.MARGIN)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        self.draw(painter, QRectF(self.rect()))
+
+    def draw(self, painter: QPainter, rect: QRectF) -> None:
+        view = self.view
+        colors = view.colors
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colors.muted, 1))
+        bg = QColor(colors.background)
+        bg.setAlpha(235)
+        painter.setBrush(bg)
+        painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.setFont(view.body_font)
+        fm = QFontMetricsF(view.body_font)
+        pad, lh = self.PAD, fm.height()
+        bar = QRectF(rect.left() + pad, rect.top() + pad + lh, rect.width() - 2 * pad, lh * 0.8)
+        steps = 48
+        for i in range(steps):
+            s = -1.0 + 2.0 * (i + 0.5) / steps
+            painter.fillRect(
+                QRectF(bar.left() + bar.width() * i / steps, bar.top(), bar.width() / steps + 1, bar.height()),
+                diverging_color(s, view.theme),
+            )
+        painter.setPen(colors.text)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(bar)
+        scale = view.grad_scale
+        painter.drawText(
+            QRectF(bar.left(), rect.top() + pad - 2, bar.width(), lh),
+            Qt.AlignmentFlag.AlignLeft,
+            "gradient (log scale)",
+        )
+        label_row = QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh)
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignLeft, f"−{format_number(scale)}" if scale else "−")
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignHCenter, "0")
+        painter.drawText(label_row, Qt.AlignmentFlag.AlignRight, f"+{format_number(scale)}" if scale else "+")
+        swatch = lh * 0.8
+        styles = {name: (color, style) for name, color, style in self.kinds()}
+        y = label_row.bottom() + 3
+        for row in self._rows(rect.width() - 2 * pad):
+            for x, name in row:
+                color, style = styles[name]
+                painter.setPen(QPen(color, 2, style))
+                painter.setBrush(colors.neutral_fill)
+                painter.drawRoundedRect(QRectF(bar.left() + x, y + 2, swatch, swatch), 3, 3)
+                painter.setPen(colors.text)
+                painter.drawText(QPointF(bar.left() + x + swatch + 4, y + fm.ascent()), name)
+            y += lh + 3
+
+
+class OverviewMap(QWidget):
+    """A small map of the whole graph beside the legend, with the part on screen framed.
+
+    Shown while the view is zoomed in past the whole graph; click or drag in it to go there.
+    Boxes only (colored as in the view), so it costs a few milliseconds even for thousands.
+    """
+
+    def __init__(self, view: GraphView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setObjectName("graphOverview")
+        self.setToolTip("Overview of the whole graph: click or drag to move there")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._image: QImage | None = None
+        self.hide()
+
+    def _mapping(self) -> tuple[QRectF, float, QPointF]:
+        """(graph rect, scale, offset): map a scene point p to offset + (p - rect.topLeft()) * scale."""
+        rect = self.view.graph_rect()
+        inner = QRectF(self.rect()).adjusted(4, 4, -4, -4)
+        scale = min(inner.width() / max(rect.width(), 1.0), inner.height() / max(rect.height(), 1.0))
+        offset = QPointF(
+            inner.left() + (inner.width() - rect.width() * scale) / 2,
+            inner.top() + (inner.height() - rect.height() * scale) / 2,
+        )
+        return rect, scale, offset
+
+    def invalidate(self) -> None:
+        """The boxes' colors or places changed: draw them again at the next paint."""
+        self._image = None
+        if self.isVisible():
+            self.update()
+
+    def _render_boxes(self) -> QImage:
+        """The map's background and boxes (one drawRects per color), kept until a box's look changes."""
+        view = self.view
+        colors = view.colors
+        image = QImage(self.size(), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)  # transparent: the rounded corners show the graph behind
+        painter = QPainter(image)
+        bg = QColor(colors.background)
+        bg.setAlpha(235)
+        painter.setPen(QPen(colors.muted, 1))
+        painter.setBrush(bg)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        rect, scale, offset = self._mapping()
+        painter.setPen(Qt.PenStyle.NoPen)
+        groups: dict = {}
+        left, top = rect.left(), rect.top()
+        for item in view.nodes.values():
+            pos = item.pos()
+            key = item.shade if item.grad else None  # no gradient (or 0): muted
+            groups.setdefault(key, []).append(
+                QRectF(
+                    offset.x() + (pos.x() - item.width / 2 - left) * scale,
+                    offset.y() + (pos.y() - item.height / 2 - top) * scale,
+                    max(item.width * scale, 1.5),
+                    max(item.height * scale, 1.5),
+                )
+            )
+        for shade, rects in groups.items():
+            painter.setBrush(colors.muted if shade is None else view.fill_for(shade))
+            painter.drawRects(rects)
+        painter.end()
+        return image
+
+    def paintEvent(self, event) -> None:
+        view = self.view
+        if self._image is None or self._image.size() != self.size():
+            self._image = self._render_boxes()
+        painter = QPainter(self)
+        painter.drawImage(0, 0, self._image)
+        rect, scale, offset = self._mapping()
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        frame = QRectF(offset + (shown.topLeft() - rect.topLeft()) * scale, shown.size() * scale)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(view.colors.highlight, 2))
+        painter.drawRect(frame.intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1)))
+
+    def _go(self, pos) -> None:
+        rect, scale, offset = self._mapping()
+        target = rect.topLeft() + (QPointF(pos) - offset) / max(scale, 1e-9)
+        self.view.auto_fit = False
+        self.view.centerOn(target)
+
+    def mousePressEvent(self, event) -> None:
+        self._go(event.position())
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._go(event.position())
+        event.accept()
