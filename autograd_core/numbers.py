@@ -58,6 +58,26 @@ def format_percent(fraction: float | None, decimals: int = 1) -> str:
     return f"{100.0 * fraction:.{decimals}f} %"
 
 
+def format_fixed(value: float | None, decimals: int = 1) -> str:
+    """A measure read to a fixed number of decimals (seconds, steps per second, pixels): "0.25", "12.0"."""
+    if value is None:
+        return MISSING
+    value = float(value)
+    if not math.isfinite(value):
+        return format_number(value)
+    return f"{value:.{decimals}f}".replace("-", MINUS)
+
+
+def format_scientific(value: float | None, digits: int = 2) -> str:
+    """Always in powers of ten, ``digits`` significant ("5.0e−01"): a relative error, whose size is its exponent."""
+    if value is None:
+        return MISSING
+    value = float(value)
+    if not math.isfinite(value):
+        return format_number(value)
+    return f"{value:.{max(0, digits - 1)}e}".replace("-", MINUS)
+
+
 def format_full(value: float | None) -> str:
     """Every digit (the shortest text that reads back as the same float), for hover text."""
     if value is None:

@@ -276,7 +276,7 @@ def test_gradient_check_judges_only_the_gradient_on_screen(qtbot, panel):
     row = panel.inputs.rows["x"]
     assert row.verdict == "pending" and "numeric 0.5" in row.numeric.text()
     click(qtbot, panel.backward.backward_button)
-    assert row.mismatch and row.error.text() == "rel 5.0e-01 ✗ mismatch" and row.grad.text() == "grad 0"
+    assert row.mismatch and row.error.text() == "rel 5.0e−01 ✗ mismatch" and row.grad.text() == "grad 0"
     # a gradient that is not finite cannot be checked: said so, not called a mismatch of "rel inf"
     type_expression(qtbot, panel, "y = log(x)")
     set_value(qtbot, panel, "x", -1)

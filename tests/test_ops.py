@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor, compile_expression
-from autograd_core.engine.ops import OPS, SELU_ALPHA, SELU_SCALE
+from autograd_core.engine.ops import (
+    OPS,
+    SELU_ALPHA,
+    SELU_SCALE,
+    sigmoid_array,
+    softmax_array,
+    stable_sigmoid,
+    stable_softmax,
+)
 from autograd_core.engine.tensor import derivative_formula, describe_node
 from autograd_core.language.expression import FUNCTION_NAMES, METHOD_NAMES
 from autograd_core.language.trace import node_name
@@ -200,3 +208,24 @@ def test_texts_of_nodes_read_like_formulas():
     assert describe_node(Tensor(-1.0).log()) == "log(−1)"
     assert describe_node(Tensor(0.0) / Tensor(0.0)) == "0 / 0"
     assert derivative_formula(a.max(b), 0).startswith("(1 if a > b")
+
+
+def test_the_one_sigmoid_and_softmax_match_the_naive_formulas_and_stay_finite_far_out():
+    # where the naive formulas are stable, every form agrees with them
+    xs = np.linspace(-30.0, 30.0, 61)
+    naive = 1.0 / (1.0 + np.exp(-xs))
+    np.testing.assert_allclose(sigmoid_array(xs), naive, rtol=1e-12)
+    np.testing.assert_allclose([stable_sigmoid(float(x)) for x in xs], naive, rtol=1e-12)
+    scores = np.array([[0.3, -1.2, 2.5], [10.0, 0.0, -10.0], [1.0, 1.0, 1.0]])
+    naive_soft = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(softmax_array(scores, axis=1), naive_soft, rtol=1e-12)
+    np.testing.assert_allclose(softmax_array(scores.T, axis=0), naive_soft.T, rtol=1e-12)
+    for row, expected in zip(scores, naive_soft):
+        np.testing.assert_allclose(stable_softmax(row.tolist()), expected, rtol=1e-12)
+    # at ±1000 the naive forms overflow; these saturate to exact 0 and 1
+    far = np.array([-1000.0, 1000.0])
+    assert sigmoid_array(far).tolist() == [0.0, 1.0]
+    assert [stable_sigmoid(-1000.0), stable_sigmoid(1000.0)] == [0.0, 1.0]
+    assert softmax_array(np.array([[1000.0, -1000.0, 0.0]])).tolist() == [[1.0, 0.0, 0.0]]
+    assert stable_softmax([-1000.0, 1000.0]) == [0.0, 1.0]
+    assert np.isfinite(softmax_array(np.array([[1000.0, 1000.0]]))).all()

@@ -106,9 +106,28 @@ def softplus(x: float) -> float:
     return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
 
-def _np_sigmoid(x):
-    e = np.exp(-np.abs(x))  # never overflows; the same two forms as stable_sigmoid
+def stable_softmax(values: Sequence[float]) -> list[float]:
+    """e^v / Σ e^v for a few scores, shifted by the largest so no exp overflows (the scalar twin of softmax_array)."""
+    top = max(values)
+    exps = [math.exp(v - top) for v in values]
+    total = math.fsum(exps)
+    return [e / total for e in exps]
+
+
+def sigmoid_array(x):
+    """stable_sigmoid over an array: the same two forms, split on the sign of x, so no exp overflows."""
+    x = np.asarray(x, dtype=float)
+    e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def softmax_array(z, axis: int = -1) -> np.ndarray:
+    """e^z / Σ e^z along ``axis``, shifted by the largest score there (no overflow; a row with inf or nan gives
+    nan, quietly)."""
+    z = np.asarray(z, dtype=float)
+    with np.errstate(all="ignore"):
+        e = np.exp(z - np.max(z, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def _np_softplus(x):
@@ -584,7 +603,7 @@ OPS: dict[str, Op] = _table(
        params=(("slope", 0.01),), activation=True),
     Op("tanh", 1, _tanh, lambda out, x: (1.0 - out * out,), np.tanh, "tanh({0})", ("(1 − tanh²({0}))",),
        "tanh(z) — smooth, between −1 and 1", activation=True, output_range=(-1.0, 1.0)),
-    Op("sigmoid", 1, _sigmoid, lambda out, x: (out * (1.0 - out),), _np_sigmoid, "sigmoid({0})",
+    Op("sigmoid", 1, _sigmoid, lambda out, x: (out * (1.0 - out),), sigmoid_array, "sigmoid({0})",
        ("σ({0})·(1 − σ({0}))",),
        "σ(z) = 1/(1+e^−z) — smooth, between 0 and 1; trains slowly in deep networks",
        activation=True, output_range=(0.0, 1.0)),
@@ -597,7 +616,7 @@ OPS: dict[str, Op] = _table(
        "selu({0})", ("(1.0507 if {0} > 0 else 1.7581·exp({0}))",),
        "SELU: 1.0507·ELU with α = 1.6733 — keeps activations normalized in deep networks",
        activation=True, output_range=(-SELU_SCALE * SELU_ALPHA, INF)),
-    Op("silu", 1, _silu, _d_silu, lambda x: x * _np_sigmoid(x), "silu({0})",
+    Op("silu", 1, _silu, _d_silu, lambda x: x * sigmoid_array(x), "silu({0})",
        ("σ({0})·(1 + {0}·(1 − σ({0})))",),
        "SiLU (swish): z·σ(z) — smooth ReLU that dips slightly below 0",
        activation=True, output_range=(-0.2785, INF)),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autograd_core.engine.ops import stable_sigmoid, stable_softmax
 from autograd_core.engine.tensor import Tensor
 from autograd_core.language.naming import input_name
 from autograd_core.learn.losses import data_loss, loss_array, penalty_array, regularization
@@ -81,12 +82,8 @@ class SampleGraph:
     def probability(self) -> float:
         """σ(score): the model's probability of class 1 for this point; with K classes, of its own label."""
         if self.scores:
-            z = [t.data for t in self.scores]
-            m = max(z)
-            total = math.fsum(math.exp(v - m) for v in z)
-            return math.exp(z[self.label] - m) / total
-        z = self.score.data
-        return 0.5 * (1.0 + math.tanh(0.5 * z))
+            return stable_softmax([t.data for t in self.scores])[self.label]
+        return stable_sigmoid(self.score.data)
 
     def parameter_grads(self) -> list[float]:
         return [p.grad for p in self.model.parameters()]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autograd_core.engine.ops import softmax_array
 from autograd_core.learn.losses import class_probabilities
 
 
@@ -146,13 +147,11 @@ def regions_from_scores(scores: np.ndarray, extent: tuple[float, float, float, f
         second = np.full_like(top, -np.inf)
         for c in range(k):
             np.maximum(second, np.where(winner == c, -np.inf, S[c]), out=second)
-        with np.errstate(all="ignore"):
-            E = np.exp(S - top)
-            total = E.sum(axis=0)
-            P = (E / total).astype(np.float32)
+        P64 = softmax_array(S, axis=0)
+        P = P64.astype(np.float32)
         shape = (resolution, resolution)
         probs = np.moveaxis(P.reshape(k, *shape), 0, 2)
-        confidence = (1.0 / total).reshape(shape)
+        confidence = P64.max(axis=0).reshape(shape)  # the winner's probability
         present = np.flatnonzero(np.bincount(winner, minlength=k))
         parts_x, parts_y = [np.empty(0)], [np.empty(0)]
         # Class c's margin over its best rival is 0 where it stops winning; all winners but one cover every boundary.

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.engine.tensor import relative_error
-from autograd_core.numbers import COMPACT, LEDGER, format_number
+from autograd_core.numbers import COMPACT, LEDGER, format_number, format_scientific
 
 from ..graph_view.graph_state import Change
 from ..shell.number_box import NumberBox
@@ -97,10 +97,10 @@ def check_against_screen(state: ExpressionState, name: str, grad: float | None, 
             f"grad shown = {grad!r}, numeric = {numeric!r}: a gradient that is inf or nan cannot be checked",
         )
     rel = relative_error(grad, numeric)
-    shown = f"grad shown = {grad!r}, numeric = {numeric!r}, relative error = {rel:.3g}"
+    shown = f"grad shown = {grad!r}, numeric = {numeric!r}, relative error = {format_number(rel)}"
     formula = "relative error = |grad − numeric| / max(|grad|, |numeric|, 1)"
     if rel <= MISMATCH:
-        return "ok", f"rel {rel:.1e} ✓", f"{shown}: they agree ({formula})"
+        return "ok", f"rel {format_scientific(rel)} ✓", f"{shown}: they agree ({formula})"
     if result.rel_error <= MISMATCH and result.analytic != 0.0:
         passes = grad / result.analytic
         whole = math.isfinite(passes) and passes > 1.5 and abs(passes - round(passes)) < 1e-9
@@ -111,7 +111,7 @@ def check_against_screen(state: ExpressionState, name: str, grad: float | None, 
             f"{shown}. One backward pass gives {result.analytic!r}, which agrees with the numeric gradient; "
             "pressing Backward again added (+=) to the leaf gradients. Zero grad, then Backward.",
         )
-    return "mismatch", f"rel {rel:.1e} ✗ mismatch", f"{shown}: they disagree ({formula})"
+    return "mismatch", f"rel {format_scientific(rel)} ✗ mismatch", f"{shown}: they disagree ({formula})"
 
 
 class InputRow:
@@ -277,7 +277,7 @@ class InputsPanel(QWidget):
         self.gradcheck.setToolTip(
             "Gradient check (finite differences): show, for each input, the numeric gradient by central finite "
             "differences and compare it with the "
-            f"gradient on screen once Backward has run; relative errors above {MISMATCH:g} are flagged"
+            f"gradient on screen once Backward has run; relative errors above {format_number(MISMATCH)} are flagged"
         )
         self.gradcheck.toggled.connect(state.set_gradcheck)
         self.empty = QLabel("No inputs: the expression has no free names.")

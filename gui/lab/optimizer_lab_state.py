@@ -30,6 +30,7 @@ from autograd_core.lab.surfaces import (
     gradient_field,
 )
 from autograd_core.language.expression import ExpressionError, Program
+from autograd_core.numbers import LEDGER, format_number
 
 FRAME_MS = 30  # ~33 frames a second
 TICK_BUDGET_S = 0.010  # a frame stops stepping after this long (the rest waits for the next frame): with
@@ -54,9 +55,9 @@ def settings_text(settings: dict) -> str:
     parts = []
     for key, value in settings.items():
         if isinstance(value, (tuple, list)):
-            parts.append(f"{key}={'/'.join(f'{v:g}' for v in value)}")
+            parts.append(f"{key}={'/'.join(format_number(v, LEDGER) for v in value)}")
         else:
-            parts.append(f"{key}={value:g}")
+            parts.append(f"{key}={format_number(value, LEDGER)}")
     return ", ".join(parts)
 
 
@@ -243,7 +244,9 @@ class LabState(QObject):
         if not chosen:
             self.message.emit("No optimizer is ticked: tick at least one in the table.")
             return
-        self.message.emit(f"Race from ({x:.3g}, {y:.3g}). Click a point of a path to see that step's graph.")
+        self.message.emit(
+            f"Race from ({format_number(x)}, {format_number(y)}). Click a point of a path to see that step's graph."
+        )
         if play:
             self.play()
 

@@ -37,6 +37,7 @@ from autograd_core.language.naming import class_name, input_name
 from autograd_core.learn.data import MAX_CLASSES
 from autograd_core.live.regions import RegionGrid, region_image
 from autograd_core.live.service import GRID_MARGIN, Snapshot, square_extent
+from autograd_core.numbers import format_fixed
 
 from ..shell.flow_layout import FlowLayout
 from ..shell.theme import Palette, class_rgb, palette, plot_text_size, readable_text, rgb
@@ -561,7 +562,7 @@ class BoundaryPlot(QWidget):
             self.pointPainted.emit(x, y, int(self.mode[-1]))
         elif self.mode == "erase":
             if hit is None:
-                self.message.emit(f"No point within {HIT_PX:.0f} pixels of the click: nothing erased.")
+                self.message.emit(f"No point within {format_fixed(HIT_PX, 0)} pixels of the click: nothing erased.")
             else:
                 self.pointErased.emit(*hit)
         elif hit is not None:

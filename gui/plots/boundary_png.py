@@ -13,6 +13,8 @@ import os
 
 import numpy as np
 
+from autograd_core.numbers import LEDGER, format_number, format_percent
+
 GRID = 240  # samples per axis of the probability map
 
 
@@ -123,14 +125,16 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
         painter.setPen(QPen(QColor(pal.axis), 1.0))
         painter.drawLine(p, p + QPointF(0, 5))
         painter.setPen(ink)
-        painter.drawText(QRectF(p.x() - 40, p.y() + 7, 80, 18), Qt.AlignmentFlag.AlignHCenter, f"{t:g}")
+        painter.drawText(QRectF(p.x() - 40, p.y() + 7, 80, 18), Qt.AlignmentFlag.AlignHCenter, format_number(t, LEDGER))
     for t in nice_ticks(y0, y1):
         p = px(x0, t)
         painter.setPen(QPen(QColor(pal.axis), 1.0))
         painter.drawLine(p, p - QPointF(5, 0))
         painter.setPen(ink)
         painter.drawText(
-            QRectF(p.x() - 60, p.y() - 9, 52, 18), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{t:g}"
+            QRectF(p.x() - 60, p.y() - 9, 52, 18),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            format_number(t, LEDGER),
         )
     # The axes name the inputs and, beside them, what the data calls them (x1 · PC1, x2 · petal width (cm)).
     painter.drawText(QRectF(left, height - 24, pw, 20), Qt.AlignmentFlag.AlignHCenter, data.input_label(0))
@@ -161,7 +165,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
         for v in (0.0, 0.5, 1.0):
             y = bar.top() + (1.0 - v) * bar.height()
             painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y))
-            painter.drawText(QRectF(bar.right() + 6, y - 9, 40, 18), Qt.AlignmentFlag.AlignVCenter, f"{v:g}")
+            painter.drawText(QRectF(bar.right() + 6, y - 9, 40, 18), Qt.AlignmentFlag.AlignVCenter, format_number(v))
         painter.save()
         painter.translate(bar.right() + 52, top + ph / 2)
         painter.rotate(90)
@@ -171,11 +175,11 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     # Title: what was trained and how well.
     m = trainer.evaluate()
     c = trainer.config
-    test = f", test {m.test_acc:.1%}" if m.test_acc is not None else ""
-    title = f"{data.name}: train accuracy {m.train_acc:.1%}{test} after {trainer.step_count} steps"
+    test = f", test {format_percent(m.test_acc)}" if m.test_acc is not None else ""
+    title = f"{data.name}: train accuracy {format_percent(m.train_acc)}{test} after {trainer.step_count} steps"
     sub = (
         f"MLP {'-'.join(map(str, [c.inputs, *c.layers, c.outputs]))} {'/'.join(c.hidden_activations) or c.activation}, "
-        f"{'cross-entropy' if regions is not None else c.loss} loss, {c.optimizer} lr {c.lr:g}"
+        f"{'cross-entropy' if regions is not None else c.loss} loss, {c.optimizer} lr {format_number(c.lr, LEDGER)}"
         + ("   ●  train   ○  test" if len(data.y_test) else "   ●  train")
         + ("   —  P = 0.5" if regions is None else "   —  class boundaries")
     )

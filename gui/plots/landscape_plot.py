@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from autograd_core.numbers import format_number
+from autograd_core.numbers import format_fixed, format_number, format_percent
 
 from ..shell.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
 from ..training.training_style import map_plot, style_plot
@@ -55,7 +55,8 @@ class LandscapePlot(QWidget):
         self.follow_box = QCheckBox("Follow training")
         self.follow_box.setObjectName("landscapeFollow")
         self.follow_box.setToolTip(
-            f"Recompute while training runs (at most every {FOLLOW_INTERVAL_S:g} s, and at most a quarter of the time)"
+            f"Recompute while training runs (at most every {format_number(FOLLOW_INTERVAL_S)} s, "
+            "and at most a quarter of the time)"
         )
         self.follow_timer = QTimer(self)
         self.follow_timer.setSingleShot(True)
@@ -117,13 +118,13 @@ class LandscapePlot(QWidget):
             plane = f"two random directions d₁, d₂ (seed {L.seed}), each neuron's part scaled to its weights' norm"
         else:
             share = sum(L.variance or (0.0, 0.0))
-            plane = f"the path's two principal directions ({100 * share:.0f} % of its movement)"
+            plane = f"the path's two principal directions ({format_percent(share, 0)} of its movement)"
         finite = L.losses[np.isfinite(L.losses)]
         low = f(float(finite.min())) if finite.size else "nan"
         self._set_caption(
             f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}: {plane}. Here (●) {f(L.center_loss)}, lowest "
             f"on the map {low}. The line is the training path ({len(path)} points) projected onto this plane. "
-            f"{len(L.alphas)}×{len(L.betas)} grid in {L.seconds:.2f} s, in the training process.",
+            f"{len(L.alphas)}×{len(L.betas)} grid in {format_fixed(L.seconds, 2)} s, in the training process.",
             f"Training loss over θ + α·d₁ + β·d₂ at step {L.step}. Here (●) {f(L.center_loss)}, "
             f"lowest {low}. (Hover for more.)",
         )

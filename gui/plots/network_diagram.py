@@ -18,15 +18,12 @@ import math
 from contextlib import contextmanager
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform
+from PySide6.QtCore import QLineF, QPointF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsEllipseItem,
     QGraphicsLineItem,
-    QGraphicsPathItem,
-    QGraphicsPixmapItem,
-    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
@@ -36,24 +33,52 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.language.naming import class_name, connection_name, input_name, parameter_name, unit_name
+from autograd_core.language.naming import class_name, connection_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 
 from ..shell.theme import Palette, palette, plot_text_size
+from .network_diagram_layout import (
+    LABEL_GAP_PX,
+    LAYER_GAP,
+    MAX_ASPECT,
+    MAX_LAYER_GAP,
+    MIN_LAYER_GAP,
+    NEURON_GAP,
+    PICK_TOLERANCE_PX,
+    DiagramLayout,
+    _place,
+    _View,
+)
+from .network_items import MAGNIFIED_PX, RADIUS, EdgeItem, Magnifier, NeuronItem
 from .neuron_maps import describe_range, map_image, map_images
 
-LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
-MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads
-MAX_ASPECT = 2.7  # nor is a network stretched wider than this × its height (unless LAYER_GAP already makes it so)
-NEURON_GAP = 46.0
-RADIUS = 18.0
-LABEL_GAP_PX = 4.0  # the input and output labels (a fixed size in pixels) keep at least this far apart
+__all__ = [  # the items and geometry live beside this module; they stay importable from here
+    "ALPHA_LEVELS",
+    "DEAD_TEXT",
+    "EDGE_KEYS",
+    "EDGE_MODES",
+    "LABEL_GAP_PX",
+    "LAYER_GAP",
+    "MAGNIFIED_PX",
+    "MAX_ASPECT",
+    "MAX_EDGE_WIDTH",
+    "MAX_LAYER_GAP",
+    "MIN_LAYER_GAP",
+    "NEURON_GAP",
+    "PICK_TOLERANCE_PX",
+    "RADIUS",
+    "TITLES",
+    "WIDTH_LEVELS",
+    "EdgeItem",
+    "Magnifier",
+    "NetworkDiagram",
+    "NeuronItem",
+]
+
 WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
 ALPHA_LEVELS = 6
 MAX_EDGE_WIDTH = 6.0
 EDGE_MODES = ("weight", "gradient")
-PICK_TOLERANCE_PX = 6.0  # a click this close to an edge picks it
-MAGNIFIED_PX = 168  # side of a hovered neuron's enlarged map
 DEAD_TEXT = "dead: outputs 0 for every training point, so it gets no gradient and cannot recover"
 TITLES = {  # short: the header shares a row with the edge-mode combo, even at 1024 px in presentation mode
     "weight": "<b>Network</b>",
@@ -65,225 +90,7 @@ EDGE_KEYS = {
 }
 
 
-class _ReportsHover:
-    """Tells the diagram which item the pointer is over (it shows that item's numbers)."""
-
-    def hoverEnterEvent(self, event):
-        self.diagram._hover(self)
-        super().hoverEnterEvent(event)
-
-    def hoverLeaveEvent(self, event):
-        self.diagram._hover(None)
-        super().hoverLeaveEvent(event)
-
-
-class EdgeItem(_ReportsHover, QGraphicsLineItem):
-    """One weight.  Its hover shape is a wide band so thin edges are easy to point at."""
-
-    def __init__(self, diagram: NetworkDiagram, layer: int, row: int, col: int, line: QLineF):
-        super().__init__(line)
-        self.diagram, self.layer, self.row, self.col = diagram, layer, row, col
-        self.style_key = None
-        self.setAcceptHoverEvents(True)
-        self.setZValue(0)
-
-
-class NeuronItem(_ReportsHover, QGraphicsEllipseItem):
-    """One neuron (or input).  ``layer`` 0 is the input layer."""
-
-    def __init__(self, diagram: NetworkDiagram, layer: int, index: int, center: QPointF, radius: float = RADIUS):
-        super().__init__(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius))
-        self.diagram, self.layer, self.index = diagram, layer, index
-        self.setAcceptHoverEvents(True)
-        self.setZValue(10)
-        self.image_item: QGraphicsPixmapItem | None = None
-        self.dead_mark: QGraphicsPathItem | None = None
-
-    @property
-    def dead(self) -> bool:
-        return self.dead_mark is not None
-
-    def set_dead(self, dead: bool) -> None:
-        """Gray the unit's map and cross it out (a dead ReLU)."""
-        if dead == self.dead:
-            return
-        if dead:
-            r = self.rect().adjusted(4, 4, -4, -4) if self.rect().width() > 12 else self.rect()
-            path = QPainterPath()
-            path.moveTo(r.topLeft())
-            path.lineTo(r.bottomRight())
-            path.moveTo(r.topRight())
-            path.lineTo(r.bottomLeft())
-            self.dead_mark = QGraphicsPathItem(path, self)
-            pen = QPen(QColor(palette().error), 2.5)
-            pen.setCosmetic(True)
-            self.dead_mark.setPen(pen)
-            self.dead_mark.setZValue(2)
-        else:
-            self.dead_mark.setParentItem(None)
-            if self.scene() is not None:
-                self.scene().removeItem(self.dead_mark)
-            self.dead_mark = None
-        if self.image_item is not None:
-            self.image_item.setOpacity(0.3 if dead else 1.0)
-
-    def set_fill(self, brush: QBrush) -> None:
-        """The circle's fill: painted now, or, while a map is shown inside, kept for when it is removed
-        (an opaque fill over the map, which stacks behind the circle, hid it after a theme switch)."""
-        self._fill = brush
-        if self.image_item is None:
-            self.setBrush(brush)
-
-    def set_image(self, image: QImage | None) -> None:
-        """Show ``image`` inside the circle, under its outline; None removes it.
-
-        Give it transparent corners (a disc): clipping every repaint to the
-        circle would cost more than drawing the rest of the diagram.
-        """
-        if image is None:
-            if self.image_item is not None:
-                if self.scene() is not None:
-                    self.scene().removeItem(self.image_item)
-                self.image_item = None
-                self.setBrush(self._fill)
-            return
-        if self.image_item is None:
-            self._fill = self.brush()
-            self.setBrush(QBrush(Qt.BrushStyle.NoBrush))  # the outline stays on top of the picture
-            self.image_item = QGraphicsPixmapItem(self)
-            self.image_item.setFlag(QGraphicsPixmapItem.GraphicsItemFlag.ItemStacksBehindParent, True)
-            self.image_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
-        pixmap = QPixmap.fromImage(image)
-        rect = self.rect()
-        self.image_item.setPixmap(pixmap)
-        self.image_item.setScale(rect.width() / max(1, pixmap.width()))
-        self.image_item.setPos(rect.topLeft())
-        self.image_item.setOpacity(0.3 if self.dead else 1.0)
-
-    def move_to(self, center: QPointF) -> None:
-        """Center the circle on ``center``, its map and dead mark with it (they are drawn in the rect's coordinates)."""
-        shift = center - self.rect().center()
-        if shift.isNull():
-            return
-        self.setRect(self.rect().translated(shift))
-        if self.image_item is not None:
-            self.image_item.setPos(self.rect().topLeft())
-        if self.dead_mark is not None:
-            self.dead_mark.setPos(self.dead_mark.pos() + shift)
-
-
-class Magnifier(QGraphicsRectItem):
-    """A hovered neuron's map, enlarged, with a title: a fixed size in pixels whatever the zoom."""
-
-    def __init__(self):
-        super().__init__()
-        self.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setZValue(100)
-        self.title = QGraphicsSimpleTextItem(self)
-        self.key = QGraphicsSimpleTextItem(self)
-        self.apply_palette(palette())
-        self.picture = QGraphicsPixmapItem(self)
-        self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.hide()
-
-    def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
-        self.setBrush(QBrush(QColor(pal.plot_background)))
-        pen = QPen(QColor(pal.neuron_border), 1.5)
-        pen.setCosmetic(True)
-        self.setPen(pen)
-        font = QFont()
-        font.setPointSizeF(plot_text_size(presentation, 1.05))
-        font.setBold(True)
-        self.title.setFont(font)
-        small = QFont()
-        small.setPointSizeF(plot_text_size(presentation, 0.9))
-        self.key.setFont(small)
-        for item in (self.title, self.key):
-            item.setBrush(QBrush(QColor(pal.plot_text)))
-
-    def show_map(self, title: str, key: str, image: QImage) -> None:
-        self.title.setText(title)
-        self.key.setText(key)
-        pad, title_h = 6, self.title.boundingRect().height()
-        width = max(MAGNIFIED_PX, self.title.boundingRect().width(), self.key.boundingRect().width()) + 2 * pad
-        self.title.setPos(pad, pad)
-        pixmap = QPixmap.fromImage(image).scaled(
-            MAGNIFIED_PX, MAGNIFIED_PX, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
-        )
-        self.picture.setPixmap(pixmap)
-        self.picture.setPos((width - MAGNIFIED_PX) / 2, pad + title_h + 4)
-        self.key.setPos(pad, pad + title_h + 8 + MAGNIFIED_PX)
-        self.setRect(QRectF(0, 0, width, self.key.pos().y() + self.key.boundingRect().height() + pad))
-        self.show()
-
-
-class _View(QGraphicsView):
-    """Keeps the whole network in view when the widget is resized."""
-
-    held = 0  # inside NetworkDiagram.fitting_once: resizes wait for one fit at the end
-    missed = False
-
-    def resizeEvent(self, event):
-        super().resizeEvent(event)
-        self.fit_soon()
-
-    def fit_soon(self):
-        if self.held:
-            self.missed = True
-        else:
-            self.fit()
-
-    margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
-
-    def mousePressEvent(self, event):
-        if event.button() == Qt.MouseButton.LeftButton and self.diagram is not None:
-            scale = max(self.transform().m11(), 1e-6)
-            if self.diagram._clicked(self.mapToScene(event.position().toPoint()), PICK_TOLERANCE_PX / scale):
-                event.accept()
-                return
-        super().mousePressEvent(event)
-
-    diagram = None
-
-    def fit(self):
-        # the input and output labels keep their size in pixels: spaced for the zoom, they never touch; set in
-        # two columns they need more room beside the network, and the network is fitted again (at most once a side)
-        if self.diagram is not None:
-            self.diagram._label_floor = {}
-        for _ in range(4):
-            if not self._fit_once():
-                break
-
-    def _fit_once(self) -> bool:
-        """Fit the network; True when its labels then asked for other margins."""
-        items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
-        if not items:
-            return False
-        left, right = self.diagram.label_margins() if self.diagram is not None else (self.margin_px[0],) * 2
-        top = self.margin_px[1]
-        if self.diagram is not None:
-            # The network's height is fixed, its width is not: stretch the layers to the view's shape first.
-            self.diagram.fit_to_aspect(self.viewport().width() - left - right, self.viewport().height() - 2 * top)
-        rect = items[0].sceneBoundingRect()
-        for item in items[1:]:
-            rect = rect.united(item.sceneBoundingRect())
-        # The scale that leaves the pixel margins free, then those margins in scene units.
-        width_px, height_px = self.viewport().width() - left - right, self.viewport().height() - 2 * top
-        scale = min(width_px / max(rect.width(), 1e-6), height_px / max(rect.height(), 1e-6))
-        if scale <= 0:  # a view too small for the margins: fit the circles alone
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-            scale = max(self.transform().m11(), 1e-6)
-        shown = rect.adjusted(-left / scale, -top / scale, right / scale, top / scale)
-        self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centered instead
-        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.diagram is not None:
-            self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
-            return self.diagram.space_labels(self.transform().m11())
-        return False
-
-
-class NetworkDiagram(QWidget):
+class NetworkDiagram(DiagramLayout, QWidget):
     """Inputs, hidden neurons and output as circles; weights as edges; hover for numbers."""
 
     hovered = Signal(str)  # the text shown under the diagram
@@ -499,156 +306,6 @@ class NetworkDiagram(QWidget):
         self._edge_ends = np.array(
             [[e.line().x1(), e.line().y1(), e.line().x2(), e.line().y2()] for e in self.edges], dtype=float
         ).reshape(-1, 4)
-
-    def label_margins(self) -> tuple[float, float]:
-        """Pixels left and right of the circles for the input names and 'score' (they ignore the zoom)."""
-        widths = {"left": 0.0, "right": 0.0}
-        for label, _item, side in self._label_anchors:
-            if side in widths:
-                widths[side] = max(widths[side], label.boundingRect().width() + abs(label.data(2) or 0.0))
-        return widths["left"] + 14, widths["right"] + 14
-
-    def fit_to_aspect(self, width_px: float, height_px: float) -> None:
-        """Pick the layer gap that makes the network as wide as ``width_px`` when its height fills ``height_px``.
-
-        Circles stay round (the view scales uniformly); only the distance between layers changes.
-        """
-        if len(self.neurons) < 2 or width_px <= 0 or height_px <= 0:
-            return
-        first = self.neurons[0][0].rect()
-        radius = first.width() / 2
-        top = min(column[0].rect().top() for column in self.neurons)
-        bottom = max(column[-1].rect().bottom() for column in self.neurons)
-        height = max(bottom - top, 1e-6)
-        spans = len(self.neurons) - 1
-        gap = (width_px * height / height_px - 2 * radius) / spans
-        widest = max(LAYER_GAP, min(MAX_LAYER_GAP, (MAX_ASPECT * height - 2 * radius) / spans))
-        self._place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
-
-    def _place_layers(self, gap: float) -> None:
-        """Move the layers ``gap`` apart, and everything placed from neuron centers with them (no rebuild: maps,
-        dead marks and the picked weight stay)."""
-        if abs(gap - self.layer_gap) < 0.5:
-            return
-        self.layer_gap = gap
-        for layer, column in enumerate(self.neurons):
-            for item in column:
-                item.move_to(QPointF(layer * gap, item.rect().center().y()))
-        self._neurons_moved()
-
-    def space_labels(self, scale: float) -> bool:
-        """Space the inputs and the outputs so that their labels, a fixed size in pixels, keep LABEL_GAP_PX
-        apart at the zoom ``scale``: a narrow layer spreads towards the height of the tallest one; where that is
-        not enough (a very short view, a layer as tall as the tallest) its labels alternate between two columns,
-        and where even that is not enough only every second (third …) label is shown (the hover names every
-        node).  A fit's repeated calls only ever add columns or thin labels out (``_label_floor``), so they
-        settle.  True when the room the labels take beside the network changed."""
-        if len(self.neurons) < 2 or scale <= 0:
-            return False
-        moved, widened = False, False
-        tallest, gap = self._tallest, self._neuron_gap
-        for layer, side in ((0, "left"), (len(self.neurons) - 1, "right")):
-            column = self.neurons[layer]
-            labels = [(column.index(item), label) for label, item, where in self._label_anchors if where == side]
-            n = len(column)
-            if n < 2 or not labels:
-                continue
-            height = max(label.boundingRect().height() for _j, label in labels) + LABEL_GAP_PX
-            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
-            widest = gap if n >= tallest else (tallest - 1) * gap / (n - 1)  # as tall as the tallest layer
-            spread = min(widest, max(spread, height / scale))
-            if abs(column[1].rect().center().y() - column[0].rect().center().y() - spread) > 0.5:
-                for j, item in enumerate(column):
-                    item.move_to(QPointF(item.rect().center().x(), (j - (n - 1) / 2) * spread))
-                moved = True
-            pitch = spread * scale  # pixels between neighboring neurons
-            columns = 1 if pitch >= height - 1e-6 else 2
-            every = 1
-            while columns * every * pitch < height - 1e-6 and every < n:
-                every += 1
-            least_columns, least_every = self._label_floor.get(side, (1, 1))
-            columns, every = max(columns, least_columns), max(every, least_every)
-            self._label_floor[side] = (columns, every)
-            stride = max(label.boundingRect().width() for _j, label in labels) + 2 * LABEL_GAP_PX
-            for j, label in labels:
-                label.setVisible(j % every == 0)
-                shift = ((j // every) % columns) * stride * (-1 if side == "left" else 1)
-                if (label.data(2) or 0.0) != shift:
-                    label.setData(2, shift)
-                    _place(label)
-                    widened = True
-        if moved:
-            self._neurons_moved()
-        return widened
-
-    def _neurons_moved(self) -> None:
-        """Edges, labels, the pick and the magnifier follow the neurons' new places."""
-        for edge in self.edges:
-            edge.setLine(
-                QLineF(
-                    self.neurons[edge.layer - 1][edge.col].rect().center(),
-                    self.neurons[edge.layer][edge.row].rect().center(),
-                )
-            )
-        self._update_edge_ends()
-        for label, item, side in self._label_anchors:
-            label.setPos(_anchor(item.rect(), side))
-        if self.picked is not None:
-            self.pick(*self.picked, emit=False)
-        if self._hovered is not None:
-            self._magnify(self._hovered if isinstance(self._hovered, NeuronItem) else None)
-
-    def _label(self, text: str, anchor: QPointF, align: str) -> QGraphicsSimpleTextItem:
-        """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
-        item = QGraphicsSimpleTextItem(text)
-        item.setFont(self._font)
-        item.setBrush(QBrush(QColor(self.colors.plot_text)))
-        item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        item.setData(0, align)
-        item.setPos(anchor)
-        _place(item)
-        item.setZValue(20)
-        self.scene.addItem(item)
-        return item
-
-    def layer_activation(self, layer: int) -> str:
-        """The activation of hidden layer ``layer`` (1 = the first)."""
-        if 1 <= layer <= len(self.activations):
-            return self.activations[layer - 1]
-        return self.activation
-
-    def fit_layer_labels(self, layer_gap_px: float) -> None:
-        """Drop the activation from the hidden layers' labels when neighbors (two layers apart) would touch."""
-        for item in self.layer_labels:
-            full = item.data(1)
-            item.setText(full)
-            if item.boundingRect().width() > 2 * layer_gap_px - 8:
-                item.setText(full.split(" ")[0])
-            _place(item)
-
-    def _add_labels(self, last: int) -> None:
-        for j, item in enumerate(self.neurons[0] if self.neurons else []):
-            text = self.input_labels[j] if j < len(self.input_labels) else input_name(j)
-            label = self._label(text, _anchor(item.rect(), "left"), "left")
-            self._label_anchors.append((label, item, "left"))
-        if len(self.neurons) > 1:
-            outputs = self.neurons[last]
-            names = ["score"] if len(outputs) == 1 else [f"score{k + 1}" for k in range(len(outputs))]
-            for item, name in zip(outputs, names):
-                self._label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
-        # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
-        # projector): alternate above/below so neighboring layers' labels never run into each other.
-        self.layer_labels = []
-        for layer in range(1, last):
-            column = self.neurons[layer]
-            activation = self.layer_activation(layer)
-            text = f"{len(column)} {activation}".strip()
-            item, align = (column[0], "above") if layer % 2 else (column[-1], "below")
-            label = self._label(text, _anchor(item.rect(), align), align)
-            self._label_anchors.append((label, item, align))
-            label.setData(1, text)
-            label.setToolTip(f"{text}: {len(column)} neurons, activation {activation or 'none'}")
-            self.layer_labels.append(label)
 
     # ------------------------------------------------------------- updating
 
@@ -895,25 +552,6 @@ class NetworkDiagram(QWidget):
         dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
         magnifier.setPos(center)
         magnifier.setTransform(QTransform.fromTranslate(dx, dy))
-
-
-def _anchor(rect: QRectF, side: str) -> QPointF:
-    """The point of a neuron's circle that a label on ``side`` of it hangs from."""
-    return {
-        "left": QPointF(rect.left(), rect.center().y()),
-        "right": QPointF(rect.right(), rect.center().y()),
-        "above": QPointF(rect.center().x(), rect.top()),
-        "below": QPointF(rect.center().x(), rect.bottom()),
-    }[side]
-
-
-def _place(item: QGraphicsSimpleTextItem) -> None:
-    """Offset a zoom-independent label (in pixels) to the side of its anchor that ``data(0)`` names."""
-    w, h = item.boundingRect().width(), item.boundingRect().height()
-    offsets = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4), "below": (-w / 2, 4)}
-    dx, dy = offsets[item.data(0)]
-    dx += item.data(2) or 0.0  # a second (third …) column of labels beside a layer too short for one
-    item.setTransform(QTransform.fromTranslate(dx, dy))  # pixels: transformations are ignored
 
 
 def _value(arrays, layer: int, which: int, *index) -> float:

@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from autograd_core.learn.nn import ACTIVATIONS, activation_range
+from autograd_core.numbers import format_number
 
 from ..shell.theme import Palette, palette
 
@@ -128,5 +129,5 @@ def describe_range(values: np.ndarray, activation: str) -> str:
     lo, hi = map_range(values, activation)
     zero = "dark" if palette().name == "dark" else "white"
     if is_sequential(activation):
-        return f"{zero} = 0 … purple = {hi:.3g}"
-    return f"blue = {lo:.3g} · {zero} = 0 · orange = {hi:.3g}"
+        return f"{zero} = 0 … purple = {format_number(hi)}"
+    return f"blue = {format_number(lo)} · {zero} = 0 · orange = {format_number(hi)}"

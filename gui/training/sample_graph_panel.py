@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.language.naming import class_name, input_name
-from autograd_core.numbers import parse_number
+from autograd_core.numbers import LEDGER, format_number, parse_number
 
 from ..expression.backward_panel import backward_column
 from ..graph_view import GraphView, view_tool_buttons
@@ -253,8 +253,8 @@ class SampleGraphPanel(QWidget):
 
     def show_sample(self, x: float, y: float, label: int) -> bool:
         """Show the graph of point (x, y) with true class ``label`` through the current network."""
-        self.x_edit.setText(f"{x:.6g}")
-        self.y_edit.setText(f"{y:.6g}")
+        self.x_edit.setText(format_number(x, LEDGER))
+        self.y_edit.setText(format_number(y, LEDGER))
         model = self._model()
         classes = max(2, int(getattr(model, "nouts", [1])[-1])) if model is not None else 2
         self._offer_classes(classes)  # K outputs: K classes to choose from

@@ -32,7 +32,7 @@ from autograd_core.learn.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS,
 from autograd_core.learn.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.learn.optim import OPTIMIZERS
 from autograd_core.learn.presets import describe_preset
-from autograd_core.numbers import COMPACT, format_number, format_percent
+from autograd_core.numbers import COMPACT, format_fixed, format_number, format_percent
 
 from ..shell.number_box import NumberBox, WholeNumberBox
 from ..shell.theme import Palette, palette
@@ -402,7 +402,7 @@ class TrainingPanel(QWidget):
         m = self.controller.last_metrics
         if m is None:
             return
-        parts = [f"<b>step {m.step}</b> · epoch {m.epoch:.1f}"]
+        parts = [f"<b>step {m.step}</b> · epoch {format_fixed(m.epoch)}"]
         if self.controller.task == "regression":  # the accuracy columns hold R²
             parts.append(f"train loss {format_number(m.train_loss)} · R² {format_number(m.train_acc)}")
             if m.test_acc is not None:
@@ -412,7 +412,7 @@ class TrainingPanel(QWidget):
             if m.test_acc is not None:
                 parts.append(f"<b>test loss {format_number(m.test_loss)} · acc {format_percent(m.test_acc)}</b>")
         if self.controller.running:
-            parts.append(f"{snap.steps_per_second:.1f} steps/s" if snap is not None else "running")
+            parts.append(f"{format_fixed(snap.steps_per_second)} steps/s" if snap is not None else "running")
         elif snap is not None and (snap.stopped_reason or snap.error):
             parts.append("stopped")
         elif snap is not None and snap.finished:

@@ -1,0 +1,258 @@
+"""Where the network diagram's circles and labels go: the layer gap that fits the view's shape, inputs and
+outputs spaced so their fixed-size labels never touch, and the view that keeps the whole network in sight."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QTransform
+from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView
+
+from autograd_core.language.naming import input_name
+
+from .network_items import NeuronItem
+
+LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
+MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads
+MAX_ASPECT = 2.7  # nor is a network stretched wider than this × its height (unless LAYER_GAP already makes it so)
+NEURON_GAP = 46.0
+LABEL_GAP_PX = 4.0  # the input and output labels (a fixed size in pixels) keep at least this far apart
+PICK_TOLERANCE_PX = 6.0  # a click this close to an edge picks it
+
+
+class _View(QGraphicsView):
+    """Keeps the whole network in view when the widget is resized."""
+
+    held = 0  # inside NetworkDiagram.fitting_once: resizes wait for one fit at the end
+    missed = False
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.fit_soon()
+
+    def fit_soon(self):
+        if self.held:
+            self.missed = True
+        else:
+            self.fit()
+
+    margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
+
+    def mousePressEvent(self, event):
+        if event.button() == Qt.MouseButton.LeftButton and self.diagram is not None:
+            scale = max(self.transform().m11(), 1e-6)
+            if self.diagram._clicked(self.mapToScene(event.position().toPoint()), PICK_TOLERANCE_PX / scale):
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    diagram = None
+
+    def fit(self):
+        # the input and output labels keep their size in pixels: spaced for the zoom, they never touch; set in
+        # two columns they need more room beside the network, and the network is fitted again (at most once a side)
+        if self.diagram is not None:
+            self.diagram._label_floor = {}
+        for _ in range(4):
+            if not self._fit_once():
+                break
+
+    def _fit_once(self) -> bool:
+        """Fit the network; True when its labels then asked for other margins."""
+        items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
+        if not items:
+            return False
+        left, right = self.diagram.label_margins() if self.diagram is not None else (self.margin_px[0],) * 2
+        top = self.margin_px[1]
+        if self.diagram is not None:
+            # The network's height is fixed, its width is not: stretch the layers to the view's shape first.
+            self.diagram.fit_to_aspect(self.viewport().width() - left - right, self.viewport().height() - 2 * top)
+        rect = items[0].sceneBoundingRect()
+        for item in items[1:]:
+            rect = rect.united(item.sceneBoundingRect())
+        # The scale that leaves the pixel margins free, then those margins in scene units.
+        width_px, height_px = self.viewport().width() - left - right, self.viewport().height() - 2 * top
+        scale = min(width_px / max(rect.width(), 1e-6), height_px / max(rect.height(), 1e-6))
+        if scale <= 0:  # a view too small for the margins: fit the circles alone
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            scale = max(self.transform().m11(), 1e-6)
+        shown = rect.adjusted(-left / scale, -top / scale, right / scale, top / scale)
+        self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centered instead
+        self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.diagram is not None:
+            self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
+            return self.diagram.space_labels(self.transform().m11())
+        return False
+
+
+class DiagramLayout:
+    """The NetworkDiagram's geometry: layer spacing, label placement and spacing (mixed into the widget, which
+    owns the neurons, labels and scene these methods move)."""
+
+    def label_margins(self) -> tuple[float, float]:
+        """Pixels left and right of the circles for the input names and 'score' (they ignore the zoom)."""
+        widths = {"left": 0.0, "right": 0.0}
+        for label, _item, side in self._label_anchors:
+            if side in widths:
+                widths[side] = max(widths[side], label.boundingRect().width() + abs(label.data(2) or 0.0))
+        return widths["left"] + 14, widths["right"] + 14
+
+    def fit_to_aspect(self, width_px: float, height_px: float) -> None:
+        """Pick the layer gap that makes the network as wide as ``width_px`` when its height fills ``height_px``.
+
+        Circles stay round (the view scales uniformly); only the distance between layers changes.
+        """
+        if len(self.neurons) < 2 or width_px <= 0 or height_px <= 0:
+            return
+        first = self.neurons[0][0].rect()
+        radius = first.width() / 2
+        top = min(column[0].rect().top() for column in self.neurons)
+        bottom = max(column[-1].rect().bottom() for column in self.neurons)
+        height = max(bottom - top, 1e-6)
+        spans = len(self.neurons) - 1
+        gap = (width_px * height / height_px - 2 * radius) / spans
+        widest = max(LAYER_GAP, min(MAX_LAYER_GAP, (MAX_ASPECT * height - 2 * radius) / spans))
+        self._place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
+
+    def _place_layers(self, gap: float) -> None:
+        """Move the layers ``gap`` apart, and everything placed from neuron centers with them (no rebuild: maps,
+        dead marks and the picked weight stay)."""
+        if abs(gap - self.layer_gap) < 0.5:
+            return
+        self.layer_gap = gap
+        for layer, column in enumerate(self.neurons):
+            for item in column:
+                item.move_to(QPointF(layer * gap, item.rect().center().y()))
+        self._neurons_moved()
+
+    def space_labels(self, scale: float) -> bool:
+        """Space the inputs and the outputs so that their labels, a fixed size in pixels, keep LABEL_GAP_PX
+        apart at the zoom ``scale``: a narrow layer spreads towards the height of the tallest one; where that is
+        not enough (a very short view, a layer as tall as the tallest) its labels alternate between two columns,
+        and where even that is not enough only every second (third …) label is shown (the hover names every
+        node).  A fit's repeated calls only ever add columns or thin labels out (``_label_floor``), so they
+        settle.  True when the room the labels take beside the network changed."""
+        if len(self.neurons) < 2 or scale <= 0:
+            return False
+        moved, widened = False, False
+        tallest, gap = self._tallest, self._neuron_gap
+        for layer, side in ((0, "left"), (len(self.neurons) - 1, "right")):
+            column = self.neurons[layer]
+            labels = [(column.index(item), label) for label, item, where in self._label_anchors if where == side]
+            n = len(column)
+            if n < 2 or not labels:
+                continue
+            height = max(label.boundingRect().height() for _j, label in labels) + LABEL_GAP_PX
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
+            widest = gap if n >= tallest else (tallest - 1) * gap / (n - 1)  # as tall as the tallest layer
+            spread = min(widest, max(spread, height / scale))
+            if abs(column[1].rect().center().y() - column[0].rect().center().y() - spread) > 0.5:
+                for j, item in enumerate(column):
+                    item.move_to(QPointF(item.rect().center().x(), (j - (n - 1) / 2) * spread))
+                moved = True
+            pitch = spread * scale  # pixels between neighboring neurons
+            columns = 1 if pitch >= height - 1e-6 else 2
+            every = 1
+            while columns * every * pitch < height - 1e-6 and every < n:
+                every += 1
+            least_columns, least_every = self._label_floor.get(side, (1, 1))
+            columns, every = max(columns, least_columns), max(every, least_every)
+            self._label_floor[side] = (columns, every)
+            stride = max(label.boundingRect().width() for _j, label in labels) + 2 * LABEL_GAP_PX
+            for j, label in labels:
+                label.setVisible(j % every == 0)
+                shift = ((j // every) % columns) * stride * (-1 if side == "left" else 1)
+                if (label.data(2) or 0.0) != shift:
+                    label.setData(2, shift)
+                    _place(label)
+                    widened = True
+        if moved:
+            self._neurons_moved()
+        return widened
+
+    def _neurons_moved(self) -> None:
+        """Edges, labels, the pick and the magnifier follow the neurons' new places."""
+        for edge in self.edges:
+            edge.setLine(
+                QLineF(
+                    self.neurons[edge.layer - 1][edge.col].rect().center(),
+                    self.neurons[edge.layer][edge.row].rect().center(),
+                )
+            )
+        self._update_edge_ends()
+        for label, item, side in self._label_anchors:
+            label.setPos(_anchor(item.rect(), side))
+        if self.picked is not None:
+            self.pick(*self.picked, emit=False)
+        if self._hovered is not None:
+            self._magnify(self._hovered if isinstance(self._hovered, NeuronItem) else None)
+
+    def _label(self, text: str, anchor: QPointF, align: str) -> QGraphicsSimpleTextItem:
+        """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
+        item = QGraphicsSimpleTextItem(text)
+        item.setFont(self._font)
+        item.setBrush(QBrush(QColor(self.colors.plot_text)))
+        item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        item.setData(0, align)
+        item.setPos(anchor)
+        _place(item)
+        item.setZValue(20)
+        self.scene.addItem(item)
+        return item
+
+    def layer_activation(self, layer: int) -> str:
+        """The activation of hidden layer ``layer`` (1 = the first)."""
+        if 1 <= layer <= len(self.activations):
+            return self.activations[layer - 1]
+        return self.activation
+
+    def fit_layer_labels(self, layer_gap_px: float) -> None:
+        """Drop the activation from the hidden layers' labels when neighbors (two layers apart) would touch."""
+        for item in self.layer_labels:
+            full = item.data(1)
+            item.setText(full)
+            if item.boundingRect().width() > 2 * layer_gap_px - 8:
+                item.setText(full.split(" ")[0])
+            _place(item)
+
+    def _add_labels(self, last: int) -> None:
+        for j, item in enumerate(self.neurons[0] if self.neurons else []):
+            text = self.input_labels[j] if j < len(self.input_labels) else input_name(j)
+            label = self._label(text, _anchor(item.rect(), "left"), "left")
+            self._label_anchors.append((label, item, "left"))
+        if len(self.neurons) > 1:
+            outputs = self.neurons[last]
+            names = ["score"] if len(outputs) == 1 else [f"score{k + 1}" for k in range(len(outputs))]
+            for item, name in zip(outputs, names):
+                self._label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
+        # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
+        # projector): alternate above/below so neighboring layers' labels never run into each other.
+        self.layer_labels = []
+        for layer in range(1, last):
+            column = self.neurons[layer]
+            activation = self.layer_activation(layer)
+            text = f"{len(column)} {activation}".strip()
+            item, align = (column[0], "above") if layer % 2 else (column[-1], "below")
+            label = self._label(text, _anchor(item.rect(), align), align)
+            self._label_anchors.append((label, item, align))
+            label.setData(1, text)
+            label.setToolTip(f"{text}: {len(column)} neurons, activation {activation or 'none'}")
+            self.layer_labels.append(label)
+
+
+def _anchor(rect: QRectF, side: str) -> QPointF:
+    """The point of a neuron's circle that a label on ``side`` of it hangs from."""
+    return {
+        "left": QPointF(rect.left(), rect.center().y()),
+        "right": QPointF(rect.right(), rect.center().y()),
+        "above": QPointF(rect.center().x(), rect.top()),
+        "below": QPointF(rect.center().x(), rect.bottom()),
+    }[side]
+
+
+def _place(item: QGraphicsSimpleTextItem) -> None:
+    """Offset a zoom-independent label (in pixels) to the side of its anchor that ``data(0)`` names."""
+    w, h = item.boundingRect().width(), item.boundingRect().height()
+    offsets = {"left": (-w - 6, -h / 2), "right": (6, -h / 2), "above": (-w / 2, -h - 4), "below": (-w / 2, 4)}
+    dx, dy = offsets[item.data(0)]
+    dx += item.data(2) or 0.0  # a second (third …) column of labels beside a layer too short for one
+    item.setTransform(QTransform.fromTranslate(dx, dy))  # pixels: transformations are ignored
