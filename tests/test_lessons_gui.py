@@ -69,3 +69,17 @@ def test_controls_step_back_and_come_back(window):
     assert mode.isHidden()
     window.lessons.leave()
     assert not mode.isHidden()
+
+
+def test_progress_is_remembered_in_a_new_window_with_the_same_settings(qtbot, window):
+    from gui.shell.main_window import MainWindow
+
+    lesson = SHIPPED[0]
+    window.lessons.start(lesson)
+    window.lessons.show_me_button.click()
+    qtbot.waitUntil(lambda: window.lessons.task_marks()[0], timeout=TIMEOUT)
+    second = MainWindow(window.settings)
+    qtbot.addWidget(second)
+    assert second.lessons.tracker.completed(lesson) >= 1
+    second.lessons.start(lesson)
+    assert second.lessons.task_marks()[0]
