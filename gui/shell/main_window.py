@@ -143,8 +143,10 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(lambda _index: self._update_non_finite())
         self.tabs.currentChanged.connect(lambda _index: self._catch_up_look(self.tabs.currentWidget()))
 
+        self.lessons = self._install_lessons()
         self._build_menus()
         self._restore_settings()
+        self._first_start()
         self.statusBar().showMessage("Ready. Type an expression, or pick one from Examples.", 8000)
 
     # ------------------------------------------------------------ areas
@@ -219,6 +221,43 @@ class MainWindow(QMainWindow):
             "Optimizer lab",
             "Type f(x, y) or pick a preset, click a start point, and race SGD, Adam, Newton… on it",
         )
+
+    def _install_lessons(self):
+        """The lesson panel (issue 23), docked beside the live view; hidden until asked for or on first start."""
+        try:
+            from ..lessons.lesson_panel import LessonPanel
+        except ImportError:  # the lesson format's module is not installed: the app runs without lessons
+            return None
+        panel = LessonPanel(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, panel)
+        panel.hide()
+        return panel
+
+    def _first_start(self) -> None:
+        """On the very first start, Start here opens with the lesson list (once; Help → Lessons brings it back)."""
+        if self.lessons is None:
+            return
+        if not self.settings.get_bool("lessons/welcomed", False):
+            self.settings.set("lessons/welcomed", True)
+            self.show_lessons()
+        else:
+            self.lessons.hide()
+
+    def show_lessons(self) -> None:
+        """Help → Lessons: Start here, beside the live view."""
+        if self.lessons is not None:
+            self.lessons.show_list()
+
+    def open_lesson_dialog(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self, "Open lesson", self._dialog_dir(), "Lessons (*.md);;All files (*)")
+        return self.open_lesson(path) if path else False
+
+    def open_lesson(self, path: str) -> bool:
+        """File → Open lesson…: a teacher's own lesson file; a bad one gets one message naming file, line, problem."""
+        if self.lessons is None:
+            self.warn("Lesson not opened", "This installation has no lesson support.")
+            return False
+        return self.lessons.open_file(path)
 
     def show_sample(self, x: float, y: float, label: int) -> None:
         """Switch to the Sample graph tab and show point (x, y) of class ``label``."""
@@ -295,6 +334,10 @@ class MainWindow(QMainWindow):
             self.export_predictions,
             None,
             "Save the training data with the network's predicted class and probabilities as CSV",
+        )
+        file_menu.addSeparator()
+        self.open_lesson_action = self._action(
+            file_menu, "Open &lesson…", self.open_lesson_dialog, None, "Open a lesson file (a teacher's own lesson)"
         )
         file_menu.addSeparator()
         self.export_action = self._action(
@@ -385,6 +428,9 @@ class MainWindow(QMainWindow):
         )
 
         help_menu = bar.addMenu("&Help")
+        self.lessons_action = self._action(
+            help_menu, "&Lessons", self.show_lessons, None, "Start here: guided lessons beside the live app"
+        )
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
         self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
 

@@ -1,0 +1,107 @@
+"""Perform a lesson's setup and Show me actions as a user would: through the app's real widgets, or the
+state-object method the widget's click calls (a combo's or a layer list's change)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+MAX_STEPS = 10_000  # "step all" clicks Step at most this often (a graph has far fewer nodes)
+
+
+class ActionFailed(ValueError):
+    """An action the app cannot perform (an unknown tab, input or preset)."""
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ActionFailed(f"{text!r} is not a number") from None
+
+
+def perform(window, action) -> None:
+    """Do one ``Action(verb, args, line)`` in ``window`` (a MainWindow)."""
+    arg = action.args if isinstance(action.args, str) else " ".join(str(a) for a in action.args)
+    verb = action.verb
+    if (verb, arg.split()[:1]) in (("step", ["all"]), ("reset", ["grads"])):  # two-word verbs, however split
+        verb, arg = f"{verb} {arg.split()[0]}", " ".join(arg.split()[1:])
+    expr, training = window.expression, window.training
+    controller = training.controller
+    panel = training.training_panel
+    if verb == "tab":
+        if arg not in window.areas:
+            raise ActionFailed(f"no tab {arg!r}; tabs are {', '.join(window.areas)}")
+        window.tabs.setCurrentWidget(window.areas[arg])
+    elif verb == "expression":
+        expr.editor.set_text(arg)
+        expr.evaluate(arg)
+    elif verb == "set":
+        name, value = arg.split()[0], _number(arg.split()[-1])
+        spin = next((w for w in expr.inputs.findChildren(object) if w.objectName() == f"value_{name}"), None)
+        if spin is None:
+            raise ActionFailed(f"the expression has no input {name!r}")
+        spin.setValue(value)
+    elif verb == "backward":
+        expr.backward.backward_button.click()
+    elif verb == "step all":
+        state = expr.state
+        if state.mode != "stepping":
+            expr.backward.step_button.click()
+        for _ in range(MAX_STEPS):
+            if state.mode != "stepping" or state.position >= len(state.steps):
+                break
+            expr.backward.step_button.click()
+    elif verb == "step":
+        expr.backward.step_button.click()
+    elif verb == "reset grads":
+        expr.backward.zero_button.click()
+    elif verb == "preset":
+        from autograd_core.learn.presets import PRESETS
+
+        if arg not in PRESETS:
+            raise ActionFailed(f"no preset {arg!r}; presets are {', '.join(PRESETS)}")
+        fields = {"points": None, **PRESETS[arg]}
+        names = {f.name for f in dataclasses.fields(controller.config)}
+        controller.update_settings(**{k: v for k, v in fields.items() if k in names})
+        controller.configChanged.emit(controller.config)  # every panel shows the preset's settings
+    elif verb == "dataset":
+        controller.update_settings(dataset=arg, points=None)
+        controller.configChanged.emit(controller.config)
+    elif verb == "layers":
+        try:
+            sizes = [int(s) for s in arg.replace(" ", "").split(",") if s]
+        except ValueError:
+            raise ActionFailed(f"{arg!r} is not a list of layer sizes like 16,16") from None
+        controller.update_settings(layers=sizes)
+        controller.configChanged.emit(controller.config)
+    elif verb == "activation":
+        controller.update_settings(activation=arg)
+        controller.configChanged.emit(controller.config)
+    elif verb == "lr":
+        panel.lr.setValue(_number(arg))  # its valueChanged sends the setting, as typing does
+    elif verb == "epochs":
+        done = controller.last_snapshot.last.step if controller.last_snapshot and controller.last_snapshot.last else 0
+        controller.update_settings(steps=done + int(_number(arg)))
+        controller.configChanged.emit(controller.config)
+        if not controller.running:
+            panel.play_button.click()
+    elif verb == "play":
+        if not controller.running:
+            panel.play_button.click()
+    elif verb == "pause":
+        if controller.running:
+            panel.play_button.click()
+    elif verb == "reset":
+        panel.reset_button.click()
+    elif verb == "slice":
+        window.tabs.setCurrentWidget(training)
+        training.curves.setCurrentWidget(training.loss_slice)
+        if training.diagram.picked is None:
+            controller.request_slice((0, 0, 0))
+    else:
+        raise ActionFailed(f"unknown action {verb!r}")
+
+
+def perform_all(window, actions) -> None:
+    for action in actions:
+        perform(window, action)

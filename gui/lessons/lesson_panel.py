@@ -1,0 +1,346 @@
+"""The lesson panel: a dock beside the live view with the lesson list ("Start here") and one lesson at a time:
+its explanation, its tasks (✓ when the app's state meets them), Hint, Show me, Next, Restart, the code."""
+
+from __future__ import annotations
+
+from autograd_core.lessons import LessonError, load_lesson, load_lessons
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .actions import ActionFailed, perform_all
+from .controls import SteppedBack
+from .lesson_state import LessonState
+
+DONE, OPEN = "✓", "○"
+
+
+class LessonPanel(QDockWidget):
+    """Start here: pick a lesson, do its tasks in the live app beside it."""
+
+    lessonStarted = Signal(str)  # slug
+
+    def __init__(self, window):
+        super().__init__("Start here", window)
+        self.setObjectName("lessonDock")
+        self.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        self.window_ = window
+        self.tracker = LessonState(window, self)
+        self.stepped_back = SteppedBack()
+        self.lessons, self.errors = load_lessons()
+        self.lesson = None
+        self.current_task = 0
+        self.last_error = ""
+
+        self.stack = QStackedWidget()
+        self.setWidget(self.stack)
+        self.stack.addWidget(self._build_list())
+        self.stack.addWidget(self._build_lesson())
+        self.tracker.changed.connect(self._show_tasks)
+        self._fill_list()
+
+    # ---------------------------------------------------------------- the list
+
+    def _build_list(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        intro = QLabel(
+            "Lessons walk through building an autograd engine, one idea at a time, in the live app. "
+            "Each task ticks itself when you have done it."
+        )
+        intro.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.setObjectName("lessonList")
+        self.list.setWordWrap(True)
+        self.list.itemActivated.connect(lambda item: self.start(item.data(Qt.ItemDataRole.UserRole)))
+        self.list.itemClicked.connect(lambda item: self.start(item.data(Qt.ItemDataRole.UserRole)))
+        self.list_errors = QLabel()
+        self.list_errors.setObjectName("lessonErrors")
+        self.list_errors.setWordWrap(True)
+        self.list_errors.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        dismiss = QPushButton("Close")
+        dismiss.setObjectName("lessonDismiss")
+        dismiss.setToolTip("Hide the lessons; Help → Lessons brings them back")
+        dismiss.clicked.connect(self.close)
+        layout.addWidget(intro)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.list_errors)
+        layout.addWidget(dismiss, 0, Qt.AlignmentFlag.AlignRight)
+        return page
+
+    def _fill_list(self) -> None:
+        self.list.clear()
+        for lesson in self.lessons:
+            done, total = self.tracker.completed(lesson), len(lesson.tasks)
+            mark = DONE if total and done == total else f"{done}/{total}"
+            item = QListWidgetItem(f"{lesson.title}   {mark}")
+            item.setData(Qt.ItemDataRole.UserRole, lesson)
+            self.list.addItem(item)
+        self.list_errors.setText("\n".join(str(e) for e in self.errors))
+        self.list_errors.setVisible(bool(self.errors))
+
+    # ---------------------------------------------------------------- one lesson
+
+    def _build_lesson(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        self.title = QLabel()
+        self.title.setObjectName("lessonTitle")
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.title.setFont(font)
+        self.explanation = QTextBrowser()
+        self.explanation.setObjectName("lessonExplanation")
+        self.explanation.setOpenExternalLinks(True)
+        self.tasks = QListWidget()
+        self.tasks.setObjectName("lessonTasks")
+        self.tasks.setWordWrap(True)
+        self.tasks.currentRowChanged.connect(self._task_picked)
+        self.hint = QLabel()
+        self.hint.setObjectName("lessonHint")
+        self.hint.setWordWrap(True)
+        self.hint.hide()
+        self.message = QLabel()
+        self.message.setObjectName("lessonMessage")
+        self.message.setWordWrap(True)
+        self.message.hide()
+
+        def button(text, name, tip, slot):
+            b = QPushButton(text)
+            b.setObjectName(name)
+            b.setToolTip(tip)
+            b.clicked.connect(slot)
+            return b
+
+        self.hint_button = button("Hint", "lessonHintButton", "A hint for the current task", self.show_hint)
+        self.show_me_button = button("Show me", "lessonShowMe", "Do the current task in the app", self.show_me)
+        self.next_button = button("Next", "lessonNext", "Move on to the next task", self.next_task)
+        self.restart_button = button(
+            "Restart lesson", "lessonRestart", "Put the app back to this lesson's start", self.restart
+        )
+        self.code_button = QToolButton()
+        self.code_button.setObjectName("lessonCodeToggle")
+        self.code_button.setText("The code")
+        self.code_button.setCheckable(True)
+        self.code_button.setToolTip("The lesson's python, using autograd_core, ready to copy")
+        self.code = QPlainTextEdit()
+        self.code.setObjectName("lessonCode")
+        self.code.setReadOnly(True)
+        self.code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.copy_button = button("Copy", "lessonCopy", "Copy the code to the clipboard", self.copy_code)
+        self.code_box = QWidget()
+        code_layout = QVBoxLayout(self.code_box)
+        code_layout.setContentsMargins(0, 0, 0, 0)
+        code_layout.addWidget(self.code)
+        code_layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.code_box.hide()
+        self.code_button.toggled.connect(self.code_box.setVisible)
+        self.leave_button = button(
+            "Leave lesson", "lessonLeave", "Back to the lesson list; every control returns", self.leave
+        )
+        self.more_button = QToolButton()
+        self.more_button.setObjectName("lessonMore")
+        self.more_button.setText("More controls")
+        self.more_button.setCheckable(True)
+        self.more_button.setToolTip("Show every control of the app, not only the lesson's")
+        self.more_button.toggled.connect(self._more_toggled)
+
+        row1 = QHBoxLayout()
+        for b in (self.hint_button, self.show_me_button, self.next_button):
+            row1.addWidget(b)
+        row2 = QHBoxLayout()
+        row2.addWidget(self.code_button)
+        row2.addWidget(self.more_button)
+        row2.addStretch(1)
+        row2.addWidget(self.restart_button)
+        layout.addWidget(self.title)
+        layout.addWidget(self.explanation, 3)
+        layout.addWidget(self.tasks, 2)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.message)
+        layout.addLayout(row1)
+        layout.addWidget(self.code_box, 3)
+        layout.addLayout(row2)
+        layout.addWidget(self.leave_button, 0, Qt.AlignmentFlag.AlignRight)
+        return page
+
+    # ---------------------------------------------------------------- running a lesson
+
+    def start(self, lesson) -> bool:
+        """Open ``lesson``: set the app up as it says, step back the controls it does not use."""
+        self.lesson = lesson
+        self.current_task = 0
+        self.title.setText(lesson.title)
+        self.setWindowTitle(f"Lesson: {lesson.title}")
+        self.explanation.setMarkdown(lesson.explanation)
+        self.code.setPlainText("\n\n".join(lesson.code))
+        self.code_button.setVisible(bool(lesson.code))
+        self.code_button.setChecked(False)
+        self.hint.hide()
+        self.message.hide()
+        self.more_button.blockSignals(True)
+        self.more_button.setChecked(False)
+        self.more_button.blockSignals(False)
+        self.stack.setCurrentIndex(1)
+        self.show()
+        self.tracker.start(lesson)
+        ok = self._setup()
+        self.stepped_back.apply(self.window_, lesson.controls)
+        first_open = next((i for i in range(len(lesson.tasks)) if not self.tracker.is_done(i)), 0)
+        self.tasks.setCurrentRow(first_open)
+        self.lessonStarted.emit(lesson.slug)
+        return ok
+
+    def _setup(self) -> bool:
+        try:
+            perform_all(self.window_, self.lesson.setup)
+        except (ActionFailed, ValueError) as exc:
+            self._say(f"{self.lesson.path}: this lesson's setup failed: {exc}")
+            self.tracker.arm()
+            return False
+        self._settle()
+        self.tracker.arm()
+        return True
+
+    def _settle(self) -> None:
+        """Let the app take in what the actions did (the editor's hand-over, the trainer's answer)."""
+        from PySide6.QtWidgets import QApplication
+
+        for _ in range(3):
+            QApplication.processEvents()
+
+    def restart(self) -> None:
+        if self.lesson is None:
+            return
+        self.tracker.restart()
+        self.window_.training.controller.pause()
+        self._setup()
+        self.tasks.setCurrentRow(0)
+
+    def leave(self) -> None:
+        """Back to the list; every control that stepped back returns."""
+        self.stepped_back.restore()
+        self.tracker.stop()
+        self.lesson = None
+        self.setWindowTitle("Start here")
+        self.stack.setCurrentIndex(0)
+        self._fill_list()
+
+    def open_file(self, path: str) -> bool:
+        """File → Open lesson…: a teacher's own file.  A bad file: one message naming file, line and problem."""
+        try:
+            lesson = load_lesson(path)
+        except LessonError as exc:
+            self.last_error = str(exc)
+            self.window_.warn("Lesson not opened", self.last_error)
+            return False
+        except OSError as exc:
+            self.last_error = f"{path}: {exc.strerror or exc}"
+            self.window_.warn("Lesson not opened", self.last_error)
+            return False
+        self.last_error = ""
+        return self.start(lesson)
+
+    def show_list(self) -> None:
+        """Help → Lessons: the lesson list (or the running lesson), beside the live view."""
+        if self.lesson is None:
+            self.stack.setCurrentIndex(0)
+            self._fill_list()
+        self.show()
+        self.raise_()
+
+    def closeEvent(self, event) -> None:
+        if self.lesson is not None:
+            self.leave()
+        super().closeEvent(event)
+
+    # ---------------------------------------------------------------- tasks
+
+    def _show_tasks(self) -> None:
+        if self.lesson is None:
+            return
+        row = self.tasks.currentRow()
+        self.tasks.blockSignals(True)
+        self.tasks.clear()
+        for i, task in enumerate(self.lesson.tasks):
+            mark = DONE if self.tracker.is_done(i) else OPEN
+            item = QListWidgetItem(f"{mark}  {task.text}")
+            item.setData(Qt.ItemDataRole.UserRole, i)
+            item.setToolTip("Done" if self.tracker.is_done(i) else "Not done yet")
+            self.tasks.addItem(item)
+        self.tasks.setCurrentRow(max(0, min(row, len(self.lesson.tasks) - 1)))
+        self.tasks.blockSignals(False)
+        self._sync_buttons()
+
+    def _task_picked(self, row: int) -> None:
+        if row >= 0:
+            self.current_task = row
+        self.hint.hide()
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        if self.lesson is None:
+            return
+        n = len(self.lesson.tasks)
+        self.next_button.setEnabled(self.current_task < n - 1)
+        has = 0 <= self.current_task < n
+        self.hint_button.setEnabled(has and bool(self.lesson.tasks[self.current_task].hint))
+        self.show_me_button.setEnabled(has and bool(self.lesson.tasks[self.current_task].show_me))
+
+    def task_marks(self) -> list[bool]:
+        """Whether each task of the running lesson shows ✓ (read off the list, as a user sees it)."""
+        return [self.tasks.item(i).text().startswith(DONE) for i in range(self.tasks.count())]
+
+    def show_hint(self) -> None:
+        if self.lesson is None:
+            return
+        self.hint.setText(f"Hint: {self.lesson.tasks[self.current_task].hint}")
+        self.hint.show()
+
+    def show_me(self) -> None:
+        """Do the current task in the app, as a user would."""
+        if self.lesson is None:
+            return
+        task = self.lesson.tasks[self.current_task]
+        try:
+            perform_all(self.window_, task.show_me)
+        except (ActionFailed, ValueError) as exc:
+            self._say(f"{self.lesson.path}, line {task.line}: Show me failed: {exc}")
+        self._settle()
+        self.tracker.refresh()
+
+    def next_task(self) -> None:
+        if self.lesson is not None and self.current_task < len(self.lesson.tasks) - 1:
+            self.tasks.setCurrentRow(self.current_task + 1)
+
+    def copy_code(self) -> None:
+        QGuiApplication.clipboard().setText(self.code.toPlainText())
+
+    def _more_toggled(self, on: bool) -> None:
+        if on:
+            self.stepped_back.restore()
+        elif self.lesson is not None:
+            self.stepped_back.apply(self.window_, self.lesson.controls)
+
+    def _say(self, text: str) -> None:
+        self.last_error = text
+        self.message.setText(text)
+        self.message.show()

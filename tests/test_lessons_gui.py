@@ -1,0 +1,85 @@
+"""The lesson panel driven as a learner would (issue 23): every shipped lesson starts with no task ticked, Show me
+ticks each task in turn; first start, dismiss, Help → Lessons; a bad lesson file; controls stepping back."""
+
+import pytest
+from PySide6.QtCore import QSettings
+
+lessons_api = pytest.importorskip("autograd_core.lessons")
+
+TIMEOUT = 30_000
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, in_process_training):
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
+
+    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.resize(1024, 700)
+    w.show()
+    qtbot.waitUntil(lambda: w.training.controller.last_snapshot is not None, timeout=TIMEOUT)
+    return w
+
+
+SHIPPED, _ERRORS = lessons_api.load_lessons()
+
+
+def test_shipped_lessons_load():
+    assert len(SHIPPED) >= 8 and not _ERRORS
+
+
+@pytest.mark.parametrize("lesson", SHIPPED, ids=[lesson.slug for lesson in SHIPPED])
+def test_show_me_ticks_each_task_in_turn(qtbot, window, lesson):
+    panel = window.lessons
+    panel.start(lesson)
+    assert panel.task_marks() == [False] * len(lesson.tasks)
+    for i in range(len(lesson.tasks)):
+        panel.tasks.setCurrentRow(i)
+        panel.show_me_button.click()
+        qtbot.waitUntil(lambda i=i: panel.task_marks()[i], timeout=TIMEOUT)
+        window.training.controller.pause()
+    panel.leave()
+
+
+def test_first_start_opens_start_here_then_dismiss_and_help_brings_it_back(qtbot, window):
+    panel = window.lessons
+    assert panel.isVisible() and panel.stack.currentIndex() == 0 and panel.list.count() == len(SHIPPED)
+    panel.findChild(type(panel.show_me_button), "lessonDismiss").click()
+    assert not panel.isVisible()
+    window.lessons_action.trigger()
+    assert panel.isVisible()
+
+
+def test_a_bad_lesson_file_gets_one_message_naming_file_and_line(window, tmp_path, monkeypatch):
+    bad = tmp_path / "bad.md"
+    bad.write_text("# A lesson\n\nnonsense: yes\n", encoding="utf-8")
+    shown = []
+    monkeypatch.setattr(window, "warn", lambda title, text: shown.append(text))
+    assert window.open_lesson(str(bad)) is False
+    assert len(shown) == 1 and "bad.md" in shown[0] and "line" in shown[0]
+
+
+def test_controls_step_back_and_come_back(window):
+    lesson = SHIPPED[0]
+    mode = window.expression.mode
+    assert not mode.isHidden()
+    window.lessons.start(lesson)
+    assert mode.isHidden()
+    window.lessons.leave()
+    assert not mode.isHidden()
+
+
+def test_progress_is_remembered_in_a_new_window_with_the_same_settings(qtbot, window):
+    from gui.shell.main_window import MainWindow
+
+    lesson = SHIPPED[0]
+    window.lessons.start(lesson)
+    window.lessons.show_me_button.click()
+    qtbot.waitUntil(lambda: window.lessons.task_marks()[0], timeout=TIMEOUT)
+    second = MainWindow(window.settings)
+    qtbot.addWidget(second)
+    assert second.lessons.tracker.completed(lesson) >= 1
+    second.lessons.start(lesson)
+    assert second.lessons.task_marks()[0]
