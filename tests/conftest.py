@@ -1,5 +1,9 @@
 """Test set-up: Qt draws offscreen (no display needed), the repo root is importable, and the training-area fixtures.
 
+The tests are in three folders: ``core/`` (the library; runs without Qt installed, as CI proves in a venv
+without PySide6), ``gui/`` (pytest-qt) and ``e2e/`` (real subprocesses: the training process, the command
+line, ``pip install``). Every Qt import below is inside a fixture, so the core tests never load Qt.
+
 ``ws`` runs the training engine in this process (``InProcessWorker``: the same
 engine, commands and snapshots, driven by a timer), so a test does not pay a
 child interpreter's start-up; ``process_ws`` uses the real training process,
@@ -14,6 +18,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helpers beside this file (graph_cases, ...)
 
 
 @pytest.fixture(autouse=True)

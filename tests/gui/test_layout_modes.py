@@ -20,7 +20,7 @@ from tools.tour_states import MODES, Mode, representative_states
 def test_the_quick_tour_finds_no_layout_problem_in_any_mode(tmp_path):
     """The representative states × all twelve modes, in a fresh process as the app runs (one window per
     process): every picture written, the index lists them, and the checks find nothing."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     out = tmp_path / "tour"
     run = subprocess.run(
         [sys.executable, str(root / "tools" / "screenshot_tour.py"), "--quick", "--out", str(out)],

@@ -27,7 +27,7 @@ from gui.training.training_workspace import TrainingWorkspace
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def step_of(ws):

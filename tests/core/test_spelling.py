@@ -5,7 +5,7 @@
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # British forms, written in pieces so that this file does not list them itself
 BRITISH = re.compile(
     "|".join(

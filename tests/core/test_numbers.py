@@ -46,7 +46,7 @@ def test_gui_writes_numbers_only_through_the_numbers_module():
     import pathlib
     import re
 
-    root = pathlib.Path(__file__).resolve().parent.parent
+    root = pathlib.Path(__file__).resolve().parents[2]
     spec = re.compile(
         r"\{[^{}:!]+(?:![rsa])?:[<>^=+\- #0-9,_.]*[eEfFgG%]\}"  # an f-string or str.format spec
         r"|%[-+ 0#]*\d*\.\d+[eEfFgG]"  # printf style

@@ -26,7 +26,7 @@ from gui.shell.theme import (
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
-GUI = Path(__file__).resolve().parent.parent / "gui"
+GUI = Path(__file__).resolve().parents[2] / "gui"
 
 # ------------------------------------------------------------------ no color outside the theme
 

@@ -15,7 +15,7 @@ from autograd_core.cli import main
 from autograd_core.learn.run_cost import RunLimits
 from autograd_core.learn.training import Trainer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--samples", "60", "--layers", "4", "--steps", "20", "--batch-size", "16"]
 
 

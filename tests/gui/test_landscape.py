@@ -19,7 +19,7 @@ from autograd_core.lab.landscape import (
 from autograd_core.learn.losses import loss_array
 from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.protocol import ComputeLandscape, Step
-from tests.test_training_engine import Harness
+from tests.gui.test_training_engine import Harness
 
 SMALL = {"samples": 60, "layers": [6, 5], "batch_size": 16}
 
