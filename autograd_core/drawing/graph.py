@@ -146,13 +146,6 @@ def topological_nodes(graph: nx.DiGraph) -> list:
     return list(nx.lexicographical_topological_sort(graph, key=_sort_key))
 
 
-def overview_groups(graph: nx.MultiDiGraph, min_size: int = 3) -> dict:
-    """Node -> group name for a big expression's overview (see ``autograd_core.drawing.grouping``)."""
-    from autograd_core.drawing.grouping import overview_groups as groups
-
-    return groups(graph, min_size)
-
-
 def update_values(graph: nx.MultiDiGraph) -> None:
     """Re-read ``data`` and ``grad`` from the Tensors (e.g. after ``backward()``), without rebuilding."""
     for _, attrs in graph.nodes(data=True):

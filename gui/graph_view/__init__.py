@@ -1,10 +1,12 @@
 """The graph view: a zoomable drawing of a computation graph (see ``view``), re-exported for the rest of the app.
 
 Its parts: ``view`` (GraphView: scene, building, layout jobs), ``navigation`` (Fit and zoom), ``items`` (boxes,
-edges, box fonts), ``overlays`` (legend, overview map), ``numbers`` (box numbers, tooltips), ``collapse``
-(groups drawn as one box), ``export`` (PNG/SVG); the Qt-free fit policy is ``autograd_core.drawing.fit``.
+edges, box fonts), ``overlays`` (legend, overview map), ``numbers`` (box numbers, tooltips), ``export``
+(PNG/SVG); the Qt-free parts are in the core: ``autograd_core.drawing.fit`` (the fit policy) and
+``autograd_core.drawing.collapse`` (groups drawn as one box).
 """
 
+from autograd_core.drawing.collapse import collapse_groups, groups_of
 from autograd_core.drawing.fit import (
     MAX_FIT_SCALE,
     PRESENTATION_TEXT_MARGIN,
@@ -16,7 +18,6 @@ from autograd_core.drawing.fit import (
     view_scale,
 )
 
-from .collapse import collapse_groups, groups_of
 from .items import BoxFonts, BoxLayer, EdgeBundle, EdgeItem, NodeItem, TrunkItem, painter_path
 from .overlays import Legend, OverviewMap
 from .view import (

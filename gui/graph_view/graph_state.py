@@ -31,7 +31,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from autograd_core import non_finite_nodes
-from autograd_core.drawing.graph import GraphSnapshot, numbers_of, overview_groups, to_networkx
+from autograd_core.drawing.graph import GraphSnapshot, numbers_of, to_networkx
+from autograd_core.drawing.grouping import overview_groups
 from autograd_core.engine.tensor import topological_order
 from autograd_core.language.trace import backward_steps
 

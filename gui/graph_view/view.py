@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing
+from autograd_core.drawing.collapse import collapse_groups, groups_of
 from autograd_core.drawing.fit import (
     DIRECTION_BOTH_NODES,
     NORMAL_FIT_MARGIN,
@@ -51,7 +52,6 @@ from autograd_core.drawing.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_number
 
 from ..shell.theme import diverging_color, graph_colors, palette
-from .collapse import collapse_groups, groups_of
 from .export import GraphExport
 from .items import (
     BOX_PADDING,

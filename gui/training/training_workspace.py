@@ -22,10 +22,9 @@ import threading
 import time
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QMessageBox,
     QScrollArea,
@@ -35,10 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.files import FileError, write_atomically
 from autograd_core.learn.inspection import dead_units, unit_maps
-from autograd_core.learn.regression import regression_csv
-from autograd_core.learn.tabular import predictions_csv
 from autograd_core.session import load_session, save_session
 
 from ..plots.boundary_plot import BoundaryPlot
@@ -51,11 +47,11 @@ from ..plots.neuron_maps import MAP_RESOLUTION
 from ..plots.regression_plot import RegressionPlot
 from ..shell.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
 from .confusion_panel import ConfusionPanel
-from .import_dialog import ImportDialog
 from .network_panel import NetworkPanel
 from .sample_entry import SampleEntry
 from .training_controller import SPEEDS, TrainingController, snapshot_model
 from .training_panel import TrainingPanel
+from .workspace_files import DataFileActions, _ExportDone
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
@@ -68,13 +64,7 @@ COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | di
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
-class _ExportDone(QObject):
-    """Carries an export's outcome from its worker thread to the GUI thread (queued)."""
-
-    finished = Signal(str)
-
-
-class TrainingWorkspace(QWidget):
+class TrainingWorkspace(DataFileActions, QWidget):
     """Network builder, data, settings, controls, boundary, diagram and curves, wired to one controller.
 
     Implements the main window's area protocol: ``session_state``,
@@ -245,120 +235,6 @@ class TrainingWorkspace(QWidget):
         self.curves.currentChanged.connect(self._curves_tab_changed)
         if controller.last_snapshot is not None:
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
-
-    # ------------------------------------------------------- your own data
-
-    def undo(self) -> None:
-        if self.controller.can_undo():
-            self.controller.undo()
-            self.status.emit("Undone: the data are as before the last edit (Ctrl+Shift+Z redoes it).")
-        else:
-            self.status.emit("Nothing to undo: no data edit yet.")
-
-    def redo(self) -> None:
-        if self.controller.can_redo():
-            self.controller.redo()
-            self.status.emit("Redone.")
-        else:
-            self.status.emit("Nothing to redo.")
-
-    def import_data(self, path: str | None = None) -> ImportDialog | None:
-        """Open the import dialog on ``path`` (asked for when None); on OK the data train a new network."""
-        if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Import data", "", "Tables (*.csv *.tsv *.txt);;All files (*)")
-            if not path:
-                return None
-        dialog = ImportDialog(path, self, test_percent=round(100 * self.controller.config.test_fraction))
-        dialog.accepted.connect(self._import_accepted)
-        dialog.finished.connect(dialog.deleteLater)  # one dialog per import; its reading thread ends with it
-        self.import_dialog = dialog
-        dialog.open()
-        return dialog
-
-    def _import_accepted(self) -> None:
-        dialog = self.import_dialog
-        if dialog is None or dialog.dataset is None:
-            return
-        dataset = dialog.dataset
-        if self.controller.import_dataset(dataset):
-            names = ", ".join(dataset.class_names or [])
-            self.status.emit(
-                f"Imported {len(dataset.y):,} points of {len(dataset.class_names or [])} classes ({names}) "
-                f"from {dialog.path}; Ctrl+Z undoes it."
-            )
-
-    def export_predictions(self, path: str | None = None) -> None:
-        """Write the data with the model's prediction and class probabilities for every point, as CSV.
-
-        The GUI thread only takes the model and data of the latest snapshot (copies nothing trains on); the
-        forward pass, the CSV text and the atomic write run on a worker thread (100,000 points took ~0.6 s of
-        the GUI thread), and ``status`` says when the file is written or why not."""
-        if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
-            if not path:
-                return
-        snap = self.controller.last_snapshot
-        if snap is not None and snap.regression is not None:  # the regression's points and the model's curve
-            view, model = snap.regression, self.controller.current_model()
-
-            def text() -> str:
-                return regression_csv(
-                    view.x_train,
-                    view.y_train,
-                    view.x_test,
-                    view.y_test,
-                    lambda x: model.forward_array(x.reshape(-1, 1)),
-                )
-
-            self._write_export(path, text, len(view.x_train) + len(view.x_test))
-            return
-        model, dataset = self.controller.current_model(), self.controller.dataset
-        if model is None or dataset is None or not len(dataset.y):
-            self.status.emit("Nothing to export yet: no data or no trained network.")
-            return
-        self._write_export(path, lambda: predictions_csv(dataset, model.forward_array(dataset.X)), len(dataset.y))
-
-    def _write_export(self, path: str, text, rows: int) -> None:
-        """``text()`` written atomically to ``path`` on a worker thread; the outcome comes back as ``status``."""
-        done = self._export_done
-
-        def run() -> None:
-            try:
-                write_atomically(path, text().encode("utf-8"))
-                message = f"Wrote {rows:,} rows with predictions to {path}."
-            except FileError as exc:
-                message = f"Cannot write {path}: {exc}"
-            except Exception as exc:  # the window says what went wrong; it never ends the app
-                message = f"Could not export the data: {type(exc).__name__}: {exc}"
-            try:
-                done.finished.emit(message)  # queued to the GUI thread
-            except RuntimeError:
-                pass  # the window was closed meanwhile
-
-        self.status.emit(f"Writing {rows:,} rows with predictions to {path}…")
-        self._export_thread = threading.Thread(target=run, name="export-predictions", daemon=True)
-        self._export_thread.start()
-
-    @staticmethod
-    def _dropped_file(event) -> str | None:
-        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if len(urls) == 1 and urls[0].isLocalFile():
-            return urls[0].toLocalFile()
-        return None
-
-    def dragEnterEvent(self, event) -> None:
-        if self._dropped_file(event) is not None:
-            event.acceptProposedAction()
-        else:
-            super().dragEnterEvent(event)
-
-    def dropEvent(self, event) -> None:
-        path = self._dropped_file(event)
-        if path is None:
-            super().dropEvent(event)
-            return
-        event.acceptProposedAction()
-        self.import_data(path)
 
     # ------------------------------------------------------- the contract for the sample-graph view
 

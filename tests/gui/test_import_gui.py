@@ -141,7 +141,7 @@ def test_export_writes_on_a_worker_thread_and_says_when_it_is_done(qtbot, ws, tm
     import threading
 
     from autograd_core.learn import tabular
-    from gui.training import training_workspace
+    from gui.training import workspace_files
 
     assert ws.controller.update_settings(samples=20_000)
     qtbot.waitUntil(lambda: len(ws.controller.dataset.y) == 20_000 and ws.controller.settled, timeout=TIMEOUT)
@@ -153,7 +153,7 @@ def test_export_writes_on_a_worker_thread_and_says_when_it_is_done(qtbot, ws, tm
         threads.append(threading.current_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(training_workspace, "predictions_csv", recorded)
+    monkeypatch.setattr(workspace_files, "predictions_csv", recorded)
     messages = []
     ws.status.connect(messages.append)
     out = tmp_path / "big.csv"
