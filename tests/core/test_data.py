@@ -1,5 +1,7 @@
 """Data sets: shapes, labels, seeds, split, standardization, painted points, bad input."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,27 @@ def test_bad_arguments(kwargs, message):
 def test_bad_points(points, labels, message):
     with pytest.raises(ValueError, match=message):
         dataset_from_points(points, labels)
+
+
+def test_the_shipped_table_names_are_scikit_learns_and_need_no_scikit_learn():
+    """Choosing iris or wine names its columns without importing scikit-learn (seconds on the GUI thread)."""
+    import subprocess
+    import sys
+
+    from sklearn import datasets as sk
+
+    from autograd_core.learn.data import table_class_names, table_feature_names
+
+    for name in ("iris", "wine"):
+        table = getattr(sk, f"load_{name}")()
+        assert table_feature_names(name) == list(table.feature_names)
+        assert table_class_names(name) == [str(n) for n in table.target_names]
+    probe = (
+        "import sys; from autograd_core.learn.data import table_feature_names, table_class_names;"
+        "table_feature_names('wine'); table_class_names('iris'); print('sklearn' in sys.modules)"
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, check=True)
+    assert out.stdout.strip() == "False"
+    with pytest.raises(ValueError, match="not a bundled table"):
+        table_feature_names("moons")
