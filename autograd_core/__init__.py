@@ -13,7 +13,7 @@ from autograd_core.engine.tensor import (
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.language.trace import backward_steps, grads_after
 from autograd_core.learn.data import Dataset, dataset_from_points, make_dataset
-from autograd_core.learn.nn import MLP
+from autograd_core.learn.nn import MLP, Layer, Neuron
 from autograd_core.learn.training import StepMetrics, Trainer, TrainingConfig, TrainingStopped
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
 
@@ -24,6 +24,8 @@ __all__ = [
     "Dataset",
     "ExpressionError",
     "GradcheckResult",
+    "Layer",
+    "Neuron",
     "NonFinite",
     "SessionError",
     "StepMetrics",

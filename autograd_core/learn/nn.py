@@ -192,7 +192,9 @@ class MLP(Module):
                 raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
         if init not in INITIALIZATIONS:
             raise ValueError(f"unknown initialization {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
-        if nin < 1 or not nouts or any(int(n) < 1 for n in nouts):
+        if nin < 1:
+            raise ValueError(f"an MLP needs at least one input, got nin={nin} (MLP(2, [16, 16, 1]) takes x1 and x2)")
+        if not nouts or any(int(n) < 1 for n in nouts):
             raise ValueError("every layer needs at least one neuron")
         rng = random.Random(seed)
         self.nin = nin
@@ -216,6 +218,9 @@ class MLP(Module):
         ]
 
     def __call__(self, x: list[Tensor | float], fused: bool = True) -> Tensor | list[Tensor]:
+        if isinstance(x, Tensor | int | float) or len(x) != self.nin:  # zip would quietly drop the extra weights
+            got = "one number" if isinstance(x, Tensor | int | float) else f"{len(x)} input{'s' * (len(x) != 1)}"
+            raise ValueError(f"this MLP takes {self.nin} inputs per sample (a list of {self.nin} numbers), got {got}")
         for layer in self.layers:
             x = layer(x, fused)
         return x[0] if len(x) == 1 else x
