@@ -1,0 +1,301 @@
+"""Coordinates and routes of a layered drawing once its layers are ordered."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import networkx as nx
+
+from autograd_core.drawing.base import (
+    BEND_ROOM,
+    EDGE_GAP,
+    LANE_GAP,
+    LANE_MARGIN,
+    MIN_LAYER_GAP,
+    TRANSPOSE_SEGMENTS,
+    Drawing,
+    Point,
+)
+from autograd_core.drawing.layering import LayeredOrder, _is_virtual, argument_indices
+
+# ------------------------------------------------------------------ coordinates
+
+
+def _layered_drawing(
+    graph: nx.DiGraph, order: LayeredOrder, sizes: dict, direction: str, gaps, blocks: list | None = None
+) -> Drawing:
+    """Coordinates and routes of a layered drawing; ``blocks`` (first layer of each block) folds it.
+
+    A folded drawing puts its blocks of consecutive layers side by side (top
+    to bottom layers: columns; left to right: bands, one under the other),
+    each flowing the same way.  An edge that leaves a block's last layer runs
+    on past it, then along the gap between the two blocks, and enters the
+    next block from before its first layer: each such edge has its own lane,
+    nested so that they cross no more than the unfolded ones did.
+    """
+    across = 1 if direction == "LR" else 0  # index of the in-layer axis in (w, h)
+    along = 1 - across
+    layers = order.layers
+    starts = sorted(set(blocks or [0]) | {0})
+    block_of = []
+    for k in range(len(layers)):
+        block_of.append(sum(1 for b in starts if b <= k) - 1)
+    nblocks = len(starts)
+
+    virtual = {it for items in layers for it in items if _is_virtual(it)}
+    is_virtual = virtual.__contains__
+    half = {it: (EDGE_GAP if it in virtual else sizes[it][across]) / 2 for items in layers for it in items}
+    layer_gap, node_gap = gaps
+    layer_at = {it: k for k, items in enumerate(layers) for it in items}
+
+    def separation(a, b) -> float:
+        return half[a] + half[b] + (EDGE_GAP if a in virtual or b in virtual else node_gap)
+
+    up: dict = {}
+    down: dict = {}
+    linked: set = set()
+    for chain in order.chains.values():
+        for a, b in pairwise(chain):
+            if (a, b) in linked or block_of[layer_at[a]] != block_of[layer_at[b]]:
+                continue  # a segment between two blocks does not pull their coordinates together
+            linked.add((a, b))
+            down.setdefault(a, []).append(b)
+            up.setdefault(b, []).append(a)
+    coord: dict = {}
+    for items in layers:
+        c = 0.0
+        for i, it in enumerate(items):
+            if i:
+                c += separation(items[i - 1], it)
+            coord[it] = c
+        mid = c / 2
+        for it in items:
+            coord[it] -= mid
+    for sweep in range(8 if len(coord) <= TRANSPOSE_SEGMENTS else 2):
+        downward = sweep % 2 == 0
+        rng = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
+        for k in rng:
+            _place_layer(layers[k], up if downward else down, coord, separation, is_virtual)
+    for k in range(len(layers)):
+        _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down))
+    # layer positions along the flow
+    thickness = [max((sizes[it][along] for it in items if not is_virtual(it)), default=0.0) for items in layers]
+
+    # ports: each box spreads its edges along its border in the order of their other ends
+    def ports():
+        out_port: dict = {}
+        in_port: dict = {}
+        by_source: dict = {}
+        by_target: dict = {}
+        index = argument_indices(graph)
+        for e, chain in order.chains.items():
+            by_source.setdefault(chain[0], []).append((coord[chain[1]], index[e], e))
+            by_target.setdefault(chain[-1], []).append((coord[chain[-2]], index[e], e))
+        for n, items in by_source.items():
+            items.sort(key=_port_order)
+            for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
+                out_port[e] = c
+        for n, items in by_target.items():
+            items.sort(key=_port_order)
+            for e, c in zip((x[2] for x in items), _spread(coord[n], sizes[n][across], len(items))):
+                in_port[e] = c
+        return out_port, in_port
+
+    # Folding: the segments from each block's last layer to the next block's first get lanes.
+    lanes: dict = {}  # (boundary, owner) -> lane index; owner: an edge, or ("trunk", source)
+    lane_count = [0] * nblocks
+    if nblocks > 1:
+        out_port, in_port = ports()  # in-block order only: compared within one block's frame
+        crossing: list[dict] = [{} for _ in range(nblocks)]
+        for e, chain in order.chains.items():
+            for i, (a, b) in enumerate(pairwise(chain)):
+                k = layer_at[a]
+                if block_of[k] == block_of[k + 1]:
+                    continue
+                trunk_run = _is_virtual(a) and _is_virtual(b) and a[1][0] == "trunk"
+                owner = a[1] if trunk_run else e
+                src = out_port[e] if i == 0 else coord[a]
+                dst = in_port[e] if i == len(chain) - 2 else coord[b]
+                crossing[block_of[k]].setdefault(owner, (src, dst))
+        for bnd, owners in enumerate(crossing):
+            ranked = sorted(owners, key=lambda o: (-owners[o][0], -owners[o][1]))
+            for i, o in enumerate(ranked):
+                lanes[(bnd, o)] = i
+            lane_count[bnd] = len(ranked)
+        # each block side by side: its own across range, then the lanes of the wrap to the next one
+        lane_margin = LANE_MARGIN
+        shift = 0.0
+        extent = []
+        for bi in range(nblocks):
+            items = [it for k, its in enumerate(layers) if block_of[k] == bi for it in its]
+            lo = min(coord[it] - half[it] for it in items)
+            hi = max(coord[it] + half[it] for it in items)
+            extent.append((lo, hi))
+        block_shift = []
+        for bi in range(nblocks):
+            if bi:
+                gap = 2 * lane_margin + max(lane_count[bi - 1] - 1, 0) * LANE_GAP
+                shift = block_shift[-1] + extent[bi - 1][1] + gap - extent[bi][0]
+            block_shift.append(shift)
+        for k, items in enumerate(layers):
+            for it in items:
+                coord[it] += block_shift[block_of[k]]
+        block_hi = [extent[bi][1] + block_shift[bi] for bi in range(nblocks)]
+    out_port, in_port = ports()
+
+    def channel(count: int) -> float:
+        return 0.0 if not count else 2 * LANE_MARGIN + (count - 1) * LANE_GAP
+
+    # Between two layers, as much room as their edges need to bend: a curve that moves sideways by d
+    # gets about BEND_ROOM·d along the flow, at least MIN_LAYER_GAP, at most the layer gap.
+    sideways = [0.0] * len(layers)
+    for e, chain in order.chains.items():
+        for i, (a, b) in enumerate(pairwise(chain)):
+            k = layer_at[b]
+            src = out_port[e] if i == 0 else coord[a]
+            dst = in_port[e] if i == len(chain) - 2 else coord[b]
+            sideways[k] = max(sideways[k], abs(src - dst))
+    flow = []
+    f = 0.0
+    for k, t in enumerate(thickness):
+        if k and block_of[k] != block_of[k - 1]:  # a new block starts after the lanes' channel
+            f = channel(lane_count[block_of[k] - 1]) + t / 2
+        elif k:
+            f += thickness[k - 1] / 2 + min(layer_gap, max(MIN_LAYER_GAP, BEND_ROOM * sideways[k])) + t / 2
+        else:
+            f = t / 2
+        flow.append(f)
+
+    def point(flow_c: float, across_c: float) -> Point:
+        return (flow_c, across_c) if direction == "LR" else (across_c, flow_c)
+
+    def wrap(k: int, owner, here: float, target: float) -> list:
+        """Commands from layer k's far side (at ``here``) to layer k+1's near side (at ``target``) in the next block."""
+        bnd = block_of[k]
+        i, count = lanes[(bnd, owner)], lane_count[bnd]
+        out_level = flow[k] + thickness[k] / 2 + LANE_MARGIN + i * LANE_GAP
+        lane = block_hi[bnd] + LANE_MARGIN + i * LANE_GAP
+        enter = flow[k + 1] - thickness[k + 1] / 2
+        in_level = enter - LANE_MARGIN - (count - 1 - i) * LANE_GAP
+        return [
+            ("L", *point(out_level, here)),
+            ("L", *point(out_level, lane)),
+            ("L", *point(in_level, lane)),
+            ("L", *point(in_level, target)),
+            ("L", *point(enter, target)),
+        ]
+
+    centers = {}
+    for k, items in enumerate(layers):
+        for it in items:
+            if not is_virtual(it):
+                centers[it] = point(flow[k], coord[it])
+    # Each trunk once: per layer it crosses, a run across the layer and a curve to the next one.
+    trunks: dict = {}
+    trunk_at: dict = {}  # (source, layer) -> index of the trunk's run across that layer
+    for chain in order.chains.values():
+        u = chain[0]
+        if len(chain) < 3 or chain[1][1][0] != "trunk" or u in trunks:
+            continue
+        ku = order.layer_of[u]
+        items = order.trunks[u]
+        first = items[0]
+        cmds = [("M", *point(flow[ku + 1] - thickness[ku + 1] / 2, coord[first]))]
+        for i, item in enumerate(items):
+            k = ku + 1 + i
+            if i and block_of[k] != block_of[k - 1]:
+                cmds.extend(wrap(k - 1, ("trunk", u), coord[items[i - 1]], coord[item]))
+            elif i:
+                here_flow = flow[k - 1] + thickness[k - 1] / 2
+                enter = flow[k] - thickness[k] / 2
+                mid = (here_flow + enter) / 2
+                prev = coord[items[i - 1]]
+                cmds.append(("C", *point(mid, prev), *point(mid, coord[item]), *point(enter, coord[item])))
+            trunk_at[(u, k)] = len(cmds)
+            cmds.append(("L", *point(flow[k] + thickness[k] / 2, coord[item])))
+        trunks[u] = cmds
+    paths = {}
+    arrows = {}
+    for e, chain in order.chains.items():
+        u, v = chain[0], chain[-1]
+        ku, kv = order.layer_of[u], order.layer_of[v]
+        start = flow[ku] + sizes[u][along] / 2
+        cmds = [("M", *point(start, out_port[e]))]
+        here_flow, here = flow[ku] + thickness[ku] / 2, out_port[e]
+        if here_flow > start:
+            cmds.append(("L", *point(here_flow, here)))
+        on_trunk = len(chain) > 2 and chain[1][1][0] == "trunk"
+        k = ku + 1
+        while k <= kv:
+            item = chain[k - ku]
+            target = in_port[e] if k == kv else coord[item]
+            enter = flow[k] - thickness[k] / 2
+            if block_of[k] != block_of[k - 1]:
+                cmds.extend(wrap(k - 1, e, here, target))
+            else:
+                mid = (here_flow + enter) / 2
+                cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
+            here = target
+            if k < kv and on_trunk:  # ride the trunk to the layer before the target
+                cmds.append(("T", u, trunk_at[(u, k)], trunk_at[(u, kv - 1)] + 1))
+                k = kv - 1
+                here = coord[chain[k - ku]]
+                here_flow = flow[k] + thickness[k] / 2
+            elif k < kv:
+                here_flow = flow[k] + thickness[k] / 2
+                cmds.append(("L", *point(here_flow, here)))
+            k += 1
+        tip_flow = flow[kv] - sizes[v][along] / 2
+        if tip_flow > flow[kv] - thickness[kv] / 2:
+            cmds.append(("L", *point(tip_flow, here)))
+        paths[e] = cmds
+        arrows[e] = (*point(tip_flow, here), *point(1.0, 0.0))
+    return Drawing(centers, sizes, paths, arrows, direction, trunks)
+
+
+def _port_order(item: tuple) -> tuple:
+    """Ports in the order of the other ends, then of the argument (never comparing node ids of mixed types)."""
+    return item[0], item[1]
+
+
+def _spread(center: float, extent: float, count: int) -> list[float]:
+    """``count`` port positions along a border of length ``extent``, centered, at most 14 apart."""
+    if count == 1:
+        return [center]
+    step = min(14.0, extent * 0.8 / (count - 1))
+    first = center - step * (count - 1) / 2
+    return [first + i * step for i in range(count)]
+
+
+def _place_layer(items, neighbors, coord, separation, is_virtual, both=None) -> None:
+    """Isotonic regression (pool adjacent violators) under minimum separations."""
+    if not items:
+        return
+    desired, weights = [], []
+    for it in items:
+        if both is not None:
+            around = both[0].get(it, []) + both[1].get(it, [])
+        else:
+            around = neighbors.get(it, [])
+        if around:
+            desired.append(sum(coord[m] for m in around) / len(around))
+            weights.append(4.0 if is_virtual(it) else 1.0 * len(around))
+        else:
+            desired.append(coord[it])
+            weights.append(0.05)
+    offsets = [0.0]
+    for i in range(1, len(items)):
+        offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
+    # minimize sum w (q_i + off_i - d_i)^2 with q non-decreasing
+    blocks: list[list[float]] = []  # [value, weight, count]
+    for d, w, off in zip(desired, weights, offsets):
+        blocks.append([d - off, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            v2, w2, c2 = blocks.pop()
+            v1, w1, c1 = blocks[-1]
+            blocks[-1] = [(v1 * w1 + v2 * w2) / (w1 + w2), w1 + w2, c1 + c2]
+    i = 0
+    for value, _w, count in blocks:
+        for _ in range(count):
+            coord[items[i]] = value + offsets[i]
+            i += 1
