@@ -54,3 +54,13 @@ def test_the_gui_folder_holds_no_qt_free_service():
         if p.name != "__init__.py" and not re.search(r"PySide6|pyqtgraph|^\s*from \.", p.read_text(), re.M)
     ]
     assert sorted(set(qt_free) - allowed) == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_is_over_800_lines(package):
+    big = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / package).rglob("*.py")
+        if (n := len(p.read_text("utf-8").splitlines())) > 800
+    }
+    assert big == {}
