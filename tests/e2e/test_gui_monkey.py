@@ -1,4 +1,4 @@
-"""The GUI monkey in the suite: 200 seeded random user actions on the real window (about 25 s).
+"""The GUI monkey in the suite: 200 seeded random user actions on the real window, a share starting on each tab.
 
 The run fails on any Python exception, Qt critical message or Qt warning (see ``gui_monkey``), any death of
 the training process, or a child process left after the window closes; the failure prints the seed and the
@@ -47,7 +47,10 @@ def test_a_seeded_monkey_breaks_nothing(qtbot, tmp_path):
     window.tabs.currentChanged.connect(shown.add)
     with Monkey(window, SEED, tmp_path / "files") as monkey:
         qtbot.waitUntil(lambda: window.training.controller.last_snapshot is not None, timeout=30_000)
-        report = monkey.run(ACTIONS)
+        tabs = window.tabs.count()
+        for tab in range(tabs):  # a share of the actions starts on each tab, so every area is tried on every run
+            window.tabs.setCurrentIndex(tab)
+            report = monkey.run(ACTIONS // tabs)
         monkey.finish()
     assert shown == set(range(window.tabs.count()))  # it went everywhere
     assert len(report.stalls) >= 10  # and did many kinds of things
