@@ -35,6 +35,8 @@ def perform(window, action) -> None:
     elif verb == "expression":
         expr.editor.set_text(arg)
         expr.evaluate(arg)
+        if expr.state.mode != "none":  # a lesson's new graph starts with no gradients: the learner runs backward
+            expr.backward.zero_button.click()
     elif verb == "set":
         name, value = arg.split()[0], _number(arg.split()[-1])
         spin = next((w for w in expr.inputs.findChildren(object) if w.objectName() == f"value_{name}"), None)

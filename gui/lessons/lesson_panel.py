@@ -3,7 +3,6 @@ its explanation, its tasks (✓ when the app's state meets them), Hint, Show me,
 
 from __future__ import annotations
 
-from autograd_core.lessons import LessonError, load_lesson, load_lessons
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
@@ -20,6 +19,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from autograd_core.lessons import LessonError, load_lesson, load_lessons
 
 from .actions import ActionFailed, perform_all
 from .controls import SteppedBack

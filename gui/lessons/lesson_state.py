@@ -10,8 +10,9 @@ from __future__ import annotations
 import itertools
 import math
 
-from autograd_core.lessons import LessonError, check
 from PySide6.QtCore import QObject, QTimer, Signal
+
+from autograd_core.lessons import LessonError, check
 
 SETTINGS_KEY = "lessons/done/"  # + slug -> list of task numbers done
 

@@ -19,7 +19,6 @@ def window(qtbot, tmp_path, in_process_training):
     qtbot.addWidget(w)
     w.resize(1024, 700)
     w.show()
-    qtbot.waitUntil(lambda: w.training.controller.last_snapshot is not None, timeout=TIMEOUT)
     return w
 
 
