@@ -63,6 +63,7 @@ class Tour:
         self.window = MainWindow(settings)
         self.window.resize(*SIZES[0])
         self.window.show()
+        self.leave_lesson()  # (first start opened Start here; only the lesson states show it)
         self.wait_until(lambda: not self.window.expression.view.busy)
         self.training = self.window.training
         self.controller = self.training.controller
@@ -117,9 +118,17 @@ class Tour:
 
     def show_tab(self, key: str) -> None:
         self.close_dialog()
+        self.leave_lesson()
         self.window.statusBar().clearMessage()  # a message of the state before is not this state's
         self.window.tabs.setCurrentWidget(self.window.areas[key])
         self.process(30)
+
+    def leave_lesson(self) -> None:
+        """States other than a lesson's show the app without the lesson dock (Start here opens on first start)."""
+        lessons = self.window.lessons
+        if lessons is not None and not lessons.isHidden():
+            lessons.close()
+            self.process(20)
 
     def close_dialog(self) -> None:
         if self.dialog is not None:
@@ -470,6 +479,38 @@ def _features(t: Tour) -> None:
     t.curves(0)
 
 
+def _lesson(slug: str, show_me_first: bool) -> Callable[[Tour], None]:
+    """A lesson started from the list, as a learner would, with its first task done by Show me."""
+
+    def setup(t: Tour) -> None:
+        from autograd_core.lessons import load_lessons
+
+        t.close_dialog()
+        t.window.statusBar().clearMessage()
+        panel = t.window.lessons
+        lesson = next(lesson for lesson in load_lessons()[0] if lesson.slug == slug)
+        panel.leave()
+        panel.tracker.done = set()
+        panel.tracker._save()
+        panel.start(lesson)
+        t.controller.pause()
+        if show_me_first:
+            panel.tasks.setCurrentRow(0)
+            panel.show_me_button.click()
+            t.wait_until(lambda: panel.task_marks()[0] or t.controller.diverged is not None, timeout=120)
+            t.wait_until(lambda: not t.controller.running, timeout=120)
+        t.process(60)
+
+    return setup
+
+
+def _start_here(t: Tour) -> None:
+    t.close_dialog()
+    t.window.lessons.leave()
+    t.window.show_lessons()
+    t.process(40)
+
+
 def build_states() -> list[State]:
     from autograd_core.learn.data import DATASETS
 
@@ -520,7 +561,21 @@ def build_states() -> list[State]:
         State("expr-maths", "expression", _maths, False, "after Backward, w1 selected in the maths panel"),
         State("train-regression", "training", _regression, True, "regression on sin(3*x), unit contributions"),
         State("train-features", "training", _features, False, "XOR with the feature x1*x2"),
+        State("lesson-start-here", "expression", _start_here, True, "first start: the lesson list"),
     ]
+    from autograd_core.lessons import load_lessons
+
+    for lesson in load_lessons()[0]:
+        number = lesson.slug.split("-")[0]
+        states.append(
+            State(
+                f"lesson-{number}",
+                lesson.tab or "expression",
+                _lesson(lesson.slug, True),
+                False,
+                f"{lesson.title}, first task done by Show me",
+            )
+        )
     return states
 
 

@@ -94,7 +94,7 @@ class BackwardPanel(QWidget):
         grid.addWidget(self.back_button, 1, 1)
         grid.addWidget(self.play_button, 2, 0)
         grid.addWidget(self.speed, 2, 1)
-        title = QLabel("<b>Ledger</b> (chain rule, step by step)")
+        title = self.ledger_title = QLabel("<b>Ledger</b> (chain rule, step by step)")
         title.setToolTip(self.ledger.toolTip())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

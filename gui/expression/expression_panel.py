@@ -145,7 +145,7 @@ class ExpressionPanel(QWidget):
         self.view.customContextMenuRequested.connect(lambda pos: self.group_menu().exec(self.view.mapToGlobal(pos)))
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 4, 4, 0)
-        label = QLabel("Layout")
+        label = self.layout_label = QLabel("Layout")
         label.setToolTip(self.layout_combo.toolTip())
         self.layout_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # follows the font
         bar.addWidget(label)

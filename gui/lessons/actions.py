@@ -3,8 +3,6 @@ state-object method the widget's click calls (a combo's or a layer list's change
 
 from __future__ import annotations
 
-import dataclasses
-
 MAX_STEPS = 10_000  # "step all" clicks Step at most this often (a graph has far fewer nodes)
 
 
@@ -58,14 +56,10 @@ def perform(window, action) -> None:
     elif verb == "reset grads":
         expr.backward.zero_button.click()
     elif verb == "preset":
-        from autograd_core.learn.presets import PRESETS
-
-        if arg not in PRESETS:
-            raise ActionFailed(f"no preset {arg!r}; presets are {', '.join(PRESETS)}")
-        fields = {"points": None, **PRESETS[arg]}
-        names = {f.name for f in dataclasses.fields(controller.config)}
-        controller.update_settings(**{k: v for k, v in fields.items() if k in names})
-        controller.configChanged.emit(controller.config)  # every panel shows the preset's settings
+        if arg == "article":
+            panel.article_button.click()
+        elif not controller.use_named_preset(arg):
+            raise ActionFailed(f"the preset {arg!r} was refused")
     elif verb == "dataset":
         controller.update_settings(dataset=arg, points=None)
         controller.configChanged.emit(controller.config)

@@ -13,14 +13,14 @@ def control_widgets(window) -> dict[str, list]:
         "inputs": [expr.inputs],
         "backward": [back.backward_button, back.zero_button],
         "step": [back.step_button, back.back_button, back.play_button, back.speed, back.progress],
-        "ledger": [back.ledger],
+        "ledger": [back.ledger, back.ledger_title],
         "graph": [expr.view],
         "layers": [network],
         "activation": [network.activation],
         "dataset": [panel.data_box],
-        "preset": [panel.preset_button],
+        "preset": [panel.preset_button, panel.article_button],
         "lr": [panel.settings_box],
-        "play": [panel.play_button, panel.speed],
+        "play": [panel.play_button, panel.speed, panel.speed_label],
         "step_train": [panel.step_button],
         "reset": [panel.reset_button],
         "curves": [training.curves],
@@ -32,7 +32,15 @@ def control_widgets(window) -> dict[str, list]:
 
 def _extras(window) -> list:
     """Controls no lesson names: they step back in every lesson."""
-    return [window.expression.mode, window.expression.maths_box]
+    expr = window.expression
+    return [
+        expr.mode,
+        expr.maths_box,
+        expr.layout_label,
+        expr.layout_combo,
+        expr.collapse_button,
+        expr.export_button,
+    ]
 
 
 class SteppedBack:

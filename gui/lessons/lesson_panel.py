@@ -164,6 +164,7 @@ class LessonPanel(QDockWidget):
         self.more_button.setToolTip("Show every control of the app, not only the lesson's")
         self.more_button.toggled.connect(self._more_toggled)
 
+        # Two buttons a row at most, so the dock stays narrow at 1024 × 700 in presentation mode.
         row1 = QHBoxLayout()
         for b in (self.hint_button, self.show_me_button, self.next_button):
             row1.addWidget(b)
@@ -171,7 +172,10 @@ class LessonPanel(QDockWidget):
         row2.addWidget(self.code_button)
         row2.addWidget(self.more_button)
         row2.addStretch(1)
-        row2.addWidget(self.restart_button)
+        row3 = QHBoxLayout()
+        row3.addWidget(self.restart_button)
+        row3.addStretch(1)
+        row3.addWidget(self.leave_button)
         layout.addWidget(self.title)
         layout.addWidget(self.explanation, 3)
         layout.addWidget(self.tasks, 2)
@@ -180,8 +184,14 @@ class LessonPanel(QDockWidget):
         layout.addLayout(row1)
         layout.addWidget(self.code_box, 3)
         layout.addLayout(row2)
-        layout.addWidget(self.leave_button, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(row3)
         return page
+
+    def fit_width(self) -> None:
+        """About a third of the window, at most 440 px: the live app keeps most of the room."""
+        window = self.window_
+        width = max(240, min(440, window.width() // 3))
+        window.resizeDocks([self], [width], Qt.Orientation.Horizontal)
 
     # ---------------------------------------------------------------- running a lesson
 
@@ -202,6 +212,7 @@ class LessonPanel(QDockWidget):
         self.more_button.blockSignals(False)
         self.stack.setCurrentIndex(1)
         self.show()
+        self.fit_width()
         self.tracker.start(lesson)
         ok = self._setup()
         self.stepped_back.apply(self.window_, lesson.controls)
@@ -266,6 +277,7 @@ class LessonPanel(QDockWidget):
             self.stack.setCurrentIndex(0)
             self._fill_list()
         self.show()
+        self.fit_width()
         self.raise_()
 
     def closeEvent(self, event) -> None:

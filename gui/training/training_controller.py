@@ -156,6 +156,7 @@ class TrainingController(QObject):
     ):
         super().__init__(parent)
         self._config = copy.deepcopy(config or TrainingConfig()).validate()
+        self.preset = ""  # the preset the settings came from ("moons", "article"; "" for none), for the lessons
         self._start_config = copy.deepcopy(self._config)
         self._worker_factory = worker_factory
         self.history = MetricHistory()
@@ -458,15 +459,34 @@ class TrainingController(QObject):
 
     def use_preset(self) -> bool:
         """Apply the tuned preset of the current data set (``autograd_core.learn.presets``): a new network and data."""
-        from autograd_core.learn.presets import apply_preset
+        from autograd_core.learn.presets import apply_preset, preset_name
 
         try:
             config = apply_preset(self._config)
         except ValueError as exc:
             self.message.emit(f"Preset refused: {exc}")
             return False
+        return self._take_preset(config, preset_name(config.dataset, config.classes))
+
+    def use_named_preset(self, name: str) -> bool:
+        """A preset by its name, whatever the data set now: "article" is the article's own run."""
+        from autograd_core.learn.presets import PRESETS
+
+        if name not in PRESETS:
+            self.message.emit(f"Preset refused: there is no preset {name!r}")
+            return False
+        try:
+            config = dataclasses.replace(self._config, points=None, **copy.deepcopy(PRESETS[name])).validate()
+        except ValueError as exc:
+            self.message.emit(f"Preset refused: {exc}")
+            return False
+        return self._take_preset(config, name)
+
+    def _take_preset(self, config, name: str) -> bool:
         fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
         done = self.update_settings(**fields)
+        if done:
+            self.preset = name
         self.configChanged.emit(self.config)  # every panel shows the preset's settings
         return done
 

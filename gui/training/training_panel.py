@@ -138,6 +138,13 @@ class TrainingPanel(QWidget):
             "Set the network, optimizer, learning rate and steps tuned for this data set (it trains reliably)"
         )
         self.preset_button.clicked.connect(self.controller.use_preset)
+        self.article_button = QPushButton("The article's run")
+        self.article_button.setObjectName("articlePresetButton")
+        self.article_button.setToolTip(
+            "Two moons (200 points, noise 0.2, all for training), 2-16-16-1 relu, sigmoid output and "
+            "cross-entropy, SGD lr 0.001 on the full batch for 100 epochs: the run of the article this app grew from"
+        )
+        self.article_button.clicked.connect(lambda: self.controller.use_named_preset("article"))
         self.preset_text = QLabel()
         self.preset_text.setObjectName("hintLabel")
         self.preset_text.setWordWrap(True)
@@ -161,7 +168,10 @@ class TrainingPanel(QWidget):
         form.addRow("Test set", self.test_percent)
         form.addRow("Data seed", self.data_seed)
         form.addRow("", self.regenerate)
-        form.addRow("Preset", self.preset_button)
+        presets = QHBoxLayout()
+        presets.addWidget(self.preset_button)
+        presets.addWidget(self.article_button)
+        form.addRow("Preset", presets)
         form.addRow("", self.preset_text)
         self.task_settings = TaskSettings(self.controller)
         form.insertRow(0, self.task_settings)
@@ -373,7 +383,8 @@ class TrainingPanel(QWidget):
         buttons = QHBoxLayout()
         for w in (self.play_button, self.step_button, self.reset_button):
             buttons.addWidget(w)
-        buttons.addWidget(QLabel("Speed"))
+        self.speed_label = QLabel("Speed")
+        buttons.addWidget(self.speed_label)
         buttons.addWidget(self.speed)
         buttons.addSpacing(12)
         buttons.addWidget(self.status, 1)
@@ -402,7 +413,10 @@ class TrainingPanel(QWidget):
         m = self.controller.last_metrics
         if m is None:
             return
-        parts = [f"<b>step {m.step}</b> · epoch {format_fixed(m.epoch)}"]
+        if self.controller.config.batch_size == 0:  # one step is one pass over all the data: say "epoch"
+            parts = [f"<b>epoch {m.step}</b> · full batch"]
+        else:
+            parts = [f"<b>step {m.step}</b> · epoch {format_fixed(m.epoch)}"]
         if self.controller.task == "regression":  # the accuracy columns hold R²
             parts.append(f"train loss {format_number(m.train_loss)} · R² {format_number(m.train_acc)}")
             if m.test_acc is not None:
