@@ -21,6 +21,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helpers beside this file (graph_cases, ...)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "first_start: the window opens Start here on first start, as for a new user")
+
+
+@pytest.fixture(autouse=True)
+def _no_start_here_dock(request, monkeypatch):
+    """A window a test makes has fresh settings, so it would open the Start here dock on its first start and
+    every layout figure would be taken beside it.  Only the tests marked ``first_start`` (the lessons') see it."""
+    if "qtbot" not in request.fixturenames or request.node.get_closest_marker("first_start"):
+        return
+    from gui.shell.main_window import MainWindow
+
+    monkeypatch.setattr(MainWindow, "_first_start", lambda self: self.lessons and self.lessons.hide())
+
+
 @pytest.fixture(autouse=True)
 def _flush_deleted_widgets(request):
     """After each Qt test, really delete its windows, so none leaks into the next test.

@@ -561,7 +561,7 @@ def build_states() -> list[State]:
         State("expr-maths", "expression", _maths, False, "after Backward, w1 selected in the maths panel"),
         State("train-regression", "training", _regression, True, "regression on sin(3*x), unit contributions"),
         State("train-features", "training", _features, False, "XOR with the feature x1*x2"),
-        State("lesson-start-here", "expression", _start_here, True, "first start: the lesson list"),
+        State("lesson-start-here", "expression", _start_here, False, "first start: the lesson list"),
     ]
     from autograd_core.lessons import load_lessons
 

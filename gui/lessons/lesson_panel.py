@@ -144,6 +144,9 @@ class LessonPanel(QDockWidget):
         self.code = QPlainTextEdit()
         self.code.setObjectName("lessonCode")
         self.code.setReadOnly(True)
+        self.code.setToolTip(
+            "The lesson's code: run it as a script from the project's folder; it prints the numbers on screen"
+        )
         self.code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.copy_button = button("Copy", "lessonCopy", "Copy the code to the clipboard", self.copy_code)

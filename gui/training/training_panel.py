@@ -168,10 +168,12 @@ class TrainingPanel(QWidget):
         form.addRow("Test set", self.test_percent)
         form.addRow("Data seed", self.data_seed)
         form.addRow("", self.regenerate)
-        presets = QHBoxLayout()
+        self.preset_row = QWidget()
+        presets = QHBoxLayout(self.preset_row)
+        presets.setContentsMargins(0, 0, 0, 0)
         presets.addWidget(self.preset_button)
         presets.addWidget(self.article_button)
-        form.addRow("Preset", presets)
+        form.addRow("Preset", self.preset_row)
         form.addRow("", self.preset_text)
         self.task_settings = TaskSettings(self.controller)
         form.insertRow(0, self.task_settings)
@@ -204,7 +206,7 @@ class TrainingPanel(QWidget):
         painted = self._painted
         text = "" if painted else describe_preset(name, self.classes.value())
         self.preset_text.setText(text)
-        self.data_form.setRowVisible(self.preset_button, bool(text))
+        self.preset_button.setVisible(bool(text))  # the article's run applies to any data: its row stays
         self.data_form.setRowVisible(self.preset_text, bool(text))
         self.data_form.setRowVisible(self.classes, not painted and name in MULTICLASS_DATASETS)
         self.data_form.setRowVisible(self.columns, not painted and name in TABLE_DATASETS)
@@ -214,13 +216,13 @@ class TrainingPanel(QWidget):
     def _show_task(self, task: str) -> None:
         """Regression shares samples, noise, test set and seed; the plane's data set rows hide."""
         if task == "regression":
-            for widget in (self.dataset, self.classes, self.columns, self.regenerate, self.preset_button):
+            for widget in (self.dataset, self.classes, self.columns, self.regenerate, self.preset_row):
                 self.data_form.setRowVisible(widget, False)
             self.data_form.setRowVisible(self.preset_text, False)
             self.data_form.setRowVisible(self.samples, True)
             self.settings_box.layout().setRowVisible(self.loss, False)  # the regression loss is in the Data box
         elif not self.data_form.isRowVisible(self.dataset):
-            for widget in (self.dataset, self.regenerate):
+            for widget in (self.dataset, self.regenerate, self.preset_row):
                 self.data_form.setRowVisible(widget, True)
             self._show_data_rows(self.controller.config.dataset)
             self.settings_box.layout().setRowVisible(self.loss, True)

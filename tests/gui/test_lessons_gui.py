@@ -7,6 +7,7 @@ from PySide6.QtCore import QSettings
 lessons_api = pytest.importorskip("autograd_core.lessons")
 
 TIMEOUT = 30_000
+pytestmark = pytest.mark.first_start
 
 
 @pytest.fixture
