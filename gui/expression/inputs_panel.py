@@ -325,6 +325,10 @@ class InputsPanel(QWidget):
         continuing = 0 < len(shown) < len(names) and names[: len(shown)] == shown
         if not continuing:
             self.rows = {}
+        # Rows kept (the new program's inputs start like the old one's) show the new program's values: its
+        # example may start x at 1 where the old one had 2.
+        for row in self.rows.values():
+            row.update_from_state()
         # Rows shown and hidden inside a hidden body cost a flag each, not a layout pass each (0.2 ms a widget).
         hidden, focus = self.body.isHidden(), QApplication.focusWidget()
         if focus is None or not self.body.isAncestorOf(focus):
