@@ -164,6 +164,7 @@ class TrainingController(QObject):
         self.last_landscape = None
         self.last_metrics = None
         self.diverged = None  # StepMetrics of the step that diverged (rolled back), while training is stopped on it
+        self.slow_learning: str | None = None  # "learning is slow: …" while the training service says so
         self._generation = -1
         self._running = False
         self._speed = "Max"
@@ -742,6 +743,9 @@ class TrainingController(QObject):
             self.landscapeReady.emit(snap.landscape)
         diverged_changed = (snap.diverged is None) != (self.diverged is None)
         self.diverged = snap.diverged
+        slow = getattr(snap, "slow", None)
+        slow_changed = slow != self.slow_learning  # its figures change as training goes on: the banner follows
+        self.slow_learning = slow
         settled = snap.seq >= self._worker.sent
         was_running = self._running
         if settled:
@@ -758,9 +762,17 @@ class TrainingController(QObject):
         elif snap.stopped_reason:
             self.message.emit(snap.stopped_reason)
         elif settled and was_running and snap.finished and not snap.running:
-            self.message.emit(
-                f"Training finished: all {self._config.steps} steps are done. Raise the step limit to go on."
-            )
+            unit = "epochs" if self._config.batch_size == 0 else "steps"
+            text = f"Training finished: all {self._config.steps} {unit} are done. Raise the step limit to go on."
+            self.message.emit(f"{_sentence(slow)} {text}" if slow else text)
+        elif slow_changed:
+            self.message.emit(_sentence(slow) if slow else "")
+
+
+def _sentence(text: str) -> str:
+    """ "learning is slow: …" as a sentence of its own: "Learning is slow: … ." """
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
 
 def snapshot_model(snap):
