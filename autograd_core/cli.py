@@ -37,7 +37,7 @@ from autograd_core.learn.data import DATASETS, MAX_CLASSES, MAX_SAMPLES, dataset
 from autograd_core.learn.losses import LOSSES
 from autograd_core.learn.nn import ACTIVATIONS, INITIALIZATIONS
 from autograd_core.learn.optim import OPTIMIZERS, SCHEDULES
-from autograd_core.learn.presets import apply_preset
+from autograd_core.learn.presets import PRESETS, apply_preset, named_preset_config
 from autograd_core.learn.regression import SHARED_SETTINGS
 from autograd_core.learn.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
 from autograd_core.learn.tabular import TableError, numeric_column, read_table, table_dataset
@@ -236,6 +236,12 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
     )
     data.add_argument("--data-seed", type=_whole_number, help=f"seed of the data and the split (default {d.data_seed})")
     data.add_argument(
+        "--sklearn-seed",
+        type=_whole_number,
+        help="moons, circles, blobs: scikit-learn's random_state itself, for exactly its points "
+        "(default: drawn from --data-seed)",
+    )
+    data.add_argument(
         "--standardize",
         action=argparse.BooleanOptionalAction,
         help=f"scale inputs to mean 0, std 1 (default {'on' if d.standardize else 'off'})",
@@ -305,10 +311,14 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
 
     train.add_argument(
         "--preset",
-        action="store_true",
+        nargs="?",
+        const=True,
         default=False,
+        choices=sorted(PRESETS),
+        metavar="NAME",
         help="start from the data set's tuned preset (network, optimizer, steps; for xor and spiral also its "
-        "points and noise); options given explicitly override it",
+        "points and noise), or from the preset NAME, e.g. article (the beginner's article's run: "
+        f"{', '.join(sorted(PRESETS))}); options given explicitly override it",
     )
 
     io = p.add_argument_group("files and output")
@@ -354,8 +364,8 @@ def with_option_names(message: str) -> str:
 class ProgressBar:
     """A one-line bar redrawn with ``\\r`` at most ten times a second."""
 
-    def __init__(self, total: int, stream, width: int = 30):
-        self.total, self.stream, self.width = max(total, 1), stream, width
+    def __init__(self, total: int, stream, width: int = 30, unit: str = "step"):
+        self.total, self.stream, self.width, self.unit = max(total, 1), stream, width, unit
         self.last = 0.0
 
     def update(self, m: StepMetrics, force: bool = False) -> None:
@@ -366,7 +376,7 @@ class ProgressBar:
         filled = min(self.width, round(self.width * m.step / self.total))
         test = f"  test {m.test_acc:6.1%}" if m.test_acc is not None else ""
         self.stream.write(
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {m.step}/{self.total}"
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.unit} {m.step}/{self.total}"
             f"  loss {m.train_loss:.4f}  train {m.train_acc:6.1%}{test}"
         )
         self.stream.flush()
@@ -468,7 +478,10 @@ def main(
         if args["preset"]:
             base = TrainingConfig(dataset=fields.get("dataset", DEFAULTS.dataset), classes=fields.get("classes", 2))
             try:
-                config = apply_preset(base, fields)
+                if args["preset"] is True:
+                    config = apply_preset(base, fields)
+                else:
+                    config = named_preset_config(args["preset"], fields)
             except ValueError as exc:
                 parser.error(with_option_names(str(exc)))
         else:
@@ -499,7 +512,8 @@ def main(
         out.write(_describe(trainer) + "\n")
         out.flush()
     show_bar = args["progress"] == "bar" or (args["progress"] == "auto" and err.isatty())
-    bar = ProgressBar(trainer.config.steps, err) if show_bar else None
+    unit = trainer.update_unit  # "epoch" when every update is a pass over all the training data
+    bar = ProgressBar(trainer.config.steps, err, unit=unit) if show_bar else None
     start_step = trainer.step_count
     t0 = time.perf_counter()
     interrupted = False
@@ -530,6 +544,7 @@ def main(
         "seconds": seconds,
         "stopped_reason": trainer.stopped_reason,
         "interrupted": interrupted,
+        "slow": trainer.slow_learning(),
     }
     if quiet:
         out.write(json.dumps(summary) + "\n")
@@ -539,9 +554,12 @@ def main(
             if final.test_acc is not None
             else "no test set"
         )
+        if summary["slow"]:
+            out.write(summary["slow"] + "\n")
+        runs = summary["steps_run"]
         out.write(
-            f"step {trainer.step_count}: train loss {final.train_loss:.4f}, train accuracy {final.train_acc:.1%}; "
-            f"{test}; {seconds:.1f} s ({summary['steps_run']} steps)\n"
+            f"{unit} {trainer.step_count}: train loss {final.train_loss:.4f}, train accuracy {final.train_acc:.1%}; "
+            f"{test}; {seconds:.1f} s ({runs} {unit}{'s' * (runs != 1)})\n"
         )
     if trainer.stopped_reason:
         err.write(trainer.stopped_reason + "\n")
@@ -582,6 +600,8 @@ def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:
         regression_preset,
     )
 
+    if args["preset"] not in (True, False):
+        parser.error(f"--preset {args['preset']} is a classification preset; regression takes --preset alone")
     unsupported = [o for o in ("load", "save", "plot", "points", "classes", "columns", "activations") if o in args]
     if unsupported:
         parser.error(f"{option_name(unsupported[0])} does not apply to --task regression")

@@ -27,6 +27,7 @@ MAX_CLASSES = 6
 MULTICLASS_DATASETS = ("blobs", "spiral")  # take any number of classes from 2 to MAX_CLASSES
 TABLE_DATASETS = {"iris": 3, "wine": 3}  # scikit-learn's bundled tables: their number of classes
 TWO_CLASS_DATASETS = ("moons", "circles", "xor")
+SKLEARN_DATASETS = ("moons", "circles", "blobs")  # made by scikit-learn's generators (``sklearn_seed`` applies)
 
 
 def dataset_classes(name: str, classes: int = 2) -> int:
@@ -258,10 +259,19 @@ def _num(v) -> float | None:
 
 
 def _generate(
-    name: str, samples: int, noise: float, rng: np.random.Generator, classes: int = 2, features=None
+    name: str,
+    samples: int,
+    noise: float,
+    rng: np.random.Generator,
+    classes: int = 2,
+    features=None,
+    sklearn_seed: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    # scikit-learn takes an int seed; derive it from our generator so one seed drives everything.
+    # scikit-learn takes an int seed; derive it from our generator so one seed drives everything
+    # (drawn even when ``sklearn_seed`` is given, so the split's stream is the same either way).
     sk_seed = int(rng.integers(0, 2**31 - 1))
+    if sklearn_seed is not None:
+        sk_seed = sklearn_seed
     if name == "moons":
         from sklearn.datasets import make_moons
 
@@ -305,9 +315,14 @@ def _check_common(test_fraction: float) -> float:
 
 
 def _split(
-    X: np.ndarray, y: np.ndarray, test_fraction: float, rng: np.random.Generator
+    X: np.ndarray, y: np.ndarray, test_fraction: float, rng: np.random.Generator, keep_order: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Stratified split: each class gives the same fraction to the test set; at least one point stays in train."""
+    """Stratified split: each class gives the same fraction to the test set; at least one point stays in train.
+
+    With ``keep_order`` and no test set, the points stay in the order they were made (scikit-learn's).
+    """
+    if keep_order and test_fraction == 0.0:
+        return X, y, X[:0], y[:0]
     test_idx = []
     for label in np.unique(y).tolist():
         idx = np.flatnonzero(y == label)
@@ -322,10 +337,12 @@ def _split(
     return X[train], y[train], X[test], y[test]
 
 
-def _finish(X, y, test_fraction, rng, standardize, name, class_names=None, feature_names=None) -> Dataset:
+def _finish(
+    X, y, test_fraction, rng, standardize, name, class_names=None, feature_names=None, keep_order=False
+) -> Dataset:
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y, dtype=int)
-    X_train, y_train, X_test, y_test = _split(X, y, test_fraction, rng)
+    X_train, y_train, X_test, y_test = _split(X, y, test_fraction, rng, keep_order)
     mean, scale = np.zeros(2), np.ones(2)
     if standardize:
         # Statistics of the training points only: the test set must not leak into training.
@@ -356,8 +373,14 @@ def make_dataset(
     standardize: bool = False,
     classes: int = 2,
     features: list[int] | None = None,
+    sklearn_seed: int | None = None,
 ) -> Dataset:
     """A named data set, split into train and test, reproducible from ``seed``.
+
+    ``sklearn_seed``, for moons, circles and blobs: scikit-learn's own ``random_state`` instead of one derived
+    from ``seed``, so the points are exactly those of ``make_moons(..., random_state=sklearn_seed)``; with no
+    test set they also keep scikit-learn's order (the article's run: ``make_moons(200, noise=0.2,
+    random_state=42)``, all 200 points trained on).
 
     ``classes`` (2 … MAX_CLASSES) is the number of blobs or spiral arms; iris and wine have 3 and take all
     their rows (``samples`` does not apply), through ``features`` (two column numbers) or, with None, their
@@ -375,13 +398,18 @@ def make_dataset(
         raise ValueError(f"classes must be a whole number from 2 to {MAX_CLASSES}, got {classes!r}")
     if name in TWO_CLASS_DATASETS and classes != 2:
         raise ValueError(f"{name} has two classes; blobs and spiral take 2 to {MAX_CLASSES}")
+    if sklearn_seed is not None and (
+        isinstance(sklearn_seed, bool) or not isinstance(sklearn_seed, int) or not 0 <= sklearn_seed < 2**32
+    ):
+        raise ValueError(f"sklearn_seed must be a whole number from 0 to {2**32 - 1}, got {sklearn_seed!r}")
     test_fraction = _check_common(test_fraction)
     rng = np.random.default_rng(seed)
-    X, y = _generate(name, samples, float(noise), rng, classes, features)
+    X, y = _generate(name, samples, float(noise), rng, classes, features, sklearn_seed)
     names = {}
     if name in TABLE_DATASETS:  # the table's own names travel with its points
         names = {"class_names": table_class_names(name), "feature_names": table_axis_names(name, features)}
-    data = _finish(X, y, test_fraction, rng, standardize, name, **names)
+    keep_order = sklearn_seed is not None and name in SKLEARN_DATASETS
+    data = _finish(X, y, test_fraction, rng, standardize, name, keep_order=keep_order, **names)
     if name in TABLE_DATASETS and features is not None and not standardize:
         # Two columns, standardized by _generate over the whole table: the data set knows by how (the views say
         # "standardized"; the export writes the table's own units).  Principal components have no such units.

@@ -72,6 +72,25 @@ def initial_weight(rng: random.Random, init: str, nin: int, nout: int) -> float:
     raise ValueError(f"unknown initialization {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
 
 
+class Outputs(list):
+    """The outputs of a layer or of a model with several output units: a plain list of Tensors that says, when
+    ``backward()`` is called on it (the beginner's ``model(x).backward()`` with K outputs), what to do instead."""
+
+    def backward(self, *args, **kwargs):
+        n = len(self)
+        raise TypeError(
+            f"backward() needs one number (a Tensor), but the model gave a list of {n} output{'s' * (n != 1)}: "
+            "call backward() on a loss, e.g. on their sum (Tensor.sum(outputs)) or on one element (outputs[0])"
+        )
+
+    def __getattr__(self, name: str):
+        if name in ("data", "grad"):
+            raise AttributeError(
+                f"a list of {len(self)} outputs has no .{name}: each element (a Tensor) has one, e.g. outputs[0].{name}"
+            )
+        raise AttributeError(f"'Outputs' object has no attribute {name!r}")
+
+
 class Module:
     """Anything with parameters."""
 
@@ -156,8 +175,8 @@ class Layer(Module):
         self.name = name
         self.neurons = [Neuron(nin, activation, init, rng, nout, name=f"{name}.n{j + 1}") for j in range(nout)]
 
-    def __call__(self, x: list[Tensor | float], fused: bool = True) -> list[Tensor]:
-        return [n(x, fused) for n in self.neurons]
+    def __call__(self, x: list[Tensor | float], fused: bool = True) -> Outputs:
+        return Outputs(n(x, fused) for n in self.neurons)
 
     def parameters(self) -> list[Tensor]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -217,13 +236,13 @@ class MLP(Module):
             for i in range(len(self.nouts))
         ]
 
-    def __call__(self, x: list[Tensor | float], fused: bool = True) -> Tensor | list[Tensor]:
+    def __call__(self, x: list[Tensor | float], fused: bool = True) -> Tensor | Outputs:
         if isinstance(x, Tensor | int | float) or len(x) != self.nin:  # zip would quietly drop the extra weights
             got = "one number" if isinstance(x, Tensor | int | float) else f"{len(x)} input{'s' * (len(x) != 1)}"
             raise ValueError(f"this MLP takes {self.nin} inputs per sample (a list of {self.nin} numbers), got {got}")
         for layer in self.layers:
             x = layer(x, fused)
-        return x[0] if len(x) == 1 else x
+        return x[0] if len(x) == 1 else Outputs(x)  # one output: the Tensor itself, ready for backward()
 
     def parameters(self) -> list[Tensor]:
         return [p for layer in self.layers for p in layer.parameters()]

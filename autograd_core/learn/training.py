@@ -31,6 +31,7 @@ from autograd_core.learn.data import (
     DATASETS,
     MAX_CLASSES,
     MAX_SAMPLES,
+    SKLEARN_DATASETS,
     TABLE_DATASETS,
     TWO_CLASS_DATASETS,
     Dataset,
@@ -50,6 +51,7 @@ from autograd_core.learn.optim import (
     learning_rate,
     make_optimizer,
 )
+from autograd_core.learn.progress import slow_learning
 
 MAX_LAYERS = 8
 MAX_WIDTH = 256
@@ -90,6 +92,7 @@ class TrainingConfig:
     noise: float = 0.1
     test_fraction: float = 0.25
     data_seed: int = 0
+    sklearn_seed: int | None = None  # moons, circles, blobs: scikit-learn's random_state itself (see make_dataset)
     standardize: bool = False
     points: list[list[float]] | None = None
     layers: list[int] = field(default_factory=lambda: [16, 16])
@@ -150,6 +153,10 @@ class TrainingConfig:
         if self.test_fraction >= 0.95:
             raise ValueError("test_fraction must be below 0.95")
         _integer("data_seed", self.data_seed, 0, 2**32 - 1)
+        if self.sklearn_seed is not None:
+            _integer("sklearn_seed", self.sklearn_seed, 0, 2**32 - 1)
+            if self.dataset not in SKLEARN_DATASETS:
+                raise ValueError(f"sklearn_seed applies to {', '.join(SKLEARN_DATASETS)}, not {self.dataset}")
         if not isinstance(self.standardize, bool):
             raise ValueError(f"standardize must be true or false, got {self.standardize!r}")
         if self.points is not None:
@@ -247,6 +254,7 @@ class TrainingConfig:
             self.standardize,
             classes=dataset_classes(self.dataset, self.classes),
             features=self.columns,
+            sklearn_seed=self.sklearn_seed,
         )
 
     @property
@@ -417,6 +425,7 @@ class Trainer:
         self.step_count = 0
         self.stopped_reason: str | None = None
         self._loss_reference: float | None = None  # starting loss for the divergence check
+        self._judged_from: tuple[int, float, list[float]] | None = None  # (step, loss, weights): slow_learning
         self._restart_batches()
 
     def set_data(self, dataset: Dataset) -> None:
@@ -424,6 +433,7 @@ class Trainer:
         self._check_data(dataset)
         self.data = dataset
         self._loss_reference = None
+        self._judged_from = None
         self._restart_batches()
 
     def update_settings(self, **fields) -> None:
@@ -457,6 +467,7 @@ class Trainer:
         if fields:
             self.stopped_reason = None
             self._loss_reference = None
+            self._judged_from = None
 
     @property
     def finished(self) -> bool:
@@ -481,6 +492,7 @@ class Trainer:
         if self._loss_reference is None:
             start = self.evaluate().train_loss
             self._loss_reference = max(1.0, start) if math.isfinite(start) else math.inf
+            self._judged_from = (self.step_count, start, self.model.state_dict())
         lr = learning_rate(config.schedule, config.lr, k, config.steps)
         position = self.sample_position
         inputs, labels = self._next_batch()
@@ -539,6 +551,25 @@ class Trainer:
             if callback is not None:
                 callback(m)
         return done
+
+    @property
+    def update_unit(self) -> str:
+        """What one update is called: "epoch" when it is a pass over all the training data (full batch), else
+        "step"."""
+        return "epoch" if self._batch_size() == len(self.data.y_train) else "step"
+
+    def slow_learning(self) -> str | None:
+        """A sentence when learning is too slow (``progress.slow_learning``), judged since the settings or the
+        data last changed (or the trainer started); None while it is not, or before enough updates."""
+        if self._judged_from is None or self.stopped_reason is not None:
+            return None
+        step, loss, weights = self._judged_from
+        if not self.history or self.history[-1].step <= step:
+            return None
+        losses = [loss, self.history[-1].train_loss]
+        return slow_learning(
+            losses, weights, self.model.state_dict(), self.config.lr, self.update_unit, steps=self.step_count - step
+        )
 
     # ---- evaluation (vectorised numpy forward, the model's current weights)
 

@@ -201,6 +201,7 @@ class Snapshot:
     start: StepMetrics | None = None  # sent with the history: the metrics before the first step, when known
     last: StepMetrics | None = None  # the most recent StepMetrics (or the initial evaluation)
     diverged: StepMetrics | None = None  # the step that diverged and was rolled back (training stopped on it)
+    slow: str | None = None  # "learning is slow: …" (Trainer.slow_learning) while it holds, else None
     weights: list = field(default_factory=list)  # [(W (nout×nin), b)] per layer
     grads: list = field(default_factory=list)  # same shapes: gradients of the last backward pass
     grid: BoundaryGrid | None = None

@@ -396,6 +396,7 @@ class Engine:
             start=start,
             last=last,
             diverged=self.diverged,
+            slow=trainer.slow_learning(),
             weights=weights,
             grads=parameter_grads(model),
             grid=grid,

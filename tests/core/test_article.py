@@ -135,3 +135,20 @@ def test_a_model_called_with_the_wrong_number_of_inputs_says_so():
 def test_an_mlp_without_inputs_says_it_needs_one():
     with pytest.raises(ValueError, match="at least one input"):
         MLP(0, [4, 1])
+
+
+def test_backward_on_a_models_list_of_outputs_says_what_to_call_it_on():
+    one = MLP(2, [4, 1])([1.0, 2.0])
+    assert isinstance(one, Tensor)  # one output: the Tensor itself, so model(x).backward() works
+    one.backward()
+    outputs = MLP(2, [4, 3], seed=1)([1.0, 2.0])
+    assert isinstance(outputs, list) and len(outputs) == 3 and all(isinstance(o, Tensor) for o in outputs)
+    with pytest.raises(TypeError, match=r"^backward\(\) needs one number \(a Tensor\), but the model gave a list of 3"):
+        outputs.backward()
+    with pytest.raises(AttributeError, match=r"no \.data: each element .* outputs\[0\]\.data"):
+        outputs.data  # noqa: B018 - the mistake under test
+    with pytest.raises(TypeError, match="list of 4 outputs"):
+        Layer(2, 4)([1.0, 2.0]).backward()
+    Tensor.sum(outputs).backward()  # what the message suggests works
+    with pytest.raises(AttributeError):
+        [Tensor(1.0), Tensor(2.0)].backward()  # a plain list: Python's own error, nothing to intercept
