@@ -32,7 +32,7 @@ def build_state(window) -> dict:
     controller = training.controller
     config = controller.config
     snap = controller.last_snapshot
-    last = snap.last if snap is not None else None
+    last = controller.last_metrics  # (a snapshot that only carries a loss slice has no metrics of its own)
     root = expr.root
     grad, value = {}, {}
     for tensor in expr.tensors or []:
@@ -53,8 +53,8 @@ def build_state(window) -> dict:
         expr.mode == "stepping" and bool(expr.steps) and expr.position >= len(expr.steps)
     )
     tab = next((key for key, area in window.areas.items() if area is window.tabs.currentWidget()), "")
-    preset = getattr(controller, "preset", None) or getattr(config, "preset", "") or ""
-    slow = getattr(controller, "slow_learning", None) or getattr(training, "slow_learning", None)
+    preset = controller.preset
+    slow = controller.slow_learning
     return {
         "expression": expr.text,
         "output": _float(root.data) if root is not None else math.nan,
