@@ -3,11 +3,40 @@
 from __future__ import annotations
 
 
+class TabPages:
+    """Some pages of a tab widget, hidden and shown as one control (the curves' tabs: a narrow training area
+    keeps its Settings page among them, and that page must stay)."""
+
+    def __init__(self, tabs, pages):
+        self.tabs, self.pages = tabs, list(pages)
+
+    def _indexes(self):
+        return [i for i in (self.tabs.indexOf(p) for p in self.pages) if i >= 0]
+
+    def isHidden(self) -> bool:
+        return not any(self.tabs.isTabVisible(i) for i in self._indexes())
+
+    def hide(self) -> None:
+        current = self.tabs.currentIndex()
+        for i in self._indexes():
+            self.tabs.setTabVisible(i, False)
+        if current in self._indexes():  # the page on screen went: show the first one left
+            visible = [i for i in range(self.tabs.count()) if self.tabs.isTabVisible(i)]
+            if visible:
+                self.tabs.setCurrentIndex(visible[0])
+
+    def show(self) -> None:
+        for i in self._indexes():
+            self.tabs.setTabVisible(i, True)
+
+
 def control_widgets(window) -> dict[str, list]:
     """Control name (as a lesson's ``controls:`` lists it) -> the widgets it shows."""
     expr, training = window.expression, window.training
     back = expr.backward
     panel, network = training.training_panel, training.network_panel
+    curves = training.curves
+    plots = (training.metrics, training.gradient_flow, training.confusion, training.landscape)
     return {
         "editor": [expr.editor, expr.examples_button, expr.evaluate_button],
         "inputs": [expr.inputs],
@@ -23,9 +52,9 @@ def control_widgets(window) -> dict[str, list]:
         "play": [panel.play_button, panel.speed, panel.speed_label],
         "step_train": [panel.step_button],
         "reset": [panel.reset_button],
-        "curves": [training.curves],
+        "curves": [TabPages(curves, plots)],
         "boundary": [training.boundary],
-        "loss_slice": [training.loss_slice],
+        "loss_slice": [TabPages(curves, [training.loss_slice])],
         "diagram": [training.diagram],
     }
 
@@ -59,8 +88,12 @@ class SteppedBack:
                 continue
             widget.hide()
             self.hidden.append(widget)
+        curves = window.training.curves
+        if not any(curves.isTabVisible(i) for i in range(curves.count())) and not curves.isHidden():
+            curves.hide()  # no page left (the settings are beside it): no empty tab widget on screen
+            self.hidden.append(curves)
 
     def restore(self) -> None:
-        for widget in self.hidden:
+        for widget in reversed(self.hidden):
             widget.show()
         self.hidden = []

@@ -52,6 +52,14 @@ def build_state(window) -> dict:
     backward_done = expr.mode == "done" or (
         expr.mode == "stepping" and bool(expr.steps) and expr.position >= len(expr.steps)
     )
+    page = training.curves.currentWidget()
+    plots = {
+        training.metrics: "curves",
+        training.gradient_flow: "gradient_flow",
+        training.loss_slice: "loss_slice",
+        training.confusion: "confusion",
+        training.landscape: "landscape",
+    }
     tab = next((key for key, area in window.areas.items() if area is window.tabs.currentWidget()), "")
     preset = controller.preset
     slow = controller.slow_learning
@@ -75,6 +83,7 @@ def build_state(window) -> dict:
         "dataset": config.dataset,
         "preset": str(preset),
         "slow": bool(slow),
+        "plot": plots.get(page, "settings"),
         "diverged": bool(snap is not None and snap.diverged is not None),
         "tab": tab,
         "grad": grad,
@@ -109,6 +118,7 @@ class LessonState(QObject):
             signal.connect(self._poke)
         controller.snapshotReady.connect(self._poke)
         window.tabs.currentChanged.connect(self._poke)
+        window.training.curves.currentChanged.connect(self._poke)
 
     # ---------------------------------------------------------------- lesson
 

@@ -1,0 +1,188 @@
+"""Every shipped lesson's tasks done as a learner does them by hand (issue 23): typing in the editor and the
+input boxes, clicking the real buttons, picking from the real lists; each task ticks only once it is done."""
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from autograd_core.lessons import load_lessons
+
+pytestmark = pytest.mark.first_start
+TIMEOUT = 120_000
+LESSONS = {lesson.slug[:2]: lesson for lesson in load_lessons()[0]}
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, in_process_training):
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
+
+    w = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    yield w
+    w.training.controller.pause()
+    w.expression.state.stop()
+
+
+def reveal(qtbot, window, widget):
+    """A setting a narrow training area keeps under its Settings tab: click that tab first, as a user would."""
+    training = window.training
+    curves, scroll = training.curves, training.side_scroll
+    index = curves.indexOf(scroll)
+    if not widget.isVisible() and index >= 0 and scroll.isAncestorOf(widget):
+        qtbot.mouseClick(curves.tabBar(), Qt.MouseButton.LeftButton, pos=curves.tabBar().tabRect(index).center())
+    if scroll.isAncestorOf(widget):
+        scroll.ensureWidgetVisible(widget)  # (the column scrolls; a user scrolls to it)
+
+
+def click(qtbot, button):
+    reveal(qtbot, button.window(), button)
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def type_expression(qtbot, window, text):
+    panel = window.expression
+    edit = panel.editor.edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        qtbot.keyClicks(edit, line)
+        if i < len(lines) - 1:
+            qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.state.text == text and not panel.editor.pending, timeout=5000)
+
+
+def type_number(qtbot, spin, value):
+    reveal(qtbot, spin.window(), spin)
+    assert spin.isVisible()
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), str(value))
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+
+
+def set_input(qtbot, window, name, value):
+    qtbot.waitUntil(lambda: name in window.expression.inputs.rows)
+    type_number(qtbot, window.expression.inputs.rows[name].spin, value)
+
+
+def backward(qtbot, window):
+    click(qtbot, window.expression.backward.backward_button)
+
+
+def step(qtbot, window, times=1):
+    for _ in range(times):
+        click(qtbot, window.expression.backward.step_button)
+
+
+def step_to_the_end(qtbot, window):
+    button = window.expression.backward.step_button
+    while button.isEnabled():
+        click(qtbot, button)
+
+
+def set_layers(qtbot, window, widths):
+    network = window.training.network_panel
+    while len(network.layer_spins) < len(widths):
+        before = len(network.layer_spins)
+        click(qtbot, network.add_button)
+        qtbot.waitUntil(lambda before=before: len(network.layer_spins) > before and network.layer_spins[-1].isVisible())
+    for spin, width in zip(network.layer_spins, widths, strict=False):
+        type_number(qtbot, spin, width)
+
+
+def pick(qtbot, combo, text):
+    """Choose ``text`` in a combo as a user's pick does (its index changes, its signals fire)."""
+    reveal(qtbot, combo.window(), combo)
+    assert combo.isVisible()
+    index = combo.findText(text)
+    assert index >= 0, text
+    combo.setCurrentIndex(index)
+
+
+def play_until_finished(qtbot, window):
+    controller = window.training.controller
+    click(qtbot, window.training.training_panel.play_button)
+    qtbot.waitUntil(lambda: controller.running, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not controller.running and controller.settled, timeout=TIMEOUT)
+
+
+def open_loss_slice(qtbot, window):
+    curves = window.training.curves
+    index = curves.indexOf(window.training.loss_slice)
+    qtbot.mouseClick(curves.tabBar(), Qt.MouseButton.LeftButton, pos=curves.tabBar().tabRect(index).center())
+    assert curves.currentWidget() is window.training.loss_slice
+
+
+BY_HAND = {
+    "01": [
+        lambda q, w: set_input(q, w, "x", 4),
+        lambda q, w: backward(q, w),
+        lambda q, w: (type_expression(q, w, "f = 1 - x * 3"), backward(q, w)),
+    ],
+    "02": [
+        lambda q, w: backward(q, w),
+        lambda q, w: type_expression(q, w, "h = a * b\nout = (h + c) * d"),
+    ],
+    "03": [
+        lambda q, w: backward(q, w),
+        lambda q, w: (type_expression(q, w, "b = s * 2\nj = b * 3"), backward(q, w)),
+        lambda q, w: type_expression(q, w, "b = s * 5\nj = b * 3"),
+    ],
+    "04": [
+        lambda q, w: backward(q, w),
+        lambda q, w: backward(q, w),
+        lambda q, w: (
+            click(q, w.expression.backward.zero_button),
+            type_expression(q, w, "y = x * x"),
+            set_input(q, w, "x", 3),
+            backward(q, w),
+        ),
+    ],
+    "05": [
+        lambda q, w: (set_input(q, w, "x", 2), backward(q, w)),
+        lambda q, w: set_input(q, w, "x", -2),
+        lambda q, w: (type_expression(q, w, "y = sigmoid(x)"), set_input(q, w, "x", 0)),
+    ],
+    "06": [
+        lambda q, w: step(q, w),
+        lambda q, w: step_to_the_end(q, w),
+    ],
+    "07": [
+        lambda q, w: set_layers(q, w, [16, 16]),
+        lambda q, w: set_layers(q, w, [16, 16, 16]),
+        lambda q, w: pick(q, w.training.network_panel.activation, "tanh"),
+    ],
+    "08": [
+        lambda q, w: click(q, w.training.training_panel.article_button),
+        lambda q, w: play_until_finished(q, w),
+        lambda q, w: open_loss_slice(q, w),
+        lambda q, w: (
+            type_number(q, w.training.training_panel.lr, 0.1),
+            click(q, w.training.training_panel.reset_button),
+            play_until_finished(q, w),
+        ),
+    ],
+}
+
+
+def test_every_shipped_lesson_has_its_by_hand_walk():
+    assert set(BY_HAND) == set(LESSONS)
+    assert all(len(BY_HAND[key]) == len(LESSONS[key].tasks) for key in LESSONS)
+
+
+@pytest.mark.parametrize("key", sorted(LESSONS), ids=[LESSONS[k].slug for k in sorted(LESSONS)])
+def test_a_lessons_tasks_tick_as_they_are_done_by_hand(qtbot, window, key):
+    lesson = LESSONS[key]
+    panel = window.lessons
+    panel.start(lesson)
+    assert panel.task_marks() == [False] * len(lesson.tasks)
+    for i, do in enumerate(BY_HAND[key]):
+        assert not panel.task_marks()[i], f"task {i + 1} ticked before it was done"
+        do(qtbot, window)
+        qtbot.waitUntil(lambda i=i: panel.task_marks()[i], timeout=TIMEOUT)
+    assert all(panel.task_marks())
