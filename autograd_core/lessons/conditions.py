@@ -40,9 +40,9 @@ STATE_NAMES: dict[str, str] = {
 
 # function -> (number of arguments, what it does)
 FUNCTIONS: dict[str, tuple[int, str]] = {
-    "grad": (1, "grad(a): the gradient shown for the node labelled a (0 before backward)"),
-    "value": (1, "value(a): the value of the node labelled a"),
-    "has": (1, "has(a): whether the expression has a node labelled a"),
+    "grad": (1, "grad(a): the gradient shown for the node labeled a (0 before backward)"),
+    "value": (1, "value(a): the value of the node labeled a"),
+    "has": (1, "has(a): whether the expression has a node labeled a"),
     "abs": (1, "abs(x): the size of x"),
     "min": (2, "min(x, y)"),
     "max": (2, "max(x, y)"),

@@ -83,7 +83,7 @@ def test_a_good_lesson_parses_into_its_parts():
 @pytest.mark.parametrize(
     ("change", "line", "words"),
     [
-        (("controls: editor", "colour: blue"), 6, "unknown field 'colour: blue, inputs, backward'"),
+        (("controls: editor", "color: blue"), 6, "unknown field 'color: blue, inputs, backward'"),
         (("check: backward_done and grad(x) == 3", "check: grad(x) >"), 11, "bad condition"),
         (("check: backward_done and grad(x) == 3", "check: speed > 3"), 11, "unknown state name 'speed'"),
         (("check: backward_done and grad(x) == 3", "check: __import__('os')"), 11, "unknown function"),

@@ -83,3 +83,29 @@ def test_progress_is_remembered_in_a_new_window_with_the_same_settings(qtbot, wi
     assert second.lessons.tracker.completed(lesson) >= 1
     second.lessons.start(lesson)
     assert second.lessons.task_marks()[0]
+
+
+def test_restart_puts_the_app_back_to_the_lessons_start_and_forgets_its_progress(qtbot, window):
+    lesson = SHIPPED[0]
+    panel = window.lessons
+    panel.start(lesson)
+    state = window.expression.state
+    assert state.values["x"] == 2 and state.root.data == 5
+    panel.show_me_button.click()  # task 1: x = 4
+    qtbot.waitUntil(lambda: panel.task_marks()[0], timeout=TIMEOUT)
+    assert state.values["x"] == 4
+    panel.restart_button.click()
+    assert panel.task_marks() == [False] * len(lesson.tasks)
+    assert state.values["x"] == 2 and state.root.data == 5 and window.expression.inputs.rows["x"].spin.value() == 2
+    assert panel.tracker.completed(lesson) == 0
+
+
+def test_the_code_box_shows_the_lessons_python_ready_to_copy(window):
+    from PySide6.QtGui import QGuiApplication
+
+    panel = window.lessons
+    panel.start(SHIPPED[0])
+    panel.code_button.click()
+    assert panel.code_box.isVisible() and "from autograd_core import Tensor" in panel.code.toPlainText()
+    panel.copy_button.click()
+    assert QGuiApplication.clipboard().text() == panel.code.toPlainText()
