@@ -191,9 +191,11 @@ class LessonPanel(QDockWidget):
         return page
 
     def fit_width(self) -> None:
-        """About a third of the window, at most 440 px: the live app keeps most of the room."""
+        """A lesson: about a third of the window, at most 440 px; the list: a quarter, at most 360 px.  The
+        live app keeps most of the room."""
         window = self.window_
-        width = max(240, min(440, window.width() // 3))
+        share, most = (3, 440) if self.stack.currentIndex() == 1 else (4, 360)
+        width = max(240, min(most, window.width() // share))
         window.resizeDocks([self], [width], Qt.Orientation.Horizontal)
 
     # ---------------------------------------------------------------- running a lesson
