@@ -109,3 +109,19 @@ def test_the_code_box_shows_the_lessons_python_ready_to_copy(window):
     assert panel.code_box.isVisible() and "from autograd_core import Tensor" in panel.code.toPlainText()
     panel.copy_button.click()
     assert QGuiApplication.clipboard().text() == panel.code.toPlainText()
+
+
+def test_a_training_lesson_hides_the_plot_pages_it_does_not_use_and_leaving_brings_them_back(window):
+    curves = window.training.curves
+    lesson = next(lesson for lesson in SHIPPED if "curves" not in lesson.controls and lesson.tab == "training")
+    pages = [curves.widget(i) for i in range(curves.count())]
+    window.lessons.start(lesson)
+    shown = [curves.widget(i) for i in range(curves.count()) if curves.isTabVisible(i)]
+    assert window.training.metrics not in shown and window.training.loss_slice not in shown
+    assert all(page is window.training.side_scroll for page in shown)  # only a narrow area's Settings page stays
+    window.lessons.more_button.click()  # "More controls": everything, during the lesson
+    assert all(curves.isTabVisible(i) for i in range(curves.count())) and not curves.isHidden()
+    window.lessons.more_button.click()
+    window.lessons.leave()
+    assert [curves.widget(i) for i in range(curves.count())] == pages
+    assert all(curves.isTabVisible(i) for i in range(curves.count())) and not curves.isHidden()
