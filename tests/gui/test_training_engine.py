@@ -35,7 +35,7 @@ from autograd_core.session import parse_session, session_dict, trainer_from_sess
 from gui.plots.loss_slice_plot import caption
 from gui.training.training_worker import LocalPipe
 
-SMALL = {"samples": 60, "layers": [4], "batch_size": 16, "steps": 500}
+SMALL = {"samples": 60, "layers": [4], "batch_size": 16, "steps": 500, "schedule": "constant"}
 
 
 class FakeClock:

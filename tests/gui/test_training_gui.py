@@ -97,6 +97,9 @@ def test_space_plays_and_pauses_inside_the_training_area(qtbot, ws):
 
 def test_learning_rate_changes_while_running_without_reset(qtbot, ws):
     small_network(qtbot, ws)
+    panel = ws.training_panel  # the default schedule is cosine: a constant one shows the rate itself
+    panel.schedule.setCurrentIndex(panel.schedule.findData("constant"))
+    assert ws.controller.config.schedule == "constant"
     click(qtbot, ws.training_panel.play_button)
     qtbot.waitUntil(lambda: step_of(ws) >= 3, timeout=TIMEOUT)
     old_lr = ws.controller.config.lr
