@@ -313,6 +313,10 @@ class TrainingController(QObject):
         Returns False (and says why) if a value is refused."""
         if self._closed:
             return False
+        if "sklearn_seed" not in fields and any(
+            k in fields and fields[k] != getattr(self._config, k) for k in ("dataset", "data_seed")
+        ):
+            fields["sklearn_seed"] = None  # the article's fixed points end when the learner picks other data
         try:
             new = dataclasses.replace(self._config, **fields).validate()
         except (TypeError, ValueError) as exc:

@@ -125,3 +125,12 @@ def test_a_training_lesson_hides_the_plot_pages_it_does_not_use_and_leaving_brin
     window.lessons.leave()
     assert [curves.widget(i) for i in range(curves.count())] == pages
     assert all(curves.isTabVisible(i) for i in range(curves.count())) and not curves.isHidden()
+
+
+def test_the_articles_points_end_when_the_learner_picks_other_data(qtbot, window):
+    controller = window.training.controller
+    window.tabs.setCurrentWidget(window.training)
+    window.training.training_panel.article_button.click()
+    assert controller.config.sklearn_seed == 42 and controller.preset == "article"
+    assert controller.update_settings(data_seed=controller.config.data_seed + 1)
+    assert controller.config.sklearn_seed is None  # Regenerate or a new data seed draws new points again
