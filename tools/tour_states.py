@@ -571,9 +571,9 @@ def build_states() -> list[State]:
             State(
                 f"lesson-{number}",
                 lesson.tab or "expression",
-                _lesson(lesson.slug, 3 if lesson.tab == "training" and len(lesson.tasks) > 3 else 1),
+                _lesson(lesson.slug, len(lesson.tasks) if lesson.tab == "training" and len(lesson.tasks) > 3 else 1),
                 False,
-                f"{lesson.title}: its first task(s) done by Show me (lesson 8: trained, slow, the slice)",
+                f"{lesson.title}: its first task(s) done by Show me (lesson 8: all of them, two runs compared)",
             )
         )
     return states

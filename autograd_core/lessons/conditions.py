@@ -34,6 +34,7 @@ STATE_NAMES: dict[str, str] = {
     "train_acc": "training accuracy now, 0 to 1",
     "test_acc": "test accuracy now, 0 to 1",
     "slow": "true while the app says learning is too slow",
+    "previous_loss": "the training loss the run before this one ended on (nan before a second run)",
     "plot": 'the training plot on screen: "curves", "gradient_flow", "loss_slice", "confusion" or "landscape"',
     "diverged": "true while the app says training diverged",
 }

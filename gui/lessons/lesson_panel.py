@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.lessons import LessonError, load_lesson, load_lessons
+from autograd_core.numbers import format_number
 
 from .actions import ActionFailed, perform_all
 from .controls import SteppedBack
@@ -118,6 +119,11 @@ class LessonPanel(QDockWidget):
         self.hint.setObjectName("lessonHint")
         self.hint.setWordWrap(True)
         self.hint.hide()
+        self.compare = QLabel()  # a training lesson: the run before this one, beside this one
+        self.compare.setObjectName("lessonCompare")
+        self.compare.setWordWrap(True)
+        self.compare.setToolTip("The last run (before Reset or new settings) and this one, to compare")
+        self.compare.hide()
         self.message = QLabel()
         self.message.setObjectName("lessonMessage")
         self.message.setWordWrap(True)
@@ -183,6 +189,7 @@ class LessonPanel(QDockWidget):
         layout.addWidget(self.explanation, 3)
         layout.addWidget(self.tasks, 2)
         layout.addWidget(self.hint)
+        layout.addWidget(self.compare)
         layout.addWidget(self.message)
         layout.addLayout(row1)
         layout.addWidget(self.code_box, 3)
@@ -307,6 +314,21 @@ class LessonPanel(QDockWidget):
         self.tasks.setCurrentRow(max(0, min(row, len(self.lesson.tasks) - 1)))
         self.tasks.blockSignals(False)
         self._sync_buttons()
+        self._show_compare()
+
+    def _show_compare(self) -> None:
+        controller = self.window_.training.controller
+        before, now = controller.previous_run, controller.last_metrics
+        text = ""
+        if self.lesson is not None and self.lesson.tab == "training" and before is not None and now is not None:
+            unit = "epochs" if controller.config.batch_size == 0 else "steps"
+            text = (
+                f"Last run: loss {format_number(before.train_loss)} after {before.step} {unit} at lr "
+                f"{format_number(before.lr)}.  This run: loss {format_number(now.train_loss)} after {now.step} "
+                f"{unit} at lr {format_number(now.lr)}."
+            )
+        self.compare.setText(text)
+        self.compare.setVisible(bool(text))
 
     def _task_picked(self, row: int) -> None:
         if row >= 0:

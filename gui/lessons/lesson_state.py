@@ -83,6 +83,7 @@ def build_state(window) -> dict:
         "dataset": config.dataset,
         "preset": str(preset),
         "slow": bool(slow),
+        "previous_loss": _float(controller.previous_run.train_loss) if controller.previous_run else math.nan,
         "plot": plots.get(page, "settings"),
         "diverged": bool(snap is not None and snap.diverged is not None),
         "tab": tab,

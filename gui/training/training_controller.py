@@ -163,6 +163,7 @@ class TrainingController(QObject):
         self.last_snapshot: Snapshot | None = None
         self.last_landscape = None
         self.last_metrics = None
+        self.previous_run = None  # the last StepMetrics of the run before this one (Reset or new settings)
         self.diverged = None  # StepMetrics of the step that diverged (rolled back), while training is stopped on it
         self.slow_learning: str | None = None  # "learning is slow: …" while the training service says so
         self._generation = -1
@@ -722,6 +723,8 @@ class TrainingController(QObject):
         if snap is None or self._closed:
             return
         if snap.generation != self._generation:
+            if self.last_metrics is not None and self.last_metrics.step > 0:
+                self.previous_run = self.last_metrics  # kept for comparison: "last run: loss … at lr …"
             self._generation = snap.generation
             self.history.clear()
         if snap.history is not None:

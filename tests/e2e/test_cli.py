@@ -16,7 +16,7 @@ from autograd_core.learn.run_cost import RunLimits
 from autograd_core.learn.training import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
-SMALL = ["--samples", "60", "--layers", "4", "--steps", "20", "--batch-size", "16"]
+SMALL = ["--schedule", "constant", "--samples", "60", "--layers", "4", "--steps", "20", "--batch-size", "16"]
 
 
 def train(*args):
