@@ -93,3 +93,12 @@ def parse_number(text: str, decimal_comma: bool = True) -> float | None:
     plain = text.strip().replace(MINUS, "-").replace(" ", "")
     plain = plain.replace(",", "") if "." in plain or not decimal_comma else plain.replace(",", ".")
     return float(plain) if NUMBER.fullmatch(plain) else None
+
+
+def is_number(text: str) -> bool:
+    """Whether Python reads ``text`` as a float (a table's cell, a lesson action's argument)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

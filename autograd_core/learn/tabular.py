@@ -33,6 +33,7 @@ import numpy as np
 
 from autograd_core.files import read_regular_file
 from autograd_core.learn.data import MAX_CLASSES, MAX_SAMPLES, Dataset, _finish
+from autograd_core.numbers import is_number
 
 MAX_TABLE_BYTES = 64 * 2**20  # 100,000 rows of a few dozen columns
 MAX_COLUMNS = 1000
@@ -79,14 +80,6 @@ class Table:
         return self.rows[:rows]
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _pick_delimiter(sample_lines: list[str]) -> str | None:
     best, best_fields = None, 1
     for d in DELIMITERS:
@@ -127,8 +120,8 @@ def parse_table(text: str, name: str = "table", delimiter: str | None = None) ->
         raise TableError(f"it has {width:,} columns; at most {MAX_COLUMNS:,} are read")
     body = rows[1:6]
     has_header = any(
-        not _is_number(rows[0][j]) and all(j < len(r) and _is_number(r[j]) for r in body) and body for j in range(width)
-    ) or all(not _is_number(cell) for cell in rows[0])
+        not is_number(rows[0][j]) and all(j < len(r) and is_number(r[j]) for r in body) and body for j in range(width)
+    ) or all(not is_number(cell) for cell in rows[0])
     if has_header:
         columns = [cell or f"column {j + 1}" for j, cell in enumerate(rows[0])]
         rows, line_numbers = rows[1:], line_numbers[1:]
@@ -190,7 +183,7 @@ def class_labels(table: Table, column: str | int, max_classes: int = MAX_CLASSES
         if cell == "":
             raise TableError(f"line {line}, column {table.columns[j]!r}: the label is empty")
     names = sorted(set(cells))
-    if all(_is_number(n) for n in names):
+    if all(is_number(n) for n in names):
         names = sorted(names, key=float)
     if len(names) > max_classes:
         raise TableError(

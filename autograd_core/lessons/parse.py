@@ -17,6 +17,7 @@ from autograd_core.learn.data import DATASETS
 from autograd_core.learn.nn import ACTIVATIONS
 from autograd_core.learn.presets import PRESETS
 from autograd_core.lessons.conditions import ConditionError, parse_condition
+from autograd_core.numbers import is_number
 
 _ROOT = Path(__file__).resolve().parents[2]
 # From a clone, resources/ sits beside autograd_core/; installed, it is autograd_playground/resources.
@@ -116,14 +117,6 @@ class Lesson:
     output: tuple[str, ...]  # what the script prints (the output blocks, in order)
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def parse_action(text: str, line: int, path) -> Action:
     """``text`` like "set x 3" or "step all" -> Action, checked against ACTIONS."""
     words = text.split()
@@ -151,9 +144,9 @@ def _bad_argument(verb: str, args: str) -> str:
     choices = {"tab": TABS, "preset": tuple(PRESETS), "dataset": DATASETS, "activation": ACTIVATIONS}
     if verb in choices and args not in choices[verb]:
         return f"{verb} {args!r} is not one of {', '.join(choices[verb])}"
-    if verb == "set" and (len(args.split()) != 2 or not _is_number(args.split()[1])):
+    if verb == "set" and (len(args.split()) != 2 or not is_number(args.split()[1])):
         return "set needs an input's name and a number, like: set x 3"
-    if verb == "lr" and not (_is_number(args) and 0 < float(args) <= 10):
+    if verb == "lr" and not (is_number(args) and 0 < float(args) <= 10):
         return f"lr {args!r} is not a learning rate between 0 and 10"
     if verb == "epochs" and not (args.isdigit() and 0 < int(args) <= 10_000):
         return f"epochs {args!r} is not a whole number from 1 to 10000"

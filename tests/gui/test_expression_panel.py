@@ -3,6 +3,7 @@
 import math
 
 import pytest
+from expression_gui_helpers import type_expression
 from PySide6.QtCore import Qt
 
 from autograd_core import Tensor, gradcheck
@@ -21,21 +22,6 @@ def panel(qtbot):
     qtbot.addWidget(widget)
     widget.show()
     return widget
-
-
-def type_expression(qtbot, panel, text):
-    """Select all, type the text, wait for the debounced compile."""
-    edit = panel.editor.edit
-    edit.setFocus()
-    edit.selectAll()
-    qtbot.keyClick(edit, Qt.Key.Key_Delete)
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        qtbot.keyClicks(edit, line)
-        if i < len(lines) - 1:
-            qtbot.keyClick(edit, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: panel.state.text == text and not panel.editor.pending, timeout=3000)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
 
 
 def set_value(qtbot, panel, name, value):

@@ -2,7 +2,9 @@
 input boxes, clicking the real buttons, picking from the real lists; each task ticks only once it is done."""
 
 import pytest
+from expression_gui_helpers import type_expression
 from PySide6.QtCore import QSettings, Qt
+from training_gui_helpers import set_spin
 
 from autograd_core.lessons import load_lessons
 
@@ -42,27 +44,10 @@ def click(qtbot, button):
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
-def type_expression(qtbot, window, text):
-    panel = window.expression
-    edit = panel.editor.edit
-    edit.setFocus()
-    edit.selectAll()
-    qtbot.keyClick(edit, Qt.Key.Key_Delete)
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        qtbot.keyClicks(edit, line)
-        if i < len(lines) - 1:
-            qtbot.keyClick(edit, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: panel.state.text == text and not panel.editor.pending, timeout=5000)
-
-
 def type_number(qtbot, spin, value):
     reveal(qtbot, spin.window(), spin)
     assert spin.isVisible()
-    spin.setFocus()
-    spin.lineEdit().selectAll()
-    qtbot.keyClicks(spin.lineEdit(), str(value))
-    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    set_spin(qtbot, spin, value)
 
 
 def set_input(qtbot, window, name, value):
@@ -122,23 +107,23 @@ BY_HAND = {
     "01": [
         lambda q, w: set_input(q, w, "x", 4),
         lambda q, w: backward(q, w),
-        lambda q, w: (type_expression(q, w, "f = 1 - x * 3"), backward(q, w)),
+        lambda q, w: (type_expression(q, w.expression, "f = 1 - x * 3"), backward(q, w)),
     ],
     "02": [
         lambda q, w: backward(q, w),
-        lambda q, w: type_expression(q, w, "h = a * b\nout = (h + c) * d"),
+        lambda q, w: type_expression(q, w.expression, "h = a * b\nout = (h + c) * d"),
     ],
     "03": [
         lambda q, w: backward(q, w),
-        lambda q, w: (type_expression(q, w, "b = s * 2\nj = b * 3"), backward(q, w)),
-        lambda q, w: type_expression(q, w, "b = s * 5\nj = b * 3"),
+        lambda q, w: (type_expression(q, w.expression, "b = s * 2\nj = b * 3"), backward(q, w)),
+        lambda q, w: type_expression(q, w.expression, "b = s * 5\nj = b * 3"),
     ],
     "04": [
         lambda q, w: backward(q, w),
         lambda q, w: backward(q, w),
         lambda q, w: (
             click(q, w.expression.backward.zero_button),
-            type_expression(q, w, "y = x * x"),
+            type_expression(q, w.expression, "y = x * x"),
             set_input(q, w, "x", 3),
             backward(q, w),
         ),
@@ -146,7 +131,7 @@ BY_HAND = {
     "05": [
         lambda q, w: (set_input(q, w, "x", 2), backward(q, w)),
         lambda q, w: set_input(q, w, "x", -2),
-        lambda q, w: (type_expression(q, w, "y = sigmoid(x)"), set_input(q, w, "x", 0)),
+        lambda q, w: (type_expression(q, w.expression, "y = sigmoid(x)"), set_input(q, w, "x", 0)),
     ],
     "06": [
         lambda q, w: step(q, w),
