@@ -40,6 +40,7 @@ from autograd_core.learn.optim import OPTIMIZERS, SCHEDULES
 from autograd_core.learn.presets import PRESETS, apply_preset, named_preset_config
 from autograd_core.learn.regression import SHARED_SETTINGS
 from autograd_core.learn.run_cost import RunCost, RunLimits, estimate_run_cost, option_name
+from autograd_core.learn.runs import RunHistory, first_point, record_trainer_run
 from autograd_core.learn.tabular import TableError, numeric_column, read_table, table_dataset
 from autograd_core.learn.training import SETTINGS_WITHOUT_RESET, StepMetrics, Trainer, TrainingConfig
 from autograd_core.session import SessionError, load_session, save_session, trainer_from_session
@@ -434,6 +435,7 @@ def main(
 
     steps_done, data_sizes = 0, {}
     imported = None
+    run_history = RunHistory()  # --save appends this run to the history (--load: the session's)
     if "load" in args:
         if "data" in args:
             parser.error("--data cannot be combined with --load (the session has its own data)")
@@ -457,6 +459,7 @@ def main(
             return 1
         config = _valid_config(parser, dataclasses.replace(session.config, **given))
         steps_done = session.step
+        run_history = RunHistory(session.runs)
         if session.data is not None:
             data_sizes = {"train_size": len(session.data.y_train), "test_size": len(session.data.y_test)}
     else:
@@ -489,7 +492,7 @@ def main(
 
     if "load" not in args and imported is not None:
         data_sizes = {"train_size": len(imported.y_train), "test_size": len(imported.y_test)}
-    cost = estimate_run_cost(config, steps_done=steps_done, **data_sizes)
+    cost = estimate_run_cost(config, steps_done=steps_done, runs_bytes=run_history.nbytes(), **data_sizes)
     if not _cost_accepted(parser, cost, limits, args["yes"]):
         return 2
 
@@ -515,6 +518,9 @@ def main(
     unit = trainer.update_unit  # "epoch" when every update is a pass over all the training data
     bar = ProgressBar(trainer.config.steps, err, unit=unit) if show_bar else None
     start_step = trainer.step_count
+    start = None  # the run's curves begin at step 0: evaluated now, or kept by the loaded session's last run
+    if "save" in args:
+        start = trainer.evaluate() if start_step == 0 else first_point((run_history.runs or [None])[-1], start_step)
     t0 = time.perf_counter()
     interrupted = False
     try:
@@ -569,7 +575,8 @@ def main(
     code = 130 if interrupted else 1 if trainer.stopped_reason else 0
     if "save" in args:
         try:
-            save_session(args["save"], trainer)
+            record_trainer_run(run_history, trainer, seconds, _final_grid(trainer), start)
+            save_session(args["save"], trainer, runs=run_history)
         except SessionError as exc:
             err.write(_one_line(f"error: {exc}") + "\n")
             code = 1
@@ -696,6 +703,17 @@ def _cost_accepted(parser: argparse.ArgumentParser, cost: RunCost, limits: RunLi
         sys.stderr.write("not run\n")
         return False
     parser.error(f"{problems[0].message()} (add --yes to run it anyway)")
+
+
+def _final_grid(trainer: Trainer):
+    """The trained model's decision regions as the app's training service draws them (for the run's picture)."""
+    from autograd_core.live.service import GRID_MARGIN, boundary_grid, square_extent
+
+    extent = square_extent(trainer.data.bounds(margin=GRID_MARGIN))
+    try:
+        return boundary_grid(trainer.model, trainer.model.weight_arrays(), extent)
+    except (ValueError, FloatingPointError):  # a diverged model: the run is kept without its picture
+        return None
 
 
 def _out_of_memory(cost: RunCost, where: str) -> str:

@@ -1,4 +1,4 @@
-"""Save and load a training session (config, weights, history, optimizer state, data) as versioned JSON.
+"""Save and load a training session (config, weights, history, optimizer state, data, run history) as versioned JSON.
 
 Writes are atomic (``files.write_atomically``): the JSON goes to a temporary
 file in the same folder, is flushed to disk, then renamed over the target,
@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from autograd_core.engine.tensor import Tensor
 from autograd_core.files import FileError, count_json_values, format_size, read_regular_file, write_atomically
 from autograd_core.learn.data import MAX_SAMPLES, Dataset
+from autograd_core.learn.runs import MAX_RUNS, Run, RunHistory, even_picks
 from autograd_core.learn.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
 
 FORMAT = "autograd-playground-session"
-VERSION = 1
+VERSION = 2  # 2 adds "runs" (the run history); format 1 files (without it) are read with an empty history
 # The largest session the app writes (8 hidden layers of 256 with Adam state, 100,000 points both as
 # data and as painted points) is ~47 MiB and ~2.2 M values; the rest leaves room for a long history.
 # Parsing a document at both limits peaks at ~300 MB (see files.count_json_values).
@@ -53,6 +54,7 @@ FIELDS = {
     "stopped_reason",
     "extra",
 }
+FIELDS_BY_VERSION = {1: FIELDS, 2: FIELDS | {"runs"}}
 
 
 class SessionError(Exception):
@@ -72,10 +74,13 @@ class SessionData:
     step: int = 0
     sample_position: int = 0
     stopped_reason: str | None = None
+    runs: list[Run] = field(default_factory=list)  # the run history, oldest first (RunHistory(runs) to go on)
 
 
-def session_dict(trainer: Trainer | None = None, extra: dict | None = None) -> dict:
-    """The JSON document for a trainer (or none) plus free-form GUI state in ``extra``."""
+def session_dict(
+    trainer: Trainer | None = None, extra: dict | None = None, runs: RunHistory | list[Run] | None = None
+) -> dict:
+    """The JSON document for a trainer (or none), free-form GUI state in ``extra`` and the run history."""
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -88,6 +93,7 @@ def session_dict(trainer: Trainer | None = None, extra: dict | None = None) -> d
         "data": None,
         "stopped_reason": None,
         "extra": dict(extra or {}),
+        "runs": _runs_list(runs),
     }
     if trainer is not None:
         doc.update(
@@ -103,21 +109,28 @@ def session_dict(trainer: Trainer | None = None, extra: dict | None = None) -> d
     return doc
 
 
+def _runs_list(runs: RunHistory | list[Run] | None) -> list[dict]:
+    if runs is None:
+        return []
+    return runs.to_list() if isinstance(runs, RunHistory) else [run.to_dict() for run in runs]
+
+
 def thin_history(history: list[StepMetrics], keep: int | None = None) -> list[StepMetrics]:
     """At most ``keep`` (default SAVED_HISTORY_STEPS) evenly spaced entries of ``history``, first and last kept."""
     keep = SAVED_HISTORY_STEPS if keep is None else keep
-    if len(history) <= keep:
-        return list(history)
-    last = len(history) - 1
-    picks = sorted({round(i * last / (keep - 1)) for i in range(keep)})
-    return [history[i] for i in picks]
+    return [history[i] for i in even_picks(len(history), keep)]
 
 
-def save_session(path: str | os.PathLike, trainer: Trainer | None = None, extra: dict | None = None) -> None:
+def save_session(
+    path: str | os.PathLike,
+    trainer: Trainer | None = None,
+    extra: dict | None = None,
+    runs: RunHistory | list[Run] | None = None,
+) -> None:
     """Write the session atomically; raises SessionError (and leaves any old file intact) on failure."""
     path = os.fspath(path)
     try:
-        text = json.dumps(session_dict(trainer, extra), allow_nan=False, indent=1, ensure_ascii=False)
+        text = json.dumps(session_dict(trainer, extra, runs), allow_nan=False, indent=1, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise SessionError(f"cannot save the session: {exc}") from exc
     raw = (text + "\n").encode("utf-8")
@@ -191,10 +204,11 @@ def parse_session(doc) -> SessionData:
         raise SessionError(
             f"the session was saved by a newer version of the app (format {version}); this one reads format {VERSION}"
         )
-    missing = sorted(FIELDS - set(doc))
+    fields = FIELDS_BY_VERSION[version]
+    missing = sorted(fields - set(doc))
     if missing:
         raise SessionError(f"the session lacks the field(s) {', '.join(missing)}")
-    unknown = sorted(set(doc) - FIELDS)
+    unknown = sorted(set(doc) - fields)
     if unknown:
         raise SessionError(f"the session has unknown field(s) {', '.join(unknown)}")
 
@@ -213,10 +227,11 @@ def parse_session(doc) -> SessionData:
         raise SessionError(f"'sample_position' must be a whole number ≥ 0, got {position!r}")
 
     _check_counts(doc)
+    runs = _parse_runs(doc.get("runs", []))
     if doc["config"] is None:
         if any(doc[k] not in (None, []) for k in ("weights", "history", "optimizer_state", "data")):
             raise SessionError("a session without a config cannot hold weights, history, optimizer state or data")
-        return SessionData(None, None, [], None, extra)
+        return SessionData(None, None, [], None, extra, runs=runs)
 
     try:
         config = TrainingConfig.from_dict(doc["config"])
@@ -253,7 +268,19 @@ def parse_session(doc) -> SessionData:
         except (ValueError, TypeError) as exc:
             raise SessionError(f"bad data: {exc}") from exc
 
-    return SessionData(config, [float(v) for v in weights], metrics, state, extra, data, step, position, stopped)
+    return SessionData(config, [float(v) for v in weights], metrics, state, extra, data, step, position, stopped, runs)
+
+
+def _parse_runs(items) -> list[Run]:
+    """The run history, bounded (at most MAX_RUNS runs, each checked count-first by Run.from_dict)."""
+    if not isinstance(items, list):
+        raise SessionError("'runs' must be a list")
+    if len(items) > MAX_RUNS:
+        raise SessionError(f"'runs' holds {len(items):,} runs; at most {MAX_RUNS} are kept")
+    try:
+        return RunHistory.from_list(items).runs
+    except (ValueError, TypeError) as exc:
+        raise SessionError(f"bad run history: {exc}") from exc
 
 
 def _check_counts(doc: dict) -> None:

@@ -131,6 +131,7 @@ class RunCost:
     peak_bytes: int
     seconds_per_step: float
     seconds: float
+    runs_bytes: int = 0  # the run history kept beside the run (RunHistory.nbytes())
 
     def problems(self, limits: RunLimits | None = None) -> list[CostProblem]:
         """What is beyond ``limits`` (default: ``RunLimits.for_this_machine()``), memory first."""
@@ -190,6 +191,7 @@ class RunCost:
             "history": self.history_bytes,
             "model": self.model_bytes,
             "data": self.data_bytes,
+            "runs": self.runs_bytes,
         }
         biggest = max(parts, key=parts.get)
         if biggest == "graph":
@@ -206,6 +208,8 @@ class RunCost:
             )
         if biggest == "model":
             return f"{self._network()} has {self.parameters:,} parameters; use smaller {{layers}}", ("layers",)
+        if biggest == "runs":
+            return f"the run history takes {format_size(self.runs_bytes)}; delete some runs", ()
         data = self._data_field()
         return f"the data set holds {self.train_size + self.test_size:,} points; use fewer {{{data}}}", (data,)
 
@@ -243,13 +247,20 @@ def format_duration(seconds: float) -> str:
 
 
 def estimate_run_cost(
-    config: TrainingConfig, *, train_size: int | None = None, test_size: int | None = None, steps_done: int = 0
+    config: TrainingConfig,
+    *,
+    train_size: int | None = None,
+    test_size: int | None = None,
+    steps_done: int = 0,
+    runs_bytes: int = 0,
 ) -> RunCost:
     """Estimate the peak memory and the time of training ``config`` from ``steps_done`` up to ``config.steps``.
 
     ``train_size``/``test_size`` default to what ``config`` would generate
-    (give them for a loaded or painted data set).  Nothing is built, so this
-    is instant even for a config that could never run.
+    (give them for a loaded or painted data set); ``runs_bytes`` is the run
+    history kept in memory beside it (``RunHistory.nbytes()``, at most a few
+    MB for 50 runs).  Nothing is built, so this is instant even for a config
+    that could never run.
     """
     if train_size is None or test_size is None:
         n = len(config.points) if config.points is not None else config.samples
@@ -268,7 +279,8 @@ def estimate_run_cost(
     history_bytes = config.steps * (HISTORY_BYTES_PER_STEP + 24 * len(sizes))
     model_bytes = MODEL_BYTES_PER_PARAMETER * parameters
     data_bytes = DATA_BYTES_PER_POINT * points
-    peak = PROCESS_BYTES + graph_bytes + history_bytes + model_bytes + data_bytes
+    runs_bytes = max(0, int(runs_bytes))
+    peak = PROCESS_BYTES + graph_bytes + history_bytes + model_bytes + data_bytes + runs_bytes
 
     per_step = (
         batch * (SECONDS_PER_WEIGHT * weights + SECONDS_PER_NEURON * neurons)
@@ -292,4 +304,5 @@ def estimate_run_cost(
         peak_bytes=peak,
         seconds_per_step=per_step,
         seconds=steps * per_step,
+        runs_bytes=runs_bytes,
     )
