@@ -413,6 +413,14 @@ _NAMING = {
     "l2": (lambda v: f"L2 {_num(v)}", lambda a, b: f"L2 {_num(b)}"),
     "steps": (lambda v: f"{v} steps", lambda a, b: f"{b} steps"),
 }
+# the order a name lists changes in: what a learner changes most first
+_ORDER = (
+    "task", "dataset", "target", "points", "lr", "batch_size", "layers", "activation", "activations", "optimizer",
+    "schedule", "momentum", "betas", "alpha", "weight_decay", "l1", "l2", "loss", "huber_delta", "init", "seed",
+    "steps", "classes", "columns", "features", "samples", "noise", "x_min", "x_max", "test_fraction", "data_seed",
+    "sklearn_seed", "standardize",
+)  # fmt: skip
+_NAMING = {key: _NAMING[key] for key in _ORDER}
 MAX_RUN_NAME = 40  # what describe_change writes; a name typed by the user may be up to MAX_NAME
 
 
