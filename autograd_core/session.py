@@ -130,7 +130,7 @@ def save_session(
     """Write the session atomically; raises SessionError (and leaves any old file intact) on failure."""
     path = os.fspath(path)
     try:
-        text = json.dumps(session_dict(trainer, extra, runs), allow_nan=False, indent=1, ensure_ascii=False)
+        text = _session_text(session_dict(trainer, extra, runs))
     except (TypeError, ValueError) as exc:
         raise SessionError(f"cannot save the session: {exc}") from exc
     raw = (text + "\n").encode("utf-8")
@@ -142,6 +142,19 @@ def save_session(
         write_atomically(path, raw)
     except FileError as exc:
         raise SessionError(f"cannot save the session to {path}: {exc}") from exc
+
+
+def _session_text(doc: dict) -> str:
+    """The document as JSON, indented, with each run on one compact line.
+
+    Indenting makes ``json`` use its pure-Python encoder and a line per number: for 50 runs of
+    2,000-point curves that is ~0.5 s and half the file; one line per run keeps the C encoder.
+    """
+    runs = doc.pop("runs")
+    text = json.dumps(doc, allow_nan=False, indent=1, ensure_ascii=False)
+    lines = [json.dumps(run, allow_nan=False, ensure_ascii=False, separators=(",", ":")) for run in runs]
+    listing = "[\n  " + ",\n  ".join(lines) + "\n ]" if lines else "[]"
+    return text[: -len("\n}")] + ',\n "runs": ' + listing + "\n}"
 
 
 def _too_large(raw: bytes) -> str | None:
