@@ -4,6 +4,7 @@ import copy
 import json
 import math
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -367,6 +368,12 @@ def test_an_old_session_without_runs_loads_with_an_empty_history(tmp_path):
     data = load_session(tmp_path / "old.json")
     assert data.runs == []
     assert data.history == trainer.history
+
+
+def test_a_session_saved_by_the_previous_version_loads_with_an_empty_history():
+    data = load_session(Path(__file__).resolve().parents[1] / "data" / "session_v1_adam.json")
+    assert data.runs == []
+    assert data.config is not None and data.step == 3
 
 
 def test_a_version_1_session_with_runs_or_a_version_2_without_is_refused():
