@@ -130,7 +130,9 @@ def save_session(
     """Write the session atomically; raises SessionError (and leaves any old file intact) on failure."""
     path = os.fspath(path)
     try:
-        text = _session_text(session_dict(trainer, extra, runs))
+        doc = session_dict(trainer, extra, runs)
+        RunHistory.from_list(doc["runs"])  # what loading would refuse is not saved
+        text = _session_text(doc)
     except (TypeError, ValueError) as exc:
         raise SessionError(f"cannot save the session: {exc}") from exc
     raw = (text + "\n").encode("utf-8")

@@ -317,7 +317,8 @@ def _checked_config(config, task: str) -> dict:
         if task == "regression":
             regression_config_from_dict(config)
         else:
-            TrainingConfig.from_dict({**config, "points": None})
+            stand_in = None if config.get("points") is None else [[0.0, 0.0, 0]]  # the summary stands for points
+            TrainingConfig.from_dict({**config, "points": stand_in})
     except (ValueError, TypeError, SyntaxError) as exc:
         raise ValueError(f"bad config: {_clip(str(exc), 200)}") from None
     if config.get("points") is not None and not isinstance(config["points"], str):
@@ -376,7 +377,10 @@ _NAMING = {
     "task": (lambda v: v, lambda a, b: b),
     "dataset": (lambda v: v, lambda a, b: f"data set {b}"),
     "target": (lambda v: f"target {v}", lambda a, b: f"target {b}"),
-    "points": (lambda v: "new points" if v else "no points", lambda a, b: f"points {b}" if b else "no points"),
+    "points": (
+        lambda v: "new data" if v else "no points",
+        lambda a, b: f"new data, {b.split(' #')[0]}" if isinstance(b, str) else "no points",
+    ),
     "classes": (lambda v: f"{v} classes", lambda a, b: f"{b} classes"),
     "columns": (
         lambda v: f"columns {_joined(v)}" if v else "PCA",

@@ -91,7 +91,33 @@ def test_painted_points_are_kept_as_a_count_and_a_digest_and_a_new_painting_is_a
     run = history.start(changed(points=[*a, [2.0, 0.0, 1]]), "classification")
     assert history.runs[0].config["points"].startswith("2 points #")
     assert run.config["points"].startswith("3 points #")
-    assert run.name == "points 3 points #" + run.config["points"].split("#")[1]
+    assert run.name == "new data, 3 points"
+    assert Run.from_dict(run.to_dict()) == run
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        TrainingConfig(points=[[0, 0, 0], [1, 1, 1], [2, 0, 2], [0, 2, 2]], classes=3),
+        TrainingConfig(dataset="iris"),
+        TrainingConfig(dataset="blobs", classes=5),
+        TrainingConfig(features=["x1*x2"]),
+    ],
+    ids=["painted 3 classes", "iris", "blobs 5", "features"],
+)
+def test_every_kind_of_config_reads_back(config):
+    history = RunHistory()
+    history.start(config.to_dict(), "classification")
+    history.record({"step": [0, 1]}, 1, 1.0)
+    assert RunHistory.from_list(json.loads(json.dumps(history.to_list()))).runs == history.runs
+
+
+def test_saving_refuses_a_history_that_loading_would_refuse(tmp_path):
+    history = RunHistory()
+    _recorded(history, BASE).name = "n" * 1000  # set behind rename's back
+    with pytest.raises(SessionError, match="name must be text"):
+        save_session(tmp_path / "s.json", None, runs=history)
+    assert not (tmp_path / "s.json").exists()
 
 
 def _recorded(history: RunHistory, config: dict, steps: int = 3) -> Run:
