@@ -11,7 +11,7 @@ import pytest
 
 from autograd_core.cli import main as cli_main
 from autograd_core.learn.regression import RegressionConfig, RegressionRun, regression_config_dict
-from autograd_core.learn.run_cost import estimate_run_cost
+from autograd_core.learn.run_cost import RunLimits, estimate_run_cost
 from autograd_core.learn.runs import (
     CURVE_POINTS,
     CURVES,
@@ -367,6 +367,13 @@ def test_the_memory_guard_counts_the_history():
     with_runs = estimate_run_cost(SMALL, runs_bytes=history.nbytes())
     assert with_runs.peak_bytes - plain.peak_bytes == history.nbytes() > 10_000
     assert with_runs.runs_bytes == history.nbytes()
+
+
+def test_a_history_that_dominates_memory_is_named_in_the_guards_sentence():
+    cost = estimate_run_cost(SMALL, runs_bytes=3 * 2**30)
+    (problem,) = cost.problems(RunLimits(ask_bytes=2**30, refuse_bytes=8 * 2**30))
+    assert problem.kind == "memory" and not problem.refuse
+    assert problem.message().endswith("the run history takes 3.0 GiB; delete some runs")
 
 
 # ------------------------------------------------------------------ sessions
