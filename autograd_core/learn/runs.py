@@ -389,6 +389,11 @@ def _joined(v) -> str:
     return ",".join(map(_num, v)) if isinstance(v, list) else str(v)
 
 
+def _point_count(points) -> str:
+    """Painted points as a run keeps them ("150 points #1a2b3c4d") or as a config holds them (a list)."""
+    return f"{len(points)} points" if isinstance(points, list) else str(points).split(" #")[0]
+
+
 def _percent(v) -> str:
     return f"{100 * v:g}%" if isinstance(v, int | float) else str(v)
 
@@ -400,7 +405,7 @@ _NAMING = {
     "target": (lambda v: f"target {v}", lambda a, b: f"target {b}"),
     "points": (
         lambda v: "new data" if v else "no points",
-        lambda a, b: f"new data, {b.split(' #')[0]}" if isinstance(b, str) else "no points",
+        lambda a, b: f"new data, {_point_count(b)}" if b else "no points",
     ),
     "classes": (lambda v: f"{v} classes", lambda a, b: f"{b} classes"),
     "columns": (

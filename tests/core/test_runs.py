@@ -92,6 +92,8 @@ def test_painted_points_are_kept_as_a_count_and_a_digest_and_a_new_painting_is_a
     assert history.runs[0].config["points"].startswith("2 points #")
     assert run.config["points"].startswith("3 points #")
     assert run.name == "new data, 3 points"
+    assert describe_change(changed(points=a), changed(points=[*a, a[0]])) == "new data, 3 points"  # raw configs too
+    assert describe_change(changed(points=a), BASE) == "no points"
     assert Run.from_dict(run.to_dict()) == run
 
 
