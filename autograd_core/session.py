@@ -11,7 +11,9 @@ only a regular file of at most ``MAX_BYTES`` is read (never a device or a
 pipe); a document of more than ``MAX_JSON_VALUES`` values is refused before
 it is parsed (parsing costs ~30–100 bytes of Python objects per value, so the
 count, not the file size, bounds memory); the data and painted points are
-counted against ``MAX_SAMPLES`` before they become arrays.  Then every
+counted against ``MAX_SAMPLES`` before they become arrays, and the run
+history (format 2) against ``MAX_RUNS`` runs of at most ``CURVE_POINTS``
+points and 64×64-cell pictures (``learn.runs``).  Then every
 field's type and range is checked, and every problem (unreadable, truncated,
 malformed, wrong type, newer version, weights that do not fit the model)
 raises one error type, ``SessionError``, with a sentence that says what is
@@ -35,6 +37,7 @@ FORMAT = "autograd-playground-session"
 VERSION = 2  # 2 adds "runs" (the run history); format 1 files (without it) are read with an empty history
 # The largest session the app writes (8 hidden layers of 256 with Adam state, 100,000 points both as
 # data and as painted points) is ~47 MiB and ~2.2 M values; the rest leaves room for a long history.
+# A full run history (50 runs of five 2,000-point curves, 64² pictures) adds at most ~11 MiB and ~1 M values.
 # Parsing a document at both limits peaks at ~300 MB (see files.count_json_values).
 MAX_BYTES = 64 * 1024 * 1024
 # A history longer than this is saved thinned (evenly spaced steps, first and last kept): the curves look the
