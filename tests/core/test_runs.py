@@ -527,3 +527,13 @@ def test_train_save_then_load_save_keeps_two_runs(tmp_path, capsys):
     assert continued.curves["train_loss"][1:] == [m.train_loss for m in two.history]
     assert continued.steps == 9 and continued.config["lr"] == 0.1
     capsys.readouterr()
+
+
+def test_continuing_a_session_without_runs_starts_its_history(tmp_path, capsys):
+    old = Path(__file__).resolve().parents[1] / "data" / "session_v1_adam.json"
+    assert cli_main(["--load", str(old), "--steps", "5", "--save", str(tmp_path / "new.json")]) == 0
+    (run,) = load_session(tmp_path / "new.json").runs
+    assert run.name == "first run"
+    assert run.curves["step"] == [1, 2, 3, 4, 5]  # step 0 was never kept by that session
+    assert run.steps == 5
+    capsys.readouterr()
