@@ -2,9 +2,9 @@
 PyTorch (``torch_script``), and a trained model as a NumPy ``predict(X)`` (``numpy_model_script``)."""
 
 from autograd_core.export.common import ExportUnsupported, ScriptExport, TorchExport
-from autograd_core.export.numpy_model import numpy_model_script
-from autograd_core.export.python_script import python_export, python_script
-from autograd_core.export.torch_script import torch_script
+from autograd_core.export.to_numpy import numpy_model_script
+from autograd_core.export.to_python import python_export, python_script
+from autograd_core.export.to_torch import torch_script
 
 __all__ = [
     "ExportUnsupported",

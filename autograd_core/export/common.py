@@ -123,7 +123,8 @@ NUMPY_HELPERS = {
     ),
     "elu": ("def elu(z, alpha=1.0):\n    return np.where(z > 0.0, z, alpha * np.expm1(np.minimum(z, 0.0)))\n", ()),
     "selu": (
-        f"def selu(z):\n    return {SELU_SCALE!r} * np.where(z > 0.0, z, {SELU_ALPHA!r} * np.expm1(np.minimum(z, 0.0)))\n",
+        f"def selu(z):\n    scale, alpha = {SELU_SCALE!r}, {SELU_ALPHA!r}\n"
+        "    return scale * np.where(z > 0.0, z, alpha * np.expm1(np.minimum(z, 0.0)))\n",
         (),
     ),
     "silu": ("def silu(z):\n    return z * sigmoid(z)\n", ("sigmoid",)),

@@ -62,7 +62,7 @@ _LOSSES = {"bce": "cross-entropy from the logit", "hinge": "hinge loss relu(1 - 
 
 def _header(title: str, lines: list[str]) -> str:
     body = "\n".join(lines)
-    return f'"""{title}\n\n{body}\n\nRun it from the project\'s folder (so autograd_core imports): python THIS_FILE\n"""\n'
+    return f'"""{title}\n\n{body}\n\nRun it from the project\'s folder (so autograd_core imports): python FILE\n"""\n'
 
 
 def python_script(config: TrainingConfig | RegressionConfig, data: Dataset | RegressionData | None = None) -> str:
@@ -129,7 +129,8 @@ def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> Sc
     lines += [
         "labels = [int(v) for v in y_train]",
         "# every point's inputs are leaves of the graph, made once",
-        'inputs = [[Tensor(a, label="x1", kind="input"), Tensor(b, label="x2", kind="input")] for a, b in X_train.tolist()]',
+        'inputs = [[Tensor(a, label="x1", kind="input"), Tensor(b, label="x2", kind="input")]',
+        "          for a, b in X_train.tolist()]",
     ]
     activation = c.activations if c.activations is not None else c.activation
     sizes = [*c.layers, c.outputs]
@@ -137,7 +138,7 @@ def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> Sc
         lines += [
             f"FEATURES = {list(c.features)!r}  # extra inputs, expressions of x1 and x2 (the app's language)",
             "for leaves, row in zip(inputs, feature_values(FEATURES, X_train).tolist()):",
-            "    leaves.extend(Tensor(v, label=f, kind=\"input\") for f, v in zip(FEATURES, row))",
+            '    leaves.extend(Tensor(v, label=f, kind="input") for f, v in zip(FEATURES, row))',
         ]
     widths = " → ".join(map(str, [c.inputs, *sizes]))
     lines += [
@@ -178,7 +179,7 @@ def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> Sc
     return ScriptExport(header + "\n" + "\n".join(lines) + "\n" + loop, arrays)
 
 
-_REGRESSION_LOOP = '''
+_REGRESSION_LOOP = """
 # ---- the training loop: one optimizer step per batch
 rng = random.Random(f"batches:{{SEED}}")  # each step samples BATCH distinct points
 n = len(targets)
@@ -196,7 +197,7 @@ for step in range(STEPS):
 # ---- the whole training set's loss, with the vectorized forward pass
 final = loss_array(LOSS, model.forward_array(x_train.reshape(-1, 1)), y_train, HUBER_DELTA)
 print(f"train loss {{final!r}}")
-'''
+"""
 
 
 def _regression(c: RegressionConfig, data: RegressionData | None, inline_limit) -> ScriptExport:

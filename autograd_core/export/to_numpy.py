@@ -108,7 +108,7 @@ def numpy_model_script(
         if features:
             lines += [
                 "    # the input features, computed from x1 and x2 as the app does:",
-                *(f"    #   {repr(one_line(f, 200))}" for f in features),
+                *(f"    #   {one_line(f, 200)!r}" for f in features),
                 "    x1, x2 = a[:, 0], a[:, 1]",
                 "    a = np.column_stack([a, " + ", ".join(codes) + "])",
             ]
@@ -123,7 +123,7 @@ def numpy_model_script(
             "",
             "",
             "def probabilities(X):",
-            '    """Each row\'s probability of each class: [1 - sigmoid(z), sigmoid(z)], or the softmax of the scores."""',
+            '    """Each row\'s probability of each class: [1 - sigmoid(z), sigmoid(z)], or the softmax."""',
             "    z = predict(X)",
             "    if z.ndim == 1:",
             "        e = np.exp(-np.abs(z))",

@@ -76,14 +76,14 @@ def next_batch():
     return picked
 '''
 
-_REGRESSION_BATCHES = '''
+_REGRESSION_BATCHES = """
 n = len(y_train)
 rng = random.Random(f"batches:{SEED}")  # each step samples BATCH distinct points
 
 
 def next_batch():
     return list(range(n)) if BATCH <= 0 or BATCH >= n else rng.sample(range(n), BATCH)
-'''
+"""
 
 _LOOP = """
 for step in range(STEPS):
@@ -135,7 +135,9 @@ def _model_code(inputs: int, layers: list[int], outputs: int, activations: list[
     return "model = nn.Sequential(\n" + "".join(f"    {p},\n" for p in parts) + ")"
 
 
-def torch_script(config: TrainingConfig | RegressionConfig, data: Dataset | RegressionData | None = None) -> TorchExport:
+def torch_script(
+    config: TrainingConfig | RegressionConfig, data: Dataset | RegressionData | None = None
+) -> TorchExport:
     """The PyTorch script of the run; ``arrays`` holds the data and weights for a ``.npz`` beside it when they
     are over 10,000 numbers (else None: everything is in the text).  Raises ExportUnsupported (one sentence)
     for a setting PyTorch has no counterpart for."""
@@ -153,7 +155,7 @@ def _classification_parts(c: TrainingConfig, data: Dataset | None) -> dict:
         codes = [feature_code(f, "torch")[0] for f in features]
         feature_lines = [
             "# the input features, computed from x1 and x2 as the app does:",
-            *(f"#   {repr(one_line(f, 200))}" for f in features),
+            *(f"#   {one_line(f, 200)!r}" for f in features),
             "x1, x2 = X_train[:, 0], X_train[:, 1]",
             "X_train = torch.column_stack([X_train, " + ", ".join(codes) + "])",
         ]
