@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from autograd_core.export.options import add_export_options, check_export_paths, write_model, write_recipes
 from autograd_core.files import (
     FileError,
     check_writable,
@@ -340,6 +341,7 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
         default=False,
         help="run without asking even if it needs over 1 GiB of memory or over 10 minutes",
     )
+    add_export_options(p)
     return p
 
 
@@ -415,7 +417,7 @@ def main(
     if args["task"] == "regression" or "target" in args or "target_column" in args:
         if args["task"] != "regression":
             parser.error("--target and --target-column need --task regression")
-        return _regression_main(parser, args, out)
+        return _regression_main(parser, args, out, err)
     if args.get("loss") == "huber":
         parser.error("--loss huber is a regression loss: add --task regression")
 
@@ -432,6 +434,11 @@ def main(
                 parser.error(f"cannot write --{option} {args[option]}: {exc}")
     if "save" in args and "plot" in args and write_target(args["save"]) == write_target(args["plot"]):
         parser.error("--save and --plot name the same file")
+    problem = check_export_paths(args, others=("save", "plot"))
+    if problem:
+        parser.error(problem)
+    if "load" in args and ("export_python" in args or "export_torch" in args):
+        parser.error("--export-python and --export-torch write a run from its start; they cannot follow --load")
 
     steps_done, data_sizes = 0, {}
     imported = None
@@ -511,6 +518,9 @@ def main(
         return 1
 
     quiet = args["json"]
+    given_data = trainer.data if trainer.config.points is not None else None  # painted or imported: written out
+    if write_recipes(args, trainer.config, given_data, err, out, quiet):
+        return 1
     if not quiet:
         out.write(_describe(trainer) + "\n")
         out.flush()
@@ -592,13 +602,15 @@ def main(
         else:
             if not quiet:
                 out.write(f"wrote {args['plot']}\n")
+    if write_model(args, trainer.model, "classification", trainer.config.num_classes, err, out, quiet):
+        code = 1
     return code
 
 
 REGRESSION_OPTIONS = (*SHARED_SETTINGS, "loss")  # the regression run's own loss as well
 
 
-def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:
+def _regression_main(parser: argparse.ArgumentParser, args: dict, out, err) -> int:
     """--task regression: fit a typed target of x (or a file's column); prints the test R²."""
     from autograd_core.learn.regression import (
         RegressionConfig,
@@ -636,27 +648,41 @@ def _regression_main(parser: argparse.ArgumentParser, args: dict, out) -> int:
         parser.error("--target-column needs --data FILE")
     if fields.get("loss", "mse") not in ("mse", "huber"):
         parser.error(f"--loss {fields['loss']} is for classification; regression takes mse or huber")
+    problem = check_export_paths(args)
+    if problem:
+        parser.error(problem)
     try:
         config = regression_preset(fields) if args["preset"] else RegressionConfig(**fields).validate()
         trainer = RegressionTrainer(config, data=data)
     except ValueError as exc:
         parser.error(with_option_names(str(exc)))
+    quiet = args["json"]
+    if write_recipes(args, trainer.config, data, err, out, quiet):
+        return 1
     c = trainer.config
     sizes = "-".join(map(str, [1, *c.layers, 1]))
-    out.write(
-        f"regression of {trainer.data.name}: {len(trainer.data.x_train)} train / {len(trainer.data.x_test)} test "
-        f"points; MLP {sizes} {c.activation}; {c.loss} loss, {c.optimizer} lr {c.lr:g}\n"
-    )
-    out.flush()
+    if not quiet:
+        out.write(
+            f"regression of {trainer.data.name}: {len(trainer.data.x_train)} train / {len(trainer.data.x_test)} "
+            f"test points; MLP {sizes} {c.activation}; {c.loss} loss, {c.optimizer} lr {c.lr:g}\n"
+        )
+        out.flush()
     t0 = time.perf_counter()
     trainer.run()
     m = trainer.evaluate()
-    test = f"test loss {m.test_loss:.4f}, test R² {m.test_r2:.4f}" if m.test_r2 is not None else "no test set"
-    out.write(
-        f"step {trainer.step_count}: train loss {m.train_loss:.4f}, train R² {m.train_r2:.4f}; {test}; "
-        f"{time.perf_counter() - t0:.1f} s\n"
-    )
-    return 0
+    seconds = time.perf_counter() - t0
+    if quiet:
+        out.write(json.dumps({"step": trainer.step_count, **{k: getattr(m, k) for k in _REGRESSION_SUMMARY}}) + "\n")
+    else:
+        test = f"test loss {m.test_loss:.4f}, test R² {m.test_r2:.4f}" if m.test_r2 is not None else "no test set"
+        out.write(
+            f"step {trainer.step_count}: train loss {m.train_loss:.4f}, train R² {m.train_r2:.4f}; {test}; "
+            f"{seconds:.1f} s\n"
+        )
+    return write_model(args, trainer.model, "regression", 1, err, out, quiet)
+
+
+_REGRESSION_SUMMARY = ("train_loss", "test_loss", "train_r2", "test_r2")
 
 
 def _read_data(parser: argparse.ArgumentParser, args: dict, test_fraction: float):

@@ -1,0 +1,238 @@
+"""What every export shares: the exception, the result type, number and array literals, and the translation of a
+feature (an expression of x1, x2) into NumPy or PyTorch code.
+
+A feature is the learner's text, so it is never pasted into a script: its compiled program (the expression
+language's stack machine, ``language.expression``) is run with strings instead of numbers, and each op of the
+op table becomes the matching call of a fixed table here.  Numbers are written with ``repr`` (they read back
+exactly); anything else the learner typed reaches a script only inside ``repr()`` string literals or comments
+cut to one line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from autograd_core.engine.ops import OPS, SELU_ALPHA, SELU_SCALE
+from autograd_core.language.expression import CONSTANTS
+from autograd_core.learn.features import feature_program
+
+# More points (or weights) than this go into a .npz file beside the script instead of its text.
+INLINE_LIMIT = 10_000
+LINE_WIDTH = 100
+
+
+class ExportUnsupported(ValueError):
+    """The run uses something the export's target has no counterpart for; ``str()`` is one sentence saying what."""
+
+
+@dataclass
+class ScriptExport:
+    """A script's text and, when the data is too big to write into it, the arrays of its ``.npz`` file
+    (named like the script, ``.npz`` instead of ``.py``; the script finds it beside itself)."""
+
+    text: str
+    arrays: dict[str, np.ndarray] | None = None
+
+
+TorchExport = ScriptExport
+
+
+def number(value: float) -> str:
+    """A float as Python reads it back exactly (``inf`` and ``nan`` through ``float()``)."""
+    value = float(value)
+    if math.isfinite(value):
+        return repr(value)
+    return f'float("{value}")'
+
+
+def one_line(text: str, limit: int = 80) -> str:
+    """User text made safe for a comment: one line, clipped."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def wrapped(items: list[str], indent: str = "    ") -> str:
+    """``items`` joined with commas, wrapped at ``LINE_WIDTH`` (the body of a list literal)."""
+    lines, line = [], indent
+    for item in items:
+        piece = item + ","
+        if len(line) + len(piece) + 1 > LINE_WIDTH and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += piece + " "
+    if line.strip():
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def list_literal(values) -> str:
+    """A (nested) list of numbers as Python source: rows one after another, wrapped."""
+    array = np.asarray(values)
+    if array.ndim == 1:
+        items = [str(int(v)) if np.issubdtype(array.dtype, np.integer) else number(v) for v in array.tolist()]
+        return "[\n" + wrapped(items) + "\n]" if items else "[]"
+    rows = ["[" + ", ".join(number(v) for v in row) + "]" for row in array.tolist()]
+    return "[\n" + wrapped(rows) + "\n]" if rows else "[]"
+
+
+# ------------------------------------------------------------ features as code
+
+# NumPy: the op table's numpy twins, by name, as calls; helpers (below) are defined in the script when used.
+_NUMPY_CALLS = {
+    "pow": "np.power({0}, {1})",
+    "pow_const": "np.power({0}, {n})",
+    "rpow_const": "np.power({c}, {0})",
+    "max": "np.maximum({0}, {1})",
+    "min": "np.minimum({0}, {1})",
+    "exp": "np.exp({0})",
+    "log": "np.log({0})",
+    "sin": "np.sin({0})",
+    "cos": "np.cos({0})",
+    "abs": "np.abs({0})",
+    "sqrt": "np.sqrt({0})",
+    "tanh": "np.tanh({0})",
+    "erf": "erf({0})",
+    "relu": "relu({0})",
+    "leaky_relu": "leaky_relu({0}, {slope})",
+    "sigmoid": "sigmoid({0})",
+    "elu": "elu({0}, {alpha})",
+    "selu": "selu({0})",
+    "silu": "silu({0})",
+    "gelu": "gelu({0})",
+    "gelu_tanh": "gelu_tanh({0})",
+    "softsign": "softsign({0})",
+    "hardtanh": "hardtanh({0}, {low}, {high})",
+    "mish": "mish({0})",
+    "softplus": "softplus({0})",
+}
+# The helpers, each written as the op's numpy twin in autograd_core.engine.ops (the same numbers), and what
+# each needs defined before it.
+NUMPY_HELPERS = {
+    "relu": ("def relu(z):\n    return np.maximum(z, 0.0)\n", ()),
+    "leaky_relu": ("def leaky_relu(z, slope=0.01):\n    return np.where(z > 0.0, z, slope * z)\n", ()),
+    "tanh": ("def tanh(z):\n    return np.tanh(z)\n", ()),
+    "sigmoid": (
+        "def sigmoid(z):\n"
+        "    # 1 / (1 + e^-z), in the form that cannot overflow on either side of 0\n"
+        "    e = np.exp(-np.abs(z))\n"
+        "    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))\n",
+        (),
+    ),
+    "elu": ("def elu(z, alpha=1.0):\n    return np.where(z > 0.0, z, alpha * np.expm1(np.minimum(z, 0.0)))\n", ()),
+    "selu": (
+        f"def selu(z):\n    scale, alpha = {SELU_SCALE!r}, {SELU_ALPHA!r}\n"
+        "    return scale * np.where(z > 0.0, z, alpha * np.expm1(np.minimum(z, 0.0)))\n",
+        (),
+    ),
+    "silu": ("def silu(z):\n    return z * sigmoid(z)\n", ("sigmoid",)),
+    "erf": ("erf = np.vectorize(math.erf, otypes=[float])\n", ()),
+    "erfc": ("erfc = np.vectorize(math.erfc, otypes=[float])\n", ()),
+    "gelu": (f"def gelu(z):\n    return z * (0.5 * erfc(-z * {math.sqrt(0.5)!r}))\n", ("erfc",)),
+    "gelu_tanh": (
+        "def gelu_tanh(z):\n"
+        f"    return 0.5 * z * (1.0 + np.tanh({math.sqrt(2.0 / math.pi)!r} * (z + 0.044715 * z * z * z)))\n",
+        (),
+    ),
+    "softsign": ("def softsign(z):\n    return z / (1.0 + np.abs(z))\n", ()),
+    "hardtanh": (
+        "def hardtanh(z, low=-1.0, high=1.0):\n    return np.where(z <= low, low, np.where(z >= high, high, z))\n",
+        (),
+    ),
+    "softplus": ("def softplus(z):\n    return np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z)))\n", ()),
+    "mish": ("def mish(z):\n    return z * np.tanh(softplus(z))\n", ("softplus",)),
+    "linear": ("def linear(z):\n    return z\n", ()),
+}
+
+# PyTorch: the same ops as torch calls (torch.nn.functional is F).
+_TORCH_CALLS = {
+    "pow": "torch.pow({0}, {1})",
+    "pow_const": "torch.pow({0}, {n})",
+    "rpow_const": "torch.pow({c}, {0})",
+    "max": "torch.maximum({0}, {1})",
+    "min": "torch.minimum({0}, {1})",
+    "exp": "torch.exp({0})",
+    "log": "torch.log({0})",
+    "sin": "torch.sin({0})",
+    "cos": "torch.cos({0})",
+    "abs": "torch.abs({0})",
+    "sqrt": "torch.sqrt({0})",
+    "erf": "torch.erf({0})",
+    "tanh": "torch.tanh({0})",
+    "relu": "torch.relu({0})",
+    "leaky_relu": "F.leaky_relu({0}, {slope})",
+    "sigmoid": "torch.sigmoid({0})",
+    "elu": "F.elu({0}, {alpha})",
+    "selu": "F.selu({0})",
+    "silu": "F.silu({0})",
+    "gelu": "F.gelu({0})",
+    "gelu_tanh": 'F.gelu({0}, approximate="tanh")',
+    "softsign": "F.softsign({0})",
+    "hardtanh": "F.hardtanh({0}, {low}, {high})",
+    "mish": "F.mish({0})",
+    "softplus": "F.softplus({0})",
+}
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
+
+
+def feature_code(text: str, target: str) -> tuple[str, set[str]]:
+    """The feature ``text`` as one NumPy (``target`` "numpy") or PyTorch ("torch") expression of the arrays
+    ``x1`` and ``x2``, and the names of the NumPy helpers it calls.  Raises ExportUnsupported for an op the
+    target table lacks."""
+    calls = _NUMPY_CALLS if target == "numpy" else _TORCH_CALLS
+    program = feature_program(text)
+    used: set[str] = set()
+
+    def function_of(op):
+        def apply(*args):
+            operands = [a for a in args if isinstance(a, str)]
+            params = dict(zip((name for name, _ in op.params), (number(a) for a in args[len(operands) :])))
+            if op.name in _OPERATORS:
+                return f"({operands[0]} {_OPERATORS[op.name]} {operands[1]})"
+            if op.name == "neg":
+                return f"(-{operands[0]})"
+            if op.name not in calls:
+                raise ExportUnsupported(f"the feature {one_line(text)!r} uses {op.name}, which has no {target} twin")
+            if target == "numpy":
+                head = calls[op.name].split("(", 1)[0]
+                if head in NUMPY_HELPERS:
+                    used.add(head)
+            return calls[op.name].format(*operands, **params)
+
+        return apply
+
+    def literal(value) -> str:
+        text_ = number(value)
+        return f"({text_})" if text_.startswith("-") else text_
+
+    leaves = {name: name for name in ("x1", "x2")}
+    code, _ = program._run(
+        leaves, literal, lambda name: number(CONSTANTS[name]), function_of, lambda value, name: value
+    )
+    if code in leaves:  # a feature that is only x1 or x2 still makes its own column
+        code = f"({code} + 0.0)"
+    return code, used
+
+
+def numpy_helpers(names: set[str]) -> str:
+    """The definitions of the NumPy helpers ``names`` (and of those they call), in a fixed order."""
+    wanted: list[str] = []
+
+    def add(name: str) -> None:
+        for need in NUMPY_HELPERS[name][1]:
+            add(need)
+        if name not in wanted:
+            wanted.append(name)
+
+    for name in sorted(names):
+        add(name)
+    return "\n\n".join(NUMPY_HELPERS[name][0] for name in wanted)
+
+
+def check_activation(name: str, table: dict, target: str) -> None:
+    if name != "linear" and name not in table:
+        raise ExportUnsupported(f"the activation {name} has no {target} counterpart")
+    if name != "linear" and name not in OPS:  # pragma: no cover - the tables follow the op table
+        raise ExportUnsupported(f"the activation {name} is not one of the engine's ops")
