@@ -103,6 +103,30 @@ def in_process_training(monkeypatch):
     monkeypatch.setattr(TrainingController, "worker_factory", InProcessWorker)
 
 
+def new_main_window(qtbot, tmp_path, size=(1400, 900)):
+    """A shown main window with a settings file of its own (the user's real settings are never touched)."""
+    from PySide6.QtCore import QSettings
+
+    from gui.shell.main_window import MainWindow
+    from gui.shell.settings import AppSettings
+
+    w = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    return w
+
+
+@pytest.fixture
+def training_window(qtbot, tmp_path, in_process_training):
+    """The main window on its training tab, the engine in this process and ready."""
+    w = new_main_window(qtbot, tmp_path)
+    w.tabs.setCurrentWidget(w.training)
+    qtbot.waitUntil(lambda: w.training.controller.last_snapshot is not None, timeout=30_000)
+    yield w
+    w.training.shutdown()
+
+
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory):
     """One screenshot-tour window (tools/tour_states.py) shared by a test module's tests, light and normal after."""

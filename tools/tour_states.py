@@ -403,6 +403,50 @@ FLOWERS = "id,length,width,kind\n" + "\n".join(
 )
 
 
+# ---- runs kept and compared, code taken away
+
+
+def _runs(view: str) -> Callable[[Tour], None]:
+    """Three runs from a fresh history (relu at lr 0.05, then lr 0.005, then tanh at 0.05), each 60 steps;
+    ``view`` is "table" (the Runs tab, two runs ticked), "ghosts" (the loss and accuracy tab with them) or "side"
+    (two runs side by side)."""
+
+    def setup(t: Tour) -> None:
+        from autograd_core.learn.runs import RunHistory
+
+        t.show_tab("training")
+        runs = t.training.runs
+        runs.replace(RunHistory())
+        t.config_key = None
+        for config in ({"lr": 0.05, "activation": "relu"}, {"lr": 0.005, "activation": "relu"}, {"activation": "tanh"}):
+            t.train_to(60, **config)
+        t.controller.reset()  # the third run ends; the fourth (its settings, no step yet) is on screen
+        t.wait_until(lambda: t.controller.settled and t.controller.last_metrics.step == 0)
+        t.config_key = None
+        kept = runs.history.runs[:3]
+        for run in kept[:2]:
+            runs.show_ghost(run.id, True)
+        panel = t.training.runs_panel
+        t.training.curves.setCurrentWidget(t.training.metrics if view == "ghosts" else panel)
+        if view == "side":
+            panel.select_runs({kept[0].id, kept[2].id})
+            panel.compare_button.click()
+            t.dialog = t.training.side_by_side
+        t.settle()
+
+    return setup
+
+
+def _export(kind: str) -> Callable[[Tour], None]:
+    def setup(t: Tour) -> None:
+        t.show_tab("training")
+        t.train_to(10, dataset="moons")
+        t.dialog = t.window.show_export(kind)
+        t.process(60)
+
+    return setup
+
+
 def _import(bad: bool) -> Callable[[Tour], None]:
     def setup(t: Tour) -> None:
         t.show_tab("training")
@@ -562,6 +606,12 @@ def build_states() -> list[State]:
         State("train-regression", "training", _regression, True, "regression on sin(3*x), unit contributions"),
         State("train-features", "training", _features, False, "XOR with the feature x1*x2"),
         State("lesson-start-here", "expression", _start_here, False, "first start: the lesson list"),
+        State("runs-table", "training", _runs("table"), False, "three runs kept, two ticked to overlay"),
+        State("runs-ghosts", "training", _runs("ghosts"), False, "two kept runs dashed under the live curves"),
+        State("runs-side-by-side", "training", _runs("side"), False, "two runs' final boundaries side by side"),
+        State("export-python", "training", _export("python"), False, "File → Export run as Python"),
+        State("export-torch", "training", _export("torch"), False, "File → Export run as PyTorch"),
+        State("export-numpy", "training", _export("numpy"), False, "File → Export trained model as NumPy"),
     ]
     from autograd_core.lessons import load_lessons
 

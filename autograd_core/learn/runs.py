@@ -573,6 +573,12 @@ class RunHistory:
         run.seconds = max(0.0, float(seconds)) if math.isfinite(seconds) else 0.0
         run.picture = picture
 
+    def resume(self, run_id: int) -> Run:
+        """Record into a kept run again (a session opened where that run left off: training goes on)."""
+        run = self.get(run_id)
+        self._current = run.id
+        return run
+
     def get(self, run_id: int) -> Run:
         for run in self.runs:
             if run.id == run_id:

@@ -10,6 +10,7 @@ top edge when it is off the scale).
 from __future__ import annotations
 
 import math
+from html import escape
 
 import numpy as np
 import pyqtgraph as pg
@@ -17,13 +18,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from autograd_core.live.metric_history import MetricHistory
 from autograd_core.numbers import format_number
 
 from ..shell.theme import Palette, palette
-from ..training.training_controller import MetricHistory
 from ..training.training_style import set_plot_title, style_plot
 
 CURVE_WIDTH = 2.5
+GHOST_WIDTH = 1.8
+GHOST_DASHES = (Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DashDotDotLine)
 
 
 def step_plot(title: str, y_label: str) -> pg.PlotWidget:
@@ -76,6 +79,11 @@ def _feed(curve, x: np.ndarray, y: np.ndarray) -> None:
         curve.setData([], [])
 
 
+def _column(values) -> np.ndarray:
+    """A run's stored curve (numbers, None where a value was not finite or absent) as floats, NaN for None."""
+    return np.array([math.nan if v is None else float(v) for v in values], dtype=float)
+
+
 class MetricsPlots(QWidget):
     """Two plots: loss (optionally on a log axis) and accuracy."""
 
@@ -97,6 +105,8 @@ class MetricsPlots(QWidget):
         self.test_acc = self.acc_plot.plot(name="test", connect="finite")
         self.diverged_line = self.loss_plot.plot(name="diverged")
         self.diverged_mark = self.loss_plot.plot(pen=None, symbol="x", symbolSize=14, symbolBrush=None)
+        self.ghosts: list = []  # runs kept in the history, overlaid (their train curves) for comparison
+        self._ghost_curves: list = []  # (loss curve, accuracy curve) per ghost
         self.colors = palette()
         self._loss_title = ""
         self._set_loss_title("")
@@ -141,16 +151,77 @@ class MetricsPlots(QWidget):
             curve.setPen(pg.mkPen(color, width=CURVE_WIDTH))
         self.diverged_line.setPen(pg.mkPen(pal.diverged, width=2, style=Qt.PenStyle.DashLine))
         self.diverged_mark.setSymbolPen(pg.mkPen(pal.diverged, width=2.5))
-        self.key.setText(
-            f"<span style='color:{pal.train}'>━━</span> train &nbsp;&nbsp; "
-            f"<span style='color:{pal.test}'>━━</span> test"
-        )
+        self._style_ghosts()
         self.key.setStyleSheet(
             f"QLabel#curveKey {{ background: {pal.plot_background}; color: {pal.plot_text}; "
             "padding: 1px 6px; border-radius: 3px; }"
         )
         title, self._loss_title = self._loss_title, None
         self._set_loss_title(title)
+
+    def set_ghosts(self, runs: list) -> None:
+        """Overlay kept runs (``autograd_core.learn.runs.Run``): each one's train loss and train accuracy (or R²),
+        thin and dashed in a color of its own, named in the key by what differs.  Set once per change of the
+        choice: the curves never change while the live run trains."""
+        for loss_curve, acc_curve in self._ghost_curves:
+            self.loss_plot.removeItem(loss_curve)
+            self.acc_plot.removeItem(acc_curve)
+        self._ghost_curves = []
+        self.ghosts = list(runs)
+        scale = 1.0 if self.r2 else 100.0
+        for run in self.ghosts:
+            score = run.curves.get("train_r2" if run.task == "regression" else "train_acc", [])
+            steps = _column(run.curves.get("step", []))
+            pair = []
+            for plot, values, factor in (
+                (self.loss_plot, run.curves.get("train_loss", []), 1.0),
+                (self.acc_plot, score, scale),
+            ):
+                curve = plot.plot(connect="finite")
+                curve.setZValue(-1)  # under the live curves
+                _feed(curve, steps, factor * _column(values))
+                pair.append(curve)
+            self._ghost_curves.append(tuple(pair))
+        self._style_ghosts()
+        self._fit_ranges()
+
+    def _style_ghosts(self) -> None:
+        pal = self.colors
+        parts = [
+            f"<span style='color:{pal.train}'>━━</span> train &nbsp;&nbsp; "
+            f"<span style='color:{pal.test}'>━━</span> test"
+        ]
+        for i, (run, curves) in enumerate(zip(self.ghosts, self._ghost_curves)):
+            color = pal.layer_colors[i % len(pal.layer_colors)]
+            pen = pg.mkPen(color, width=GHOST_WIDTH, style=GHOST_DASHES[i % len(GHOST_DASHES)])
+            for curve in curves:
+                curve.setPen(pen)
+            mark = ("╍╍", "┈┈", "╍┈", "╍┈┈")[i % len(GHOST_DASHES)]
+            parts.append(f"<span style='color:{color}'>{mark}</span> {escape(run.name)}")
+        self.key.setText(" &nbsp;&nbsp; ".join(parts))
+        self.key.setToolTip(
+            "Dashed: the train curves of runs kept in the Runs tab, to compare with this one" if self.ghosts else ""
+        )
+
+    def _ghost_extent(self) -> tuple[float, float]:
+        """The last step and the largest finite loss of the ghosts (the axes make room for them)."""
+        last = top = 0.0
+        for run in self.ghosts:
+            steps = _column(run.curves.get("step", []))
+            losses = _column(run.curves.get("train_loss", []))
+            if len(steps):
+                last = max(last, float(np.nanmax(steps, initial=0.0)))
+            finite = losses[np.isfinite(losses)]
+            if len(finite):
+                top = max(top, float(finite.max()))
+        return last, top
+
+    def _fit_ranges(self) -> None:
+        last, top = self._ghost_extent()
+        if last > self._x_max:
+            self._set_x_max(nice_ceiling(max(10.0, 1.05 * last)))
+        if top > self._y_max and not self.log_loss.isChecked():
+            self._set_y_max(nice_ceiling(max(top, 0.01)))
 
     compact = False  # a short area: the step axes keep their numbers but not their "step" label
 
@@ -187,6 +258,8 @@ class MetricsPlots(QWidget):
         last = float(step[-1]) if len(step) else 0.0
         if diverged is not None:
             last = max(last, float(diverged.step))
+        ghost_last, ghost_top = self._ghost_extent() if self.ghosts else (0.0, 0.0)
+        last = max(last, ghost_last)
         if last > self._x_max or (self._x_max > 10 and last < self._x_max / 5):
             self._set_x_max(nice_ceiling(max(10.0, 1.25 * last)))
         # A lone point (step 0 before the first step, or a run that diverged on its first step) has no line to
@@ -205,7 +278,7 @@ class MetricsPlots(QWidget):
                 _feed(self.test_loss, step, test)
                 if not self.log_loss.isChecked():
                     both = np.concatenate([train, test])
-                    top = float(np.max(both[np.isfinite(both)], initial=0.0))
+                    top = max(ghost_top, float(np.max(both[np.isfinite(both)], initial=0.0)))
                     if top > self._y_max or (self._y_max > 0.1 and top < self._y_max / 4):
                         self._set_y_max(nice_ceiling(max(top, 0.01)))
                 self._show_divergence(history, diverged)

@@ -44,6 +44,7 @@ from autograd_core.files import FileError, check_writable
 
 from ..expression.expression_panel import ExpressionPanel
 from ..graph_view.graph_state import GraphState
+from ..runs.exports import add_export_actions, show_export
 from .errors import ErrorReporter
 from .settings import AppSettings
 from .theme import THEMES, apply_theme, set_text_role
@@ -335,6 +336,7 @@ class MainWindow(QMainWindow):
             None,
             "Save the training data with the network's predicted class and probabilities as CSV",
         )
+        self.export_code_actions = add_export_actions(self, file_menu)
         file_menu.addSeparator()
         self.open_lesson_action = self._action(
             file_menu, "Open &lesson…", self.open_lesson_dialog, None, "Open a lesson file (a teacher's own lesson)"
@@ -593,14 +595,14 @@ class MainWindow(QMainWindow):
         session = self._session_module()
         if session is None:
             return False
-        extra, trainer = {}, None
+        extra, trainer, runs = {}, None, None
         for key, area in self.areas.items():
             if hasattr(area, "session_state"):
                 extra[key] = area.session_state()
             if trainer is None and hasattr(area, "session_trainer"):
-                trainer = area.session_trainer()
+                trainer, runs = area.session_trainer(), area.session_runs()
         try:
-            session.save_session(path, trainer=trainer, extra=extra)
+            session.save_session(path, trainer=trainer, extra=extra, runs=runs)
         except session.SessionError as err:
             self.warn("Could not save the session", str(err))
             return False
@@ -611,6 +613,11 @@ class MainWindow(QMainWindow):
             thinned = f" (its {len(trainer.history):,}-step history thinned to {session.SAVED_HISTORY_STEPS:,} steps)"
         self.statusBar().showMessage(f"Session saved to {path}{thinned}", 8000)
         return True
+
+    def show_export(self, kind: str):
+        """File → Export run as Python / PyTorch, trained model as NumPy: the script shown, then saved."""
+        self.export_dialog = show_export(self, kind, self.training.controller)
+        return self.export_dialog
 
     def open_session_dialog(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self, "Open session", self._dialog_dir(), SESSION_FILTER)

@@ -21,6 +21,7 @@ from autograd_core.learn.inspection import mlp_from_arrays
 from autograd_core.learn.regression import SHARED_SETTINGS
 from autograd_core.learn.run_cost import RunLimits, estimate_run_cost
 from autograd_core.learn.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
+from autograd_core.live.metric_history import MetricHistory
 from autograd_core.live.protocol import (
     Command,
     ComputeLandscape,
@@ -76,55 +77,6 @@ def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int
     return sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
 
 
-class MetricHistory:
-    """Growing numpy columns of the metrics, cheap to hand to a plot every frame."""
-
-    COLUMNS = ("step", "epoch", "train_loss", "test_loss", "train_acc", "test_acc", "lr")
-
-    def __init__(self):
-        self.clear()
-
-    def clear(self) -> None:
-        self._data = {name: np.empty(256) for name in self.COLUMNS}
-        self._norms = np.full((256, 0), math.nan)  # one column per layer: ‖gradient‖ of each step
-        self.size = 0
-
-    def extend(self, rows) -> None:
-        rows = list(rows)
-        need = self.size + len(rows)
-        if need > len(self._data["step"]):
-            capacity = max(need, 2 * len(self._data["step"]))
-            for name, arr in self._data.items():
-                grown = np.empty(capacity)
-                grown[: self.size] = arr[: self.size]
-                self._data[name] = grown
-        for name in self.COLUMNS:
-            column = self._data[name]
-            for i, row in enumerate(rows):
-                value = getattr(row, name, None)
-                column[self.size + i] = math.nan if value is None else float(value)
-        layers = max([self._norms.shape[1], *(len(getattr(r, "grad_norms", None) or ()) for r in rows)])
-        if len(self._norms) < len(self._data["step"]) or layers > self._norms.shape[1]:
-            grown = np.full((len(self._data["step"]), layers), math.nan)
-            grown[: self.size, : self._norms.shape[1]] = self._norms[: self.size]
-            self._norms = grown
-        for i, row in enumerate(rows):
-            norms = getattr(row, "grad_norms", None) or ()
-            self._norms[self.size + i] = math.nan
-            self._norms[self.size + i, : len(norms)] = [math.nan if v is None else float(v) for v in norms]
-        self.size = need
-
-    def column(self, name: str) -> np.ndarray:
-        return self._data[name][: self.size]
-
-    def grad_norms(self) -> np.ndarray:
-        """(steps × layers): each step's gradient norm per layer (NaN where a step recorded none)."""
-        return self._norms[: self.size]
-
-    def __len__(self) -> int:
-        return self.size
-
-
 class TrainingController(QObject):
     """Commands in, snapshots out.  All training goes through ``autograd_core.learn.training.Trainer``.
 
@@ -147,6 +99,7 @@ class TrainingController(QObject):
     taskChanged = Signal(str)  # "classification" or "regression"
     regressionChanged = Signal(object)  # the RegressionConfig now training
     landscapeReady = Signal(object)  # autograd_core.lab.landscape.Landscape, answering request_landscape
+    runEnding = Signal()  # a new trainer generation arrived: the history still holds the run that ends
 
     UNDO_LIMIT = 100  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
@@ -184,6 +137,7 @@ class TrainingController(QObject):
         # "ask" threshold ``confirm(sentence)`` decides (the widget shows a question; None accepts).
         self.limits = RunLimits.for_this_machine()
         self.confirm = None
+        self.runs_bytes = lambda: 0  # the memory of the run history the area keeps (the guard counts it)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -229,6 +183,10 @@ class TrainingController(QObject):
     def config(self) -> TrainingConfig:
         """A copy of the current settings (the trainer's, as the GUI last set them)."""
         return copy.deepcopy(self._config)
+
+    def live_settings(self) -> dict:
+        """The settings a run may change without a restart (no copy of the data): what a kept run follows."""
+        return {name: copy.deepcopy(getattr(self._config, name)) for name in SETTINGS_WITHOUT_RESET}
 
     @property
     def running(self) -> bool:
@@ -510,7 +468,7 @@ class TrainingController(QObject):
             raise SessionError(refusal)
         self.pause()
         self._config = copy.deepcopy(trainer.config)
-        self._send(Load(data))
+        self._send(Load(dataclasses.replace(data, runs=[])))  # the run history stays here (up to ~18 MB)
         self.configChanged.emit(self.config)
 
     def _memory_refusal(self, config: TrainingConfig, **sizes) -> str | None:
@@ -520,7 +478,8 @@ class TrainingController(QObject):
         ``limits.refuse_bytes`` refused, beyond ``limits.ask_bytes`` ``confirm(sentence)`` decides.
         """
         guarded = dataclasses.replace(config, steps=min(config.steps, GUARD_STEPS))
-        for problem in estimate_run_cost(guarded, **sizes).problems(self.limits):
+        cost = estimate_run_cost(guarded, runs_bytes=self.runs_bytes(), **sizes)
+        for problem in cost.problems(self.limits):
             if problem.kind != "memory":
                 continue
             sentence = problem.message(lambda field: SETTING_NAMES.get(field, field)) + "."
@@ -723,6 +682,7 @@ class TrainingController(QObject):
         if snap is None or self._closed:
             return
         if snap.generation != self._generation:
+            self.runEnding.emit()
             if self.last_metrics is not None and self.last_metrics.step > 0:
                 self.previous_run = self.last_metrics  # kept for comparison: "last run: loss … at lr …"
             self._generation = snap.generation

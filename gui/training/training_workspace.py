@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.learn.inspection import dead_units, unit_maps
+from autograd_core.learn.runs import RunHistory
 from autograd_core.session import load_session, save_session
 
 from ..plots.boundary_plot import BoundaryPlot
@@ -45,6 +46,9 @@ from ..plots.metrics_plots import MetricsPlots
 from ..plots.network_diagram import EDGE_MODES, NetworkDiagram
 from ..plots.neuron_maps import MAP_RESOLUTION
 from ..plots.regression_plot import RegressionPlot
+from ..runs.keeper import RunKeeper
+from ..runs.picture import SideBySideDialog
+from ..runs.table import RunsPanel
 from ..shell.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
 from .confusion_panel import ConfusionPanel
 from .network_panel import NetworkPanel
@@ -55,9 +59,16 @@ from .workspace_files import DataFileActions, _ExportDone
 
 FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
-CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape")
-TAB_NAMES = ("Loss && accuracy", "Gradient flow", "Loss slice", "Confusion matrix", "Landscape")
-SHORT_TAB_NAMES = ("Loss", "Gradients", "Slice", "Confusion", "Landscape")  # the curves' half of the columns layout
+CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape", "runs")
+TAB_NAMES = ("Loss && accuracy", "Gradient flow", "Loss slice", "Confusion matrix", "Landscape", "Runs")
+SHORT_TAB_NAMES = (
+    "Loss",
+    "Gradients",
+    "Slice",
+    "Confusion",
+    "Landscape",
+    "Runs",
+)  # the curves' half of the columns layout
 NARROW_ROOM_CHARS = 115  # the views want this many average characters of width beside the settings column …
 NARROW_ROOM_PX = 700  # … and this many pixels; with less, the settings become a tab (see _reflow)
 COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | diagram over curves (see _reflow)
@@ -100,9 +111,12 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.confusion = ConfusionPanel()
         self.curves = QTabWidget()
         self.landscape = LandscapePlot()
-        for view, name in zip(
-            (self.metrics, self.gradient_flow, self.loss_slice, self.confusion, self.landscape), TAB_NAMES, strict=True
-        ):
+        self.runs = RunKeeper(self.controller, self)
+        self.controller.runs_bytes = self.runs.nbytes
+        self.runs_panel = RunsPanel(self.runs)
+        self.side_by_side = None  # the open SideBySideDialog, if any
+        pages = (self.metrics, self.gradient_flow, self.loss_slice, self.confusion, self.landscape, self.runs_panel)
+        for view, name in zip(pages, TAB_NAMES, strict=True):
             self.curves.addTab(view, name)
         tips = (
             "Loss and accuracy on the training and test sets at every step",
@@ -111,6 +125,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
             "Confusion matrix: per-class accuracy and the confusion matrix; click a cell to ring its points",
             "Landscape: the training loss around the current weights on a 2-D slice of weight space, with the "
             "training path",
+            "Runs: every run kept (from Reset or new settings to the next), to compare, overlay and restore",
         )
         for index, tip in enumerate(tips):  # each begins with the tab's whole name (short tabs are elided)
             self.curves.setTabToolTip(index, tip)
@@ -233,6 +248,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.confusion.cellPicked.connect(self._confusion_picked)
         self.confusion.cleared.connect(self._confusion_cleared)
         self.curves.currentChanged.connect(self._curves_tab_changed)
+        self.runs.changed.connect(self._runs_changed)
+        self.runs_panel.sideBySide.connect(self._show_side_by_side)
         if controller.last_snapshot is not None:
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
 
@@ -284,7 +301,20 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.sample_entry.setVisible(not regression)
         self.regression_plot.setVisible(regression)
         self.metrics.set_r2(regression)
+        self._runs_changed(force=True)
         self._mark_dirty("loss", "accuracy")
+
+    def _runs_changed(self, force: bool = False) -> None:
+        """The ghost curves follow the runs ticked in the Runs tab (of the task on screen: R² is not accuracy)."""
+        ghosts = [run for run in self.runs.ghost_runs() if run.task == self.controller.task]
+        if force or [(r.id, r.name) for r in ghosts] != [(r.id, r.name) for r in self.metrics.ghosts]:
+            self.metrics.set_ghosts(ghosts)
+
+    def _show_side_by_side(self, first, second) -> None:
+        if self.side_by_side is not None:
+            self.side_by_side.close()
+        self.side_by_side = SideBySideDialog(first, second, self)
+        self.side_by_side.open()
 
     def _confusion_picked(self, part: str, true: int, predicted: int) -> None:
         mask = self.confusion.points_of(part, true, predicted)
@@ -392,8 +422,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
         elif view == "loss slice":
             if self.controller.last_slice is not None:
                 self.loss_slice.show_slice(self.controller.last_slice)
-        elif view == "landscape":
-            pass  # drawn when the training process sends it (_landscape_arrived)
+        elif view in ("landscape", "runs"):
+            pass  # the landscape is drawn when the training process sends it; the runs table follows the keeper
         elif snap is None:
             return
         elif view == "boundary" and snap.regression is not None:
@@ -689,7 +719,12 @@ class TrainingWorkspace(DataFileActions, QWidget):
     def save_session(self, path, extra: dict | None = None) -> None:
         """Save trainer (network, data, weights, optimizer, history) and view state; raises SessionError."""
         extra = {**(extra or {}), EXTRA_KEY: self.session_state()}
-        save_session(path, trainer=self.session_trainer(), extra=extra)
+        save_session(path, trainer=self.session_trainer(), extra=extra, runs=self.session_runs())
+
+    def session_runs(self):
+        """The run history to save with the session (the run on screen recorded up to now)."""
+        self.runs.record()
+        return self.runs.history
 
     def open_session(self, path) -> dict:
         """Load a session (paused); returns its ``extra`` for the rest of the window.  Raises SessionError."""
@@ -704,6 +739,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         """
         if data is None:
             data, section = section, section.extra.get(EXTRA_KEY, {})
+        self.runs.replace(RunHistory(data.runs))
         regression = section.get("regression") if isinstance(section, dict) else None
         if regression is not None:
             self.controller.load_regression(regression)
