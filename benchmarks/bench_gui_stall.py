@@ -11,7 +11,10 @@ the diagram, and a picked weight whose loss slice the training process
 recomputes (≤ 2 per second) and the GUI draws.  It also prints what a
 per-neuron map redraw costs in the GUI thread and what one loss slice costs.
 
-    python benchmarks/bench_gui_stall.py [--seconds 20] [--show] [--plain]
+With ``--ghosts N`` the Runs tab holds N kept runs of 2,000-point curves, all overlaid (dashed) on the live
+loss and accuracy plots while training: the stall they add (issue 25's goal: the longest stays under 50 ms with 10).
+
+    .venv/bin/python benchmarks/bench_gui_stall.py [--seconds 20] [--show] [--plain] [--ghosts 10]
 
 Figures are noisy on a shared 2-core machine; the load average is printed with them.
 """
@@ -29,6 +32,24 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def add_ghosts(ws, count: int) -> None:
+    """``count`` kept runs of 2,000-point curves (shaped like training curves), each ticked to overlay."""
+    from autograd_core.learn.runs import CURVE_POINTS
+
+    keeper = ws.runs
+    steps = np.linspace(0, 20_000, CURVE_POINTS).round().astype(int)
+    rng = np.random.default_rng(0)
+    for k in range(count):
+        keeper.history.start({**ws.controller.config.to_dict(), "lr": 0.01 * (k + 1)}, "classification")
+        loss = 0.7 * np.exp(-steps / (2_000 + 500 * k)) + 0.05 + 0.01 * rng.standard_normal(len(steps))
+        acc = 1 - 0.5 * np.exp(-steps / (1_000 + 300 * k))
+        columns = {"step": steps, "train_loss": loss, "test_loss": loss * 1.1, "train_acc": acc, "test_acc": acc}
+        keeper.history.record(columns, int(steps[-1]), 60.0)
+    for run in keeper.history.runs[-count:]:
+        keeper.show_ghost(run.id, True)
+    keeper._generation = None  # the live run after them: the next snapshot starts it
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to train and probe (default 20)")
@@ -40,6 +61,7 @@ def main() -> int:
         help="step limit, so training lasts the whole probe (a constant schedule ignores it otherwise)",
     )
     parser.add_argument("--plain", action="store_true", help="without the linked views (no loss slice picked)")
+    parser.add_argument("--ghosts", type=int, default=0, help="kept runs overlaid on the live curves (default 0)")
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -143,6 +165,8 @@ def main() -> int:
         if controller.last_snapshot is None:
             QTimer.singleShot(50, wait_ready)
             return
+        if args.ghosts:
+            add_ghosts(ws, args.ghosts)
         if not args.plain:  # pick a weight: its loss slice is recomputed while training and drawn
             edge = ws.diagram.edges[len(ws.diagram.edges) // 2] if ws.diagram.edges else None
             if edge is not None:
@@ -170,6 +194,11 @@ def main() -> int:
         f"event-loop gaps (5 ms probe, {len(g)} samples): max {g.max():.1f} ms, p99 {np.percentile(g, 99):.1f} ms, "
         f"p95 {np.percentile(g, 95):.1f} ms, median {np.median(g):.1f} ms"
     )
+    if args.ghosts:
+        print(
+            f"ghost curves overlaid: {len(ws.metrics.ghosts)} runs of "
+            f"{len(ws.metrics.ghosts[0].curves['step']):,} points"
+        )
     print("redraws per second while training: " + ", ".join(f"{k} {v / seconds:.1f}" for k, v in draws.items()))
     print("gaps over 30 ms, by the view drawn just before: " + (str(long_gaps) if long_gaps else "none"))
     if map_times:

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 from training_gui_helpers import set_spin
 
 from autograd_core.learn.runs import MAX_RUNS
-from gui.runs.table import NAME, NOTE, PIN, SHOW
+from gui.runs.table import BEST, NAME, NOTE, PIN, SHOW
 
 TIMEOUT = 30_000
 
@@ -253,3 +253,37 @@ def test_a_saved_session_keeps_the_history_and_goes_on_with_its_last_run(qtbot, 
     assert window.last_warning is not None and "run" in window.last_warning.text().lower()
     window.last_warning.close()
     assert [r.name for r in keeper.history.runs] == ["baseline", "lr 0.01"]
+
+
+def test_regression_runs_keep_r2_and_a_fit_and_restore_across_tasks(qtbot, ws):
+    from test_regression_gui import choose_regression, type_target
+
+    keeper = ws.runs
+    train_steps(qtbot, ws, 2)
+    classification = keeper.history.current
+    choose_regression(qtbot, ws)
+    qtbot.waitUntil(lambda: keeper.history.current.task == "regression", timeout=TIMEOUT)
+    train_steps(qtbot, ws, 3)
+    fit = keeper.history.current
+    assert fit.name == "regression" and fit.steps == 3 and "train_r2" in fit.curves
+    assert fit.picture is not None and fit.picture.kind == "fit" and fit.picture.curve
+    type_target(qtbot, ws, "x**2")
+    qtbot.waitUntil(lambda: keeper.history.current is not fit, timeout=TIMEOUT)
+    assert "x**2" in keeper.history.current.name
+    # ghosts follow the task on screen: a classification run is not drawn on the R² plot
+    panel = runs_tab(qtbot, ws)
+    for run in (classification, fit):
+        tick(qtbot, panel, row_of(panel, run.id), SHOW)
+    assert [r.id for r in ws.metrics.ghosts] == [fit.id]
+    assert panel.proxy.index(row_of(panel, fit.id), BEST).data().startswith("R²")
+    # restoring the classification run brings the task back with its settings
+    click_cell(qtbot, panel, row_of(panel, classification.id), NAME)
+    click(qtbot, panel.restore_button)
+    qtbot.waitUntil(lambda: ws.controller.task == "classification" and ws.controller.settled, timeout=TIMEOUT)
+    assert [r.id for r in ws.metrics.ghosts] == [classification.id]
+    # and the regression run's settings come back with its target
+    click_cell(qtbot, panel, row_of(panel, fit.id), NAME)
+    click(qtbot, panel.restore_button)
+    qtbot.waitUntil(lambda: ws.controller.task == "regression" and ws.controller.settled, timeout=TIMEOUT)
+    assert ws.controller.regression.target == "sin(3*x)"
+    assert ws.training_panel.task_settings.target.text() == "sin(3*x)"
