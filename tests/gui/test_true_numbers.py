@@ -106,3 +106,77 @@ def test_switching_the_function_does_not_leave_the_old_functions_step_graph(qtbo
     x, y = racer.path_x[k], racer.path_y[k]
     assert lab.step_state.root.data == pytest.approx(x**2 - y**2 + 0.1 * y**4, rel=1e-12)
     assert lab.step_state.root.data == racer.losses[k]
+
+
+# ---------------------------------------------------------------- 3. the loss slice says what it plots
+
+
+def pick_edge(qtbot, ws, layer=2, row=3, col=1):
+    """Click the edge of weight (layer, row, col) in the network diagram; wait for its loss slice."""
+    from training_gui_helpers import lonely_point
+
+    diagram = ws.diagram
+    edge = next(e for e in diagram.edges if e.layer == layer and e.row == row and e.col == col)
+    qtbot.mouseClick(diagram.view.viewport(), LEFT, pos=diagram.view.mapFromScene(lonely_point(edge, diagram.edges)))
+    assert diagram.picked == (layer, row, col)
+    qtbot.waitUntil(lambda: ws.controller.last_slice is not None, timeout=30_000)
+    ws.flush()
+    return ws.loss_slice.current
+
+
+def header_train_loss(ws) -> str:
+    import re
+
+    return re.search(r"train loss (\S+)", ws.training_panel.status.text()).group(1)
+
+
+def slice_axis(ws) -> str:
+    return ws.loss_slice.plot.getPlotItem().getAxis("left").labelText
+
+
+@pytest.fixture
+def small(qtbot):
+    from training_gui_helpers import small_workspace
+
+    w = small_workspace(qtbot, samples=80, layers=[6, 5], steps=5000, l2=0.05)
+    yield w
+    w.shutdown()
+
+
+def test_the_loss_slice_names_its_terms_and_reads_the_headers_number(qtbot, small):
+    from training_gui_helpers import set_spin, settle
+
+    from autograd_core.numbers import format_number
+
+    ws = small
+    for step in (1, 2, 3):
+        qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+        qtbot.waitUntil(lambda step=step: ws.controller.last_metrics.step == step, timeout=30_000)
+    settle(qtbot, ws)
+    sl = pick_edge(qtbot, ws)
+    metrics = ws.controller.last_metrics
+    # L2 = 0.05 is in force, L1 is not: the axis names exactly that
+    assert slice_axis(ws) == "data loss + L2 penalty"
+    # the curve at the current weight is the header's train loss plus the penalty, and the caption says so
+    penalty = 0.05 * sum(float((w * w).sum()) + float((b * b).sum()) for w, b in ws.controller.last_snapshot.weights)
+    assert sl.data_loss == pytest.approx(metrics.train_loss, rel=1e-12)
+    assert sl.penalty == pytest.approx(penalty, rel=1e-9) and sl.penalty > 0.01
+    assert sl.loss == pytest.approx(metrics.train_loss + penalty, rel=1e-12)
+    header = header_train_loss(ws)
+    assert header == format_number(metrics.train_loss)
+    caption = ws.loss_slice.caption.text()
+    expected = f"{format_number(sl.loss)} = train loss {header} + L2 penalty {format_number(sl.penalty)}"
+    assert "<b>Data loss + L2 penalty along L2.n4.w2</b>: " + expected in caption
+    assert "L1" not in slice_axis(ws) and "L1/L2" not in ws.loss_slice.toolTip()
+    # L2 typed to 0: the slice is the plain loss, and reads what the header reads
+    set_spin(qtbot, ws.training_panel.l2, 0)
+    qtbot.waitUntil(lambda: ws.controller.config.l2 == 0.0, timeout=30_000)
+    qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 4, timeout=30_000)
+    settle(qtbot, ws)
+    qtbot.waitUntil(lambda: ws.loss_slice.current is not None and ws.loss_slice.current.l2 == 0.0, timeout=30_000)
+    ws.flush()
+    sl = ws.loss_slice.current
+    assert slice_axis(ws) == "loss"
+    assert sl.penalty == 0.0 and sl.loss == ws.controller.last_metrics.train_loss
+    assert f"<b>Loss along L2.n4.w2</b>: {header_train_loss(ws)} at L2.n4.w2 = " in ws.loss_slice.caption.text()
