@@ -192,8 +192,13 @@ class LossSlicePlot(QWidget):
         self.caption.setText(caption(sl))
         self._fit_caption()
 
-    def clear(self) -> None:
+    def clear(self, waiting: bool = False) -> None:
+        """Nothing drawn; ``waiting``: a weight is picked and its slice for the current weights is on its way."""
         self.current = None
         for item in (self.curve, self.tangent, self.now_point, self.next_point, self.step_arrow):
             item.setData([], [])
-        self.caption.setText("Click a weight (an edge) in the network diagram to see the loss along it.")
+        self.caption.setText(
+            "Computing the loss along the picked weight for the current weights…"
+            if waiting
+            else "Click a weight (an edge) in the network diagram to see the loss along it."
+        )

@@ -67,13 +67,14 @@ def nice_ceiling(x: float) -> float:
     return 10.0 * power
 
 
-def _feed(curve, x: np.ndarray, y: np.ndarray) -> None:
+def _feed(curve, x: np.ndarray, y: np.ndarray) -> bool:
     """Hand a column to its curve; a column of NaN only (no test set, a run with no points) gives it no data:
-    its dots (a lone step) would make pyqtgraph warn "All-NaN slice encountered" on every redraw."""
+    its dots (a lone step) would make pyqtgraph warn "All-NaN slice encountered" on every redraw.  True: it drew."""
     if len(y) and not np.isnan(y).all():
         curve.setData(x, y)
-    else:
-        curve.setData([], [])
+        return True
+    curve.setData([], [])
+    return False
 
 
 class MetricsPlots(QWidget):
@@ -116,6 +117,8 @@ class MetricsPlots(QWidget):
         # On the plots' background, like the curves it names (a swatch on the window color may vanish).
         key.setObjectName("curveKey")
         self.key = key
+        self.has_test = False  # whether a test curve is drawn (no test set: none, and the key says only "train")
+        self._key_text = None
         options = QHBoxLayout()
         options.addWidget(key)
         options.addSpacing(16)
@@ -141,16 +144,24 @@ class MetricsPlots(QWidget):
             curve.setPen(pg.mkPen(color, width=CURVE_WIDTH))
         self.diverged_line.setPen(pg.mkPen(pal.diverged, width=2, style=Qt.PenStyle.DashLine))
         self.diverged_mark.setSymbolPen(pg.mkPen(pal.diverged, width=2.5))
-        self.key.setText(
-            f"<span style='color:{pal.train}'>━━</span> train &nbsp;&nbsp; "
-            f"<span style='color:{pal.test}'>━━</span> test"
-        )
+        self._key_text = None
+        self._write_key()
         self.key.setStyleSheet(
             f"QLabel#curveKey {{ background: {pal.plot_background}; color: {pal.plot_text}; "
             "padding: 1px 6px; border-radius: 3px; }"
         )
         title, self._loss_title = self._loss_title, None
         self._set_loss_title(title)
+
+    def _write_key(self) -> None:
+        """The key names the curves drawn: "test" only when there is a test curve (test fraction 0: none)."""
+        pal = self.colors
+        text = f"<span style='color:{pal.train}'>━━</span> train"
+        if self.has_test:
+            text += f" &nbsp;&nbsp; <span style='color:{pal.test}'>━━</span> test"
+        if text != self._key_text:  # (unchanged: not set again, no re-layout)
+            self._key_text = text
+            self.key.setText(text)
 
     compact = False  # a short area: the step axes keep their numbers but not their "step" label
 
@@ -202,7 +213,8 @@ class MetricsPlots(QWidget):
             if "loss" in which:
                 train, test = history.column("train_loss"), history.column("test_loss")
                 _feed(self.train_loss, step, train)
-                _feed(self.test_loss, step, test)
+                self.has_test = _feed(self.test_loss, step, test)
+                self._write_key()
                 if not self.log_loss.isChecked():
                     both = np.concatenate([train, test])
                     top = float(np.max(both[np.isfinite(both)], initial=0.0))
@@ -212,7 +224,8 @@ class MetricsPlots(QWidget):
             if "accuracy" in which:
                 scale = 1.0 if self.r2 else 100.0
                 _feed(self.train_acc, step, scale * history.column("train_acc"))
-                _feed(self.test_acc, step, scale * history.column("test_acc"))
+                self.has_test = _feed(self.test_acc, step, scale * history.column("test_acc"))
+                self._write_key()
 
     def _show_divergence(self, history: MetricHistory, diverged) -> None:
         """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge

@@ -180,3 +180,105 @@ def test_the_loss_slice_names_its_terms_and_reads_the_headers_number(qtbot, smal
     assert slice_axis(ws) == "loss"
     assert sl.penalty == 0.0 and sl.loss == ws.controller.last_metrics.train_loss
     assert f"<b>Loss along L2.n4.w2</b>: {header_train_loss(ws)} at L2.n4.w2 = " in ws.loss_slice.caption.text()
+
+
+# ---------------------------------------------------------------- 4. nothing left over after Reset
+
+
+def drawn(curve) -> int:
+    xs = curve.getData()[0]
+    return 0 if xs is None else len(xs)
+
+
+def picked_weight(ws):
+    """The picked weight's value in the latest snapshot (diagram layer l is weights[l - 1])."""
+    layer, row, col = ws.diagram.picked
+    return float(ws.controller.last_snapshot.weights[layer - 1][0][row, col])
+
+
+def test_after_reset_the_slice_on_screen_is_of_the_new_weights_and_agrees_with_the_highlight(qtbot, small):
+    from training_gui_helpers import settle
+
+    ws = small
+    qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=30_000)
+    settle(qtbot, ws)
+    old = pick_edge(qtbot, ws)
+    assert old.weight == picked_weight(ws) and ws.diagram._pick_items
+    # Reset at once (within the half second the process waits between two slices)
+    qtbot.mouseClick(ws.training_panel.reset_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 0, timeout=30_000)
+    ws.flush()
+    new_weight = picked_weight(ws)
+    assert new_weight != old.weight  # Reset drew new weights: the old slice is of weights that are gone
+    # whatever the slice view shows is of the weights on screen: the old curve is not left up
+    shown = ws.loss_slice.current
+    assert shown is None or shown.weight == new_weight
+    if shown is None:
+        assert ws.loss_slice.caption.text().startswith("Computing the loss along the picked weight")
+        assert drawn(ws.loss_slice.curve) == 0
+    # the pick stays (same network), so its slice comes: highlight and slice agree
+    qtbot.waitUntil(lambda: ws.controller.last_slice is not None, timeout=30_000)
+    ws.flush()
+    assert ws.loss_slice.current.weight == new_weight and ws.diagram.picked == (2, 3, 1) and ws.diagram._pick_items
+
+
+def test_the_curve_key_lists_test_only_when_there_is_a_test_set(qtbot):
+    from training_gui_helpers import set_spin, settle, small_workspace
+
+    ws = small_workspace(qtbot, samples=80, layers=[6, 5], steps=5000, test_fraction=0.0)
+    try:
+        for step in (1, 2):
+            qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+            qtbot.waitUntil(lambda step=step: ws.controller.last_metrics.step == step, timeout=30_000)
+        qtbot.mouseClick(ws.training_panel.reset_button, LEFT)
+        qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 0, timeout=30_000)
+        qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+        qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=30_000)
+        settle(qtbot, ws)
+        metrics = ws.metrics
+        assert ws.controller.last_metrics.test_loss is None
+        assert drawn(metrics.test_loss) == 0 and drawn(metrics.train_loss) == 2
+        key = metrics.key.text()
+        assert "train" in key and "test" not in key  # no test curve is drawn, so the key does not name one
+        assert "test" not in ws.boundary.key.text()  # nor does the map's key name hollow test points
+        # a test set (20 %, typed): the test curve and its name come back
+        set_spin(qtbot, ws.training_panel.test_percent, 20)
+        qtbot.waitUntil(lambda: ws.controller.config.test_fraction == pytest.approx(0.2), timeout=30_000)
+        qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+        qtbot.waitUntil(
+            lambda: ws.controller.last_metrics.test_loss is not None and ws.controller.last_metrics.step >= 1,
+            timeout=30_000,
+        )
+        settle(qtbot, ws)
+        qtbot.waitUntil(lambda: "test" in ws.metrics.key.text(), timeout=5_000)
+        assert "○ test" in ws.boundary.key.text()
+    finally:
+        ws.shutdown()
+
+
+def test_a_pick_the_training_process_gives_up_takes_its_highlight_and_slice_with_it(qtbot, small, monkeypatch):
+    from training_gui_helpers import settle
+
+    import autograd_core.live.service as service
+
+    ws = small
+    qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=30_000)
+    settle(qtbot, ws)
+    pick_edge(qtbot, ws)
+    assert ws.diagram._pick_items and ws.loss_slice.current is not None
+
+    def no_such_weight(*args, **kwargs):
+        raise IndexError("no such weight")  # what the process meets when the network changed under the pick
+
+    monkeypatch.setattr(service, "loss_slice", no_such_weight)  # (the engine runs in this process)
+    qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 2, timeout=30_000)
+    settle(qtbot, ws)
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.slice_spec is None, timeout=30_000)
+    ws.flush()
+    # no slice will come for that pick: its highlight is gone with it, not left on the diagram
+    assert ws.diagram.picked is None and not ws.diagram._pick_items
+    assert ws.loss_slice.current is None and ws.controller.slice_spec is None
+    assert ws.loss_slice.caption.text() == "Click a weight (an edge) in the network diagram to see the loss along it."
