@@ -601,7 +601,7 @@ def build_states() -> list[State]:
         State("import-preview", "training", _import(False), False, "the import dialog with a preview"),
         State("import-bad-file", "training", _import(True), False, "the import dialog on a bad file"),
         State("expr-forward-mode", "expression", _forward_mode, False, "forward mode, three steps"),
-        State("expr-derivative", "expression", _derivative, False, "the graph of ∂f/∂x1"),
+        State("expr-derivative", "expression", _derivative, False, "the graph of ∂o/∂x1"),
         State("expr-maths", "expression", _maths, False, "after Backward, w1 selected in the maths panel"),
         State("train-regression", "training", _regression, True, "regression on sin(3*x), unit contributions"),
         State("train-features", "training", _features, False, "XOR with the feature x1*x2"),

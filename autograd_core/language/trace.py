@@ -131,6 +131,14 @@ def node_name(node: Tensor, depth: int = 2) -> str:
     return text
 
 
+def output_name(output: Tensor, taken=()) -> str:
+    """The name the maths gives the output backward runs from: the user's own (``g`` in ``f = a*b; g = f*f``,
+    so its gradients read ∂g/∂a, not ∂f/∂a), else ``f`` (``out`` if the program already uses ``f``)."""
+    if output.label:
+        return output.label
+    return "out" if "f" in taken else "f"
+
+
 _wrap = wrap
 
 

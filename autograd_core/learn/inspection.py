@@ -199,6 +199,12 @@ def next_step(trainer) -> NextStep:
     return NextStep(config.optimizer, lr, batch, n, twin.model.state_dict())
 
 
+def objective_name(l1: float, l2: float) -> str:
+    """The trained objective's name with only the penalties in force (a plain "loss" when neither is)."""
+    terms = [name for name, strength in (("L1", l1), ("L2", l2)) if strength]
+    return f"data loss + {' + '.join(terms)} penalty" if terms else "loss"
+
+
 @dataclass
 class LossSlice:
     """The training loss along one weight, with the tangent and the optimizer's next step."""
@@ -216,6 +222,15 @@ class LossSlice:
     batch: int = 0  # points in the batch of that step
     train_size: int = 0  # training points (the slice's loss is over all of them)
     problem: str | None = None  # why there is no next step
+    data_loss: float = math.nan  # the data part of ``loss`` (what the header's "train loss" reads)
+    penalty: float = 0.0  # the L1/L2 part of ``loss``: loss = data_loss + penalty
+    l1: float = 0.0
+    l2: float = 0.0
+
+    @property
+    def objective(self) -> str:
+        """What ``losses`` are, naming only the terms in force: "loss", "data loss + L2 penalty" …"""
+        return objective_name(self.l1, self.l2)
 
     def tangent(self, w: np.ndarray) -> np.ndarray:
         """The tangent line at the current weight."""
@@ -280,7 +295,9 @@ def loss_slice(
 
     losses = np.array([loss_at(w) for w in values])
     next_loss = loss_at(next_weight) if math.isfinite(next_weight) else math.nan
-    current = loss_at(w0)
+    current = loss_at(w0)  # (leaves the copy at w0)
+    data = loss_array(loss, twin.forward_array(X), y)  # the header's train loss, at these very weights
+    penalty = penalty_array(state, l1, l2)
     return LossSlice(
         name,
         values,
@@ -295,6 +312,10 @@ def loss_slice(
         batch=step.batch,
         train_size=step.train_size,
         problem=step.problem,
+        data_loss=data,
+        penalty=penalty,
+        l1=l1,
+        l2=l2,
     )
 
 

@@ -422,6 +422,7 @@ class Engine:
             pass
         if self.slice_spec is not None:
             snap.loss_slice = self.compute_slice()
+            snap.slice_spec = self.slice_spec  # (None when the weight could not be sliced: the GUI drops the pick)
         snap.landscape = landscape
         self.sent_dataset = dataset
         self.metrics = []

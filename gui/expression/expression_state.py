@@ -30,6 +30,7 @@ from autograd_core.engine.functional import grad
 from autograd_core.engine.tensor import Tensor, topological_order
 from autograd_core.language.chain_path import ChainPath, chain_path
 from autograd_core.language.expression import ExpressionError, compile_expression
+from autograd_core.language.trace import output_name
 
 from ..graph_view.graph_state import Change, GraphState
 
@@ -37,9 +38,9 @@ from ..graph_view.graph_state import Change, GraphState
 DEFAULT_VALUES = (2.0, -3.0, 10.0, 0.5, -1.5, 3.0, -0.5, 1.5, -2.0, 0.25)
 
 
-def derivative_title(name: str, order: int) -> str:
-    """'∂f/∂x' or '∂²f/∂x²': the label of a derivative graph's root."""
-    return f"∂f/∂{name}" if order == 1 else f"∂²f/∂{name}²"
+def derivative_title(name: str, order: int, of: str = "f") -> str:
+    """'∂g/∂x' or '∂²g/∂x²' (``of``: the output's name): the label of a derivative graph's root."""
+    return f"∂{of}/∂{name}" if order == 1 else f"∂²{of}/∂{name}²"
 
 
 def shape_signature(root) -> tuple:
@@ -203,7 +204,7 @@ class ExpressionState(GraphState):
             self._evaluate(structure_changed=True)
         if wanted is not None and self.derivative == wanted:
             self.message.emit(
-                f"Showing {derivative_title(*wanted)} as its own graph (built with create_graph): "
+                f"Showing {derivative_title(*wanted, self.output_name)} as its own graph (built with create_graph): "
                 "Backward on it gives the next derivative."
             )
 
@@ -226,8 +227,16 @@ class ExpressionState(GraphState):
                 self.message.emit(f"The output does not depend on {name}: its derivative is the constant 0.")
                 break
         if not g.label:
-            g.label = derivative_title(name, order)
+            g.label = derivative_title(name, order, self.output_name)
         return g
+
+    @property
+    def output_name(self) -> str:
+        """The output's name in the maths (the user's ``g``; ``f`` for an unnamed last line)."""
+        evaluation = self.evaluation
+        if evaluation is None:
+            return "f"
+        return output_name(evaluation.output, (*evaluation.inputs, *evaluation.named))
 
     @property
     def plain_reverse(self) -> bool:

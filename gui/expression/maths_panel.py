@@ -19,7 +19,8 @@ from autograd_core.numbers import LEDGER, format_number
 
 from ..graph_view.graph_state import Change
 
-GRAPH_CHOICES = (("f", 0), ("∂f/∂x", 1), ("∂²f/∂x²", 2))  # the expression f, its 1st or 2nd derivative
+GRAPH_CHOICES = (("f", 0), ("∂f/∂x", 1), ("∂²f/∂x²", 2))  # the expression f, its 1st or 2nd derivative (f: the
+# output's own name on screen, g for a program ending in g = …)
 SYMBOLIC_LIMIT = 1500  # characters of a symbolic derivative shown before it is cut
 EXPRESSION_LIMIT = 400  # characters of the expression itself shown above it
 SYMBOLIC_MAX_NODES = 400  # beyond this the formula is far longer than SYMBOLIC_LIMIT and costs 100s of ms to build
@@ -78,6 +79,7 @@ class MathsPanel(QWidget):
         )
         self.input_combo = QComboBox()
         self._input_names: list[str] | None = None  # the inputs the combo lists
+        self._output_name = "f"  # the output's name the graph combo's entries use
         self.input_combo.setObjectName("derivativeInputCombo")
         self.input_combo.setToolTip("The input x of the derivative (graph and symbolic formula)")
         self.graph_combo.activated.connect(self._choice_changed)
@@ -118,6 +120,11 @@ class MathsPanel(QWidget):
     def refresh(self) -> None:
         state = self.state
         inputs = state.inputs
+        out = state.output_name
+        if out != self._output_name:
+            self._output_name = out
+            for i, (text, _order) in enumerate(GRAPH_CHOICES):
+                self.graph_combo.setItemText(i, text.replace("f", out, 1))
         if self._input_names != inputs:  # (reading 600 items back from the combo cost 2 ms per slider move)
             current = self.input_combo.currentData()
             self.input_combo.clear()
@@ -254,9 +261,10 @@ class MathsPanel(QWidget):
             expr, d = derivative_of(evaluation.output, evaluation.inputs[name], order)
         except SymbolicError as err:
             return f"{title}<p>{esc(err)}</p>"
-        cells = [f"<i>f</i> = {to_html(expr, EXPRESSION_LIMIT)}"]
+        out = state.output_name  # backward runs from the output: the user's g, not an intermediate f
+        cells = [f"{name_html(out)} = {to_html(expr, EXPRESSION_LIMIT)}"]
         body = to_html(d, SYMBOLIC_LIMIT)
         return (
-            f"{title}{row(*cells)}{row(partial('f', name, order), '=', body)}"
+            f"{title}{row(*cells)}{row(partial(out, name, order), '=', body)}"
             f"<p>= {format_number(d.data, LEDGER)} at the current values</p>"
         )

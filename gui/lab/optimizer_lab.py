@@ -63,6 +63,7 @@ RANGE_DEBOUNCE_MS = 200  # after a zoom or pan, the grid is evaluated again for 
 TABLE_INTERVAL_S = 0.1
 NARROW_CHARS = 135  # below this many average characters of width, two columns: the step graph under the controls
 CENTER_PX = 560  # … and when the map and its table would be narrower than this beside the two side columns
+STEP_HINT = "Click a point of a path to see the graph of that step, with its gradient."
 
 
 def formula_html(text: str) -> str:
@@ -235,7 +236,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
 
         # ---- right: one step explained
         self.view = GraphView()
-        self.step_caption = QLabel("Click a point of a path to see the graph of that step, with its gradient.")
+        self.step_caption = QLabel(STEP_HINT)
         self.step_caption.setObjectName("labStepCaption")
         self.step_caption.setWordWrap(True)
         self.step_caption.setTextFormat(Qt.TextFormat.RichText)
@@ -363,7 +364,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         for item in (*self.path_items, *self.note_items):
             self.plot.removeItem(item)
         self.path_items, self.note_items, self._drawn = [], [], []
-        self.selected = None
+        self._clear_step()  # the step shown was a point of these paths: it goes with them
         self.selected_item.setData([], [])
         self.heads.setData([], [])
         race = self.lab.race
@@ -489,6 +490,12 @@ class OptimizerLabPanel(ResultsTable, QWidget):
             if d[k] <= best_d:
                 best, best_d = (i, k), float(d[k])
         return best
+
+    def _clear_step(self) -> None:
+        """No step chosen (a new function or race): the step view is blank with its hint, not an old graph."""
+        self.selected = None
+        self.step_state.show_root(None)
+        self.step_caption.setText(STEP_HINT)
 
     def show_step(self, racer_index: int, k: int) -> None:
         """Open step k of a racer: f's graph at that point, backward done: the gradient that moved it on."""

@@ -284,11 +284,14 @@ class BoundaryPlot(QWidget):
             f"{html.escape(self.class_label(k))}</span>"
             for k in range(self.classes)
         )
-        # a line breaks between entries, never inside one
-        self.key.setText(f"{swatches} &nbsp; <span style='white-space:nowrap'>○ test</span>")
+        # a line breaks between entries, never inside one; "○ test" only when there are test points to draw
+        has_test = len(getattr(self, "_X", {}).get("test", ())) > 0
+        test = " &nbsp; <span style='white-space:nowrap'>○ test</span>" if has_test else ""
         line = "white" if self.colors.name == "dark" else "black"
         lines = f"{line} line = boundary (P = 0.5)" if self.classes == 2 else f"{line} lines = class boundaries"
-        self.key.setToolTip(f"Filled = train, hollow = test; {lines}")
+        if self.key.text() != swatches + test:  # (unchanged: not set again, no re-layout)
+            self.key.setText(swatches + test)
+        self.key.setToolTip(f"Filled = train, hollow = test; {lines}" if has_test else f"Filled = train; {lines}")
 
     def class_label(self, k: int) -> str:
         """Class ``k`` by its data set's name (iris: setosa …), else ``class k``."""
@@ -400,6 +403,7 @@ class BoundaryPlot(QWidget):
         }
         self._y = {"train": np.asarray(dataset.y_train, int), "test": np.asarray(dataset.y_test, int)}
         self._draw_points()
+        self._show_key()  # (a test set or none)
         self.highlight(None)  # the highlighted points were those of other data
         if self._extent is None and len(self._X["train"]) + len(self._X["test"]):
             x0, x1, y0, y1 = square_extent(dataset.bounds(margin=GRID_MARGIN))  # where the map will be

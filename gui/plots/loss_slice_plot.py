@@ -34,8 +34,13 @@ def caption(sl: LossSlice) -> str:
     """Two short sentences: the slope here, then what the optimizer in use really does next."""
     name, f = sl.name, format_number
     downhill = "to the left" if sl.gradient > 0 else "to the right" if sl.gradient < 0 else "nowhere"
+    if sl.penalty or sl.l1 or sl.l2:  # the curve is the objective trained; the header's train loss is its data part
+        penalties = sl.objective.removeprefix("data loss + ")
+        reading = f"{f(sl.loss)} = train loss {f(sl.data_loss)} + {penalties} {f(sl.penalty)}"
+    else:
+        reading = f(sl.loss)
     slope = (
-        f"<b>Loss along {name}</b>: {f(sl.loss)} at {name} = {f(sl.weight)}. "
+        f"<b>{sl.objective[0].upper()}{sl.objective[1:]} along {name}</b>: {reading} at {name} = {f(sl.weight)}. "
         f"Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)}: downhill is {downhill}."
     )
     if not math.isfinite(sl.next_weight):
@@ -73,7 +78,7 @@ class LossSlicePlot(QWidget):
         self.plot = pg.PlotWidget(background=self.colors.plot_background)
         self.plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         item = self.plot.getPlotItem()
-        item.setLabel("left", "loss + L1/L2 penalty")
+        item.setLabel("left", "loss")  # then what the slice shown plots (its objective's terms)
         item.setMenuEnabled(False)
         item.hideButtons()
         for axis in ("bottom", "left"):
@@ -90,12 +95,13 @@ class LossSlicePlot(QWidget):
         self._fit_caption()
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self._axis_label = ""
+        self._loss_label = "loss"
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setToolTip(
-            "The training objective (data loss over every training point + the L1/L2 penalty, what the optimizer "
-            "minimizes) as one weight varies, all others fixed. The dashed tangent's slope is the weight's "
-            "gradient; the green triangle is where the optimizer's next step really lands (taken on a copy "
-            "of the trainer: its next batch, its momentum or Adam's running averages)."
+            "The training objective (the data loss over every training point, plus the weight penalty when one "
+            "is set: what the optimizer minimizes) as one weight varies, all others fixed. The dashed tangent's "
+            "slope is the weight's gradient; the green triangle is where the optimizer's next step really lands "
+            "(taken on a copy of the trainer: its next batch, its momentum or Adam's running averages)."
         )
         # The plot keeps a readable height: where the room is short (presentation mode in a short window) the
         # plot and its caption scroll up and down together, instead of the plot shrinking to a strip.
@@ -176,6 +182,9 @@ class LossSlicePlot(QWidget):
         else:
             self.next_point.setData([], [])
             self.step_arrow.setData([], [])
+        if sl.objective != self._loss_label:
+            self._loss_label = sl.objective
+            self.plot.getPlotItem().setLabel("left", sl.objective)
         label = f"value of {sl.name} (all other weights fixed)"
         if label != self._axis_label:  # an unchanged label is not set again: no re-layout
             self._axis_label = label
@@ -183,8 +192,13 @@ class LossSlicePlot(QWidget):
         self.caption.setText(caption(sl))
         self._fit_caption()
 
-    def clear(self) -> None:
+    def clear(self, waiting: bool = False) -> None:
+        """Nothing drawn; ``waiting``: a weight is picked and its slice for the current weights is on its way."""
         self.current = None
         for item in (self.curve, self.tangent, self.now_point, self.next_point, self.step_arrow):
             item.setData([], [])
-        self.caption.setText("Click a weight (an edge) in the network diagram to see the loss along it.")
+        self.caption.setText(
+            "Computing the loss along the picked weight for the current weights…"
+            if waiting
+            else "Click a weight (an edge) in the network diagram to see the loss along it."
+        )

@@ -70,13 +70,14 @@ def nice_ceiling(x: float) -> float:
     return 10.0 * power
 
 
-def _feed(curve, x: np.ndarray, y: np.ndarray) -> None:
+def _feed(curve, x: np.ndarray, y: np.ndarray) -> bool:
     """Hand a column to its curve; a column of NaN only (no test set, a run with no points) gives it no data:
-    its dots (a lone step) would make pyqtgraph warn "All-NaN slice encountered" on every redraw."""
+    its dots (a lone step) would make pyqtgraph warn "All-NaN slice encountered" on every redraw.  True: it drew."""
     if len(y) and not np.isnan(y).all():
         curve.setData(x, y)
-    else:
-        curve.setData([], [])
+        return True
+    curve.setData([], [])
+    return False
 
 
 def _column(values) -> np.ndarray:
@@ -107,6 +108,7 @@ class MetricsPlots(QWidget):
         self.diverged_mark = self.loss_plot.plot(pen=None, symbol="x", symbolSize=14, symbolBrush=None)
         self.ghosts: list = []  # runs kept in the history, overlaid (their train curves) for comparison
         self._ghost_curves: list = []  # (loss curve, accuracy curve) per ghost
+        self.ghost_extent = (0.0, 0.0)  # the ghosts' last step and largest loss: the axes make room for them
         self.colors = palette()
         self._loss_title = ""
         self._set_loss_title("")
@@ -126,6 +128,8 @@ class MetricsPlots(QWidget):
         # On the plots' background, like the curves it names (a swatch on the window color may vanish).
         key.setObjectName("curveKey")
         self.key = key
+        self.has_test = False  # whether a test curve is drawn (no test set: none, and the key says only "train")
+        self._key_text = None
         options = QHBoxLayout()
         options.addWidget(key)
         options.addSpacing(16)
@@ -151,6 +155,7 @@ class MetricsPlots(QWidget):
             curve.setPen(pg.mkPen(color, width=CURVE_WIDTH))
         self.diverged_line.setPen(pg.mkPen(pal.diverged, width=2, style=Qt.PenStyle.DashLine))
         self.diverged_mark.setSymbolPen(pg.mkPen(pal.diverged, width=2.5))
+        self._key_text = None
         self._style_ghosts()
         self.key.setStyleSheet(
             f"QLabel#curveKey {{ background: {pal.plot_background}; color: {pal.plot_text}; "
@@ -182,23 +187,18 @@ class MetricsPlots(QWidget):
                 _feed(curve, steps, factor * _column(values))
                 pair.append(curve)
             self._ghost_curves.append(tuple(pair))
+        self.ghost_extent = self._ghost_extent()  # computed once: every frame reads it
         self._style_ghosts()
         self._fit_ranges()
 
     def _style_ghosts(self) -> None:
-        pal = self.colors
-        parts = [
-            f"<span style='color:{pal.train}'>━━</span> train &nbsp;&nbsp; "
-            f"<span style='color:{pal.test}'>━━</span> test"
-        ]
-        for i, (run, curves) in enumerate(zip(self.ghosts, self._ghost_curves)):
-            color = pal.layer_colors[i % len(pal.layer_colors)]
+        """Each ghost's pen (a color and a dash of its own), then the key that names them."""
+        for i, curves in enumerate(self._ghost_curves):
+            color = self.colors.layer_colors[i % len(self.colors.layer_colors)]
             pen = pg.mkPen(color, width=GHOST_WIDTH, style=GHOST_DASHES[i % len(GHOST_DASHES)])
             for curve in curves:
                 curve.setPen(pen)
-            mark = ("╍╍", "┈┈", "╍┈", "╍┈┈")[i % len(GHOST_DASHES)]
-            parts.append(f"<span style='color:{color}'>{mark}</span> {escape(run.name)}")
-        self.key.setText(" &nbsp;&nbsp; ".join(parts))
+        self._write_key()
         self.key.setToolTip(
             "Dashed: the train curves of runs kept in the Runs tab, to compare with this one" if self.ghosts else ""
         )
@@ -217,11 +217,26 @@ class MetricsPlots(QWidget):
         return last, top
 
     def _fit_ranges(self) -> None:
-        last, top = self._ghost_extent()
+        last, top = self.ghost_extent
         if last > self._x_max:
             self._set_x_max(nice_ceiling(max(10.0, 1.05 * last)))
         if top > self._y_max and not self.log_loss.isChecked():
             self._set_y_max(nice_ceiling(max(top, 0.01)))
+
+    def _write_key(self) -> None:
+        """The key names the curves drawn: "test" only when there is a test curve (test fraction 0: none), then the
+        kept runs overlaid."""
+        pal = self.colors
+        text = f"<span style='color:{pal.train}'>━━</span> train"
+        if self.has_test:
+            text += f" &nbsp;&nbsp; <span style='color:{pal.test}'>━━</span> test"
+        for i, run in enumerate(self.ghosts):  # the kept runs overlaid, by what differs
+            mark = ("╍╍", "┈┈", "╍┈", "╍┈┈")[i % len(GHOST_DASHES)]
+            color = pal.layer_colors[i % len(pal.layer_colors)]
+            text += f" &nbsp;&nbsp; <span style='color:{color}'>{mark}</span> {escape(run.name)}"
+        if text != self._key_text:  # (unchanged: not set again, no re-layout)
+            self._key_text = text
+            self.key.setText(text)
 
     compact = False  # a short area: the step axes keep their numbers but not their "step" label
 
@@ -258,7 +273,7 @@ class MetricsPlots(QWidget):
         last = float(step[-1]) if len(step) else 0.0
         if diverged is not None:
             last = max(last, float(diverged.step))
-        ghost_last, ghost_top = self._ghost_extent() if self.ghosts else (0.0, 0.0)
+        ghost_last, ghost_top = self.ghost_extent
         last = max(last, ghost_last)
         if last > self._x_max or (self._x_max > 10 and last < self._x_max / 5):
             self._set_x_max(nice_ceiling(max(10.0, 1.25 * last)))
@@ -275,7 +290,8 @@ class MetricsPlots(QWidget):
             if "loss" in which:
                 train, test = history.column("train_loss"), history.column("test_loss")
                 _feed(self.train_loss, step, train)
-                _feed(self.test_loss, step, test)
+                self.has_test = _feed(self.test_loss, step, test)
+                self._write_key()
                 if not self.log_loss.isChecked():
                     both = np.concatenate([train, test])
                     top = max(ghost_top, float(np.max(both[np.isfinite(both)], initial=0.0)))
@@ -285,7 +301,8 @@ class MetricsPlots(QWidget):
             if "accuracy" in which:
                 scale = 1.0 if self.r2 else 100.0
                 _feed(self.train_acc, step, scale * history.column("train_acc"))
-                _feed(self.test_acc, step, scale * history.column("test_acc"))
+                self.has_test = _feed(self.test_acc, step, scale * history.column("test_acc"))
+                self._write_key()
 
     def _show_divergence(self, history: MetricHistory, diverged) -> None:
         """A dashed red line from the last good loss to a × at the diverged step's loss (▲ at the top edge

@@ -10,9 +10,9 @@ import functools
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
-from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyleFactory, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
 THEMES = ("light", "dark")
 PRESENTATION_SCALE = 1.6
@@ -521,6 +521,67 @@ def style_named_widget(widget: QWidget, theme: str, presentation: bool) -> None:
         widget.setStyleSheet(sheet)
 
 
+# Check box and radio button indicators of the dark theme.  Fusion draws their border darker than the window,
+# which on a dark window is no border at all (and a dim check mark on a near-black square): these are drawn
+# instead, the border ≥ 3:1 against the window (WCAG's figure for the parts of a control).
+INDICATOR_COLORS = {
+    "dark": {
+        "border": "#9c9fad",  # 5.7:1 on the window #26272d
+        "fill": "#1c1d22",  # the Base role: the box is a field
+        "checked": "#4683e0",  # ticked: filled blue (4.0:1 on the window) …
+        "mark": "#ffffff",  # … with a white mark (3.8:1 on that fill)
+        "disabled": "#5a5c66",
+        "disabled_mark": "#8a8c97",
+        "focus": "#8fb8ff",
+    }
+}
+_INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+
+
+def draw_indicator(radio: bool, option, painter: QPainter, colors: dict) -> None:
+    """A check box (✓, or a dash when partly checked) or radio button (a dot) in ``colors``."""
+    state = option.state
+    enabled = bool(state & QStyle.StateFlag.State_Enabled)
+    on = bool(state & QStyle.StateFlag.State_On)
+    partial = bool(state & QStyle.StateFlag.State_NoChange)
+    focus = bool(state & QStyle.StateFlag.State_HasFocus and state & QStyle.StateFlag.State_KeyboardFocusChange)
+    filled = enabled and (on or partial)
+    border = colors["focus"] if focus else colors["border"] if enabled else colors["disabled"]
+    mark = colors["mark"] if enabled else colors["disabled_mark"]
+    r = QRectF(option.rect).adjusted(1.0, 1.0, -1.0, -1.0)
+    side = min(r.width(), r.height())
+    r = QRectF(r.center().x() - side / 2, r.center().y() - side / 2, side, side)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(QPen(QColor(colors["checked"] if filled and not focus else border), 1.5))
+    painter.setBrush(QColor(colors["checked"] if filled else colors["fill"]))
+    if radio:
+        painter.drawEllipse(r)
+        if on:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(mark))
+            painter.drawEllipse(r.center(), side * 0.22, side * 0.22)
+    else:
+        painter.drawRoundedRect(r, 2.0, 2.0)
+        pen = QPen(QColor(mark), max(1.6, side / 7))
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        x, y, w = r.x(), r.y(), side
+        if partial:
+            painter.drawLine(QPointF(x + 0.25 * w, y + 0.5 * w), QPointF(x + 0.75 * w, y + 0.5 * w))
+        elif on:
+            painter.drawPolyline(
+                [
+                    QPointF(x + 0.22 * w, y + 0.52 * w),
+                    QPointF(x + 0.42 * w, y + 0.72 * w),
+                    QPointF(x + 0.78 * w, y + 0.3 * w),
+                ]
+            )
+    painter.restore()
+
+
 class NamedWidgetStyle(QProxyStyle):
     """Fusion, plus the look of the widgets named in STYLED_NAMES, given to each as Qt polishes it.
 
@@ -532,6 +593,13 @@ class NamedWidgetStyle(QProxyStyle):
     def __init__(self):
         super().__init__(QStyleFactory.create("Fusion"))
         self.theme, self.presentation = "light", False
+
+    def drawPrimitive(self, element, option, painter, widget=None):
+        colors = INDICATOR_COLORS.get(self.theme)
+        if colors is not None and element in _INDICATORS:
+            draw_indicator(element == _INDICATORS[1], option, painter, colors)
+            return
+        super().drawPrimitive(element, option, painter, widget)
 
     def polish(self, target):
         result = super().polish(target)

@@ -94,7 +94,8 @@ class TrainingController(QObject):
     message = Signal(str)  # a clear sentence for the status banner ("" clears it)
     datasetChanged = Signal(object)  # Dataset: the points to draw (an edit shows at once, before the trainer has it)
     weightsChanged = Signal()  # a snapshot brought weights other than the last ones
-    sliceReady = Signal(object)  # LossSlice of the picked weight, recomputed by the training process
+    sliceReady = Signal(object)  # LossSlice of the picked weight (None: the last was of weights before a Reset)
+    sliceDropped = Signal()  # the training process gave the picked weight up: no slice will come for it
     undoChanged = Signal()  # the undo or redo stack of data edits changed
     taskChanged = Signal(str)  # "classification" or "regression"
     regressionChanged = Signal(object)  # the RegressionConfig now training
@@ -133,8 +134,7 @@ class TrainingController(QObject):
         self.slice_spec: tuple | None = None
         self.last_slice = None
         self.regression = None  # the RegressionConfig while the task is regression (None: classification)
-        # The same memory guard as the command line's: beyond the limit a setting is refused; beyond the
-        # "ask" threshold ``confirm(sentence)`` decides (the widget shows a question; None accepts).
+        # The command line's memory guard: over its limit a setting is refused; over "ask", confirm(sentence) decides
         self.limits = RunLimits.for_this_machine()
         self.confirm = None
         self.runs_bytes = lambda: 0  # the memory of the run history the area keeps (the guard counts it)
@@ -687,6 +687,9 @@ class TrainingController(QObject):
                 self.previous_run = self.last_metrics  # kept for comparison: "last run: loss … at lr …"
             self._generation = snap.generation
             self.history.clear()
+            if self.last_slice is not None and snap.loss_slice is None:  # (of the weights before: not shown)
+                self.last_slice = None
+                self.sliceReady.emit(None)
         if snap.history is not None:
             self.history.clear()
             if snap.start is not None:  # the curves begin where training began: step 0
@@ -714,10 +717,12 @@ class TrainingController(QObject):
         slow_changed = slow != self.slow_learning  # its figures change as training goes on: the banner follows
         self.slow_learning = slow
         settled = snap.seq >= self._worker.sent
+        if settled and self.slice_spec is not None and snap.slice_spec is None:  # the process dropped the pick
+            self.slice_spec, self.last_slice = None, None  # (no such weight, no points): highlight and slice go
+            self.sliceDropped.emit()
         was_running = self._running
         if settled:
-            # Only a snapshot that has seen every command sent may say whether training runs: then the Play
-            # button and the status line always tell the same thing, and a stale picture never pauses it.
+            # Only a snapshot that has seen every command says whether training runs (Play and status agree).
             self._set_running(snap.running)
         self.snapshotReady.emit(snap)
         if previous is None or not _same_arrays(previous.weights, snap.weights):

@@ -234,6 +234,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         controller.weightsChanged.connect(self._maps_due)
         controller.datasetChanged.connect(self._dataset_changed)
         controller.sliceReady.connect(self._slice_arrived)
+        controller.sliceDropped.connect(self._slice_dropped)
         controller.taskChanged.connect(self._task_changed)
         controller.landscapeReady.connect(self._landscape_arrived)
         self.landscape.requested.connect(self._landscape_requested)
@@ -336,6 +337,11 @@ class TrainingWorkspace(DataFileActions, QWidget):
     def _slice_arrived(self, _slice) -> None:
         self._mark_dirty("loss slice")
 
+    def _slice_dropped(self) -> None:
+        """No slice will come for the picked weight: its highlight goes with its slice."""
+        self.diagram.clear_pick()
+        self.loss_slice.clear()
+
     def _landscape_requested(self, plane: str) -> None:
         self.controller.request_landscape(mode=plane)
 
@@ -422,6 +428,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
         elif view == "loss slice":
             if self.controller.last_slice is not None:
                 self.loss_slice.show_slice(self.controller.last_slice)
+            elif self.loss_slice.current is not None:  # it was of other weights (before a Reset), or another pick
+                self.loss_slice.clear(waiting=self.controller.slice_spec is not None)
         elif view in ("landscape", "runs"):
             pass  # the landscape is drawn when the training process sends it; the runs table follows the keeper
         elif snap is None:

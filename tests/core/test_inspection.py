@@ -12,11 +12,12 @@ from autograd_core.learn.inspection import (
     full_batch_loss,
     layer_gradient_norms,
     loss_slice,
+    objective_name,
     parameter_index,
     parameter_name,
     sample_graph,
 )
-from autograd_core.learn.losses import data_loss
+from autograd_core.learn.losses import data_loss, loss_array
 from autograd_core.learn.nn import MLP
 
 
@@ -138,6 +139,21 @@ def test_loss_slice_tangent_slope_is_the_gradient(model, loss):
     assert sl.values[0] < sl.weight < sl.values[-1]
     assert sl.name == "L2.n4.w3"
     assert model.parameters()[index].grad == 0.0  # the model itself was not touched
+
+
+def test_loss_slice_splits_its_reading_into_data_loss_and_the_penalties_in_force(model):
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    weights = np.array(model.state_dict())
+    sl = loss_slice(model, X, y, 5, l2=0.01)
+    assert sl.data_loss == loss_array("bce", model.forward_array(X), y)  # the trainer's "train loss"
+    assert sl.penalty == pytest.approx(0.01 * float((weights**2).sum()), rel=1e-12)
+    assert sl.loss == sl.data_loss + sl.penalty and sl.objective == "data loss + L2 penalty"
+    plain = loss_slice(model, X, y, 5)
+    assert plain.penalty == 0.0 and plain.loss == plain.data_loss and plain.objective == "loss"
+    assert objective_name(0.1, 0.0) == "data loss + L1 penalty"
+    assert objective_name(0.1, 0.2) == "data loss + L1 + L2 penalty"
 
 
 def test_loss_slice_with_diverging_step_is_finite_or_reported(model):

@@ -155,7 +155,7 @@ def test_derivative_graphs_match_finite_differences(qtbot, panel, order):
     combo.setCurrentIndex(order)
     combo.activated.emit(order)
     qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
-    title = "∂f/∂x" if order == 1 else "∂²f/∂x²"
+    title = "∂out/∂x" if order == 1 else "∂²out/∂x²"  # named after the output backward runs from
     root = panel.state.root
     assert root.label == title and panel.state.derivative == ("x", order)
     root_box = next(item for item in panel.view.nodes.values() if item.title.startswith(title))
