@@ -249,8 +249,95 @@ def main() -> int:
 
         return go
 
+    def resize_to(area, size):
+        """The window resized (as a window manager does: one resize, then the repaint)."""
+
+        def go():
+            window.tabs.setCurrentWidget(area)
+            idle(app)
+            return lambda: window.resize(*size)
+
+        return go
+
+    def training_button(name, before=None):
+        """A click on one of the training area's buttons (Step, Play, Reset…), ``before()`` setting the stage."""
+
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            if before is not None:
+                before()
+            end = time.monotonic() + 20
+            while not controller.settled and time.monotonic() < end:
+                QTest.qWait(20)
+            idle(app)
+            panel = window.training.training_panel
+            button = getattr(panel, name, None) or getattr(window.training.boundary, name)
+            return button.click
+
+        return go
+
+    def undo_clear():
+        if controller.dataset is not None and len(controller.dataset.y) == 0:
+            controller.undo()
+
+    def pause_first():
+        if controller.running:
+            controller.pause()
+
+    def play_first():
+        if not controller.running:
+            controller.update_settings(steps=100_000)
+            controller.play()
+            QTest.qWait(400)
+
+    def sample_button(name):
+        def go():
+            window.tabs.setCurrentWidget(window.sample)
+            idle(app)
+            end = time.monotonic() + 20
+            while window.sample.view.busy and time.monotonic() < end:
+                QTest.qWait(20)
+            return getattr(window.sample, name).click
+
+        return go
+
+    def dataset_pick(name):
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            pause_first()
+            idle(app)
+            combo = window.training.training_panel.dataset
+            return lambda: combo.setCurrentIndex(combo.findData(name))
+
+        return go
+
+    def typed_expression(terms):
+        """An expression of ``terms`` terms typed in one go (``terms`` 400: about 2,000 nodes)."""
+
+        def go():
+            window.tabs.setCurrentWidget(window.expression)
+            idle(app)
+            text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(terms))
+            return lambda: window.expression.editor.edit.setPlainText(text)  # as a paste
+
+        return go
+
     # (name, prepare → the timed action, once only)
     actions = [
+        ("data set wine, first pick", dataset_pick("wine"), True),
+        ("data set moons", dataset_pick("moons"), False),
+        ("resize training 1600×1000", resize_to(window.training, (1600, 1000)), False),
+        ("resize training 1024×700", resize_to(window.training, (1024, 700)), False),
+        ("resize training 1280×800", resize_to(window.training, (1280, 800)), False),
+        ("training step", training_button("step_button", pause_first), False),
+        ("training play", training_button("play_button", pause_first), False),
+        ("training pause", training_button("play_button", play_first), False),
+        ("training reset", training_button("reset_button", pause_first), False),
+        ("training clear all", training_button("clear_button", pause_first), False),
+        ("training undo clear", lambda: lambda: undo_clear(), False),
+        ("sample graph collapse all", sample_button("collapse_button"), False),
+        ("sample graph expand all", sample_button("expand_button"), False),
+        ("expression, 2,000 nodes typed", typed_expression(400), False),
         ("sample tab, first view", lambda: tab(window.sample), True),
         ("sample graph, a point", sample_point(False), False),
         ("sample graph, all opened", sample_point(True), False),
