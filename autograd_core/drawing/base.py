@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+
 Point = tuple[float, float]
 EdgeKey = tuple  # (u, v, key)
 
@@ -81,10 +83,9 @@ class Drawing:
         """Rectangles (left, top, right, bottom) that cover every box and every edge, as a numpy array:
         what must stay clear of a reserved corner of the view (an edge's curve lies inside the rectangle of
         its control points; a long straight stretch is cut into short pieces)."""
-        import numpy as np
 
         rects = [self.box(n) for n in self.centers]
-        step = 40.0
+        segments = []  # straight stretches (x0, y0, x1, y1): cut into pieces below, all at once
         for cmds in [*self.paths.values(), *self.trunks.values()]:
             here = None
             for c in cmds:
@@ -99,16 +100,10 @@ class Drawing:
                     xs, ys = (here[0], c[1], c[3], c[5]), (here[1], c[2], c[4], c[6])
                     rects.append((min(xs), min(ys), max(xs), max(ys)))
                 else:
-                    pieces = max(1, math.ceil(math.dist(here, end) / step))
-                    for i in range(pieces):
-                        a = (here[0] + (end[0] - here[0]) * i / pieces, here[1] + (end[1] - here[1]) * i / pieces)
-                        b = (
-                            here[0] + (end[0] - here[0]) * (i + 1) / pieces,
-                            here[1] + (end[1] - here[1]) * (i + 1) / pieces,
-                        )
-                        rects.append((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])))
+                    segments.append((*here, *end))
                 here = end
-        return np.array(rects, dtype=float).reshape(-1, 4)
+        boxes = np.array(rects, dtype=float).reshape(-1, 4)
+        return np.concatenate([boxes, _pieces(np.array(segments, dtype=float).reshape(-1, 4), 40.0)])
 
     def extent(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of everything drawn: boxes and edges."""
@@ -116,6 +111,21 @@ class Drawing:
             return (0.0, 0.0, 0.0, 0.0)
         o = self.obstacles
         return (float(o[:, 0].min()), float(o[:, 1].min()), float(o[:, 2].max()), float(o[:, 3].max()))
+
+
+def _pieces(segments, step: float):
+    """Each straight stretch (x0, y0, x1, y1) cut into ⌈length / step⌉ equal pieces, as the rectangles around
+    them (vectorized: a 2,000-node graph has thousands of stretches, and Fit reads them on the GUI thread)."""
+    if not len(segments):
+        return np.empty((0, 4))
+    start, delta = segments[:, :2], segments[:, 2:] - segments[:, :2]
+    counts = np.maximum(1, np.ceil(np.hypot(delta[:, 0], delta[:, 1]) / step)).astype(int)
+    owner = np.repeat(np.arange(len(segments)), counts)
+    index = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    n = counts[owner][:, None].astype(float)
+    a = start[owner] + delta[owner] * index[:, None] / n
+    b = start[owner] + delta[owner] * (index[:, None] + 1) / n
+    return np.concatenate([np.minimum(a, b), np.maximum(a, b)], axis=1)
 
 
 def clear_of_corner(
