@@ -103,16 +103,19 @@ def in_process_training(monkeypatch):
     monkeypatch.setattr(TrainingController, "worker_factory", InProcessWorker)
 
 
-def new_main_window(qtbot, tmp_path, size=(1400, 900)):
-    """A shown main window with a settings file of its own (the user's real settings are never touched)."""
+def new_main_window(qtbot, tmp_path, size: tuple[int, int] | None = (1400, 900)):
+    """A shown main window with settings of its own (the user's real settings are never touched); ``size`` None
+    leaves the window its own size."""
     from PySide6.QtCore import QSettings
 
     from gui.shell.main_window import MainWindow
     from gui.shell.settings import AppSettings
 
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     w = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
     qtbot.addWidget(w)
-    w.resize(*size)
+    if size is not None:
+        w.resize(*size)
     w.show()
     return w
 

@@ -2,8 +2,9 @@
 input boxes, clicking the real buttons, picking from the real lists; each task ticks only once it is done."""
 
 import pytest
+from conftest import new_main_window
 from expression_gui_helpers import type_expression
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from training_gui_helpers import set_spin
 
 from autograd_core.lessons import load_lessons
@@ -15,13 +16,7 @@ LESSONS = {lesson.slug[:2]: lesson for lesson in load_lessons()[0]}
 
 @pytest.fixture
 def window(qtbot, tmp_path, in_process_training):
-    from gui.shell.main_window import MainWindow
-    from gui.shell.settings import AppSettings
-
-    w = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
+    w = new_main_window(qtbot, tmp_path, (1280, 800))
     yield w
     w.training.controller.pause()
     w.expression.state.stop()

@@ -1,24 +1,18 @@
 """Presentation mode on a projector (1280×720): sizes and geometry measured, not pixels."""
 
 import pytest
-from PySide6.QtCore import QSettings
+from conftest import new_main_window
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
 from autograd_core.drawing.graph import to_networkx
 from autograd_core.learn.nn import MLP
 from gui.graph_view import GraphView
-from gui.shell.main_window import MainWindow
-from gui.shell.settings import AppSettings
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
-    w = MainWindow(AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(w)
-    w.resize(1280, 720)
-    w.show()
+    w = new_main_window(qtbot, tmp_path, (1280, 720))
     qtbot.waitUntil(lambda: not w.expression.view.busy)
     yield w
     w.expression.state.stop()

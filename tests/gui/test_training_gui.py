@@ -6,14 +6,13 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from conftest import new_main_window
+from PySide6.QtCore import Qt
 from training_gui_helpers import child_pids, set_spin
 
 from autograd_core.learn.training import Trainer
 from autograd_core.numbers import format_number
 from autograd_core.session import load_session
-from gui.shell.main_window import MainWindow
-from gui.shell.settings import AppSettings
 
 TIMEOUT = 30_000
 
@@ -166,12 +165,7 @@ def test_bad_input_gets_a_message_not_a_crash(qtbot, ws):
 
 
 def main_window(qtbot, tmp_path):
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
-    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    w = MainWindow(settings)
-    qtbot.addWidget(w)
-    w.show()
-    return w
+    return new_main_window(qtbot, tmp_path, size=None)
 
 
 def training_tab(qtbot, w):
@@ -181,11 +175,9 @@ def training_tab(qtbot, w):
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, in_process_training):
-    """The main window on its training tab, the engine in this process."""
-    w = training_tab(qtbot, main_window(qtbot, tmp_path))
-    yield w
-    w.training.shutdown()
+def window(training_window):
+    """The main window on its training tab, the engine in this process (conftest's ``training_window``)."""
+    return training_window
 
 
 @pytest.fixture
