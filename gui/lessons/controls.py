@@ -36,7 +36,7 @@ def control_widgets(window) -> dict[str, list]:
     back = expr.backward
     panel, network = training.training_panel, training.network_panel
     curves = training.curves
-    plots = (training.metrics, training.gradient_flow, training.confusion, training.landscape)
+    plots = (training.metrics, training.gradient_flow, training.confusion, training.landscape, training.runs_panel)
     return {
         "editor": [expr.editor, expr.examples_button, expr.evaluate_button],
         "inputs": [expr.inputs],

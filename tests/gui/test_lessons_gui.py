@@ -2,7 +2,7 @@
 ticks each task in turn; first start, dismiss, Help → Lessons; a bad lesson file; controls stepping back."""
 
 import pytest
-from PySide6.QtCore import QSettings
+from conftest import new_main_window
 
 lessons_api = pytest.importorskip("autograd_core.lessons")
 
@@ -12,15 +12,7 @@ pytestmark = pytest.mark.first_start
 
 @pytest.fixture
 def window(qtbot, tmp_path, in_process_training):
-    from gui.shell.main_window import MainWindow
-    from gui.shell.settings import AppSettings
-
-    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    w = MainWindow(settings)
-    qtbot.addWidget(w)
-    w.resize(1024, 700)
-    w.show()
-    return w
+    return new_main_window(qtbot, tmp_path, (1024, 700))
 
 
 SHIPPED, _ERRORS = lessons_api.load_lessons()

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from conftest import new_main_window
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -149,15 +150,7 @@ def test_contrast_ratio_matches_the_wcag_examples():
 
 @pytest.fixture
 def window(qtbot, tmp_path, in_process_training):
-    from gui.shell.main_window import MainWindow
-    from gui.shell.settings import AppSettings
-
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
-    settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    w = MainWindow(settings)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
+    w = new_main_window(qtbot, tmp_path)
     qtbot.waitUntil(lambda: not w.expression.view.busy)
     yield w
     w.expression.state.stop()
