@@ -75,6 +75,9 @@ def list_literal(values) -> str:
         items = [str(int(v)) if np.issubdtype(array.dtype, np.integer) else number(v) for v in array.tolist()]
         return "[\n" + wrapped(items) + "\n]" if items else "[]"
     rows = ["[" + ", ".join(number(v) for v in row) + "]" for row in array.tolist()]
+    if any(len(row) > LINE_WIDTH - 8 for row in rows):  # long rows (a layer's weights): one row a block
+        blocks = ["    [\n" + wrapped([number(v) for v in row], "        ") + "\n    ]," for row in array.tolist()]
+        return "[\n" + "\n".join(blocks) + "\n]"
     return "[\n" + wrapped(rows) + "\n]" if rows else "[]"
 
 

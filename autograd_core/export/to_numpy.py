@@ -83,7 +83,7 @@ def numpy_model_script(
         "LAYERS = [",
     ]
     for i, ((W, b), act) in enumerate(zip(weights, activations)):
-        lines.append(f"    # layer {i + 1}: {W.shape[0]} units, {act}")
+        lines.append(f"    # layer {i + 1}: {W.shape[0]} unit{'s' * (W.shape[0] != 1)}, {act}")
         lines.append(
             "    (np.array("
             + list_literal(W).replace("\n", "\n    ")

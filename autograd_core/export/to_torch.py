@@ -83,6 +83,7 @@ rng = random.Random(f"batches:{SEED}")  # each step samples BATCH distinct point
 
 def next_batch():
     return list(range(n)) if BATCH <= 0 or BATCH >= n else rng.sample(range(n), BATCH)
+
 """
 
 _LOOP = """
@@ -287,7 +288,11 @@ def _build(p: dict) -> TorchExport:
     else:
         lines.append("WEIGHTS = [")
         for i, (W, b) in enumerate(weights):
-            lines.append(f"    # layer {i + 1}: {W.shape[0]} units × {W.shape[1]} inputs, then the biases")
+            units, inputs = W.shape
+            lines.append(
+                f"    # layer {i + 1}: {units} unit{'s' * (units != 1)} × {inputs} input{'s' * (inputs != 1)}, "
+                "then the biases"
+            )
             w_text = list_literal(W).replace("\n", "\n    ")
             b_text = list_literal(b).replace("\n", "\n    ")
             lines.append(f"    ({w_text}, {b_text}),")

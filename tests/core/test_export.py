@@ -170,3 +170,23 @@ def test_regression_json_summary_has_the_full_precision_loss():
     trainer = RegressionTrainer(RegressionConfig(steps=5))
     trainer.run()
     assert code == 0 and summary["train_loss"] == trainer.evaluate().train_loss and summary["step"] == 5
+
+
+def test_imported_tables_are_written_into_the_scripts(tmp_path):
+    rng = np.random.default_rng(5)
+    table = tmp_path / "table.csv"
+    rows = rng.normal(size=(70, 2)).tolist()
+    table.write_text("a,b,kind\n" + "".join(f"{a!r},{b!r},{'yes' if a + b > 0 else 'no'}\n" for a, b in rows))
+    script, model_file = tmp_path / "imported.py", tmp_path / "imported_model.py"
+    argv = ["--data", str(table), "--layers", "5", "--steps", "8", "--export-python", str(script)]
+    loss = cli_train_loss([*argv, "--export-numpy", str(model_file)])
+    assert "make_dataset" not in script.read_text()
+    assert script_train_loss(script) == loss
+    # regression from a file's columns
+    curve = tmp_path / "curve.csv"
+    xs = rng.uniform(-1, 1, size=50).tolist()
+    curve.write_text("x,y\n" + "".join(f"{x!r},{x * x!r}\n" for x in xs))
+    script = tmp_path / "fit.py"
+    argv = ["--task", "regression", "--data", str(curve), "--layers", "4", "--steps", "10"]
+    loss = cli_train_loss([*argv, "--export-python", str(script)])
+    assert script_train_loss(script) == loss

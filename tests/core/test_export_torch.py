@@ -93,3 +93,15 @@ def test_the_five_runs_of_the_command_line_in_torch(name, tmp_path):
     script = tmp_path / "torch_run.py"
     cli_loss = cli_train_loss([*MATRIX[name], "--export-torch", str(script)])
     assert script_train_loss(script) == pytest.approx(cli_loss, rel=0, abs=TOLERANCE)
+
+
+def test_given_regression_data_is_written_into_the_torch_script(tmp_path):
+    from autograd_core.learn.regression import RegressionData
+
+    rng = np.random.default_rng(2)
+    x = rng.uniform(-2, 2, size=40)
+    data = RegressionData(x[:30], np.cos(x[:30]), x[30:], np.cos(x[30:]), "file")
+    config = RegressionConfig(layers=[5], steps=7, batch_size=8, loss="huber")
+    trainer = RegressionTrainer(config, data=data)
+    trainer.run()
+    assert torch_loss(config, tmp_path, data) == pytest.approx(trainer.evaluate().train_loss, rel=0, abs=TOLERANCE)
