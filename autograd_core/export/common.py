@@ -182,16 +182,25 @@ _OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 def feature_code(text: str, target: str) -> tuple[str, set[str]]:
     """The feature ``text`` as one NumPy (``target`` "numpy") or PyTorch ("torch") expression of the arrays
-    ``x1`` and ``x2``, and the names of the NumPy helpers it calls.  Raises ExportUnsupported for an op the
-    target table lacks."""
+    ``x1`` and ``x2``, and the names of the NumPy helpers it calls.  A part without x1 or x2 is worked out here
+    (with the op table's numpy twins, as the app does) and written as its number.  Raises ExportUnsupported for
+    an op the target table lacks."""
     calls = _NUMPY_CALLS if target == "numpy" else _TORCH_CALLS
     program = feature_program(text)
     used: set[str] = set()
 
+    def literal(value) -> str:
+        written = number(value)
+        return f"({written})" if written.startswith("-") else written
+
     def function_of(op):
         def apply(*args):
-            operands = [a for a in args if isinstance(a, str)]
-            params = dict(zip((name for name, _ in op.params), (number(a) for a in args[len(operands) :])))
+            operands, values = args[: op.arity], args[op.arity :]
+            if not any(isinstance(a, str) for a in operands):  # only numbers: the number itself
+                with np.errstate(all="ignore"):
+                    return float(op.numpy(*operands, *values))
+            operands = [a if isinstance(a, str) else literal(a) for a in operands]
+            params = dict(zip((name for name, _ in op.params), (number(v) for v in values)))
             if op.name in _OPERATORS:
                 return f"({operands[0]} {_OPERATORS[op.name]} {operands[1]})"
             if op.name == "neg":
@@ -202,18 +211,20 @@ def feature_code(text: str, target: str) -> tuple[str, set[str]]:
                 head = calls[op.name].split("(", 1)[0]
                 if head in NUMPY_HELPERS:
                     used.add(head)
+            if target == "torch" and op.name in ("max", "min") and not all(isinstance(a, str) for a in args[:2]):
+                # torch.maximum takes two tensors: against a number it is a clamp (the same values)
+                tensor, bound = (operands[0], operands[1]) if isinstance(args[0], str) else (operands[1], operands[0])
+                return f"torch.clamp({tensor}, {'min' if op.name == 'max' else 'max'}={bound})"
             return calls[op.name].format(*operands, **params)
 
         return apply
 
-    def literal(value) -> str:
-        text_ = number(value)
-        return f"({text_})" if text_.startswith("-") else text_
-
     leaves = {name: name for name in ("x1", "x2")}
-    code, _ = program._run(
-        leaves, literal, lambda name: number(CONSTANTS[name]), function_of, lambda value, name: value
-    )
+    code, _ = program._run(leaves, float, CONSTANTS.__getitem__, function_of, lambda value, name: value)
+    if not isinstance(code, str):  # a constant feature: one column of its value
+        return (
+            f"np.full(len(x1), {number(code)})" if target == "numpy" else f"torch.full_like(x1, {number(code)})"
+        ), used
     if code in leaves:  # a feature that is only x1 or x2 still makes its own column
         code = f"({code} + 0.0)"
     return code, used

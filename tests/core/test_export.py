@@ -10,7 +10,7 @@ import tokenize
 
 import numpy as np
 import pytest
-from export_helpers import MATRIX, cli_run, cli_train_loss, load_module, script_train_loss
+from export_helpers import FEATURE_GROUPS, MATRIX, cli_run, cli_train_loss, load_module, script_train_loss
 
 from autograd_core.export import ExportUnsupported, numpy_model_script, python_export, python_script, torch_script
 from autograd_core.export import to_torch as torch_module
@@ -190,3 +190,14 @@ def test_imported_tables_are_written_into_the_scripts(tmp_path):
     argv = ["--task", "regression", "--data", str(curve), "--layers", "4", "--steps", "10"]
     loss = cli_train_loss([*argv, "--export-python", str(script)])
     assert script_train_loss(script) == loss
+
+
+@pytest.mark.parametrize("group", range(len(FEATURE_GROUPS)))
+def test_every_op_of_a_feature_becomes_numpy_code(group, tmp_path):
+    from autograd_core.learn.features import FeatureMLP
+
+    model = FeatureMLP(FEATURE_GROUPS[group], [4, 3], activation="tanh", seed=group)
+    path = tmp_path / "features.py"
+    path.write_text(numpy_model_script(model))
+    got = load_module(path).predict(GRID)
+    assert np.max(np.abs(got - model.forward_array(GRID))) <= 1e-12

@@ -11,7 +11,7 @@ import runpy
 
 import numpy as np
 import pytest
-from export_helpers import MATRIX, cli_train_loss, script_train_loss
+from export_helpers import FEATURE_GROUPS, MATRIX, cli_train_loss, script_train_loss
 
 from autograd_core.export import torch_script
 from autograd_core.export.options import write_export
@@ -105,3 +105,9 @@ def test_given_regression_data_is_written_into_the_torch_script(tmp_path):
     trainer = RegressionTrainer(config, data=data)
     trainer.run()
     assert torch_loss(config, tmp_path, data) == pytest.approx(trainer.evaluate().train_loss, rel=0, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("group", range(len(FEATURE_GROUPS)))
+def test_every_op_of_a_feature_becomes_torch_code(group, tmp_path):
+    config = TrainingConfig(**{**FAST, "features": FEATURE_GROUPS[group], "dataset": "circles"})
+    assert torch_loss(config, tmp_path) == pytest.approx(app_loss(config), rel=0, abs=TOLERANCE)
