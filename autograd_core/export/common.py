@@ -180,11 +180,12 @@ _TORCH_CALLS = {
 _OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 
-def feature_code(text: str, target: str) -> tuple[str, set[str]]:
+def feature_code(text: str, target: str, prefix: str = "part") -> tuple[str, set[str], list[str]]:
     """The feature ``text`` as one NumPy (``target`` "numpy") or PyTorch ("torch") expression of the arrays
-    ``x1`` and ``x2``, and the names of the NumPy helpers it calls.  A part without x1 or x2 is worked out here
-    (with the op table's numpy twins, as the app does) and written as its number.  Raises ExportUnsupported for
-    an op the target table lacks."""
+    ``x1`` and ``x2``, the names of the NumPy helpers it calls, and the lines to run before it: one per named
+    part (``h = x1*x2``), as ``{prefix}1 = …`` (the learner's names stay out of the code).  A part without x1
+    or x2 is worked out here (with the op table's numpy twins, as the app does) and written as its number.
+    Raises ExportUnsupported for an op the target table lacks."""
     calls = _NUMPY_CALLS if target == "numpy" else _TORCH_CALLS
     program = feature_program(text)
     used: set[str] = set()
@@ -219,15 +220,25 @@ def feature_code(text: str, target: str) -> tuple[str, set[str]]:
 
         return apply
 
+    setup: list[str] = []
+    names: set[str] = set()
+
+    def label(value, _name):  # a named part computed once, on its own line
+        if not isinstance(value, str) or value in leaves or value in names:
+            return value
+        part = f"{prefix}{len(setup) + 1}"
+        setup.append(f"{part} = {value}")
+        names.add(part)
+        return part
+
     leaves = {name: name for name in ("x1", "x2")}
-    code, _ = program._run(leaves, float, CONSTANTS.__getitem__, function_of, lambda value, name: value)
+    code, _ = program._run(leaves, float, CONSTANTS.__getitem__, function_of, label)
     if not isinstance(code, str):  # a constant feature: one column of its value
-        return (
-            f"np.full(len(x1), {number(code)})" if target == "numpy" else f"torch.full_like(x1, {number(code)})"
-        ), used
+        full = "np.full(len(x1), {})" if target == "numpy" else "torch.full_like(x1, {})"
+        return full.format(number(code)), used, setup
     if code in leaves:  # a feature that is only x1 or x2 still makes its own column
         code = f"({code} + 0.0)"
-    return code, used
+    return code, used, setup
 
 
 def numpy_helpers(names: set[str]) -> str:

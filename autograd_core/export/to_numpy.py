@@ -54,10 +54,11 @@ def numpy_model_script(
     if weights[0][0].shape[1] != inputs + len(features):
         raise ValueError(f"the first layer takes {weights[0][0].shape[1]} inputs, not {inputs} + {len(features)}")
     used = set(activations)
-    codes = []
-    for f in features:
-        code, helpers = feature_code(f, "numpy")
+    codes, setup = [], []
+    for i, f in enumerate(features):
+        code, helpers, lines = feature_code(f, "numpy", prefix=f"feature{i + 1}_part")
         codes.append(code)
+        setup += lines
         used |= helpers
 
     sizes = " → ".join(str(n) for n in [weights[0][0].shape[1], *(W.shape[0] for W, _ in weights)])
@@ -110,6 +111,7 @@ def numpy_model_script(
                 "    # the input features, computed from x1 and x2 as the app does:",
                 *(f"    #   {one_line(f, 200)!r}" for f in features),
                 "    x1, x2 = a[:, 0], a[:, 1]",
+                *(f"    {line}" for line in setup),
                 "    a = np.column_stack([a, " + ", ".join(codes) + "])",
             ]
     lines += [

@@ -153,11 +153,16 @@ def _classification_parts(c: TrainingConfig, data: Dataset | None) -> dict:
     features = list(c.features or [])
     feature_lines = []
     if features:
-        codes = [feature_code(f, "torch")[0] for f in features]
+        codes, setup = [], []
+        for i, f in enumerate(features):
+            code, _, lines = feature_code(f, "torch", prefix=f"feature{i + 1}_part")
+            codes.append(code)
+            setup += lines
         feature_lines = [
             "# the input features, computed from x1 and x2 as the app does:",
             *(f"#   {one_line(f, 200)!r}" for f in features),
             "x1, x2 = X_train[:, 0], X_train[:, 1]",
+            *setup,
             "X_train = torch.column_stack([X_train, " + ", ".join(codes) + "])",
         ]
     if c.outputs > 1:
