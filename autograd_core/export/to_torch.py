@@ -24,7 +24,7 @@ from autograd_core.export.common import (
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.optim import FINAL_LR_FRACTION, make_optimizer
 from autograd_core.learn.regression import RegressionConfig, RegressionData, make_regression_data
-from autograd_core.learn.training import TrainingConfig
+from autograd_core.learn.training import DIVERGENCE_FACTOR, TrainingConfig
 
 # The app's activations as torch.nn modules (their default parameters are the op table's).
 TORCH_ACTIVATIONS = {
@@ -86,6 +86,21 @@ def next_batch():
 
 """
 
+_START = """
+# as the app, stop when the loss stops being a number or explodes past {factor:g} times where it started
+with torch.no_grad():
+    limit = {factor!r} * max(1.0, float(loss_of(model(X_train), y_train)))
+"""
+_SAVE = "    saved = [p.detach().clone() for p in model.parameters()]\n"
+_CHECK = """    with torch.no_grad():
+        now = float(loss_of(model(X_train), y_train))
+        if not (math.isfinite(float(loss)) and now <= limit):  # diverged: back to the last good weights
+            for p, old in zip(model.parameters(), saved):
+                p.copy_(old)
+            print(f"training stopped at step {step + 1}: the loss diverged (learning rate too large?)")
+            break
+"""
+
 _LOOP = """
 for step in range(STEPS):
     for group in optimizer.param_groups:
@@ -94,12 +109,12 @@ for step in range(STEPS):
     loss = loss_of(model(X_train[batch]), y_train[batch]) + penalty()  # forward over the batch: loss + penalty
     optimizer.zero_grad()  # gradients add up: start each step from 0
     loss.backward()  # backward: d loss / d w for every weight
-    optimizer.step()  # move every weight against its gradient
-
+{save}    optimizer.step()  # move every weight against its gradient
+{check}
 # ---- the whole training set's data loss (no penalty)
 with torch.no_grad():
     final = float(loss_of(model(X_train), y_train))
-print(f"train loss {final!r}")
+print(f"train loss {{final!r}}")
 """
 
 
@@ -203,6 +218,7 @@ def _classification_parts(c: TrainingConfig, data: Dataset | None) -> dict:
         "loss": loss,
         "penalty": (c.l1, c.l2),
         "batches": _CLASSIFICATION_BATCHES,
+        "stops": True,
     }
 
 
@@ -241,6 +257,7 @@ def _regression_parts(c: RegressionConfig, data: RegressionData | None) -> dict:
         ],
         "penalty": (0.0, c.l2),
         "batches": _REGRESSION_BATCHES,
+        "stops": False,
     }
 
 
@@ -333,5 +350,9 @@ def _build(p: dict) -> TorchExport:
         terms.append("L2 * sum((p * p).sum() for p in model.parameters())")
     lines.append("    return " + (" + ".join(terms) if terms else "0.0"))
     lines.append("")
-    text = "\n".join(lines) + "\n" + p["batches"] + _LOOP
+    if p["stops"]:  # classification: the Trainer's divergence stop
+        loop = _START.format(factor=DIVERGENCE_FACTOR) + _LOOP.format(save=_SAVE, check=_CHECK)
+    else:
+        loop = _LOOP.format(save="", check="")
+    text = "\n".join(lines) + "\n" + p["batches"] + loop
     return TorchExport(text, arrays or None)

@@ -201,3 +201,14 @@ def test_every_op_of_a_feature_becomes_numpy_code(group, tmp_path):
     path.write_text(numpy_model_script(model))
     got = load_module(path).predict(GRID)
     assert np.max(np.abs(got - model.forward_array(GRID))) <= 1e-12
+
+
+def test_a_diverging_run_stops_in_the_script_where_the_app_stops(tmp_path):
+    script = tmp_path / "diverges.py"
+    argv = ["--optimizer", "sgd", "--lr", "300", "--loss", "mse", "--schedule", "constant", "--layers", "8",
+            "--steps", "30", "--samples", "60", "--json", "--export-python", str(script)]  # fmt: skip
+    code, out, err = cli_run(argv)
+    assert code == 1 and "Training stopped at step" in err
+    summary = json.loads(out)
+    assert summary["step"] < 30
+    assert script_train_loss(script) == summary["train_loss"]

@@ -111,3 +111,11 @@ def test_given_regression_data_is_written_into_the_torch_script(tmp_path):
 def test_every_op_of_a_feature_becomes_torch_code(group, tmp_path):
     config = TrainingConfig(**{**FAST, "features": FEATURE_GROUPS[group], "dataset": "circles"})
     assert torch_loss(config, tmp_path) == pytest.approx(app_loss(config), rel=0, abs=TOLERANCE)
+
+
+def test_a_diverging_run_stops_in_torch_where_the_app_stops(tmp_path):
+    config = TrainingConfig(**{**FAST, "optimizer": "sgd", "lr": 300.0, "loss": "mse", "steps": 30})
+    trainer = Trainer(config)
+    trainer.run()
+    assert trainer.stopped_reason is not None
+    assert torch_loss(config, tmp_path) == pytest.approx(trainer.evaluate().train_loss, rel=0, abs=TOLERANCE)
