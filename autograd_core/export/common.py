@@ -50,7 +50,7 @@ def number(value: float) -> str:
 
 def one_line(text: str, limit: int = 80) -> str:
     """User text made safe for a comment: one line, clipped."""
-    flat = " ".join(str(text).split())
+    flat = "; ".join(" ".join(line.split()) for line in str(text).splitlines() if line.strip())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

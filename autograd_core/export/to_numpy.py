@@ -72,12 +72,11 @@ def numpy_model_script(
     lines = [
         '"""Autograd Playground: a trained model as NumPy.',
         "",
-        f"predict(X) gives the network's output, {kind}: layers {sizes}, activations {', '.join(activations)}.",
-        "Needs only numpy. Each layer computes act(X @ W.T + b).",
+        f"predict(X) gives the network's output, {kind}.",
+        f"Layers {sizes}, activations {', '.join(activations)}; each computes act(X @ W.T + b). Needs only numpy.",
         '"""',
         "",
-        "import math  # noqa: F401 (erf, erfc)",
-        "",
+        *(["import math", ""] if used & {"erf", "erfc", "gelu"} else []),
         "import numpy as np",
         "",
         "# ---- the trained weights and biases, layer by layer (W: one row per unit, one column per input)",
@@ -93,7 +92,7 @@ def numpy_model_script(
             + f"), {act!r}),"
         )
     lines += ["]", "", "", "# ---- activations", numpy_helpers(used), ""]
-    lines += ["", "ACTIVATIONS = {" + ", ".join(f"{a!r}: {a}" for a in sorted(set(activations))) + "}", "", ""]
+    lines += ["ACTIVATIONS = {" + ", ".join(f"{a!r}: {a}" for a in sorted(set(activations))) + "}", "", ""]
     if task == "regression":
         lines += [
             "def predict(x):",
