@@ -197,6 +197,7 @@ def build_parser(prog: str = "main.py train") -> argparse.ArgumentParser:
             "  micrograd's demo: --samples 100 --test-fraction 0 --init uniform --loss hinge --l2 1e-4 \\\n"
             "      --optimizer sgd --lr 1 --schedule linear --batch-size 0 --steps 100\n"
             f"  {command} --save run.json; {command} --load run.json --steps 400\n"
+            f"  {command} --preset --export-python run.py --export-torch run_torch.py --export-numpy model.py\n"
             "before training, the run's memory and time are estimated: beyond half of this machine's memory it is\n"
             "refused; beyond 1 GiB or 10 minutes you are asked on a terminal (elsewhere: refused unless --yes)\n"
             "exit codes: 0 done, 1 training stopped on a non-finite value or a file error, 2 bad options,\n"

@@ -50,7 +50,7 @@ def number(value: float) -> str:
 
 def one_line(text: str, limit: int = 80) -> str:
     """User text made safe for a comment: one line, clipped."""
-    flat = " ".join(str(text).split())
+    flat = "; ".join(" ".join(line.split()) for line in str(text).splitlines() if line.strip())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -75,6 +75,9 @@ def list_literal(values) -> str:
         items = [str(int(v)) if np.issubdtype(array.dtype, np.integer) else number(v) for v in array.tolist()]
         return "[\n" + wrapped(items) + "\n]" if items else "[]"
     rows = ["[" + ", ".join(number(v) for v in row) + "]" for row in array.tolist()]
+    if any(len(row) > LINE_WIDTH - 8 for row in rows):  # long rows (a layer's weights): one row a block
+        blocks = ["    [\n" + wrapped([number(v) for v in row], "        ") + "\n    ]," for row in array.tolist()]
+        return "[\n" + "\n".join(blocks) + "\n]"
     return "[\n" + wrapped(rows) + "\n]" if rows else "[]"
 
 
@@ -177,18 +180,28 @@ _TORCH_CALLS = {
 _OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 
-def feature_code(text: str, target: str) -> tuple[str, set[str]]:
+def feature_code(text: str, target: str, prefix: str = "part") -> tuple[str, set[str], list[str]]:
     """The feature ``text`` as one NumPy (``target`` "numpy") or PyTorch ("torch") expression of the arrays
-    ``x1`` and ``x2``, and the names of the NumPy helpers it calls.  Raises ExportUnsupported for an op the
-    target table lacks."""
+    ``x1`` and ``x2``, the names of the NumPy helpers it calls, and the lines to run before it: one per named
+    part (``h = x1*x2``), as ``{prefix}1 = …`` (the learner's names stay out of the code).  A part without x1
+    or x2 is worked out here (with the op table's numpy twins, as the app does) and written as its number.
+    Raises ExportUnsupported for an op the target table lacks."""
     calls = _NUMPY_CALLS if target == "numpy" else _TORCH_CALLS
     program = feature_program(text)
     used: set[str] = set()
 
+    def literal(value) -> str:
+        written = number(value)
+        return f"({written})" if written.startswith("-") else written
+
     def function_of(op):
         def apply(*args):
-            operands = [a for a in args if isinstance(a, str)]
-            params = dict(zip((name for name, _ in op.params), (number(a) for a in args[len(operands) :])))
+            operands, values = args[: op.arity], args[op.arity :]
+            if not any(isinstance(a, str) for a in operands):  # only numbers: the number itself
+                with np.errstate(all="ignore"):
+                    return float(op.numpy(*operands, *values))
+            operands = [a if isinstance(a, str) else literal(a) for a in operands]
+            params = dict(zip((name for name, _ in op.params), (number(v) for v in values)))
             if op.name in _OPERATORS:
                 return f"({operands[0]} {_OPERATORS[op.name]} {operands[1]})"
             if op.name == "neg":
@@ -199,21 +212,33 @@ def feature_code(text: str, target: str) -> tuple[str, set[str]]:
                 head = calls[op.name].split("(", 1)[0]
                 if head in NUMPY_HELPERS:
                     used.add(head)
+            if target == "torch" and op.name in ("max", "min") and not all(isinstance(a, str) for a in args[:2]):
+                # torch.maximum takes two tensors: against a number it is a clamp (the same values)
+                tensor, bound = (operands[0], operands[1]) if isinstance(args[0], str) else (operands[1], operands[0])
+                return f"torch.clamp({tensor}, {'min' if op.name == 'max' else 'max'}={bound})"
             return calls[op.name].format(*operands, **params)
 
         return apply
 
-    def literal(value) -> str:
-        text_ = number(value)
-        return f"({text_})" if text_.startswith("-") else text_
+    setup: list[str] = []
+    names: set[str] = set()
+
+    def label(value, _name):  # a named part computed once, on its own line
+        if not isinstance(value, str) or value in leaves or value in names:
+            return value
+        part = f"{prefix}{len(setup) + 1}"
+        setup.append(f"{part} = {value}")
+        names.add(part)
+        return part
 
     leaves = {name: name for name in ("x1", "x2")}
-    code, _ = program._run(
-        leaves, literal, lambda name: number(CONSTANTS[name]), function_of, lambda value, name: value
-    )
+    code, _ = program._run(leaves, float, CONSTANTS.__getitem__, function_of, label)
+    if not isinstance(code, str):  # a constant feature: one column of its value
+        full = "np.full(len(x1), {})" if target == "numpy" else "torch.full_like(x1, {})"
+        return full.format(number(code)), used, setup
     if code in leaves:  # a feature that is only x1 or x2 still makes its own column
         code = f"({code} + 0.0)"
-    return code, used
+    return code, used, setup
 
 
 def numpy_helpers(names: set[str]) -> str:

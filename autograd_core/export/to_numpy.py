@@ -54,10 +54,11 @@ def numpy_model_script(
     if weights[0][0].shape[1] != inputs + len(features):
         raise ValueError(f"the first layer takes {weights[0][0].shape[1]} inputs, not {inputs} + {len(features)}")
     used = set(activations)
-    codes = []
-    for f in features:
-        code, helpers = feature_code(f, "numpy")
+    codes, setup = [], []
+    for i, f in enumerate(features):
+        code, helpers, lines = feature_code(f, "numpy", prefix=f"feature{i + 1}_part")
         codes.append(code)
+        setup += lines
         used |= helpers
 
     sizes = " → ".join(str(n) for n in [weights[0][0].shape[1], *(W.shape[0] for W, _ in weights)])
@@ -71,19 +72,18 @@ def numpy_model_script(
     lines = [
         '"""Autograd Playground: a trained model as NumPy.',
         "",
-        f"predict(X) gives the network's output, {kind}: layers {sizes}, activations {', '.join(activations)}.",
-        "Needs only numpy. Each layer computes act(X @ W.T + b).",
+        f"predict(X) gives the network's output, {kind}.",
+        f"Layers {sizes}, activations {', '.join(activations)}; each computes act(X @ W.T + b). Needs only numpy.",
         '"""',
         "",
-        "import math  # noqa: F401 (erf, erfc)",
-        "",
+        *(["import math", ""] if used & {"erf", "erfc", "gelu"} else []),
         "import numpy as np",
         "",
         "# ---- the trained weights and biases, layer by layer (W: one row per unit, one column per input)",
         "LAYERS = [",
     ]
     for i, ((W, b), act) in enumerate(zip(weights, activations)):
-        lines.append(f"    # layer {i + 1}: {W.shape[0]} units, {act}")
+        lines.append(f"    # layer {i + 1}: {W.shape[0]} unit{'s' * (W.shape[0] != 1)}, {act}")
         lines.append(
             "    (np.array("
             + list_literal(W).replace("\n", "\n    ")
@@ -92,7 +92,7 @@ def numpy_model_script(
             + f"), {act!r}),"
         )
     lines += ["]", "", "", "# ---- activations", numpy_helpers(used), ""]
-    lines += ["", "ACTIVATIONS = {" + ", ".join(f"{a!r}: {a}" for a in sorted(set(activations))) + "}", "", ""]
+    lines += ["ACTIVATIONS = {" + ", ".join(f"{a!r}: {a}" for a in sorted(set(activations))) + "}", "", ""]
     if task == "regression":
         lines += [
             "def predict(x):",
@@ -110,6 +110,7 @@ def numpy_model_script(
                 "    # the input features, computed from x1 and x2 as the app does:",
                 *(f"    #   {one_line(f, 200)!r}" for f in features),
                 "    x1, x2 = a[:, 0], a[:, 1]",
+                *(f"    {line}" for line in setup),
                 "    a = np.column_stack([a, " + ", ".join(codes) + "])",
             ]
     lines += [

@@ -8,7 +8,7 @@ from __future__ import annotations
 from autograd_core.export.common import INLINE_LIMIT, ScriptExport, list_literal, number, one_line
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.regression import RegressionConfig, RegressionData
-from autograd_core.learn.training import TrainingConfig
+from autograd_core.learn.training import DIVERGENCE_FACTOR, TrainingConfig
 
 _LOOP = '''
 # ---- the training loop: one optimizer step per batch
@@ -35,6 +35,9 @@ def next_batch():
     return picked
 
 
+# as the app, stop when the loss stops being a number or explodes past {factor:g} times where it started
+limit = {factor!r} * max(1.0, loss_array(LOSS, model.forward_array(X_train), y_train))
+
 for step in range(STEPS):
     lr = learning_rate(SCHEDULE, LR, step, STEPS)  # {schedule_words}
     batch = next_batch()
@@ -45,7 +48,13 @@ for step in range(STEPS):
         loss = loss + penalty
     model.zero_grad()  # gradients add up: start each step from 0
     loss.backward()  # backward: d loss / d w for every weight
+    saved = model.state_dict()
     optimizer.step(lr=lr)  # move every weight against its gradient
+    now = loss_array(LOSS, model.forward_array(X_train), y_train)
+    if not (math.isfinite(loss.data) and now <= limit):  # diverged: back to the last good weights
+        model.load_state_dict(saved)
+        print(f"training stopped at step {{step + 1}}: the loss diverged (learning rate too large?)")
+        break
 
 # ---- the whole training set's data loss (no penalty), with the vectorized forward pass
 final = loss_array(LOSS, model.forward_array(X_train), y_train)
@@ -97,7 +106,7 @@ def _data_block(arrays: dict, inline_limit: int | None, rows: int) -> tuple[list
 
 def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> ScriptExport:
     given = data is not None or c.points is not None
-    lines = ["import random"]
+    lines = ["import math", "import random"]
     if given and inline_limit is not None:
         lines.append("from pathlib import Path")
     lines += ["", "import numpy as np", "", "from autograd_core.engine.tensor import Tensor"]
@@ -165,7 +174,7 @@ def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> Sc
         f"LOSS, L1, L2 = {c.loss!r}, {number(c.l1)}, {number(c.l2)}",
     ]
     loss_words = "softmax cross-entropy" if c.outputs > 1 else _LOSSES[c.loss]
-    loop = _LOOP.format(schedule_words=_SCHEDULES[c.schedule], loss_words=loss_words)
+    loop = _LOOP.format(schedule_words=_SCHEDULES[c.schedule], loss_words=loss_words, factor=DIVERGENCE_FACTOR)
     title = "Autograd Playground: a classification run as a script."
     what = f"{c.num_classes} classes, {one_line(c.dataset if not given else 'your points')}"
     header = _header(

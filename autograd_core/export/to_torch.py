@@ -24,7 +24,7 @@ from autograd_core.export.common import (
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.optim import FINAL_LR_FRACTION, make_optimizer
 from autograd_core.learn.regression import RegressionConfig, RegressionData, make_regression_data
-from autograd_core.learn.training import TrainingConfig
+from autograd_core.learn.training import DIVERGENCE_FACTOR, TrainingConfig
 
 # The app's activations as torch.nn modules (their default parameters are the op table's).
 TORCH_ACTIVATIONS = {
@@ -83,6 +83,22 @@ rng = random.Random(f"batches:{SEED}")  # each step samples BATCH distinct point
 
 def next_batch():
     return list(range(n)) if BATCH <= 0 or BATCH >= n else rng.sample(range(n), BATCH)
+
+"""
+
+_START = """
+# as the app, stop when the loss stops being a number or explodes past {factor:g} times where it started
+with torch.no_grad():
+    limit = {factor!r} * max(1.0, float(loss_of(model(X_train), y_train)))
+"""
+_SAVE = "    saved = [p.detach().clone() for p in model.parameters()]\n"
+_CHECK = """    with torch.no_grad():
+        now = float(loss_of(model(X_train), y_train))
+        if not (math.isfinite(float(loss)) and now <= limit):  # diverged: back to the last good weights
+            for p, old in zip(model.parameters(), saved):
+                p.copy_(old)
+            print(f"training stopped at step {step + 1}: the loss diverged (learning rate too large?)")
+            break
 """
 
 _LOOP = """
@@ -93,12 +109,12 @@ for step in range(STEPS):
     loss = loss_of(model(X_train[batch]), y_train[batch]) + penalty()  # forward over the batch: loss + penalty
     optimizer.zero_grad()  # gradients add up: start each step from 0
     loss.backward()  # backward: d loss / d w for every weight
-    optimizer.step()  # move every weight against its gradient
-
+{save}    optimizer.step()  # move every weight against its gradient
+{check}
 # ---- the whole training set's data loss (no penalty)
 with torch.no_grad():
     final = float(loss_of(model(X_train), y_train))
-print(f"train loss {final!r}")
+print(f"train loss {{final!r}}")
 """
 
 
@@ -152,11 +168,16 @@ def _classification_parts(c: TrainingConfig, data: Dataset | None) -> dict:
     features = list(c.features or [])
     feature_lines = []
     if features:
-        codes = [feature_code(f, "torch")[0] for f in features]
+        codes, setup = [], []
+        for i, f in enumerate(features):
+            code, _, lines = feature_code(f, "torch", prefix=f"feature{i + 1}_part")
+            codes.append(code)
+            setup += lines
         feature_lines = [
             "# the input features, computed from x1 and x2 as the app does:",
             *(f"#   {one_line(f, 200)!r}" for f in features),
             "x1, x2 = X_train[:, 0], X_train[:, 1]",
+            *setup,
             "X_train = torch.column_stack([X_train, " + ", ".join(codes) + "])",
         ]
     if c.outputs > 1:
@@ -197,6 +218,7 @@ def _classification_parts(c: TrainingConfig, data: Dataset | None) -> dict:
         "loss": loss,
         "penalty": (c.l1, c.l2),
         "batches": _CLASSIFICATION_BATCHES,
+        "stops": True,
     }
 
 
@@ -235,6 +257,7 @@ def _regression_parts(c: RegressionConfig, data: RegressionData | None) -> dict:
         ],
         "penalty": (0.0, c.l2),
         "batches": _REGRESSION_BATCHES,
+        "stops": False,
     }
 
 
@@ -287,7 +310,11 @@ def _build(p: dict) -> TorchExport:
     else:
         lines.append("WEIGHTS = [")
         for i, (W, b) in enumerate(weights):
-            lines.append(f"    # layer {i + 1}: {W.shape[0]} units × {W.shape[1]} inputs, then the biases")
+            units, inputs = W.shape
+            lines.append(
+                f"    # layer {i + 1}: {units} unit{'s' * (units != 1)} × {inputs} input{'s' * (inputs != 1)}, "
+                "then the biases"
+            )
             w_text = list_literal(W).replace("\n", "\n    ")
             b_text = list_literal(b).replace("\n", "\n    ")
             lines.append(f"    ({w_text}, {b_text}),")
@@ -323,5 +350,9 @@ def _build(p: dict) -> TorchExport:
         terms.append("L2 * sum((p * p).sum() for p in model.parameters())")
     lines.append("    return " + (" + ".join(terms) if terms else "0.0"))
     lines.append("")
-    text = "\n".join(lines) + "\n" + p["batches"] + _LOOP
+    if p["stops"]:  # classification: the Trainer's divergence stop
+        loop = _START.format(factor=DIVERGENCE_FACTOR) + _LOOP.format(save=_SAVE, check=_CHECK)
+    else:
+        loop = _LOOP.format(save="", check="")
+    text = "\n".join(lines) + "\n" + p["batches"] + loop
     return TorchExport(text, arrays or None)

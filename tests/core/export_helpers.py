@@ -60,3 +60,16 @@ def load_module(path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# Features that use every op of the expression language (at most 8 a model), in its function and method forms.
+FEATURE_GROUPS = [
+    ["pow(x1**2 + 1, x2)", "max(x1, x2)", "min(x1, x2)", "relu(x1 - 0.5)", "leaky_relu(x2, 0.2)", "tanh(x1*x2)",
+     "sigmoid(3*x1)", "elu(x2, 0.5)"],
+    ["selu(x1)", "silu(x2)", "gelu(x1 + x2)", "gelu_tanh(x1)", "softsign(x2)", "hardtanh(x1, -0.5, 0.5)", "mish(x2)",
+     "softplus(x1)"],
+    ["exp(-x1**2)", "log(x2**2 + 1)", "sin(2*x1)", "cos(pi*x2)", "abs(x1) / (1 + x2**2)", "sqrt(abs(x2))", "erf(x1)",
+     "2**x1 - e"],
+    ["(x1*x2).relu()", "h = x1 + x2\nh*h - x1.max(x2)", "x1", "-x2 / 3", "pi", "x1 * exp(1) + sqrt(2)",
+     "max(x1, 0.5) + min(2, x2) + pow(2, x1) + pow(x2, 2)", "x1 ** (1 + 1) + x2.max(-1)"],
+]  # fmt: skip

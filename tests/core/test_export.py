@@ -10,7 +10,7 @@ import tokenize
 
 import numpy as np
 import pytest
-from export_helpers import MATRIX, cli_run, cli_train_loss, load_module, script_train_loss
+from export_helpers import FEATURE_GROUPS, MATRIX, cli_run, cli_train_loss, load_module, script_train_loss
 
 from autograd_core.export import ExportUnsupported, numpy_model_script, python_export, python_script, torch_script
 from autograd_core.export import to_torch as torch_module
@@ -170,3 +170,45 @@ def test_regression_json_summary_has_the_full_precision_loss():
     trainer = RegressionTrainer(RegressionConfig(steps=5))
     trainer.run()
     assert code == 0 and summary["train_loss"] == trainer.evaluate().train_loss and summary["step"] == 5
+
+
+def test_imported_tables_are_written_into_the_scripts(tmp_path):
+    rng = np.random.default_rng(5)
+    table = tmp_path / "table.csv"
+    rows = rng.normal(size=(70, 2)).tolist()
+    table.write_text("a,b,kind\n" + "".join(f"{a!r},{b!r},{'yes' if a + b > 0 else 'no'}\n" for a, b in rows))
+    script, model_file = tmp_path / "imported.py", tmp_path / "imported_model.py"
+    argv = ["--data", str(table), "--layers", "5", "--steps", "8", "--export-python", str(script)]
+    loss = cli_train_loss([*argv, "--export-numpy", str(model_file)])
+    assert "make_dataset" not in script.read_text()
+    assert script_train_loss(script) == loss
+    # regression from a file's columns
+    curve = tmp_path / "curve.csv"
+    xs = rng.uniform(-1, 1, size=50).tolist()
+    curve.write_text("x,y\n" + "".join(f"{x!r},{x * x!r}\n" for x in xs))
+    script = tmp_path / "fit.py"
+    argv = ["--task", "regression", "--data", str(curve), "--layers", "4", "--steps", "10"]
+    loss = cli_train_loss([*argv, "--export-python", str(script)])
+    assert script_train_loss(script) == loss
+
+
+@pytest.mark.parametrize("group", range(len(FEATURE_GROUPS)))
+def test_every_op_of_a_feature_becomes_numpy_code(group, tmp_path):
+    from autograd_core.learn.features import FeatureMLP
+
+    model = FeatureMLP(FEATURE_GROUPS[group], [4, 3], activation="tanh", seed=group)
+    path = tmp_path / "features.py"
+    path.write_text(numpy_model_script(model))
+    got = load_module(path).predict(GRID)
+    assert np.max(np.abs(got - model.forward_array(GRID))) <= 1e-12
+
+
+def test_a_diverging_run_stops_in_the_script_where_the_app_stops(tmp_path):
+    script = tmp_path / "diverges.py"
+    argv = ["--optimizer", "sgd", "--lr", "300", "--loss", "mse", "--schedule", "constant", "--layers", "8",
+            "--steps", "30", "--samples", "60", "--json", "--export-python", str(script)]  # fmt: skip
+    code, out, err = cli_run(argv)
+    assert code == 1 and "Training stopped at step" in err
+    summary = json.loads(out)
+    assert summary["step"] < 30
+    assert script_train_loss(script) == summary["train_loss"]

@@ -11,7 +11,7 @@ import runpy
 
 import numpy as np
 import pytest
-from export_helpers import MATRIX, cli_train_loss, script_train_loss
+from export_helpers import FEATURE_GROUPS, MATRIX, cli_train_loss, script_train_loss
 
 from autograd_core.export import torch_script
 from autograd_core.export.options import write_export
@@ -93,3 +93,29 @@ def test_the_five_runs_of_the_command_line_in_torch(name, tmp_path):
     script = tmp_path / "torch_run.py"
     cli_loss = cli_train_loss([*MATRIX[name], "--export-torch", str(script)])
     assert script_train_loss(script) == pytest.approx(cli_loss, rel=0, abs=TOLERANCE)
+
+
+def test_given_regression_data_is_written_into_the_torch_script(tmp_path):
+    from autograd_core.learn.regression import RegressionData
+
+    rng = np.random.default_rng(2)
+    x = rng.uniform(-2, 2, size=40)
+    data = RegressionData(x[:30], np.cos(x[:30]), x[30:], np.cos(x[30:]), "file")
+    config = RegressionConfig(layers=[5], steps=7, batch_size=8, loss="huber")
+    trainer = RegressionTrainer(config, data=data)
+    trainer.run()
+    assert torch_loss(config, tmp_path, data) == pytest.approx(trainer.evaluate().train_loss, rel=0, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("group", range(len(FEATURE_GROUPS)))
+def test_every_op_of_a_feature_becomes_torch_code(group, tmp_path):
+    config = TrainingConfig(**{**FAST, "features": FEATURE_GROUPS[group], "dataset": "circles"})
+    assert torch_loss(config, tmp_path) == pytest.approx(app_loss(config), rel=0, abs=TOLERANCE)
+
+
+def test_a_diverging_run_stops_in_torch_where_the_app_stops(tmp_path):
+    config = TrainingConfig(**{**FAST, "optimizer": "sgd", "lr": 300.0, "loss": "mse", "steps": 30})
+    trainer = Trainer(config)
+    trainer.run()
+    assert trainer.stopped_reason is not None
+    assert torch_loss(config, tmp_path) == pytest.approx(trainer.evaluate().train_loss, rel=0, abs=TOLERANCE)
