@@ -71,7 +71,11 @@ _LOSSES = {"bce": "cross-entropy from the logit", "hinge": "hinge loss relu(1 - 
 
 def _header(title: str, lines: list[str]) -> str:
     body = "\n".join(lines)
-    return f'"""{title}\n\n{body}\n\nRun it from the project\'s folder (so autograd_core imports): python FILE\n"""\n'
+    run = (
+        "It needs autograd_core importable: with the project installed (pip install .), python FILE;\n"
+        "from a clone, PYTHONPATH=path/to/the/project python FILE"
+    )
+    return f'"""{title}\n\n{body}\n\n{run}\n"""\n'
 
 
 def python_script(config: TrainingConfig | RegressionConfig, data: Dataset | RegressionData | None = None) -> str:

@@ -118,7 +118,8 @@ class ExportDialog(QDialog):
             self.summary.setText(f"Cannot write {path}: {exc}")
             return False
         beside = f" and {os.path.basename(npz_path(path))}" if self.export.arrays else ""
-        self.summary.setText(f"Saved {path}{beside}. Run it with: python {os.path.basename(path)}")
+        run = "python" if self.kind != "python" else "python (with autograd_core importable: see its first lines)"
+        self.summary.setText(f"Saved {path}{beside}. Run it with {run} {os.path.basename(path)}.")
         return True
 
 
