@@ -82,7 +82,9 @@ class ExportDialog(QDialog):
         self.code = QPlainTextEdit(export.text)
         self.code.setReadOnly(True)
         self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        code_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        code_font.setPointSizeF(max(code_font.pointSizeF(), self.font().pointSizeF()))  # presentation: as big
+        self.code.setFont(code_font)
         self.code.setObjectName("exportCode")
         lines = export.text.count("\n") + 1
         data = " Its data go into a .npz file beside it." if export.arrays else ""

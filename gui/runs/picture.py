@@ -103,12 +103,13 @@ class RunPictureView(QWidget):
 
 def run_caption(run, other) -> str:
     """Name, what differs from the other run, and the final figures, as a few lines of rich text."""
-    score = format_score(run, best_score(run))
+    score = format_score(run, best_score(run)).replace(" ", "\u00a0")  # a figure and its unit never part
+    part = "test" if run.best("test_r2" if run.task == "regression" else "test_acc") is not None else "train"
     differs = describe_change(other.config, run.config) if other.task == run.task else run.task
     return (
         f"<b>{escape(run.name)}</b><br>"
         f"differs from the other: {escape(differs)}<br>"
-        f"{run.steps:,} steps · train loss {format_number(run.final('train_loss'), 4)} · best {score}"
+        f"{run.steps:,} steps · train loss {format_number(run.final('train_loss'), 4)} · best {part} {score}"
     )
 
 
@@ -129,4 +130,5 @@ class SideBySideDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         grid.addWidget(buttons, 2, 0, 1, 2)
-        self.resize(760, 480)
+        chars = self.fontMetrics().averageCharWidth()
+        self.resize(max(760, 84 * chars), max(480, 52 * chars))  # presentation mode's larger text: more room

@@ -255,7 +255,7 @@ class RunsPanel(QWidget):
             self.select_runs(self._kept)
 
     # Columns given up, in this order, when the table is narrower than its columns (a small window, big text).
-    DROPPABLE = (TIME, STEPS, TEST_LOSS, NOTE)
+    DROPPABLE = (TIME, STEPS, TEST_LOSS, NOTE, PIN, TRAIN_LOSS)
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
@@ -272,7 +272,8 @@ class RunsPanel(QWidget):
             self.table.setColumnHidden(column, False)
         room = self.table.viewport().width()
         for column in self.DROPPABLE:
-            need = sum(self._column_width(c) for c in range(len(COLUMNS)) if not self.table.isColumnHidden(c))
+            shown = [c for c in range(len(COLUMNS)) if not self.table.isColumnHidden(c)]
+            need = sum(self._column_width(c) + 4 for c in shown)  # (+ the grid line and rounding)
             if need <= room:
                 break
             self.table.setColumnHidden(column, True)
