@@ -130,6 +130,10 @@ class FitAndZoom:
         """The zoom at which box text is READABLE_POINTS on screen (× 1.5 in presentation mode)."""
         return READABLE_POINTS * self.font_scale / self.body_font.pointSizeF()
 
+    # Fit keeps text readable for graphs of up to this many boxes; a bigger one is fitted whole.  A view whose
+    # boxes are what it teaches (the sample graph, expanded) keeps text readable at any size.
+    readable_fit_boxes: float = READABLE_FIT_MAX_BOXES
+
     def show_whole(self) -> None:
         """Fit the whole graph, even if its text gets too small to read (the map of a big graph)."""
         self.fit(whole=True)
@@ -154,7 +158,7 @@ class FitAndZoom:
             self.fit_is_partial = False  # (until the new drawing is fitted)
             self._rebuild(relayout=True)
             return
-        readable_wanted = not self.fit_whole and len(self.nodes) <= READABLE_FIT_MAX_BOXES
+        readable_wanted = not self.fit_whole and len(self.nodes) <= self.readable_fit_boxes
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
             self._fit_around_focus(rect, readable)

@@ -226,3 +226,104 @@ def test_an_enlarged_neuron_map_says_what_plane_it_is_over_and_shows_the_points(
                     found.add(k)
     assert found == {0, 1}
     diagram._hover(None)
+
+
+# ------------------------------------------------------------------ 4. Expand all stays readable
+
+
+class _Training:
+    """The training area's side of the sample panel's contract: a fixed network and its loss."""
+
+    def __init__(self):
+        from PySide6.QtCore import QObject, Signal
+
+        from autograd_core.learn.nn import MLP
+
+        class Signals(QObject):
+            modelChanged = Signal()
+            sampleSelected = Signal(float, float, int)
+
+        self.signals = Signals()
+        self.modelChanged, self.sampleSelected = self.signals.modelChanged, self.signals.sampleSelected
+        self.model = MLP(2, [16, 16, 1], seed=5)
+
+    def current_model(self):
+        return self.model
+
+    def current_loss(self):
+        return "bce"
+
+
+def test_expand_all_on_the_sample_graph_keeps_text_readable_and_says_how_to_move(qtbot):
+    from PySide6.QtCore import Qt
+
+    from gui.graph_view import READABLE_POINTS
+    from gui.training.sample_graph_panel import HINT, SampleGraphPanel
+
+    training = _Training()
+    panel = SampleGraphPanel()
+    panel.bind_training(training)
+    panel.resize(1400, 850)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.x_edit.setText("0.3")
+    panel.y_edit.setText("0.2")
+    qtbot.mouseClick(panel.show_button, Qt.MouseButton.LeftButton)
+    view = panel.view
+
+    def settled():
+        return view.graph is not None and not view.busy and view.settled
+
+    qtbot.waitUntil(settled, timeout=TIMEOUT)
+    collapsed_hint = panel.hint.text()  # one box per neuron: nothing to collapse
+    assert "Collapse all" not in collapsed_hint and (view.fit_is_partial or collapsed_hint == HINT)
+    qtbot.mouseClick(panel.expand_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: settled() and len(view.nodes) == 409, timeout=TIMEOUT)
+    qtbot.wait(50)
+    assert view.fitted_text_points() >= READABLE_POINTS - 1e-6  # every box's numbers can be read
+    assert view.fit_is_partial and view.overview.isVisible()  # part of it on screen, the map shows the rest
+    # what is on screen is around the loss, the end backward starts from
+    loss = view.focus_box()
+    assert view.mapFromScene(loss).boundingRect().intersects(view.viewport().rect())
+    hint = panel.hint.text()
+    assert hint.startswith("409 boxes: shown at a size you can read, around the loss") and "Drag" in hint
+    assert "View ▸ Whole graph" in hint and "Collapse all for one box per neuron" in hint
+    view.fit()  # Fit again keeps it readable
+    assert view.fitted_text_points() >= READABLE_POINTS - 1e-6
+    qtbot.mouseClick(panel.collapse_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: settled() and len(view.nodes) < 50, timeout=TIMEOUT)
+    qtbot.wait(50)
+    assert panel.hint.text() == collapsed_hint
+
+
+# ------------------------------------------------------------------ 5. group boxes never show internal ids
+
+
+def test_group_boxes_of_a_typed_sum_have_readable_names_not_node_ids(qtbot):
+    import re
+
+    from gui.expression.expression_panel import ExpressionPanel
+
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1400, 850)
+    panel.show()
+    # 16 unnamed neurons summed, and four ops on a second sum: the groups a typed network gets
+    neurons = " + ".join(f"tanh(w{i}*x + b{i})" for i in range(16))
+    chain = "exp(sin(cos(relu(" + " + ".join(f"sigmoid(v{i}*x)" for i in range(4)) + "))))"
+    panel.state.load(f"{neurons} + {chain}", {})
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=30_000)
+    groups = set(view.groups())
+    # the tanh terms in the order written, the chain on the inner sum the 17th; the inner sum's terms by their sum
+    assert {f"term {k} of Σ 17 terms" for k in range(1, 18)} <= groups
+    assert {"Σ 17 terms", "Σ 4 terms", "term 2 of Σ 4 terms"} <= groups
+    titles = [item.title for item in view.nodes.values()]
+    for title in titles:
+        assert not re.search(r"#\d", title), title
+    assert "▣ term 3 of Σ 17 terms · tanh" in titles
+    view.expand_all()  # opened, a member's box shows its op, not the made-up name again
+    qtbot.waitUntil(lambda: not view.busy and not view.collapsed, timeout=30_000)
+    for item in view.nodes.values():
+        assert not re.search(r"#\d", item.title) and "term " not in item.title, item.title
+    panel.state.stop()
