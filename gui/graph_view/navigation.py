@@ -162,12 +162,8 @@ class FitAndZoom:
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
             self._fit_around_focus(rect, readable)
-            if not was_partial:
-                where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
-                self.message.emit(
-                    f"Fit keeps the graph's text readable, so part of it is off screen: {where} "
-                    "or choose View ▸ Whole graph (Ctrl+9)."
-                )
+            if not was_partial or whole is not None:  # asked for (the Fit button): say why it is not all shown
+                self.message.emit(self.partial_fit_message())
             return
         vp = QRectF(self.viewport().rect())
         # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
@@ -182,6 +178,16 @@ class FitAndZoom:
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()
+
+    def partial_fit_message(self) -> str:
+        """Why Fit does not show the whole graph, and how many boxes that leaves off screen."""
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        off = sum(1 for item in self.nodes.values() if not shown.contains(item.sceneBoundingRect()))
+        where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
+        return (
+            f"Fit keeps the graph's text readable, so {off} of its {len(self.nodes)} boxes are off screen: {where} "
+            "or choose View ▸ Whole graph (Ctrl+9)."
+        )
 
     def _layout_depends_on_fit(self) -> bool:
         """Whether compute_drawing picks a different layered drawing for a readable Fit and for the whole."""

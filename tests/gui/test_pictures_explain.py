@@ -327,3 +327,40 @@ def test_group_boxes_of_a_typed_sum_have_readable_names_not_node_ids(qtbot):
     for item in view.nodes.values():
         assert not re.search(r"#\d", item.title) and "term " not in item.title, item.title
     panel.state.stop()
+
+
+# ------------------------------------------------------------------ Fit shows the whole graph or says why not
+
+
+def test_fit_of_a_300_node_overview_says_why_it_does_not_show_all(qtbot, tmp_path):
+    from conftest import new_main_window
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolButton
+
+    from tests.gui.test_graph_groups_gui import chained_neurons
+
+    window = new_main_window(qtbot, tmp_path)
+    panel = window.expression
+    window.tabs.setCurrentWidget(panel)
+    panel.state.load(chained_neurons(), {})
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes) and view.settled, timeout=30_000)
+    qtbot.wait(50)
+    assert view.fit_is_partial  # the overview's 39 boxes do not fit at a readable size
+    window.statusBar().clearMessage()
+    fit = next(b for b in panel.findChildren(QToolButton) if b.text() == "Fit")
+    qtbot.mouseClick(fit, Qt.MouseButton.LeftButton)
+    text = window.statusBar().currentMessage()
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    off = sum(1 for item in view.nodes.values() if not shown.contains(item.sceneBoundingRect()))
+    assert 0 < off < len(view.nodes)
+    assert text.startswith(f"Fit keeps the graph's text readable, so {off} of its {len(view.nodes)} boxes are off")
+    assert "View ▸ Whole graph (Ctrl+9)" in text
+    # pressed again, it says so again (it said it only the first time, so a second Fit seemed to do nothing)
+    window.statusBar().clearMessage()
+    qtbot.mouseClick(fit, Qt.MouseButton.LeftButton)
+    assert window.statusBar().currentMessage() == text
+    view.show_whole()  # the whole graph: every box on screen
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert all(shown.contains(item.sceneBoundingRect()) for item in view.nodes.values())
+    panel.state.stop()
