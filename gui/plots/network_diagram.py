@@ -91,7 +91,7 @@ TITLES = {  # short: the header shares a row with the edge-mode combo, even at 1
 NEG, POS = SIGN_NAMES
 EDGE_KEYS = {
     "weight": f"edges: weight w ({NEG} −, {POS} +; thicker = larger |w|, of its layer's largest; past a "
-    f"neuron's {STRONGEST_INPUTS} largest inputs drawn faint: hover one for its number)",
+    f"neuron's {STRONGEST_INPUTS} largest inputs drawn faint: hover the neuron to see them all)",
     "gradient": f"edges: gradient ∂loss/∂w of the last step ({NEG} −, {POS} +; thicker = larger |∂loss/∂w|)",
 }
 # The key under the diagram, per mode: what an edge's color and width stand for (the sign colors are not the
@@ -491,7 +491,8 @@ class NetworkDiagram(DiagramLayout, QWidget):
         # (hover still gives every number).
         strength = strength**2
         if self.edge_mode == "weight":
-            strength = np.minimum(strength, np.concatenate([_faint_beyond_strongest(v) for v in values]))
+            capped = np.minimum(strength, np.concatenate([_faint_beyond_strongest(v) for v in values]))
+            strength = np.where(self._revealed(), strength, capped)  # a hovered neuron's own edges all in full
         width_level = np.minimum(WIDTH_LEVELS - 1, (strength * WIDTH_LEVELS).astype(int))
         alpha_level = np.minimum(ALPHA_LEVELS - 1, (strength * ALPHA_LEVELS).astype(int))
         sign = flat >= 0
@@ -559,8 +560,21 @@ class NetworkDiagram(DiagramLayout, QWidget):
             return text
         return "Hover over a weight or a neuron to see its numbers."
 
+    def _revealed(self) -> np.ndarray:
+        """Per edge, True when it goes into or out of the hovered neuron (drawn by its own strength, not faint)."""
+        item = self._hovered
+        if not isinstance(item, NeuronItem) or not self.edges:
+            return np.zeros(len(self.edges), dtype=bool)
+        ends = np.array([(e.layer, e.row, e.col) for e in self.edges])
+        into = (ends[:, 0] == item.layer) & (ends[:, 1] == item.index)
+        out = (ends[:, 0] == item.layer + 1) & (ends[:, 2] == item.index)
+        return into | out
+
     def _hover(self, item) -> None:
+        neuron_changed = item is not self._hovered and NeuronItem in (type(item), type(self._hovered))
         self._hovered = item
+        if neuron_changed and self.edge_mode == "weight":
+            self._restyle()
         text = self.describe(item)
         if item is not None:
             item.setToolTip(text)

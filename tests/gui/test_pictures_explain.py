@@ -364,3 +364,20 @@ def test_fit_of_a_300_node_overview_says_why_it_does_not_show_all(qtbot, tmp_pat
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     assert all(shown.contains(item.sceneBoundingRect()) for item in view.nodes.values())
     panel.state.stop()
+
+
+def test_hovering_a_neuron_draws_all_its_weights_in_full(qtbot, ws):
+    ws.flush()
+    diagram = ws.diagram
+    W = ws.controller.last_snapshot.weights[1][0]  # 16 × 16: into the second hidden layer
+    neuron = diagram.neurons[2][5]
+    into = [e for e in diagram.edges if e.layer == 2 and e.row == 5]
+    faint = [e for e in into if e.style_key[2] == 0]
+    assert len(faint) >= 16 - STRONGEST_INPUTS - 2  # most of its inputs are faint until hovered
+    diagram._hover(neuron)
+    peak = np.abs(W).max()
+    for e in into:  # hovered: each by its own |w| (squared, of the layer's largest), none capped
+        assert e.style_key[2] == min(5, int((abs(W[e.row, e.col]) / peak) ** 2 * 6)), e.col
+    assert sum(e.style_key[2] > 0 for e in into) > STRONGEST_INPUTS
+    diagram._hover(None)
+    assert [e.style_key[2] for e in faint] == [0] * len(faint)
