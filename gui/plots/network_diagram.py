@@ -472,8 +472,8 @@ class NetworkDiagram(DiagramLayout, QWidget):
 
     def _restyle(self) -> None:
         values = self._edge_values()
-        if len(values) != len(self.sizes) - 1 or not self.edges:
-            return
+        if len(values) != len(self.sizes) - 1 or not self.edges or sum(v.size for v in values) != len(self.edges):
+            return  # (weights of the network before, until the new one's arrive)
         finite = [np.abs(v[np.isfinite(v)]) for v in values]
         peaks = [float(f.max()) if f.size else 0.0 for f in finite]
         if self.edge_mode == "weight":
