@@ -162,7 +162,8 @@ class FitAndZoom:
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
             self._fit_around_focus(rect, readable)
-            if not was_partial or whole is not None:  # asked for (the Fit button): say why it is not all shown
+            asked = not was_partial or whole is not None  # (the Fit button): say why it is not all shown
+            if asked and self.boxes_off_screen():
                 self.message.emit(self.partial_fit_message())
             return
         vp = QRectF(self.viewport().rect())
@@ -179,10 +180,14 @@ class FitAndZoom:
         self.centerOn(shown.center())
         self._place_overview()
 
+    def boxes_off_screen(self) -> int:
+        """How many boxes are not wholly in the viewport."""
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        return sum(1 for item in self.nodes.values() if not shown.contains(item.sceneBoundingRect()))
+
     def partial_fit_message(self) -> str:
         """Why Fit does not show the whole graph, and how many boxes that leaves off screen."""
-        shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        off = sum(1 for item in self.nodes.values() if not shown.contains(item.sceneBoundingRect()))
+        off = self.boxes_off_screen()
         where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
         return (
             f"Fit keeps the graph's text readable, so {off} of its {len(self.nodes)} boxes are off screen: {where} "

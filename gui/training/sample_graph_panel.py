@@ -365,7 +365,7 @@ class SampleGraphPanel(QWidget):
         """The hint under the tools: how to read a graph too big to show whole at a readable size."""
         view = self.view
         text = HINT
-        if view.fit_is_partial:
+        if view.fit_is_partial and view.boxes_off_screen():
             shown = view.overview.isVisible()
             opened = set(view.groups()) - view.collapsed - {LOSS_GROUP}  # neurons drawn node by node
             where = "the map beside the legend shows where you are (click it to jump)" if shown else ""
