@@ -17,6 +17,8 @@ then changes how much is drawn, never what the drawing says.
 
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 
 from autograd_core.drawing.graph import topological_nodes
@@ -32,7 +34,8 @@ def _uses(graph: nx.DiGraph) -> dict:
 
 
 def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | None = None) -> dict:
-    """Node -> name ("Σ 50 terms #12", "y: Σ 4 terms") for each tree of one associative op.
+    """Node -> name ("Σ 50 terms", "y: Σ 4 terms"; a second unnamed sum of 50 terms "Σ 50 terms (2)") for each
+    tree of one associative op.
 
     A tree grows from its last node through arguments that have the same op,
     no name of their own and no other use; trees of fewer than ``min_size``
@@ -42,6 +45,7 @@ def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | No
     uses = _uses(graph)
     attrs = graph.nodes
     tree: dict = {}
+    taken: set = set()
     for n in reversed(order):  # from the end of each tree
         op = attrs[n].get("op")
         if op not in ("+", "*") or n in tree:
@@ -58,7 +62,8 @@ def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | No
             terms = sum(1 for m in members for p in graph.predecessors(m) if p not in members)
             name = f"{'Σ' if op == '+' else 'Π'} {terms} {'terms' if op == '+' else 'factors'}"
             label = attrs[n].get("label")
-            name = f"{label}: {name}" if label else f"{name} #{n}"
+            name = f"{label}: {name}" if label else _unique(name, taken)
+            taken.add(name)
             for m in members:
                 tree[m] = name
     return tree
@@ -97,18 +102,32 @@ def unary_chains(graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None)
     return chains
 
 
+# The names this module makes up: "Σ 32 terms", "Π 4 factors", "term 3 of Σ 16 terms", "exp∘sin∘cos∘log", each
+# perhaps with " (2)" when another group already has it.  Never a node id: the learner never sees "tanh #112".
+_GENERATED = re.compile(r"^(?:[ΣΠ] \d+ (?:terms|factors)|term \d+ of .+|[^\s:]*∘.*)(?: \(\d+\))?$")
+
+
 def is_generated_name(group: str) -> bool:
-    """True for a name this module made up (``Σ 32 terms #291``, ``exp∘sin #12``): it names no value of the
+    """True for a name this module made up (``Σ 32 terms``, ``exp∘sin∘cos∘log``): it names no value of the
     expression, so an opened member's box needs only its op, not the group's name again."""
-    head, sep, tail = group.rpartition(" #")
-    return bool(head and sep and tail.isdigit())
+    return bool(_GENERATED.match(group))
 
 
-def chain_name(graph: nx.DiGraph, chain: list) -> str:
-    """``tanh∘exp∘sin∘log #12``: the ops as written, outermost first, and the last node's id."""
+def _unique(name: str, taken: set) -> str:
+    """``name``, or ``name (2)``, ``(3)`` … when a group already has it (names are the groups' identities)."""
+    k = 1
+    out = name
+    while out in taken:
+        k += 1
+        out = f"{name} ({k})"
+    return out
+
+
+def chain_name(graph: nx.DiGraph, chain: list, taken: set | None = None) -> str:
+    """``tanh∘exp∘sin∘log``: the ops as written, outermost first (``(2)`` after it when ``taken`` has it)."""
     ops = [str(graph.nodes[n].get("op") or "?") for n in reversed(chain)]
     text = "∘".join(ops) if len(ops) <= 4 else f"{ops[0]}∘{ops[1]}∘…∘{ops[-1]} ({len(ops)} ops)"
-    return f"{text} #{chain[-1]}"
+    return _unique(text, taken or set())
 
 
 def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> dict:
@@ -145,29 +164,47 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> di
         if len(owners) == 1 and uses[n] == 1 and None not in owners:
             target = owners.pop()
             if target in chain_names and n not in chain:  # a term of a sum: its own group
-                owner[n] = a.get("label") or _short_name(graph, n)
+                owner[n] = a.get("label") or _short_name(graph, n) or ("term", target, n)  # (numbered below)
             else:
                 owner[n] = target
         else:
             owner[n] = None
+    # an unnamed term is "term k of Σ n terms": k counts the sum's unnamed terms in the order they were written
+    terms: dict = {}
+    for g in owner.values():
+        if isinstance(g, tuple) and g not in terms.setdefault(g[1], []):
+            terms[g[1]].append(g)
+    renamed = {g: f"term {k} of {total}" for total, gs in terms.items() for k, g in enumerate(sorted(gs, key=_rank), 1)}
+    owner = {n: renamed.get(g, g) if isinstance(g, tuple) else g for n, g in owner.items()}
     sizes: dict = {}
     for g in owner.values():
         if g is not None:
             sizes[g] = sizes.get(g, 0) + 1
     groups = {n: g for n, g in owner.items() if g is not None and sizes[g] >= min_size}
     left = {n for n in graph if n not in groups}
+    taken = set(groups.values())
     for run in unary_chains(graph, CHAIN_MIN_NODES, among=left):
-        name = chain_name(graph, run)
+        name = chain_name(graph, run, taken)
+        taken.add(name)
         for n in run:
             groups[n] = name
     return groups
 
 
-def _short_name(graph: nx.MultiDiGraph, n) -> str:
-    """``w3*x3`` for an op on named leaves, else ``tanh #12``."""
+def _rank(term: tuple):
+    """Terms in the order of their output nodes (topological: the order they were written)."""
+    return _natural(term[2])
+
+
+def _natural(n):
+    return (0, n, "") if isinstance(n, int | float) else (1, 0, str(n))
+
+
+def _short_name(graph: nx.MultiDiGraph, n) -> str | None:
+    """``w3*x3`` for an op on named leaves, else None (the term is numbered instead)."""
     attrs = graph.nodes[n]
     op = attrs.get("op") or "node"
     names = [graph.nodes[p].get("label") for p in graph.predecessors(n)]
     if len(names) == 2 and all(names) and op in ("+", "-", "*", "/"):
         return f"{names[0]}{op}{names[1]}"
-    return f"{op} #{n}"
+    return None

@@ -130,6 +130,10 @@ class FitAndZoom:
         """The zoom at which box text is READABLE_POINTS on screen (× 1.5 in presentation mode)."""
         return READABLE_POINTS * self.font_scale / self.body_font.pointSizeF()
 
+    # Fit keeps text readable for graphs of up to this many boxes; a bigger one is fitted whole.  A view whose
+    # boxes are what it teaches (the sample graph, expanded) keeps text readable at any size.
+    readable_fit_boxes: float = READABLE_FIT_MAX_BOXES
+
     def show_whole(self) -> None:
         """Fit the whole graph, even if its text gets too small to read (the map of a big graph)."""
         self.fit(whole=True)
@@ -154,16 +158,13 @@ class FitAndZoom:
             self.fit_is_partial = False  # (until the new drawing is fitted)
             self._rebuild(relayout=True)
             return
-        readable_wanted = not self.fit_whole and len(self.nodes) <= READABLE_FIT_MAX_BOXES
+        readable_wanted = not self.fit_whole and len(self.nodes) <= self.readable_fit_boxes
         was_partial, self.fit_is_partial = self.fit_is_partial, readable_wanted and scale < readable
         if self.fit_is_partial:
             self._fit_around_focus(rect, readable)
-            if not was_partial:
-                where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
-                self.message.emit(
-                    f"Fit keeps the graph's text readable, so part of it is off screen: {where} "
-                    "or choose View ▸ Whole graph (Ctrl+9)."
-                )
+            asked = not was_partial or whole is not None  # (the Fit button): say why it is not all shown
+            if asked and self.boxes_off_screen():
+                self.message.emit(self.partial_fit_message())
             return
         vp = QRectF(self.viewport().rect())
         # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
@@ -178,6 +179,20 @@ class FitAndZoom:
         self.setTransform(QTransform.fromScale(scale, scale))
         self.centerOn(shown.center())
         self._place_overview()
+
+    def boxes_off_screen(self) -> int:
+        """How many boxes are not wholly in the viewport."""
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        return sum(1 for item in self.nodes.values() if not shown.contains(item.sceneBoundingRect()))
+
+    def partial_fit_message(self) -> str:
+        """Why Fit does not show the whole graph, and how many boxes that leaves off screen."""
+        off = self.boxes_off_screen()
+        where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
+        return (
+            f"Fit keeps the graph's text readable, so {off} of its {len(self.nodes)} boxes are off screen: {where} "
+            "or choose View ▸ Whole graph (Ctrl+9)."
+        )
 
     def _layout_depends_on_fit(self) -> bool:
         """Whether compute_drawing picks a different layered drawing for a readable Fit and for the whole."""

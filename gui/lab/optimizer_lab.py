@@ -47,7 +47,7 @@ from autograd_core.numbers import format_number
 from ..expression.expression_editor import ExpressionEditor
 from ..graph_view import GraphView, view_tool_buttons
 from ..graph_view.graph_state import GraphState
-from ..plots.surface_image import show_bands
+from ..plots.surface_image import BandKey, beside, show_bands
 from ..shell.theme import graph_colors, lab_colors, monospace_font
 from ..training.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, style_axes
 from .optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState
@@ -229,7 +229,8 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         table_layout.addWidget(self.table_tabs)
         table_layout.addWidget(self.table, 1)
         center = QSplitter(Qt.Orientation.Vertical)
-        center.addWidget(self.plot)
+        self.band_key = BandKey("f(x, y)")  # the map's color scale: which band is which value
+        center.addWidget(beside(self.plot, self.band_key))
         center.addWidget(table_box)
         center.setStretchFactor(0, 3)
         center.setSizes([520, 260])
@@ -345,6 +346,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         x0, x1, y0, y1 = grid.box
         n = len(grid.levels)
         show_bands(self.image, grid.values, grid.levels, grid.xs, grid.ys, self.theme)
+        self.band_key.set_bands(grid.levels, self.theme)
         levels = ", ".join(format_number(v) for v in grid.levels[:: max(1, n // 5)])
         self.image.setToolTip(f"f(x, y), bands between log-spaced levels ({levels}, …); gray: inf or nan")
         if self.lab.arrows is not None:

@@ -18,7 +18,7 @@ from autograd_core.numbers import format_fixed, format_number, format_percent
 
 from ..shell.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
 from ..training.training_style import map_plot, style_plot
-from .surface_image import show_bands
+from .surface_image import BandKey, beside, show_bands
 
 PLANES = {
     "random": "Random directions",  # (filter-normalized: the tooltip says how)
@@ -80,7 +80,8 @@ class LandscapePlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
-        layout.addWidget(self.plot, 1)
+        self.band_key = BandKey("loss")  # the map's color scale: which band is which loss
+        layout.addWidget(beside(self.plot, self.band_key), 1)
         layout.addWidget(self.caption)
         self.set_theme(self.theme)
         theme_notifier().changed.connect(self._theme_changed)  # a runtime theme or mode switch restyles the map
@@ -104,6 +105,7 @@ class LandscapePlot(QWidget):
         self.current = landscape
         L = landscape
         show_bands(self.image, L.losses, L.levels, L.alphas, L.betas, self.theme)
+        self.band_key.set_bands(L.levels, self.theme)
         x0, x1, y0, y1 = L.extent
         self.plot.getPlotItem().getViewBox().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
         path = np.asarray(L.path)

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from autograd_core.language.naming import class_name, connection_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette, plot_text_size
+from ..shell.theme import SIGN_NAMES, Palette, palette, plot_text_size
 from .network_diagram_layout import (
     LABEL_GAP_PX,
     LAYER_GAP,
@@ -57,6 +57,7 @@ __all__ = [  # the items and geometry live beside this module; they stay importa
     "DEAD_TEXT",
     "EDGE_KEYS",
     "EDGE_MODES",
+    "FAINT",
     "LABEL_GAP_PX",
     "LAYER_GAP",
     "MAGNIFIED_PX",
@@ -67,6 +68,7 @@ __all__ = [  # the items and geometry live beside this module; they stay importa
     "NEURON_GAP",
     "PICK_TOLERANCE_PX",
     "RADIUS",
+    "STRONGEST_INPUTS",
     "TITLES",
     "WIDTH_LEVELS",
     "EdgeItem",
@@ -79,14 +81,24 @@ WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
 ALPHA_LEVELS = 6
 MAX_EDGE_WIDTH = 6.0
 EDGE_MODES = ("weight", "gradient")
+STRONGEST_INPUTS = 3  # weights into a neuron drawn in full; the others of a wide layer are drawn faint
+FAINT = 0.05  # their strength cap (the faintest alpha and width)
 DEAD_TEXT = "dead: outputs 0 for every training point, so it gets no gradient and cannot recover"
 TITLES = {  # short: the header shares a row with the edge-mode combo, even at 1024 px in presentation mode
     "weight": "<b>Network</b>",
     "gradient": "<b>Network</b> (gradient)",
 }
+NEG, POS = SIGN_NAMES
 EDGE_KEYS = {
-    "weight": "edges: weight w (blue −, orange +; thicker = larger)",
-    "gradient": "edges: gradient ∂loss/∂w of the last step (blue −, orange +)",
+    "weight": f"edges: weight w ({NEG} −, {POS} +; thicker = larger |w|, of its layer's largest; past a "
+    f"neuron's {STRONGEST_INPUTS} largest inputs drawn faint: hover the neuron to see them all)",
+    "gradient": f"edges: gradient ∂loss/∂w of the last step ({NEG} −, {POS} +; thicker = larger |∂loss/∂w|)",
+}
+# The key under the diagram, per mode: what an edge's color and width stand for (the sign colors are not the
+# class colors; this line says so where the edges are).
+EDGE_LEGEND = {
+    "weight": (("− weight", "+ weight"), "width: |w|"),
+    "gradient": (("− gradient", "+ gradient"), "width: |∂loss/∂w|"),
 }
 
 
@@ -119,7 +131,7 @@ class NetworkDiagram(DiagramLayout, QWidget):
         self.mode = QComboBox()
         self.mode.addItems(["Weights", "Gradients"])  # short: the header row is narrow at 1024 px
         self.mode.setToolTip(
-            "Color and thickness of every edge: the weight itself (blue negative, orange positive), "
+            f"Color and thickness of every edge: the weight itself ({NEG} negative, {POS} positive), "
             "or its current gradient ∂loss/∂w"
         )
         self.mode.currentIndexChanged.connect(self._mode_changed)
@@ -321,8 +333,14 @@ class NetworkDiagram(DiagramLayout, QWidget):
         """Paint ``image`` inside neuron ``index`` of ``layer`` (1 = first hidden layer)."""
         self.neurons[layer][index].set_image(image)
 
-    def set_neuron_maps(self, maps: list[np.ndarray]) -> None:
-        """Each hidden layer's unit maps, (units, n, n) arrays as ``unit_maps`` gives them, painted in the circles."""
+    map_extent: tuple[float, float, float, float] | None = None  # the plane the maps are over (x0, x1, y0, y1)
+    map_points: tuple | None = None  # (X, y): the training points the enlarged map shows
+
+    def set_neuron_maps(self, maps: list[np.ndarray], extent=None, points=None) -> None:
+        """Each hidden layer's unit maps, (units, n, n) arrays as ``unit_maps`` gives them, painted in the circles;
+        ``extent`` and ``points`` (X, y) let the enlarged map say what plane it is over and show the data on it."""
+        if extent is not None:
+            self.map_extent, self.map_points = tuple(float(v) for v in extent), points
         for li, layer_maps in enumerate(maps):
             layer = li + 1
             if layer >= len(self.neurons) - 1 or len(layer_maps) != len(self.neurons[layer]):
@@ -363,19 +381,28 @@ class NetworkDiagram(DiagramLayout, QWidget):
         self._restyle()
         self._update_key()
 
+    def edge_legend(self) -> str:
+        """The key of the edges in this mode: a stroke in each sign color with its meaning, and what width shows."""
+        (negative, positive), width = EDGE_LEGEND[self.edge_mode]
+        neg, pos = self.colors.sign_colors
+        return (
+            f"<span style='color:{neg}'><b>━━</b></span> {negative}  "
+            f"<span style='color:{pos}'><b>━━</b></span> {positive}  ·  {width}"
+        )
+
     def _update_key(self) -> None:
-        parts = []
+        parts = [self.edge_legend()]
         if len(self.sizes) > 2:
             parts.append("circles: unit outputs")
         if self.dead:
             parts.append(f"<span style='color:{self.colors.error}'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
         parts.append("click an edge: loss slice")
         self.key.setText(" · ".join(parts))
-        zero = "dark" if self.colors.name == "dark" else "white"
+        zero, peak = ("dark", "light") if self.colors.name == "dark" else ("white", "dark")
         maps = (
-            f"Circles: each hidden unit's output over the input plane ({zero} 0 → purple high; hover to enlarge)"
+            f"Circles: each hidden unit's output over the input plane ({zero} 0 → {peak} high; hover to enlarge)"
             if self.activation in ("relu", "sigmoid")
-            else f"Circles: each hidden unit's output over the plane (blue −, {zero} 0, orange +; hover to enlarge)"
+            else f"Circles: each hidden unit's output over the plane ({NEG} −, {zero} 0, {POS} +; hover to enlarge)"
         )
         self.key.setToolTip(
             f"{EDGE_KEYS[self.edge_mode].capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."
@@ -445,16 +472,29 @@ class NetworkDiagram(DiagramLayout, QWidget):
 
     def _restyle(self) -> None:
         values = self._edge_values()
-        if len(values) != len(self.sizes) - 1 or not self.edges:
-            return
+        if len(values) != len(self.sizes) - 1 or not self.edges or sum(v.size for v in values) != len(self.edges):
+            return  # (weights of the network before, until the new one's arrive)
         finite = [np.abs(v[np.isfinite(v)]) for v in values]
-        scale = max((float(f.max()) for f in finite if f.size), default=0.0)
+        peaks = [float(f.max()) if f.size else 0.0 for f in finite]
+        if self.edge_mode == "weight":
+            # Weights by their layer's largest: a 16 × 16 layer (smaller weights, fan-in 16) reads as well as
+            # the first; gradients share one scale, so a vanishing gradient still shows as faint early layers.
+            scales = np.concatenate([np.full(v.size, p) for v, p in zip(values, peaks)])
+        else:
+            scales = np.full(sum(v.size for v in values), max(peaks, default=0.0))
         # One vectorised pass for every edge's (sign, width level, alpha level), in the same order as self.edges.
         flat = np.concatenate([v.ravel() for v in values])
         flat = np.where(np.isfinite(flat), flat, 0.0)
-        strength = np.abs(flat) / scale if scale > 0 else np.zeros_like(flat)
+        strength = np.divide(np.abs(flat), scales, out=np.zeros_like(flat), where=scales > 0)
+        # At step 0 most weights are middling, and drawn in proportion a 16 × 16 layer was a hairball: weak
+        # edges fade (squared), and past the STRONGEST_INPUTS largest into each neuron they are drawn faintest
+        # (hover still gives every number).
+        strength = strength**2
+        if self.edge_mode == "weight":
+            capped = np.minimum(strength, np.concatenate([_faint_beyond_strongest(v) for v in values]))
+            strength = np.where(self._revealed(), strength, capped)  # a hovered neuron's own edges all in full
         width_level = np.minimum(WIDTH_LEVELS - 1, (strength * WIDTH_LEVELS).astype(int))
-        alpha_level = np.minimum(ALPHA_LEVELS - 1, (np.sqrt(strength) * ALPHA_LEVELS).astype(int))
+        alpha_level = np.minimum(ALPHA_LEVELS - 1, (strength * ALPHA_LEVELS).astype(int))
         sign = flat >= 0
         for edge, s, w, a in zip(self.edges, sign.tolist(), width_level.tolist(), alpha_level.tolist()):
             key = (s, w, a)
@@ -469,9 +509,9 @@ class NetworkDiagram(DiagramLayout, QWidget):
             positive, w, a = key
             # Faint edges are mixed with the background rather than drawn translucent: same look, and
             # antialiased opaque lines paint about three times faster in Qt's raster engine.
-            base = QColor(self.colors.class_colors[1] if positive else self.colors.class_colors[0])
+            base = QColor(self.colors.sign_colors[1] if positive else self.colors.sign_colors[0])
             back = QColor(self.colors.plot_background)
-            f = 0.2 + 0.8 * (a + 1) / ALPHA_LEVELS
+            f = 0.12 + 0.88 * a / (ALPHA_LEVELS - 1)
             color = QColor(
                 round(back.red() + (base.red() - back.red()) * f),
                 round(back.green() + (base.green() - back.green()) * f),
@@ -520,8 +560,21 @@ class NetworkDiagram(DiagramLayout, QWidget):
             return text
         return "Hover over a weight or a neuron to see its numbers."
 
+    def _revealed(self) -> np.ndarray:
+        """Per edge, True when it goes into or out of the hovered neuron (drawn by its own strength, not faint)."""
+        item = self._hovered
+        if not isinstance(item, NeuronItem) or not self.edges:
+            return np.zeros(len(self.edges), dtype=bool)
+        ends = np.array([(e.layer, e.row, e.col) for e in self.edges])
+        into = (ends[:, 0] == item.layer) & (ends[:, 1] == item.index)
+        out = (ends[:, 0] == item.layer + 1) & (ends[:, 2] == item.index)
+        return into | out
+
     def _hover(self, item) -> None:
+        neuron_changed = item is not self._hovered and NeuronItem in (type(item), type(self._hovered))
         self._hovered = item
+        if neuron_changed and self.edge_mode == "weight":
+            self._restyle()
         text = self.describe(item)
         if item is not None:
             item.setToolTip(text)
@@ -542,7 +595,8 @@ class NetworkDiagram(DiagramLayout, QWidget):
         activation = self.layer_activation(item.layer)
         title = f"{name} ({activation}) output" + ("  ✕ dead" if key in self.dead else "")
         values = self.maps[key]
-        magnifier.show_map(title, describe_range(values, activation), map_image(values, activation, self.colors))
+        image = map_image(values, activation, self.colors)
+        magnifier.show_map(title, describe_range(values, activation), image, self.map_extent, self.map_points)
         center = item.rect().center()
         p = self.view.mapFromScene(center)
         r_px = item.rect().width() / 2 * self.view.transform().m11()
@@ -552,6 +606,16 @@ class NetworkDiagram(DiagramLayout, QWidget):
         dy = min(max(-h / 2, 2 - p.y()), vh - 2 - h - p.y())
         magnifier.setPos(center)
         magnifier.setTransform(QTransform.fromTranslate(dx, dy))
+
+
+def _faint_beyond_strongest(W: np.ndarray) -> np.ndarray:
+    """Per weight of ``W`` (rows: the neurons fed), 1 for the STRONGEST_INPUTS largest |w| into each neuron and
+    FAINT for the rest (a strength cap), flattened as ``W.ravel()``; a neuron with few inputs keeps all."""
+    W = np.where(np.isfinite(W), np.abs(W), 0.0)
+    if W.ndim != 2 or W.shape[1] <= 2 * STRONGEST_INPUTS:
+        return np.ones(W.size)
+    rank = np.argsort(np.argsort(-W, axis=1, kind="stable"), axis=1)
+    return np.where(rank < STRONGEST_INPUTS, 1.0, FAINT).ravel()
 
 
 def _value(arrays, layer: int, which: int, *index) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainterPath, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsLineItem,
@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QGraphicsRectItem,
     QGraphicsSimpleTextItem,
 )
+
+from autograd_core.numbers import format_number
 
 from ..shell.theme import Palette, palette, plot_text_size
 
@@ -162,17 +164,43 @@ class Magnifier(QGraphicsRectItem):
         for item in (self.title, self.key):
             item.setBrush(QBrush(QColor(pal.plot_text)))
 
-    def show_map(self, title: str, key: str, image: QImage) -> None:
+    def show_map(self, title: str, key: str, image: QImage, extent=None, points=None) -> None:
+        """The map enlarged under ``title``, its color ``key`` below; with the plane's ``extent`` (x0, x1, y0, y1)
+        the training ``points`` (X, y) are drawn on it and a line says what plane it is."""
         self.title.setText(title)
-        self.key.setText(key)
-        pad, title_h = 6, self.title.boundingRect().height()
-        width = max(MAGNIFIED_PX, self.title.boundingRect().width(), self.key.boundingRect().width()) + 2 * pad
-        self.title.setPos(pad, pad)
+        lines = [key]
         pixmap = QPixmap.fromImage(image).scaled(
             MAGNIFIED_PX, MAGNIFIED_PX, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
         )
+        if extent is not None:
+            x0, x1, y0, y1 = extent
+            f = format_number
+            lines.append(f"over x1 {f(x0)} … {f(x1)} (→), x2 {f(y0)} … {f(y1)} (↑)")
+            if points is not None and len(points[0]):
+                self._draw_points(pixmap, extent, *points)
+                lines.append("dots: the training points")
+        self.key.setText("\n".join(lines))
+        pad, title_h = 6, self.title.boundingRect().height()
+        width = max(MAGNIFIED_PX, self.title.boundingRect().width(), self.key.boundingRect().width()) + 2 * pad
+        self.title.setPos(pad, pad)
         self.picture.setPixmap(pixmap)
         self.picture.setPos((width - MAGNIFIED_PX) / 2, pad + title_h + 4)
         self.key.setPos(pad, pad + title_h + 8 + MAGNIFIED_PX)
         self.setRect(QRectF(0, 0, width, self.key.pos().y() + self.key.boundingRect().height() + pad))
         self.show()
+
+    def _draw_points(self, pixmap: QPixmap, extent, X, y) -> None:
+        """The points in their class colors, as on the boundary plot (x right, x2 up)."""
+        x0, x1, y0, y1 = extent
+        pal = palette()
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        outline = QPen(QColor(pal.point_outline), 0.8)
+        painter.setPen(outline)
+        side = pixmap.width()
+        for px, py, label in zip(X[:, 0], X[:, 1], y):
+            u, v = (px - x0) / (x1 - x0) * side, (1 - (py - y0) / (y1 - y0)) * side
+            if 0 <= u <= side and 0 <= v <= side:
+                painter.setBrush(QBrush(QColor(pal.class_colors[int(label) % len(pal.class_colors)])))
+                painter.drawEllipse(QPointF(u, v), 2.6, 2.6)
+        painter.end()

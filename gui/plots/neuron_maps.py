@@ -3,10 +3,10 @@
 The numbers come from ``autograd_core.learn.inspection.unit_maps`` (vectorised
 forward on a small grid); this module only turns them into ``QImage``s.
 Units that can be negative (tanh, linear, leaky ReLU…) get a diverging map
-around 0 in the sign colors of the diagram (blue −, white 0, orange +);
-units that cannot (ReLU, sigmoid, softplus) get a sequential map from white
-(0) to deep purple (dark to light purple on the dark theme), so "off" is white and "on" is dark whatever the class
-colors mean.  Which is which, and the fixed scale of a bounded unit (sigmoid
+around 0 in the sign colors of the diagram (purple −, white 0, green +);
+units that cannot (ReLU, sigmoid, softplus) get a sequential map in grays from white
+(0) to dark (dark to light on the dark theme), so "off" is white and "on" is dark, and no hue is taken from the
+sign or the class colors.  Which is which, and the fixed scale of a bounded unit (sigmoid
 0…1, tanh −1…1), come from the activation's output range in the op table.
 """
 
@@ -20,13 +20,13 @@ from PySide6.QtGui import QImage
 from autograd_core.learn.nn import ACTIVATIONS, activation_range
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette
+from ..shell.theme import SIGN_NAMES, Palette, palette
 
 MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)
 
 
 def is_sequential(activation: str) -> bool:
-    """True when the unit's output is never negative (white = 0 … purple), so no diverging map is needed."""
+    """True when the unit's output is never negative (white = 0 … dark), so no diverging map is needed."""
     return activation_range(activation)[0] >= 0.0
 
 
@@ -42,7 +42,7 @@ SEQUENTIAL = tuple(name for name in ACTIVATIONS if is_sequential(name))
 def _stops(pal: Palette, sequential: bool) -> tuple:
     if sequential:
         return tuple(zip((0.0, 0.45, 1.0), pal.sequential_stops))
-    return ((0.0, pal.class_colors[0]), (0.5, pal.sequential_stops[0]), (1.0, pal.class_colors[1]))
+    return ((0.0, pal.sign_colors[0]), (0.5, pal.sequential_stops[0]), (1.0, pal.sign_colors[1]))
 
 
 def _table(stops) -> np.ndarray:
@@ -127,7 +127,8 @@ def map_image(values: np.ndarray, activation: str, pal: Palette | None = None) -
 def describe_range(values: np.ndarray, activation: str) -> str:
     """The color key of one map, for its enlarged view."""
     lo, hi = map_range(values, activation)
-    zero = "dark" if palette().name == "dark" else "white"
+    zero, peak = ("dark", "light") if palette().name == "dark" else ("white", "dark")
     if is_sequential(activation):
-        return f"{zero} = 0 … purple = {format_number(hi)}"
-    return f"blue = {format_number(lo)} · {zero} = 0 · orange = {format_number(hi)}"
+        return f"{zero} = 0 … {peak} = {format_number(hi)}"
+    negative, positive = SIGN_NAMES
+    return f"{negative} = {format_number(lo)} · {zero} = 0 · {positive} = {format_number(hi)}"

@@ -61,12 +61,15 @@ class Palette:
     plot_text: str  # titles, axis numbers, labels on plots and the diagram
     axis: str  # axis lines and ticks
     muted: str  # placeholders, secondary text
-    # One color per class (up to autograd_core.learn.data.MAX_CLASSES): 0 blue and 1 orange (points, signs, maps of
+    # One color per class (up to autograd_core.learn.data.MAX_CLASSES): 0 blue and 1 orange (points and maps of
     # two-class views), the others far apart in hue and lightness.
     class_colors: tuple[str, ...]
+    # The sign of a weight, a gradient or a unit's output (negative, positive): purple and green, never the class
+    # colors, so an orange edge is never read as "votes for class 1".  SIGN_NAMES says them in words.
+    sign_colors: tuple[str, str]
     class_text: tuple[str, ...]  # the same hues as text (a class name in a table header): ≥ 4.5:1 on the window
     probability_stops: tuple[str, str, str]  # P(class 1) = 0, 0.5, 1: pale, paler, pale (points read on top)
-    sequential_stops: tuple[str, str, str]  # a non-negative unit's map: 0 … peak
+    sequential_stops: tuple[str, str, str]  # a non-negative unit's map: 0 … peak, in grays (no sign, no class)
     point_outline: str
     contour: str  # the p = 0.5 line
     selection: str  # a selected point, a picked weight
@@ -132,8 +135,9 @@ PALETTES = {
         muted="#5f6368",
         class_colors=("#1565c0", "#ef6c00", "#2e7d32", "#c2185b", "#6a1b9a", "#00838f"),
         class_text=("#1565c0", "#a34f00", "#237a3b", "#c2185b", "#6a1b9a", "#00707a"),
+        sign_colors=("#9c27b0", "#5b8c00"),
         probability_stops=("#78aae1", "#ffffff", "#fab473"),
-        sequential_stops=("#ffffff", "#b39ddb", "#311b92"),
+        sequential_stops=("#ffffff", "#a0a0a8", "#26262b"),
         point_outline="#202124",
         contour="#202124",
         selection="#c2185b",
@@ -192,8 +196,9 @@ PALETTES = {
         muted="#9a9caa",
         class_colors=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#ba68c8", "#4dd0e1"),
         class_text=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#c77dd4", "#4dd0e1"),
+        sign_colors=("#e07ad6", "#b4d65e"),
         probability_stops=("#1f3f66", "#1e1f24", "#6a3f14"),
-        sequential_stops=("#1e1f24", "#6a55a8", "#d1c4ff"),
+        sequential_stops=("#1e1f24", "#7a7c88", "#f0f0f4"),
         point_outline="#f0f0f0",
         contour="#f0f0f0",
         selection="#ff5c9a",
@@ -242,6 +247,8 @@ PALETTES = {
         error_span="#4a2228",
     ),
 }
+
+SIGN_NAMES = ("purple", "green")  # the words for sign_colors (negative, positive) in keys and tooltips
 
 SYNTAX_KINDS = ("number", "function", "constant", "operator", "target", "comment", "keyword")
 

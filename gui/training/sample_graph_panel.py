@@ -127,6 +127,11 @@ class SampleGraphPanel(QWidget):
         self.expand_button.setToolTip("Draw every scalar node")
 
         self.view = GraphView()
+        # Expanded, a 2-16-16-1 network is 409 boxes: fitted whole, none of their text could be read.  The numbers
+        # are what a learner opens it for, so Fit shows them at a readable size around the loss (or the current
+        # backward step) and the map beside the legend shows the whole shape and where the view is; the hint
+        # says how to move (View ▸ Whole graph still shows all of it, small).
+        self.view.readable_fit_boxes = math.inf
         self.expand_button.clicked.connect(self.view.expand_all)
         zoom_out, zoom_in, fit, export = view_tool_buttons(self.view, self._export_clicked)
 
@@ -195,6 +200,7 @@ class SampleGraphPanel(QWidget):
         self.state.sample_changed.connect(self._sample_changed)
         self.state.message.connect(self.messages.say)
         self.view.message.connect(self.messages.say)
+        self.view.drawn.connect(self._update_hint)
         self._sync_follow_button()
 
     def _number_edit(self, name: str, tip: str, text: str) -> QLineEdit:
@@ -354,6 +360,23 @@ class SampleGraphPanel(QWidget):
         self.view.set_collapsed(self.neuron_groups())
 
     # ---- state -> view
+
+    def _update_hint(self) -> None:
+        """The hint under the tools: how to read a graph too big to show whole at a readable size."""
+        view = self.view
+        text = HINT
+        if view.fit_is_partial and view.boxes_off_screen():
+            shown = view.overview.isVisible()
+            opened = set(view.groups()) - view.collapsed - {LOSS_GROUP}  # neurons drawn node by node
+            where = "the map beside the legend shows where you are (click it to jump)" if shown else ""
+            text = (
+                f"{len(view.nodes)} boxes: shown at a size you can read, around "
+                f"{'the current step' if view.current_node in view.nodes else 'the loss'}. Drag to move"
+                f"{'; ' + where if where else ''}; scroll or − to zoom out, View ▸ Whole graph (Ctrl+9) for all "
+                "of it" + (", Collapse all for one box per neuron." if opened else ".")
+            )
+        if self.hint.text() != text:
+            self.hint.setText(text)
 
     def _redraw(self, _change=None) -> None:
         graph = self.state.graph

@@ -1,8 +1,8 @@
 """Color helpers of the training views (the plots and the network diagram must agree).
 
 The colors themselves are in ``gui.shell.theme`` (one ``Palette`` per theme); this module turns them into what
-pyqtgraph and the diagram need.  Class 0 is blue and class 1 orange everywhere: points, the probability map,
-the color bar and the sign of a weight (blue negative, orange positive).  The map behind the points is paler
+pyqtgraph and the diagram need.  Class 0 is blue and class 1 orange everywhere: points, the probability map
+and the color bar; the sign of a weight has its own pair (``Palette.sign_colors``).  The map behind the points is paler
 than the points (light theme) or darker (dark theme), so both read on a projector.
 """
 
@@ -36,9 +36,9 @@ def probability_colormap(pal: Palette | None = None) -> pg.ColorMap:
 
 
 def signed_color(value: float, scale: float, pal: Palette | None = None) -> QColor:
-    """Blue for negative, orange for positive; paler as |value| shrinks relative to ``scale``."""
+    """The palette's sign colors (not the class colors); paler as |value| shrinks relative to ``scale``."""
     pal = pal or palette()
-    base = QColor(pal.class_colors[1] if value >= 0 else pal.class_colors[0])
+    base = QColor(pal.sign_colors[1] if value >= 0 else pal.sign_colors[0])
     strength = 0.0 if scale <= 0 or not np.isfinite(value) else min(1.0, abs(value) / scale)
     base.setAlphaF(0.25 + 0.75 * strength)
     return base

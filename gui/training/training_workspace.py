@@ -476,9 +476,10 @@ class TrainingWorkspace(DataFileActions, QWidget):
         model = self._map_model[1]
         model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
         extent = snap.grid.extent if snap.grid is not None else None
-        if extent is not None:
-            self.diagram.set_neuron_maps(unit_maps(model, extent, MAP_RESOLUTION))
         dataset = self.controller.dataset
+        if extent is not None:
+            points = (dataset.X_train, dataset.y_train) if dataset is not None else None
+            self.diagram.set_neuron_maps(unit_maps(model, extent, MAP_RESOLUTION), extent, points)
         if dataset is not None and len(dataset.y_train):
             self.diagram.set_dead([(layer + 1, j) for layer, j in dead_units(model, dataset.X_train)])
         else:
