@@ -194,6 +194,13 @@ def main() -> int:
         f"event-loop gaps (5 ms probe, {len(g)} samples): max {g.max():.1f} ms, p99 {np.percentile(g, 99):.1f} ms, "
         f"p95 {np.percentile(g, 95):.1f} ms, median {np.median(g):.1f} ms"
     )
+    repaints = []
+    for _ in range(10):  # one frame's paint of the two curve plots, the ghosts included (GUI thread)
+        t = time.perf_counter()
+        ws.metrics.loss_plot.grab()
+        ws.metrics.acc_plot.grab()
+        repaints.append(time.perf_counter() - t)
+    print(f"one repaint of the loss and accuracy plots: median {1000 * np.median(repaints):.1f} ms")
     if args.ghosts:
         print(
             f"ghost curves overlaid: {len(ws.metrics.ghosts)} runs of "
