@@ -182,6 +182,9 @@ class MonkeyReport:
     known: list[str] = field(default_factory=list)  # messages matching KNOWN_ISSUES, with the action number
     warnings: list[str] = field(default_factory=list)  # Python warnings (recorded, not failed on)
     stalls: dict[str, list[Stall]] = field(default_factory=dict)
+    # What the oracle (``gui_oracle.check_window``) found on screen disagreeing with the state after an action:
+    # "#index kind: action → problem".  Collected, not failed on, so one run counts them all.
+    mismatches: list[str] = field(default_factory=list)
 
     def worst(self) -> dict[str, Stall]:
         return {kind: max(s, key=lambda x: x.ms) for kind, s in self.stalls.items() if s}
@@ -235,6 +238,7 @@ class Monkey:
         window_actions: list | None = None,
         settle_ms: int = 15,
         settle_cap_ms: int = 2000,
+        oracle: Callable[[QWidget], list[str]] | None = None,
     ):
         self.window = window
         self.seed = seed
@@ -245,6 +249,7 @@ class Monkey:
         self.window_actions = WINDOW_ACTIONS if window_actions is None else window_actions
         self.settle_ms = settle_ms
         self.settle_cap_ms = settle_cap_ms
+        self.oracle = oracle
         self.report = MonkeyReport(seed)
         self.notes: list[str] = []
         self._ticks: list[float] = []
@@ -386,6 +391,9 @@ class Monkey:
         self.notes.clear()
         self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index, end - start))
         self._check_training()
+        if self.oracle is not None:  # after the stall is measured: the oracle's own time is not the action's
+            for problem in self.oracle(self.window):
+                self.report.mismatches.append(f"#{index} {kind}: {text[:120]} → {problem}")
 
     def finish(self, timeout: float = 10.0) -> None:
         """Close the window as a user does; fail if one of its child processes outlives it."""
