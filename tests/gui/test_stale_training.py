@@ -104,7 +104,7 @@ def test_a_reopened_session_draws_the_curve_it_saved_from_step_0(qtbot, training
     qtbot.mouseClick(panel.step_button, LEFT)
     qtbot.waitUntil(lambda: controller.settled and controller.last_metrics.step == 1, timeout=TIMEOUT)
     window.open_session(str(path))
-    qtbot.waitUntil(lambda: controller.settled and len(controller.history) == 5, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: controller.settled and controller.last_metrics.step == 4, timeout=TIMEOUT)
     ws.flush()
     after = [curve.getData() for curve in curves]
     for (x0, y0), (x1, y1) in zip(before, after):
@@ -135,3 +135,36 @@ def test_old_session_files_without_step_0_still_open(tmp_path):
     loaded = trainer_from_session(load_session(path))
     assert [m.step for m in loaded.history] == [1, 2, 3]
     assert loaded.start_metrics.train_loss == trainer.start_metrics.train_loss
+
+
+def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_window):
+    """The oracle (tests/gui_oracle.py) after real clicks: Clear all, then 13 painted points, agree with the state
+    (before the fix it found the old figures, a test figure with no test set and the stale banner); a slider or a
+    header put out of step with the state by hand is reported, naming what differs."""
+    from gui_oracle import check_window
+
+    from gui.expression.inputs_panel import InputsPanel
+
+    window = training_window
+    ws = window.training
+    assert check_window(window) == []
+    qtbot.mouseClick(ws.boundary.clear_button, LEFT)
+    settle(qtbot, ws)
+    assert check_window(window) == []
+    paint_thirteen(qtbot, ws)
+    settle(qtbot, ws)
+    assert check_window(window) == []
+    qtbot.mouseClick(ws.training_panel.step_button, LEFT)
+    settle(qtbot, ws)
+    assert check_window(window) == []
+
+    panel = window.findChildren(InputsPanel)[0]
+    name, row = next(iter(panel.rows.items()))
+    row.slider.blockSignals(True)
+    row.slider.setValue((row.slider.value() + 500) % row.slider.maximum())
+    row.slider.blockSignals(False)
+    text = ws.training_panel.status.text()
+    ws.training_panel.status.setText(text.replace("<b>step 1</b>", "<b>step 7</b>"))
+    found = check_window(window)
+    assert any(f"input {name}: slider at" in p for p in found), found
+    assert any("the last metrics are of step 1" in p for p in found), found
