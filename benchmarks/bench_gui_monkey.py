@@ -47,7 +47,7 @@ def main() -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from gui_monkey import Monkey, MonkeyFailure
-    from gui_oracle import check_window
+    from gui_oracle import JUDGED, check_window
     from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -109,6 +109,8 @@ def main() -> int:
             found[seed] = len(report.mismatches)
             if not args.no_oracle:
                 print(f"oracle: {len(report.mismatches)} disagreement(s) between the screen and the state")
+                print("  checks made (the rest were in motion): " + ", ".join(f"{k} {v}" for k, v in JUDGED.items()))
+                JUDGED.clear()
                 for line in report.mismatches[: args.mismatches]:
                     print(f"  {line}")
             if args.log:

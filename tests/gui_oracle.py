@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import numpy as np
 from PySide6.QtWidgets import QWidget
@@ -30,6 +31,8 @@ from autograd_core.learn.losses import accuracy, loss_array
 from autograd_core.numbers import MISSING, format_number, format_percent
 
 NO_POINTS = "No training points"
+# How many times each check was made (not skipped as in motion): a run with no findings says what it looked at.
+JUDGED: Counter = Counter()
 
 
 def check_window(window: QWidget) -> list[str]:
@@ -67,6 +70,7 @@ def check_inputs(panel) -> list[str]:
     if not panel.complete or panel.updating:
         return []
     problems = []
+    JUDGED["input rows"] += len(panel.rows)
     for name, row in panel.rows.items():
         if name not in state.values:
             problems.append(f"input row {name!r} shows an input the program does not have")
@@ -131,6 +135,7 @@ def check_training(area, window) -> list[str]:
     snap = controller.last_snapshot
     if snap is None or not controller.settled:
         return problems  # the training process has not answered every command yet: nothing to judge
+    JUDGED["training headers"] += 1
     shown = header_figures(panel.status.text())
     m = controller.last_metrics
     blank = shown["train"] is not None and shown["train"][0] == MISSING
@@ -153,6 +158,7 @@ def check_training(area, window) -> list[str]:
 
     if area._dirty or controller.running or snap.running:
         return problems  # curves still to draw (a frame away) or moving
+    JUDGED["curves and keys"] += 1
     steps = metrics.train_loss.xData
     steps = np.array([]) if steps is None else np.asarray(steps)
     history = controller.history
@@ -174,6 +180,7 @@ def _figures_of_the_weights(controller, shown: dict, m, data) -> list[str]:
     model = controller.current_model()
     if model is None or shown["train"] is None or len(data.y_train) == 0:
         return []
+    JUDGED["headers against the weights"] += 1
     problems = []
     loss_name = controller.config.loss
     with np.errstate(all="ignore"):
