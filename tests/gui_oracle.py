@@ -25,7 +25,7 @@ import re
 from collections import Counter
 
 import numpy as np
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from autograd_core.learn.losses import accuracy, loss_array
 from autograd_core.numbers import MISSING, format_number, format_percent
@@ -80,7 +80,7 @@ def check_inputs(panel) -> list[str]:
         if math.isfinite(value) and abs(value) <= BOX_LIMIT:
             if row.spin.value() != value:
                 problems.append(f"input {name}: box holds {row.spin.value()!r}, the program {value!r}")
-            elif not row.spin.hasFocus() and row.spin.text() != row.spin.textFromValue(value):
+            elif QApplication.focusWidget() is not row.spin and row.spin.text() != row.spin.textFromValue(value):
                 problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
         elif row.spin.specialValueText() != format_number(value):
             problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
@@ -156,8 +156,8 @@ def check_training(area, window) -> list[str]:
     elif shown["test"] is not None:
         problems.append(f"blank figures but test figures {shown['test']}")
 
-    if area._dirty or controller.running or snap.running:
-        return problems  # curves still to draw (a frame away) or moving
+    if area._dirty or controller.running or snap.running or not metrics.isVisible():
+        return problems  # curves still to draw (a frame away), moving, or on a tab not shown (drawn when shown)
     JUDGED["curves and keys"] += 1
     steps = metrics.train_loss.xData
     steps = np.array([]) if steps is None else np.asarray(steps)
