@@ -535,8 +535,9 @@ class TrainingWorkspace(DataFileActions, QWidget):
         return state
 
     def session_trainer(self):
-        """A copy of the live trainer (network, data, weights, optimizer state, history) for File → Save."""
-        if self.controller.task == "regression":
+        """A copy of the live trainer for File → Save; None for a regression or a cleared plane (it has old points)."""
+        data = self.controller.dataset
+        if self.controller.task == "regression" or (data is not None and not len(data.y_train)):
             return None
         return self.controller.export_trainer()
 

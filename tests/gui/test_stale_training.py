@@ -194,3 +194,18 @@ def test_escape_in_an_input_box_gives_the_value_in_force_back(qtbot, training_wi
     row.spin.setFocus()
     qtbot.keyClick(row.spin.lineEdit(), Qt.Key.Key_Escape)
     assert row.spin.text() == format_number(value, row.spin.digits)
+
+
+def test_a_session_saved_after_clear_all_holds_no_cleared_points(qtbot, training_window, tmp_path):
+    """After Clear all the trainer still holds the old points (a Trainer needs one): saving must not write them
+    as the session's data and model, which reopening would bring back as if they were on screen."""
+    from autograd_core.session import load_session
+
+    window = training_window
+    ws = window.training
+    qtbot.mouseClick(ws.boundary.clear_button, LEFT)
+    settle(qtbot, ws)
+    path = tmp_path / "cleared.json"
+    assert window.save_session_to(str(path))
+    saved = load_session(path)
+    assert saved.config is None and saved.data is None and saved.history == []
