@@ -43,7 +43,8 @@ def check_window(window: QWidget) -> list[str]:
     problems: list[str] = []
     for panel in window.findChildren(InputsPanel):
         problems += check_inputs(panel)
-    for area in window.findChildren(TrainingWorkspace):
+    areas = window.findChildren(TrainingWorkspace) + ([window] if isinstance(window, TrainingWorkspace) else [])
+    for area in areas:
         _await(lambda a=area: a.controller.worker is None or a.controller.settled)  # a user looks a moment later
         _await(lambda a=area: not a._dirty)
         problems += check_training(area, window)

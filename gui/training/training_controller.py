@@ -54,6 +54,7 @@ SETTING_NAMES = {
     "layers": "the hidden layers",
     "steps": "Steps",
 }
+NO_POINTS = "No training points"  # how the banner begins while there is nothing to train on
 GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
 
 NETWORK_FIELDS = ("layers", "activation", "activations", "init", "seed")
@@ -137,6 +138,9 @@ class TrainingController(QObject):
         self.limits = RunLimits.for_this_machine()
         self.confirm = None
         self.runs_bytes = lambda: 0  # the memory of the run history the area keeps (the guard counts it)
+        self._message = ""  # the banner's text, as last said
+        self.message.connect(self._said)
+        self.datasetChanged.connect(self._data_shown)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -630,6 +634,14 @@ class TrainingController(QObject):
         self._send(SetData(dataset.to_dict(), points))
         self.configChanged.emit(self.config)
 
+    def _said(self, text: str) -> None:
+        self._message = text
+
+    def _data_shown(self, dataset) -> None:
+        """Points again, by whatever way (painted, a data set, a preset, Undo, a session): "No training points" goes."""
+        if self._message.startswith(NO_POINTS) and dataset is not None and len(dataset.y_train):
+            self.message.emit("")
+
     def _refuse_without_points(self) -> bool:
         """True (and says how to go on) when the plane has no training point: nothing to train on."""
         dataset = self.dataset
@@ -638,7 +650,7 @@ class TrainingController(QObject):
         names = dataset.class_labels(self._config.num_classes)
         buttons = " or ".join(f"Paint {name}" for name in names) if len(names) <= 3 else "a Paint button"
         self.message.emit(
-            f"No training points: paint at least one point ({buttons}); training then starts again from the "
+            f"{NO_POINTS}: paint at least one point ({buttons}); training then starts again from the "
             "current weights, with new curves (the run before is kept in the Runs tab)."
         )
         return True

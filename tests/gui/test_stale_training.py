@@ -209,3 +209,20 @@ def test_a_session_saved_after_clear_all_holds_no_cleared_points(qtbot, training
     assert window.save_session_to(str(path))
     saved = load_session(path)
     assert saved.config is None and saved.data is None and saved.history == []
+
+
+def test_no_training_points_goes_when_a_preset_brings_points(qtbot, training_window):
+    """Found by the oracle (the training area's monkey, seed 1): after Clear all, "The article's run" brought 200
+    points, and the banner went on saying "No training points" through every later action."""
+    window = training_window
+    ws = window.training
+    panel = ws.training_panel
+    qtbot.mouseClick(ws.boundary.clear_button, LEFT)
+    settle(qtbot, ws)
+    assert "No training points" in panel.banner_text.text() and panel.banner.isVisible()
+    qtbot.mouseClick(panel.article_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.settled and len(ws.controller.dataset.y_train) == 200, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    assert not panel.banner.isVisible() and "No training points" not in panel.banner_text.text()
+    assert "No training points" not in window.statusBar().currentMessage()
+    assert "<b>epoch 0</b>" in panel.status.text() and MISSING not in panel.status.text()
