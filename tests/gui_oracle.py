@@ -123,7 +123,7 @@ def check_training(area, window) -> list[str]:
     # Messages that say there are no points: only while there are none (said at once, so judged at once).
     banner = panel.banner_text.text() if panel.banner.isVisible() else ""
     if NO_POINTS in banner and not empty:
-        problems.append(f"the banner says {NO_POINTS!r} while {len(data.y_train)} are painted")
+        problems.append(f"the banner says {banner[:90]!r} while {len(data.y_train)} are painted")
     status = window.statusBar().currentMessage() if hasattr(window, "statusBar") else ""
     if NO_POINTS in status and not empty:
         problems.append(f"the status bar says {NO_POINTS!r} while {len(data.y_train)} are painted")

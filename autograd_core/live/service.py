@@ -335,7 +335,7 @@ class Engine:
                 self.new_generation()
             self.revision += 1
             return
-        self.no_points = None
+        self.no_points = self.error = None  # (an error of the data before, e.g. no point for the landscape, is past)
         self.trainer.set_data(dataset)
         config = self.trainer.config
         self.trainer.config = dataclasses.replace(
@@ -355,6 +355,7 @@ class Engine:
     def new_generation(self) -> None:
         self.generation += 1
         self.revision += 1
+        self.error = None  # (it was of the trainer before: every snapshot would say it again)
         self.metrics = []
         self.history_due = True
         self.step_times.clear()

@@ -226,3 +226,22 @@ def test_no_training_points_goes_when_a_preset_brings_points(qtbot, training_win
     assert not panel.banner.isVisible() and "No training points" not in panel.banner_text.text()
     assert "No training points" not in window.statusBar().currentMessage()
     assert "<b>epoch 0</b>" in panel.status.text() and MISSING not in panel.status.text()
+
+
+def test_an_engine_message_of_the_cleared_plane_goes_with_it(qtbot, training_window):
+    """Found by the oracle (training-area monkey, seed 2): the Landscape tab on a cleared plane gets "No training
+    points: the loss landscape needs …"; the training process kept that error and every later snapshot said it
+    again, with 300 points on the plane.  A new run or new data ends it."""
+    window = training_window
+    ws = window.training
+    panel, bar = ws.training_panel, ws.curves.tabBar()
+    qtbot.mouseClick(ws.boundary.clear_button, LEFT)
+    landscape = ws.curves.indexOf(ws.landscape)
+    qtbot.mouseClick(bar, LEFT, pos=bar.tabRect(landscape).center())
+    qtbot.waitUntil(lambda: "loss landscape needs" in panel.banner_text.text(), timeout=TIMEOUT)
+    qtbot.mouseClick(bar, LEFT, pos=bar.tabRect(0).center())
+    qtbot.mouseClick(panel.article_button, LEFT)
+    qtbot.waitUntil(lambda: ws.controller.settled and len(ws.controller.dataset.y_train) == 200, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    assert ws.controller.last_snapshot.error is None
+    assert not panel.banner.isVisible(), panel.banner_text.text()
