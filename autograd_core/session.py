@@ -339,7 +339,7 @@ def trainer_from_session(data: SessionData) -> Trainer:
     except ValueError as exc:
         raise SessionError(f"the session does not fit together: {exc}") from exc
     history = list(data.history)
-    if history and history[0].step == 0:  # step 0 (saved since format 2's step-0 fix; older files start at 1)
+    if history and history[0].step == 0:  # the metrics before the first step (files saved before this begin at 1)
         trainer.start_metrics = history.pop(0)
     trainer.history = history
     trainer.step_count = data.step
