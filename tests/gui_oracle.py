@@ -81,7 +81,8 @@ def check_inputs(panel) -> list[str]:
         if math.isfinite(value) and abs(value) <= BOX_LIMIT:
             if row.spin.value() != value:
                 problems.append(f"input {name}: box holds {row.spin.value()!r}, the program {value!r}")
-            elif QApplication.focusWidget() is not row.spin and row.spin.text() != row.spin.textFromValue(value):
+            elif QApplication.focusWidget() is not row.spin and row.spin.text() != row.spin.textFromValue(value + 0.0):
+                # (+ 0.0: a Qt spin box holds −0 as 0, an equal number; the graph writes −0)
                 problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
         elif row.spin.specialValueText() != format_number(value):
             problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
