@@ -83,7 +83,13 @@ BENIGN_QT_WARNINGS = (
 )
 # Problems found by the monkey in code being rewritten elsewhere: reported there, counted here (``known``) but not
 # failed on, so the suite stays green meanwhile.  Each entry: (text in the message, where it comes from).
-KNOWN_ISSUES: tuple[tuple[str, str], ...] = ()
+KNOWN_ISSUES: tuple[tuple[str, str], ...] = (
+    (
+        "in correctCoordinates",
+        "gui/lab/optimizer_lab.py export_image: pyqtgraph's SVGExporter raises ValueError (x,y = c.split(',')) on the "
+        "lab's plot (File → Export image… as .svg on the Optimizer lab tab; found by the monkey, 1024×700)",
+    ),
+)
 WINDOW_SIZES = ((1024, 700), (1280, 800), (1600, 1000), (800, 560), (1360, 820), (1920, 1080))
 
 VALID_EXPRESSIONS = (
@@ -287,7 +293,10 @@ class Monkey:
 
         def excepthook(exc_type, exc, tb):
             text = "".join(traceback.format_exception(exc_type, exc, tb))
-            report.failures.append(f"Python exception during action #{report.actions + 1}:\n{text}")
+            if any(known in text for known, _where in KNOWN_ISSUES):
+                report.known.append(f"#{report.actions + 1}: {exc_type.__name__}: {exc}")
+            else:
+                report.failures.append(f"Python exception during action #{report.actions + 1}:\n{text}")
             if reporter is not None:
                 reporter.handle(exc_type, exc, tb)  # the app's own path: the log and a non-blocking dialog
 
