@@ -40,13 +40,16 @@ def main() -> int:
     parser.add_argument("--over", type=float, default=250.0, help="list every action that stalled longer (ms)")
     parser.add_argument("--size", default="1280x800", help="the window's size at the start (default 1280x800)")
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    parser.add_argument(
+        "--area", choices=("window", "training"), default="window", help="the whole window, or the training area alone"
+    )
     parser.add_argument("--no-oracle", action="store_true", help="do not check the screen against the state")
     parser.add_argument("--mismatches", type=int, default=8, help="oracle findings listed per run (default 8)")
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from gui_monkey import Monkey, MonkeyFailure
+    from gui_monkey import WINDOW_ACTIONS, Monkey, MonkeyFailure
     from gui_oracle import JUDGED, check_window
     from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
@@ -73,13 +76,19 @@ def main() -> int:
                 window.set_presentation(True)
             window.tabs.setCurrentWidget(window.training)
             started = time.perf_counter()
-            monkey = Monkey(window, seed, Path(tmp) / "files", oracle=None if args.no_oracle else check_window)
+            target, window_actions = window, None
+            if args.area == "training":  # its widgets only, with keys and waits (no menus, tabs or resizes)
+                target = window.training
+                window_actions = [a for a in WINDOW_ACTIONS if a[0] in ("wait", "key")]
+            oracle = None if args.no_oracle else check_window
+            monkey = Monkey(target, seed, Path(tmp) / "files", window_actions=window_actions, oracle=oracle)
             try:
                 with monkey:
                     deadline = time.monotonic() + 60
                     while window.training.controller.last_snapshot is None and time.monotonic() < deadline:
                         QTest.qWait(20)
                     monkey.run(args.actions)
+                    monkey.window = window  # closed as a user does: the whole window
                     monkey.finish()
             except MonkeyFailure as failure:
                 failed.append(seed)
