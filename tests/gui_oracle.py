@@ -25,7 +25,7 @@ import re
 from collections import Counter
 
 import numpy as np
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from autograd_core.learn.losses import accuracy, loss_array
 from autograd_core.numbers import MISSING, format_number, format_percent
@@ -81,8 +81,11 @@ def check_inputs(panel) -> list[str]:
         if math.isfinite(value) and abs(value) <= BOX_LIMIT:
             if row.spin.value() != value:
                 problems.append(f"input {name}: box holds {row.spin.value()!r}, the program {value!r}")
-            elif QApplication.focusWidget() is not row.spin and row.spin.text() != row.spin.textFromValue(value + 0.0):
-                # (+ 0.0: a Qt spin box holds −0 as 0, an equal number; the graph writes −0)
+            elif row.spin.window().focusWidget() is not row.spin and row.spin.text() != row.spin.textFromValue(
+                value + 0.0
+            ):
+                # (Still its window's focus, e.g. while a dialog is up, the box holds an edit in progress.  + 0.0: a
+                # Qt spin box holds −0 as 0, an equal number; the graph writes −0.)
                 problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
         elif row.spin.specialValueText() != format_number(value):
             problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
