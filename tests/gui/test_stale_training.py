@@ -38,8 +38,13 @@ def test_clear_all_blanks_the_figures_and_painting_shows_the_painted_datas_own(q
     assert "test loss" in panel.status.text() and len(metrics.train_loss.getData()[0]) == 4  # steps 0 … 3
     assert controller.dataset.y_test.size > 0
 
+    weights = [(W.copy(), b.copy()) for W, b in controller.last_snapshot.weights]
     qtbot.mouseClick(ws.boundary.clear_button, LEFT)
     settle(qtbot, ws)
+    for (W0, b0), (W1, b1) in zip(weights, controller.last_snapshot.weights, strict=True):  # the weights stay
+        np.testing.assert_array_equal(W1, W0)
+        np.testing.assert_array_equal(b1, b0)
+    assert len(ws.runs.history.runs) == 2 and ws.runs.history.runs[0].steps == 3  # the run before is kept
     status = panel.status.text()
     # Blank figures: no data, nothing measured.  No test set: no test figures at all.
     assert f"train loss {MISSING} · acc {MISSING}" in status and "test" not in status, status
