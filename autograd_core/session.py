@@ -104,12 +104,20 @@ def session_dict(
             weights=trainer.model.state_dict(),
             step=trainer.step_count,
             sample_position=trainer.sample_position,
-            history=[m.to_dict() for m in thin_history(trainer.history)],
+            history=[m.to_dict() for m in thin_history(_with_start(trainer))],
             optimizer_state=trainer.optimizer.state_dict(),
             data=trainer.data.to_dict(),
             stopped_reason=trainer.stopped_reason,
         )
     return doc
+
+
+def _with_start(trainer: Trainer) -> list[StepMetrics]:
+    """The history with its step 0 first (the metrics before the first step), when the trainer knows them."""
+    start, history = getattr(trainer, "start_metrics", None), trainer.history
+    if start is None or start.step != 0 or (history and history[0].step == 0):
+        return list(history)
+    return [start, *history]
 
 
 def _runs_list(runs: RunHistory | list[Run] | None) -> list[dict]:
@@ -330,7 +338,10 @@ def trainer_from_session(data: SessionData) -> Trainer:
             trainer.optimizer.load_state_dict(data.optimizer_state)
     except ValueError as exc:
         raise SessionError(f"the session does not fit together: {exc}") from exc
-    trainer.history = list(data.history)
+    history = list(data.history)
+    if history and history[0].step == 0:  # the metrics before the first step (files saved before this begin at 1)
+        trainer.start_metrics = history.pop(0)
+    trainer.history = history
     trainer.step_count = data.step
     trainer.sample_position = data.sample_position
     trainer.stopped_reason = data.stopped_reason

@@ -10,6 +10,10 @@ action kind, how often it ran and the longest event-loop stall it caused
 (a 5 ms probe timer's gaps, the action's own handlers included).
 
     python benchmarks/bench_gui_monkey.py [--seeds 1 2 3] [--actions 1000] [--show] [--log]
+        [--size 1024x700] [--presentation] [--no-oracle]
+
+After every action the oracle (``tests/gui_oracle.py``) checks that the numbers, marks and messages on screen
+equal the state they show; its findings are counted and the first few listed with the action before them.
 
 Figures are noisy on a shared 2-core machine; the load average is printed with them.
 """
@@ -34,11 +38,19 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="use the real display instead of offscreen")
     parser.add_argument("--log", action="store_true", help="print every run's action log, not only on failure")
     parser.add_argument("--over", type=float, default=250.0, help="list every action that stalled longer (ms)")
+    parser.add_argument("--size", default="1280x800", help="the window's size at the start (default 1280x800)")
+    parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    parser.add_argument(
+        "--area", choices=("window", "training"), default="window", help="the whole window, or the training area alone"
+    )
+    parser.add_argument("--no-oracle", action="store_true", help="do not check the screen against the state")
+    parser.add_argument("--mismatches", type=int, default=8, help="oracle findings listed per run (default 8)")
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from gui_monkey import Monkey, MonkeyFailure
+    from gui_monkey import WINDOW_ACTIONS, Monkey, MonkeyFailure
+    from gui_oracle import JUDGED, check_window
     from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -50,23 +62,33 @@ def main() -> int:
     create_app()
     worst: dict[str, tuple[float, int, int]] = {}
     failed = []
+    found: dict[int, int] = {}
+    width, height = (int(v) for v in args.size.lower().split("x"))
     for seed in args.seeds:
         with tempfile.TemporaryDirectory(prefix="gui-monkey-") as tmp:
             QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(Path(tmp) / "qsettings"))
             settings = AppSettings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat))
             window = MainWindow(settings)
             window.reporter.install()  # as the app does: exceptions in slots get the error dialog
-            window.resize(1280, 800)
+            window.resize(width, height)
             window.show()
+            if args.presentation:
+                window.set_presentation(True)
             window.tabs.setCurrentWidget(window.training)
             started = time.perf_counter()
-            monkey = Monkey(window, seed, Path(tmp) / "files")
+            target, window_actions = window, None
+            if args.area == "training":  # its widgets only, with keys and waits (no menus, tabs or resizes)
+                target = window.training
+                window_actions = [a for a in WINDOW_ACTIONS if a[0] in ("wait", "key")]
+            oracle = None if args.no_oracle else check_window
+            monkey = Monkey(target, seed, Path(tmp) / "files", window_actions=window_actions, oracle=oracle)
             try:
                 with monkey:
                     deadline = time.monotonic() + 60
                     while window.training.controller.last_snapshot is None and time.monotonic() < deadline:
                         QTest.qWait(20)
                     monkey.run(args.actions)
+                    monkey.window = window  # closed as a user does: the whole window
                     monkey.finish()
             except MonkeyFailure as failure:
                 failed.append(seed)
@@ -93,6 +115,13 @@ def main() -> int:
                 print(f"actions that stalled over {args.over:.0f} ms:")
                 for line in slow:
                     print(f"  {line}")
+            found[seed] = len(report.mismatches)
+            if not args.no_oracle:
+                print(f"oracle: {len(report.mismatches)} disagreement(s) between the screen and the state")
+                print("  checks made (the rest were in motion): " + ", ".join(f"{k} {v}" for k, v in JUDGED.items()))
+                JUDGED.clear()
+                for line in report.mismatches[: args.mismatches]:
+                    print(f"  {line}")
             if args.log:
                 print("\n".join(report.log))
             for kind, stall in report.worst().items():
@@ -104,6 +133,8 @@ def main() -> int:
     for kind, (ms, seed, index) in sorted(worst.items(), key=lambda kv: -kv[1][0]):
         print(f"  {kind:<16} {ms:>6.0f} ms  (seed {seed}, action #{index})")
     print("failures: " + (f"seeds {failed}" if failed else "none"))
+    if not args.no_oracle:
+        print(f"oracle disagreements ({args.size}, presentation {'on' if args.presentation else 'off'}): {found}")
     return 1 if failed else 0
 
 

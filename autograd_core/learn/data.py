@@ -198,8 +198,8 @@ class Dataset:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> Dataset:
-        """Inverse of ``to_dict``; raises ValueError on anything malformed."""
+    def from_dict(cls, d: dict, allow_empty: bool = False) -> Dataset:
+        """Inverse of ``to_dict``; raises ValueError on anything malformed (``allow_empty``: a cleared plane)."""
         if not isinstance(d, dict):
             raise ValueError("data must be an object")
         expected = {"name", "X_train", "y_train", "X_test", "y_test", "mean", "scale"}
@@ -237,7 +237,7 @@ class Dataset:
             v = d[key]
             if not (isinstance(v, list) and len(v) == 2 and all(_is_finite_number(x) for x in v)):
                 raise ValueError(f"data.{key} must be two finite numbers")
-        if len(arrays["X_train"]) < 1:
+        if len(arrays["X_train"]) < 1 and not allow_empty:
             raise ValueError("data needs at least one training point")
         return cls(
             name=d["name"], mean=np.array(d["mean"], float), scale=np.array(d["scale"], float), **arrays, **extra

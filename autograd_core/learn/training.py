@@ -422,10 +422,23 @@ class Trainer:
         self.param_names = [name for name, _ in self.model.named_parameters()]
         self.optimizer = self.config.make_optimizer(self.params)
         self.history: list[StepMetrics] = []
+        # The metrics before the first step, once measured (the training service does): a session keeps them
+        # as its history's step 0, so a reopened curve starts where the saved one did.
+        self.start_metrics: StepMetrics | None = None
         self.step_count = 0
         self.stopped_reason: str | None = None
         self._loss_reference: float | None = None  # starting loss for the divergence check
         self._judged_from: tuple[int, float, list[float]] | None = None  # (step, loss, weights): slow_learning
+        self._restart_batches()
+
+    def restart_history(self) -> None:
+        """A new run from the current weights (the plane was cleared): step 0, no history, a fresh optimizer."""
+        self.optimizer = self.config.make_optimizer(self.params)
+        self.history, self.start_metrics = [], None
+        self.step_count = 0
+        self.stopped_reason = None
+        self._loss_reference = None
+        self._judged_from = None
         self._restart_batches()
 
     def set_data(self, dataset: Dataset) -> None:

@@ -135,6 +135,10 @@ class Engine:
         self.min_interval = start.min_interval
         self.error: str | None = None
         self.points_data: Dataset | None = None  # painted or imported data kept while a regression trains
+        # The plane with no training point (Clear all): shown and measured instead of the trainer's data, which
+        # a Trainer cannot be without; nothing trains until a point is painted.
+        self.no_points: Dataset | None = None
+        self.evaluate_due = False  # the data or settings changed since the last figures: measure them again
         try:
             if start.session is not None:
                 self.trainer = trainer_from_session(start.session)
@@ -160,9 +164,10 @@ class Engine:
         self.revision = 0  # counts every change to the trainer other than a step (new settings, data, weights)
         self.metrics: list = []
         self.history_due = True
-        self.start_metrics = start.start_metrics
+        self.start_metrics = start.start_metrics or getattr(self.trainer, "start_metrics", None)
         if self.start_metrics is None and self.trainer.step_count == 0:
             self.start_metrics = self.trainer.evaluate()
+        self._keep_start()
         self.diverged = None  # the metrics of the step that was rolled back, while training stays stopped on it
         self.sent_dataset = None
         self.sent_config_key: tuple | None = None
@@ -252,10 +257,12 @@ class Engine:
                 case UpdateSettings(fields=fields):
                     self.trainer.update_settings(**fields)
                     self.revision += 1
+                    self.evaluate_due = True
                 case Reset(config=None):
                     self.trainer.reset()
                     self.new_generation()
                 case Reset(config=config_dict) if is_regression(config_dict):
+                    self.no_points = None
                     if isinstance(self.trainer, Trainer) and self.trainer.config.points is not None:
                         self.points_data = self.trainer.data  # its names, standardization and split
                     self.trainer = RegressionRun(regression_config_from_dict(config_dict))
@@ -269,13 +276,14 @@ class Engine:
                         self.trainer = Trainer(config, data=self.trainer.data)
                     else:
                         self.trainer.reset(config)
+                        self.no_points = None  # generated data: points again
                     self.new_generation()
                 case ImportData(config=config_dict, dataset=dataset_dict):
                     self.trainer = Trainer(TrainingConfig.from_dict(config_dict), data=Dataset.from_dict(dataset_dict))
-                    self.extent_dataset = None
+                    self.extent_dataset = self.no_points = None
                     self.new_generation()
                 case SetData(dataset=dataset_dict, points=points):
-                    self.set_data(Dataset.from_dict(dataset_dict), points)
+                    self.set_data(Dataset.from_dict(dataset_dict, allow_empty=True), points)
                 case PickSlice(spec=spec):
                     self.slice_spec = None if spec is None else tuple(spec)
                     self.slice_key = None
@@ -283,11 +291,11 @@ class Engine:
                     self.landscape_request = command
                 case Load(session=session):
                     self.trainer = trainer_from_session(session)
-                    self.running = False
+                    self.running, self.no_points = False, None
                     self.new_generation()
                 case LoadRegression(state=state):
                     self.trainer = RegressionRun.from_state(state)
-                    self.running = False
+                    self.running, self.no_points = False, None
                     self.new_generation()
                 case Export() if isinstance(self.trainer, RegressionRun):
                     raise ValueError("a regression cannot be saved as a session yet")
@@ -314,13 +322,30 @@ class Engine:
         return kept
 
     def set_data(self, dataset: Dataset, points: list) -> None:
-        """Edited (painted) data: the same model goes on training on it, no reset."""
+        """Edited (painted) data: the same model goes on training on it, no reset.
+
+        No training point left (Clear all, the last one erased): the run ends there (its curves measured data
+        that is gone) and a new one waits, on the same weights, for a painted point.  The first snapshot after
+        an edit brings the figures of the edited data (at step 0 as the curve's first point)."""
+        if not len(dataset.y_train):
+            self.running, self.steps_requested = False, 0
+            was, self.no_points = self.no_points, dataset
+            if was is None:
+                self.trainer.restart_history()
+                self.new_generation()
+            self.revision += 1
+            return
+        self.no_points = self.error = None  # (an error of the data before, e.g. no point for the landscape, is past)
         self.trainer.set_data(dataset)
         config = self.trainer.config
         self.trainer.config = dataclasses.replace(
             config, points=points, standardize=False, classes=config.num_classes, columns=None
         )
         self.revision += 1
+        self.evaluate_due = True
+        if self.trainer.step_count == 0 and not self.trainer.history:  # the curve's step 0 is of this data
+            self.start_metrics, self.history_due = self.trainer.evaluate(), True
+            self._keep_start()
         x0, x1, y0, y1 = self.extent or (0.0, 0.0, 0.0, 0.0)
         X = dataset.X
         inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
@@ -330,18 +355,28 @@ class Engine:
     def new_generation(self) -> None:
         self.generation += 1
         self.revision += 1
+        self.error = None  # (it was of the trainer before: every snapshot would say it again)
         self.metrics = []
         self.history_due = True
         self.step_times.clear()
         self.diverged = None
-        self.start_metrics = self.trainer.evaluate() if self.trainer.step_count == 0 else None
+        fresh = self.trainer.step_count == 0 and self.no_points is None
+        kept = getattr(self.trainer, "start_metrics", None)  # a session's step 0
+        self.start_metrics = kept or (self.trainer.evaluate() if fresh else None)
+        self._keep_start()
+        self.evaluate_due = False
         self.weight_history.clear()
         self.weight_history.record(self.trainer.step_count, self.trainer.model.state_dict())
+
+    def _keep_start(self) -> None:
+        """The trainer keeps step 0 too, so a session saved from it starts its curve there."""
+        if isinstance(self.trainer, Trainer):
+            self.trainer.start_metrics = self.start_metrics
 
     def step_once(self) -> bool:
         """One update; True when training stopped (step limit, divergence, error) and the GUI must know now."""
         trainer = self.trainer
-        if trainer.finished:
+        if trainer.finished or self.no_points is not None:  # (no training point: nothing to train on)
             self.running, self.steps_requested = False, 0
             return True
         try:
@@ -368,17 +403,25 @@ class Engine:
         if isinstance(trainer, RegressionRun):
             self.publish_regression()
             return
-        model, dataset = trainer.model, trainer.data
+        model, dataset = trainer.model, trainer.data if self.no_points is None else self.no_points
         history = start = None
         last = self.metrics[-1] if self.metrics else None
         if self.history_due:
             history, start = list(trainer.history), self.start_metrics
             self.metrics = []
             self.history_due = False
-            last = history[-1] if history else (start or trainer.evaluate())  # so step 0 shows its loss
+            if self.no_points is None:
+                last = history[-1] if history else (start or trainer.evaluate())  # so step 0 shows its loss
+        elif last is None and self.evaluate_due and self.no_points is None:
+            last = trainer.evaluate()  # new data or settings, no step yet: the figures of what is there now
+        self.evaluate_due = False  # (no training point: no figures; a history snapshot then blanks them)
         if trainer.stopped_reason is None:
             self.diverged = None
-        if self.extent_dataset is not dataset:
+        if self.no_points is not None:
+            self.extent_dataset = dataset  # the map stays where it was (an empty plane has no bounds)
+            if self.extent is None:
+                self.extent = square_extent(trainer.data.bounds(margin=GRID_MARGIN))
+        elif self.extent_dataset is not dataset:
             self.extent = square_extent(dataset.bounds(margin=GRID_MARGIN))
             self.extent_dataset = dataset
         # before the snapshot is made, so a refused request's error is in it
@@ -526,6 +569,9 @@ class Engine:
         due = self.slice_pending()
         if due is None or due > 0.0:
             return None  # up to date, or too soon: a later publish sends it
+        if self.no_points is not None:  # no training point: there is no loss to slice
+            self.slice_spec = None
+            return None
         trainer, config, key = self.trainer, self.trainer.config, self._slice_key()
         layer, neuron, source = self.slice_spec
         began = self.clock()
@@ -564,6 +610,9 @@ class Engine:
         """
         request, self.landscape_request = self.landscape_request, None
         trainer = self.trainer
+        if self.no_points is not None:
+            self.error = "No training points: the loss landscape needs at least one painted point."
+            return None
         try:
             return loss_landscape(
                 trainer.model,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtGui import QValidator
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent, QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
 from autograd_core.numbers import MINUS, format_number, parse_number
@@ -56,6 +57,10 @@ class NumberBox(QDoubleSpinBox):
         if value is None or not math.isfinite(value):
             value = self.value()
         return self.prefix() + self.textFromValue(min(max(value, self.minimum()), self.maximum())) + self.suffix()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not _cancel_typing(self, event):
+            super().keyPressEvent(event)
 
     def stepBy(self, steps: int) -> None:
         """One step of singleStep, or of the adaptive step (a tenth of the value's power of ten, at least
@@ -102,6 +107,24 @@ class WholeNumberBox(QSpinBox):
 
     def fixup(self, text: str) -> str:
         return self.prefix() + self.textFromValue(self.valueFromText(text)) + self.suffix()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not _cancel_typing(self, event):
+            super().keyPressEvent(event)
+
+
+def _cancel_typing(box: QAbstractSpinBox, event: QKeyEvent) -> bool:
+    """Escape in a box being typed into gives the value in force back (True: the key is used).  Qt kept the typed
+    text, which leaving the box then applied: the box showed 1e-320 while the program still used −3, then used it."""
+    if event.key() != Qt.Key.Key_Escape:
+        return False
+    shown = box.specialValueText() if box.specialValueText() and box.value() == box.minimum() else None
+    shown = shown or box.prefix() + box.textFromValue(box.value()) + box.suffix()
+    if box.lineEdit().text() == shown:
+        return False  # nothing typed: Escape goes on (a dialog closes)
+    box.lineEdit().setText(shown)
+    box.selectAll()
+    return True
 
 
 def _unchanged(box, text: str) -> float | None:

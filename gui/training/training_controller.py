@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -55,6 +54,7 @@ SETTING_NAMES = {
     "layers": "the hidden layers",
     "steps": "Steps",
 }
+NO_POINTS = "No training points"  # how the banner begins while there is nothing to train on
 GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
 
 NETWORK_FIELDS = ("layers", "activation", "activations", "init", "seed")
@@ -138,6 +138,9 @@ class TrainingController(QObject):
         self.limits = RunLimits.for_this_machine()
         self.confirm = None
         self.runs_bytes = lambda: 0  # the memory of the run history the area keeps (the guard counts it)
+        self._message = ""  # the banner's text, as last said
+        self.message.connect(self._said)
+        self.datasetChanged.connect(self._data_shown)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -210,7 +213,7 @@ class TrainingController(QObject):
     # ---------------------------------------------------------- commands
 
     def play(self) -> None:
-        if self._closed:
+        if self._closed or self._refuse_without_points():
             return
         self.message.emit("")
         self._send(Play())
@@ -227,9 +230,9 @@ class TrainingController(QObject):
 
     def step(self) -> None:
         """One update (pauses a running training first, as a learner expects)."""
-        if self._closed:
+        if self._closed or self._refuse_without_points():
             return
-        self.pause()
+        self._set_running(False)  # (Step pauses the engine itself: a Pause would cancel the steps still due)
         self.message.emit("")
         self._send(Step(1))
 
@@ -618,12 +621,10 @@ class TrainingController(QObject):
         """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""
         self.dataset = dataset
         self.datasetChanged.emit(dataset)
-        if len(dataset.y_train) == 0:
+        if len(dataset.y_train) == 0:  # the run ends here; the next painted point starts a new one
             self.pause()
-            self._local_data_until = math.inf  # until the user paints again or picks other data
-            names = dataset.class_labels(self._config.num_classes)
-            buttons = " or ".join(f"Paint {name}" for name in names) if len(names) <= 3 else "a Paint button"
-            self.message.emit(f"No training points: paint at least one point ({buttons}) and training goes on.")
+            self._send(SetData(dataset.to_dict(), []))
+            self._refuse_without_points()
             return
         points = data_edits.dataset_points(dataset)
         self._config = dataclasses.replace(
@@ -632,6 +633,27 @@ class TrainingController(QObject):
         self.message.emit("")
         self._send(SetData(dataset.to_dict(), points))
         self.configChanged.emit(self.config)
+
+    def _said(self, text: str) -> None:
+        self._message = text
+
+    def _data_shown(self, dataset) -> None:
+        """Points again, by whatever way (painted, a data set, a preset, Undo, a session): "No training points" goes."""
+        if self._message.startswith(NO_POINTS) and dataset is not None and len(dataset.y_train):
+            self.message.emit("")
+
+    def _refuse_without_points(self) -> bool:
+        """True (and says how to go on) when the plane has no training point: nothing to train on."""
+        dataset = self.dataset
+        if self.regression is not None or dataset is None or len(dataset.y_train):
+            return False
+        names = dataset.class_labels(self._config.num_classes)
+        buttons = " or ".join(f"Paint {name}" for name in names) if len(names) <= 3 else "a Paint button"
+        self.message.emit(
+            f"{NO_POINTS}: paint at least one point ({buttons}); training then starts again from the "
+            "current weights, with new curves (the run before is kept in the Runs tab)."
+        )
+        return True
 
     # -------------------------------------------------------- inspection
 
@@ -696,7 +718,7 @@ class TrainingController(QObject):
                 self.history.extend([snap.start])
             self.history.extend(snap.history)
         self.history.extend(snap.metrics)
-        if snap.last is not None:
+        if snap.last is not None or snap.history is not None:  # (a whole history without figures: no data)
             self.last_metrics = snap.last
         if snap.seq < self._local_data_until:
             snap.dataset = self.dataset  # the trainer has not seen the latest edit yet: show the edit

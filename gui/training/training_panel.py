@@ -32,7 +32,7 @@ from autograd_core.learn.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS,
 from autograd_core.learn.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.learn.optim import OPTIMIZERS
 from autograd_core.learn.presets import describe_preset
-from autograd_core.numbers import COMPACT, format_fixed, format_number, format_percent
+from autograd_core.numbers import COMPACT, MISSING, format_fixed, format_number, format_percent
 
 from ..shell.number_box import NumberBox, WholeNumberBox
 from ..shell.theme import Palette, palette
@@ -413,13 +413,16 @@ class TrainingPanel(QWidget):
     def _show_status(self, snap) -> None:
         """Step and metrics, then the state, read from the controller like the Play button (never disagree)."""
         m = self.controller.last_metrics
-        if m is None:
-            return
-        if self.controller.config.batch_size == 0:  # one step is one pass over all the data: say "epoch"
+        if m is None:  # nothing measured (no training point yet): blank figures, and no test set to speak of
+            score = "R²" if self.controller.task == "regression" else "acc"
+            parts = [f"<b>step {MISSING}</b>", f"train loss {MISSING} · {score} {MISSING}"]
+        elif self.controller.config.batch_size == 0:  # one step is one pass over all the data: say "epoch"
             parts = [f"<b>epoch {m.step}</b> · full batch"]
         else:
             parts = [f"<b>step {m.step}</b> · epoch {format_fixed(m.epoch)}"]
-        if self.controller.task == "regression":  # the accuracy columns hold R²
+        if m is None:
+            pass
+        elif self.controller.task == "regression":  # the accuracy columns hold R²
             parts.append(f"train loss {format_number(m.train_loss)} · R² {format_number(m.train_acc)}")
             if m.test_acc is not None:
                 parts.append(f"<b>test loss {format_number(m.test_loss)} · R² {format_number(m.test_acc)}</b>")

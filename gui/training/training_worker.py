@@ -114,7 +114,9 @@ class TrainingWorker(QObject):
         """A Trainer in the state of the newest snapshot (what a restart would continue from)."""
         start = self.restart_state(replay=True)
         if start.session is not None:
-            return trainer_from_session(start.session)
+            trainer = trainer_from_session(start.session)
+            trainer.start_metrics = trainer.start_metrics or start.start_metrics  # step 0, for a session
+            return trainer
         data = None if start.data is None else Dataset.from_dict(start.data)
         return Trainer(TrainingConfig.from_dict(start.config or {}), data=data)
 

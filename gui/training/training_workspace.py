@@ -84,6 +84,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
     """
 
     status = Signal(str)
+    status_withdrawn = Signal(str)  # a message said earlier is no longer true (the main window clears it)
     sampleSelected = Signal(float, float, int)  # a data point clicked (Inspect) or typed in: x, y, label
     modelChanged = Signal()  # a snapshot brought new weights (at most at the snapshot rate)
 
@@ -95,6 +96,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         if self.controller.parent() is None:
             self.controller.setParent(self)
         self.controller.message.connect(self._message)
+        self._said = ""  # the last message sent to the status bar
         self.controller.confirm = self._confirm_memory
         self._watched_window = None
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -289,8 +291,13 @@ class TrainingWorkspace(DataFileActions, QWidget):
         return answer == QMessageBox.StandardButton.Yes
 
     def _message(self, text: str) -> None:
+        """The controller's banner text goes to the status bar too; when the banner clears, so does it."""
         if text:
+            self._said = text
             self.status.emit(text)
+        elif self._said:
+            said, self._said = self._said, ""
+            self.status_withdrawn.emit(said)
 
     def _snapshot_arrived(self, _snap) -> None:
         self._mark_dirty("boundary", "diagram", "confusion")
@@ -529,8 +536,9 @@ class TrainingWorkspace(DataFileActions, QWidget):
         return state
 
     def session_trainer(self):
-        """A copy of the live trainer (network, data, weights, optimizer state, history) for File → Save."""
-        if self.controller.task == "regression":
+        """A copy of the live trainer for File → Save; None for a regression or a cleared plane (it has old points)."""
+        data = self.controller.dataset
+        if self.controller.task == "regression" or (data is not None and not len(data.y_train)):
             return None
         return self.controller.export_trainer()
 

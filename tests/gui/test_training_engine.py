@@ -223,7 +223,8 @@ def test_load_export_stop_and_an_unknown_command():
     h.send(Play())
     h.send(Load(saved))
     snap = h.run()
-    assert not snap.running and snap.generation == 2 and len(snap.history) == 4 and snap.start is None
+    assert not snap.running and snap.generation == 2 and len(snap.history) == 4
+    assert snap.start is not None and snap.start.step == 0  # the session kept step 0: the curve starts there
     assert h.trainer.model.state_dict() == copy.model.state_dict()
     h.commands.send("step")  # an old-style string: refused by name, the engine goes on
     snap = h.run()

@@ -204,7 +204,8 @@ def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_pa
     # the file holds what is on screen: network, data settings, weights, optimizer and history
     data = load_session(path)
     assert data.config.layers == [8] and data.config.samples == 100 and data.config.optimizer == "adam"
-    assert len(data.history) == saved_steps and data.optimizer_state is not None
+    assert len(data.history) == saved_steps + 1 and data.optimizer_state is not None  # step 0 first, then each step
+    assert [m.step for m in data.history[:2]] == [0, 1]
     flat = np.concatenate([np.column_stack([w, b]).ravel() for w, b in saved_weights])
     np.testing.assert_allclose(sorted(data.weights), sorted(flat))
     assert json.loads(path.read_text())["extra"]["training"]["discretize"] is True
@@ -221,7 +222,7 @@ def test_save_and_reopen_a_session_through_the_main_window(qtbot, window, tmp_pa
     assert ws.network_panel.layers() == [8] and ws.training_panel.samples.value() == 100
     assert ws.boundary.discretize.isChecked()
     ws.flush()
-    assert len(ws.metrics.train_loss.getData()[0]) == saved_steps  # the curves come back
+    assert len(ws.metrics.train_loss.getData()[0]) == saved_steps + 1  # the curves come back, from step 0
     # and training goes on from there
     click(qtbot, ws.training_panel.step_button)
     qtbot.waitUntil(lambda: step_of(ws) == saved_steps + 1, timeout=TIMEOUT)
