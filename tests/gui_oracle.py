@@ -125,7 +125,7 @@ def check_training(area, window) -> list[str]:
     empty = classification and data is not None and len(data.y_train) == 0
 
     # Messages that say there are no points: only while there are none (said at once, so judged at once).
-    banner = panel.banner_text.text() if panel.banner.isVisible() else ""
+    banner = "" if panel.banner.isHidden() else panel.banner_text.text()  # (shown, if its tab is)
     if NO_POINTS in banner and not empty:
         problems.append(f"the banner says {banner[:90]!r} while {len(data.y_train)} are painted")
     status = window.statusBar().currentMessage() if hasattr(window, "statusBar") else ""
