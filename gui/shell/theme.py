@@ -532,6 +532,15 @@ def style_named_widget(widget: QWidget, theme: str, presentation: bool) -> None:
 # which on a dark window is no border at all (and a dim check mark on a near-black square): these are drawn
 # instead, the border ≥ 3:1 against the window (WCAG's figure for the parts of a control).
 INDICATOR_COLORS = {
+    "light": {
+        "border": "#6b6e76",  # 4.4:1 on the window #efefef (Fusion's own border read 1.65:1)
+        "fill": "#ffffff",
+        "checked": "#1565c0",  # ticked: filled blue (5.0:1 on the window) …
+        "mark": "#ffffff",  # … with a white mark (5.7:1 on that fill)
+        "disabled": "#b9bbc1",
+        "disabled_mark": "#e8e8ea",
+        "focus": "#1a73e8",
+    },
     "dark": {
         "border": "#9c9fad",  # 5.7:1 on the window #26272d
         "fill": "#1c1d22",  # the Base role: the box is a field
@@ -540,7 +549,7 @@ INDICATOR_COLORS = {
         "disabled": "#5a5c66",
         "disabled_mark": "#8a8c97",
         "focus": "#8fb8ff",
-    }
+    },
 }
 _INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
 

@@ -325,3 +325,19 @@ def test_dark_theme_check_boxes_and_radio_buttons_stand_out_from_the_window(qtbo
     colors, window = INDICATOR_COLORS["dark"], PALETTES["dark"].window
     assert contrast_ratio(colors["border"], window) >= 3.0 and contrast_ratio(colors["checked"], window) >= 3.0
     assert contrast_ratio(colors["mark"], colors["checked"]) >= 3.0
+
+
+def test_light_theme_check_boxes_and_radio_buttons_stand_out_from_the_window(qtbot, panel):
+    """The light theme's indicators too: Fusion's unticked border read 1.65:1 on the light window."""
+    from gui.shell.theme import INDICATOR_COLORS
+
+    forward, check = panel.mode.forward_button, panel.inputs.gradcheck
+    if check.isChecked():
+        qtbot.mouseClick(check, LEFT)
+    assert max(indicator_contrasts(check)) >= 3.0
+    assert max(indicator_contrasts(forward)) >= 3.0
+    qtbot.mouseClick(check, LEFT)
+    assert check.isChecked() and sum(r >= 3.0 for r in indicator_contrasts(check)) >= 8
+    colors, window = INDICATOR_COLORS["light"], PALETTES["light"].window
+    assert contrast_ratio(colors["border"], window) >= 3.0 and contrast_ratio(colors["checked"], window) >= 3.0
+    assert contrast_ratio(colors["mark"], colors["checked"]) >= 3.0
