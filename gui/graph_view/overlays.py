@@ -1,14 +1,14 @@
 """Widgets over the graph's viewport that stay put while the scene zooms and pans: the legend (gradient color
-bar and box kinds) and the overview map of the whole graph."""
+bar and box kinds), the overview map of the whole graph, and the sign that a layout is being computed."""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from autograd_core.numbers import format_number
 
@@ -18,6 +18,46 @@ if TYPE_CHECKING:
     from .view import GraphView
 
 OVERVIEW_WIDTH = 200  # pixels
+BUSY_SIGN_DELAY_MS = 150  # a layout done sooner shows no sign (no flash on every keystroke)
+LAYOUT_NAMES = {"layered": "layered", "spring": "spring", "kamada_kawai": "Kamada–Kawai"}
+
+
+class BusySign(QLabel):
+    """ "Laying out 412 boxes (Kamada–Kawai)…" in the middle of an empty view while a layout runs on its worker
+    thread: a blank view with no sign read as a hang (a Kamada–Kawai layout of a 20-term expression takes ~20 s)."""
+
+    def __init__(self, viewport: QWidget):
+        super().__init__(viewport)
+        self.setObjectName("layoutBusySign")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._appear)
+        self.hide()
+
+    def start(self, boxes: int, method: str) -> None:
+        """Say so if the layout is still running ``BUSY_SIGN_DELAY_MS`` from now."""
+        self.setText(f"Laying out {boxes:,} boxes ({LAYOUT_NAMES.get(method, method)} layout)…")
+        self._timer.start(BUSY_SIGN_DELAY_MS)
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self.hide()
+
+    def restyle(self, background: QColor, text: QColor) -> None:
+        self.setStyleSheet(
+            f"QLabel#layoutBusySign {{ background: {background.name()}; color: {text.name()}; "
+            f"border: 1px solid {text.name()}; border-radius: 4px; padding: 10px 16px; }}"
+        )
+
+    def _appear(self) -> None:
+        viewport = self.parentWidget()
+        self.setFixedWidth(min(420, max(160, viewport.width() - 32)))
+        self.adjustSize()
+        self.move((viewport.width() - self.width()) // 2, (viewport.height() - self.height()) // 2)
+        self.show()
+        self.raise_()
 
 
 class Legend(QWidget):

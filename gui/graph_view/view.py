@@ -67,7 +67,7 @@ from .items import (
 )
 from .navigation import FitAndZoom
 from .numbers import BoxNumbers
-from .overlays import Legend, OverviewMap
+from .overlays import BusySign, Legend, OverviewMap
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
 ASYNC_LAYOUT_NODES = 40  # above this, drawing is batched and antialiasing is off
@@ -213,6 +213,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self._normal_viewports: dict[tuple, tuple] = {}
         self.legend = Legend(self)
         self.overview = OverviewMap(self)
+        self.busy_sign = BusySign(self.viewport())
         self._overlay = QLabel(self.viewport())
         self._overlay.setObjectName("graphOverlay")
         self._overlay.setWordWrap(True)
@@ -292,6 +293,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
 
     def _apply_background(self) -> None:
         self.setBackgroundBrush(self.colors.background)
+        self.busy_sign.restyle(self.colors.background, self.colors.text)
         self._overlay.setStyleSheet(
             f"background: {self.colors.background.name()}; color: {self.colors.text.name()};"
             f"border: 1px solid {palette(self.theme).error}; border-radius: 4px; padding: 6px;"
@@ -565,6 +567,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self._graph_rect: QRectF | None = None
         self.highlight_nodes, self.highlight_edges = set(), set()
         self.busy = False
+        self.busy_sign.stop()
 
     def _rebuild_soon(self) -> None:
         """Rebuild once the current event is handled (a new big graph: the state's other observers go first,
@@ -613,6 +616,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             # Started once the current event is handled: a worker thread competes for Python's lock, so
             # starting it now would slow down whatever else this change does in the GUI thread.
             job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference)
+            self.busy_sign.start(n, method)
             QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:
             try:
@@ -627,6 +631,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             return  # a newer graph replaced this one while the layout ran
         if error or result is None:
             self.busy = False
+            self.busy_sign.stop()
             self._root.setVisible(True)
             self.message.emit(f"Layout failed: {error}")
             return
@@ -715,6 +720,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     def _finish(self) -> None:
         self._batch_timer.stop()
         self.busy = False
+        self.busy_sign.stop()
         self._box_layer = BoxLayer(self, list(self.nodes.values()))
         self._box_layer.setVisible(self._plain)
         self._box_layer.setParentItem(self._root)

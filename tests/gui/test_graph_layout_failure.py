@@ -41,3 +41,43 @@ def test_a_failing_layout_is_reported_and_the_next_graph_is_drawn(qtbot, monkeyp
     graph = to_networkx(chain(length))
     view.set_graph(graph)
     qtbot.waitUntil(lambda: not view.busy and len(view.nodes) == graph.number_of_nodes(), timeout=10000)
+
+
+def test_a_slow_layout_shows_a_busy_sign_until_the_graph_is_drawn(qtbot, monkeypatch):
+    """A layout on the worker thread that takes a while: the empty view says what it is doing, and the sign
+    goes when the boxes are drawn (a blank view with no word read as a hang)."""
+    import threading
+
+    view = GraphView()
+    view.resize(900, 600)
+    qtbot.addWidget(view)
+    view.show()
+    real = fit_module.compute_drawing
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        release.wait(10)  # the layout runs until the test lets it finish
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fit_module, "compute_drawing", slow)
+    graph = to_networkx(chain(40))
+    boxes = graph.number_of_nodes()
+    view.set_graph(graph)
+    qtbot.waitUntil(lambda: view.busy_sign.isVisible(), timeout=5000)
+    assert view.busy and f"Laying out {boxes} boxes (layered layout)" in view.busy_sign.text()
+    sign = view.busy_sign.geometry()
+    assert view.viewport().rect().contains(sign)  # in the view, not off its edge
+    release.set()
+    qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+    assert not view.busy_sign.isVisible() and len(view.nodes) == boxes
+
+
+def test_a_quick_layout_never_flashes_the_sign(qtbot):
+    view = GraphView()
+    view.resize(900, 600)
+    qtbot.addWidget(view)
+    view.show()
+    view.set_graph(to_networkx(chain(2)))
+    qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+    qtbot.wait(200)
+    assert not view.busy_sign.isVisible()
