@@ -15,6 +15,7 @@ emits ``parameterPicked`` for the loss slice.
 from __future__ import annotations
 
 import math
+import re
 from contextlib import contextmanager
 
 import numpy as np
@@ -104,6 +105,10 @@ EDGE_LEGEND = {
 
 class NetworkDiagram(DiagramLayout, QWidget):
     """Inputs, hidden neurons and output as circles; weights as edges; hover for numbers."""
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._update_key()  # the key's hints come back (or go) with the room it has
 
     hovered = Signal(str)  # the text shown under the diagram
     parameterPicked = Signal(int, int, object)  # model layer (0-based), neuron, source input (None: the bias)
@@ -392,12 +397,15 @@ class NetworkDiagram(DiagramLayout, QWidget):
 
     def _update_key(self) -> None:
         parts = [self.edge_legend()]
-        if len(self.sizes) > 2:
-            parts.append("circles: unit outputs")
         if self.dead:
             parts.append(f"<span style='color:{self.colors.error}'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
-        parts.append("click an edge: loss slice")
-        self.key.setText(" · ".join(parts))
+        hints = (["circles: unit outputs"] if len(self.sizes) > 2 else []) + ["click an edge: loss slice"]
+        text = " · ".join(parts + hints)
+        plain = re.sub(r"<[^>]+>", "", text)
+        if self.key.fontMetrics().horizontalAdvance(plain) > 2 * max(1, self.key.width()):
+            text = " · ".join(parts)  # a narrow area (presentation at 1024 px): the hints live in the tooltip
+        if text != self.key.text():
+            self.key.setText(text)
         zero, peak = ("dark", "light") if self.colors.name == "dark" else ("white", "dark")
         maps = (
             f"Circles: each hidden unit's output over the input plane ({zero} 0 → {peak} high; hover to enlarge)"

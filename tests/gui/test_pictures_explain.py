@@ -381,3 +381,16 @@ def test_hovering_a_neuron_draws_all_its_weights_in_full(qtbot, ws):
     assert sum(e.style_key[2] > 0 for e in into) > STRONGEST_INPUTS
     diagram._hover(None)
     assert [e.style_key[2] for e in faint] == [0] * len(faint)
+
+
+def test_a_narrow_diagram_keeps_its_color_key_and_drops_the_hints_to_its_tooltip(qtbot, ws):
+    """At 1024 px in presentation mode the key wrapped to three lines and squeezed the diagram to a strip: there
+    the hints (circles, click an edge) go to the tooltip and the sign colors stay."""
+    diagram = ws.diagram
+    wide = diagram.key.text()
+    assert "click an edge" in wide and "weight" in wide
+    ws.resize(700, 800)
+    diagram.resize(260, 300)
+    qtbot.waitUntil(lambda: "click an edge" not in diagram.key.text(), timeout=5000)
+    assert "− weight" in diagram.key.text() and "+ weight" in diagram.key.text()
+    assert "Click an edge" in diagram.key.toolTip()
