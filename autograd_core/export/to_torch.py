@@ -202,7 +202,9 @@ def _classification_parts(c: TrainingConfig, data: Dataset | None) -> dict:
         y_code = "y_train = torch.tensor(labels, dtype=torch.float64)"
     return {
         "title": "Autograd Playground: the classification run in PyTorch.",
-        "what": f"{c.num_classes} classes" + ("" if c.points is None and data is None else ", your points"),
+        # (data given with no points of the config's own is that config's data set, passed in so it is not made
+        # again: the app has it already, and making it would import scikit-learn on a click)
+        "what": f"{c.num_classes} classes, " + (one_line(c.dataset) if c.points is None else "your points"),
         "X": np.asarray(d.X_train, float),
         "y": np.asarray(d.y_train).astype(int),
         "y_code": y_code,

@@ -65,8 +65,14 @@ def make_export(kind: str, controller) -> ScriptExport:
         config, data = controller.regression, None
     else:
         config = controller.config
+        if controller.dataset is not None and not len(controller.dataset.y_train):
+            raise ExportUnsupported("there are no training points: paint some (or pick a data set) first")
         data = controller.dataset if config.points is not None else None  # painted or imported: these points
-    return python_export(config, data) if kind == "python" else torch_script(config, data)
+    if kind == "python":
+        return python_export(config, data)
+    # PyTorch gets the data written in: the ones on screen (making them again would import scikit-learn on the
+    # GUI thread, 1.2 s the first time)
+    return torch_script(config, controller.dataset if controller.regression is None else None)
 
 
 class ExportDialog(QDialog):
