@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TORCH = "torch==2.13.0"
 PINNED = ("numpy", "networkx", "scikit-learn", "scipy", "pytest", "hypothesis")
-# The five runs at their real settings (the tests take fewer steps: tests/core/export_helpers.py MATRIX).
+# The five runs at their real settings (the tests take fewer steps: tests/export_helpers.py MATRIX).
 RUNS = {
     "moons-preset": ["--preset"],
     "full-batch-sgd": ["--optimizer", "sgd", "--schedule", "constant", "--batch-size", "0", "--lr", "0.5"],
@@ -68,7 +68,7 @@ def last_loss(python: Path, script: Path) -> float:
 
 
 def run_matrix(python: Path, quick: bool) -> bool:
-    sys.path.insert(0, str(REPO / "tests" / "core"))
+    sys.path.insert(0, str(REPO / "tests"))
     sys.path.insert(0, str(REPO))
     from export_helpers import MATRIX, cli_train_loss
 

@@ -24,6 +24,31 @@ INLINE_LIMIT = 10_000
 LINE_WIDTH = 100
 
 
+# The batch order of ``Trainer`` (its ``_epoch_order`` and ``_next_batch``) as code, written once for both scripts:
+# ``n`` (the training points) is defined just before it.
+BATCH_ORDER = '''position = 0  # points drawn so far; epoch e shuffles them with random.Random(f"batches:{SEED}:{e}")
+orders = {}
+
+
+def next_batch():
+    """The next BATCH training points, in the shuffled order of their epoch (a batch may run into the next epoch)."""
+    global position
+    if BATCH <= 0 or BATCH >= n:
+        return list(range(n))  # full batch: every step is one epoch
+    picked = []
+    while len(picked) < BATCH:
+        epoch, start = divmod(position, n)
+        if epoch not in orders:
+            order = list(range(n))
+            random.Random(f"batches:{SEED}:{epoch}").shuffle(order)
+            orders[epoch] = order
+        take = min(BATCH - len(picked), n - start)
+        picked.extend(orders[epoch][start : start + take])
+        position += take
+    return picked
+'''
+
+
 class ExportUnsupported(ValueError):
     """The run uses something the export's target has no counterpart for; ``str()`` is one sentence saying what."""
 

@@ -81,19 +81,8 @@ def write_recipes(args: dict, config, data, err, out, quiet: bool) -> int:
     """Write ``--export-python`` and ``--export-torch`` for ``config`` (``data``: the points it trains on when
     they are not rebuilt from the config).  Returns 0, or 1 after a one-line error on ``err``."""
     for option, make in RECIPES.items():
-        if option not in args:
-            continue
-        flag = "--" + option.replace("_", "-")
-        try:
-            write_export(args[option], make(config, data))
-        except ExportUnsupported as exc:
-            err.write(f"error: cannot write {flag}: {exc}\n")
+        if option in args and _write(option, args[option], lambda make=make: make(config, data), err, out, quiet):
             return 1
-        except FileError as exc:
-            err.write(f"error: cannot write {flag} {args[option]}: {exc}\n")
-            return 1
-        if not quiet:
-            out.write(f"wrote {args[option]}\n")
     return 0
 
 
@@ -101,14 +90,22 @@ def write_model(args: dict, model, task: str, classes: int, err, out, quiet: boo
     """Write ``--export-numpy`` (the trained model).  Returns 0, or 1 after a one-line error on ``err``."""
     if "export_numpy" not in args:
         return 0
+    script = lambda: numpy_model_script(model, task=task, classes=classes)  # noqa: E731
+    return 1 if _write("export_numpy", args["export_numpy"], script, err, out, quiet) else 0
+
+
+def _write(option: str, path: str, make, err, out, quiet: bool) -> bool:
+    """``make()``'s script written to ``path``; True after a one-line error on ``err`` (the script has no
+    counterpart in its target, or the file cannot be written)."""
+    flag = "--" + option.replace("_", "-")
     try:
-        write_export(args["export_numpy"], numpy_model_script(model, task=task, classes=classes))
+        write_export(path, make())
     except ExportUnsupported as exc:
-        err.write(f"error: cannot write --export-numpy: {exc}\n")
-        return 1
+        err.write(f"error: cannot write {flag}: {exc}\n")
+        return True
     except FileError as exc:
-        err.write(f"error: cannot write --export-numpy {args['export_numpy']}: {exc}\n")
-        return 1
+        err.write(f"error: cannot write {flag} {path}: {exc}\n")
+        return True
     if not quiet:
-        out.write(f"wrote {args['export_numpy']}\n")
-    return 0
+        out.write(f"wrote {path}\n")
+    return False

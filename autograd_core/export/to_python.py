@@ -5,35 +5,15 @@ written out.  It prints ``train loss X`` last, the number ``main.py train --json
 
 from __future__ import annotations
 
-from autograd_core.export.common import INLINE_LIMIT, ScriptExport, list_literal, number, one_line
+from autograd_core.export.common import BATCH_ORDER, INLINE_LIMIT, ScriptExport, list_literal, number, one_line
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.regression import RegressionConfig, RegressionData
 from autograd_core.learn.training import DIVERGENCE_FACTOR, TrainingConfig
 
-_LOOP = '''
+_LOOP = """
 # ---- the training loop: one optimizer step per batch
 n = len(labels)
-position = 0  # training points drawn so far; epoch e shuffles the points with random.Random(f"batches:{{SEED}}:{{e}}")
-orders = {{}}
-
-
-def next_batch():
-    """The next BATCH training points, in the shuffled order of their epoch (a batch may run into the next epoch)."""
-    global position
-    if BATCH <= 0 or BATCH >= n:
-        return list(range(n))  # full batch: every step is one epoch
-    picked = []
-    while len(picked) < BATCH:
-        epoch, start = divmod(position, n)
-        if epoch not in orders:
-            order = list(range(n))
-            random.Random(f"batches:{{SEED}}:{{epoch}}").shuffle(order)
-            orders[epoch] = order
-        take = min(BATCH - len(picked), n - start)
-        picked.extend(orders[epoch][start : start + take])
-        position += take
-    return picked
-
+{batch_order}
 
 # as the app, stop when the loss stops being a number or explodes past {factor:g} times where it started
 limit = {factor!r} * max(1.0, loss_array(LOSS, model.forward_array(X_train), y_train))
@@ -59,7 +39,7 @@ for step in range(STEPS):
 # ---- the whole training set's data loss (no penalty), with the vectorized forward pass
 final = loss_array(LOSS, model.forward_array(X_train), y_train)
 print(f"train loss {{final!r}}")
-'''
+"""
 
 _SCHEDULES = {
     "constant": "the same rate every step",
@@ -178,7 +158,9 @@ def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> Sc
         f"LOSS, L1, L2 = {c.loss!r}, {number(c.l1)}, {number(c.l2)}",
     ]
     loss_words = "softmax cross-entropy" if c.outputs > 1 else _LOSSES[c.loss]
-    loop = _LOOP.format(schedule_words=_SCHEDULES[c.schedule], loss_words=loss_words, factor=DIVERGENCE_FACTOR)
+    loop = _LOOP.format(
+        schedule_words=_SCHEDULES[c.schedule], loss_words=loss_words, factor=DIVERGENCE_FACTOR, batch_order=BATCH_ORDER
+    )
     title = "Autograd Playground: a classification run as a script."
     what = f"{c.num_classes} classes, {one_line(c.dataset if not given else 'your points')}"
     header = _header(

@@ -12,6 +12,7 @@ import inspect
 import numpy as np
 
 from autograd_core.export.common import (
+    BATCH_ORDER,
     INLINE_LIMIT,
     ExportUnsupported,
     TorchExport,
@@ -52,29 +53,7 @@ _SCHEDULE_CODE = {
     ),
 }
 
-_CLASSIFICATION_BATCHES = '''
-n = len(y_train)
-position = 0  # training points drawn so far; epoch e shuffles them with random.Random(f"batches:{SEED}:{e}")
-orders = {}
-
-
-def next_batch():
-    """The next BATCH training points, in the shuffled order of their epoch (a batch may run into the next epoch)."""
-    global position
-    if BATCH <= 0 or BATCH >= n:
-        return list(range(n))  # full batch: every step is one epoch
-    picked = []
-    while len(picked) < BATCH:
-        epoch, start = divmod(position, n)
-        if epoch not in orders:
-            order = list(range(n))
-            random.Random(f"batches:{SEED}:{epoch}").shuffle(order)
-            orders[epoch] = order
-        take = min(BATCH - len(picked), n - start)
-        picked.extend(orders[epoch][start : start + take])
-        position += take
-    return picked
-'''
+_CLASSIFICATION_BATCHES = "\nn = len(y_train)\n" + BATCH_ORDER
 
 _REGRESSION_BATCHES = """
 n = len(y_train)

@@ -139,7 +139,7 @@ def show_export(parent, kind: str, controller) -> ExportDialog | None:
         title = EXPORTS[kind][0].replace("&", "").rstrip("…")
         box = QMessageBox(QMessageBox.Icon.Information, title, f"No export for this run: {exc}.", parent=parent)
         box.setObjectName("exportRefusal")
-        box.open()  # not exec(): the window keeps running
+        box.open()  # modeless: the window keeps running
         return None
     dialog = ExportDialog(kind, export, parent)
     dialog.open()

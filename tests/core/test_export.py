@@ -104,14 +104,14 @@ def test_the_numpy_model_matches_forward_array_for_every_activation(activation, 
             assert np.allclose(module.probabilities(GRID).sum(axis=1), 1.0)
 
 
-def test_the_numpy_model_takes_a_list_of_weights_and_regression():
+def test_the_numpy_model_takes_a_list_of_weights_and_regression(tmp_path):
     model = MLP(1, [8, 1], activation="tanh", seed=1)
-    text = numpy_model_script(model.weight_arrays(), ["tanh"], task="regression")
-    namespace: dict = {}
-    exec(compile(text, "model.py", "exec"), namespace)  # the generated script (not user text)
+    path = tmp_path / "model.py"
+    path.write_text(numpy_model_script(model.weight_arrays(), ["tanh"], task="regression"))
+    module = load_module(path)
     xs = np.linspace(-3, 3, 101)
-    assert np.max(np.abs(namespace["predict"](xs) - model.forward_array(xs.reshape(-1, 1)))) <= 1e-12
-    assert "probabilities" not in namespace
+    assert np.max(np.abs(module.predict(xs) - model.forward_array(xs.reshape(-1, 1)))) <= 1e-12
+    assert not hasattr(module, "probabilities")
     with pytest.raises(ValueError, match="activations for"):
         numpy_model_script(model.weight_arrays(), ["tanh", "tanh", "tanh"], task="regression")
 

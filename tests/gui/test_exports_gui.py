@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from export_helpers import load_module
 from PySide6.QtWidgets import QMessageBox
 from training_gui_helpers import set_spin
 
@@ -59,11 +60,10 @@ def test_numpy_model_export_predicts_like_the_network_on_screen(qtbot, training_
     assert dialog.code.toPlainText() == numpy_model_script(model, task="classification", classes=2)
     path = tmp_path / "model.py"
     assert dialog.save(str(path))
-    namespace = {"__name__": "exported"}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)  # our own generated file, not user text
+    exported = load_module(path)  # the saved file, imported as a user would
     grid = np.stack(np.meshgrid(np.linspace(-2, 3, 9), np.linspace(-2, 2, 9)), -1).reshape(-1, 2)
     np.testing.assert_allclose(
-        np.ravel(namespace["predict"](grid)), np.ravel(model.forward_array(grid)), rtol=0, atol=1e-12
+        np.ravel(exported.predict(grid)), np.ravel(model.forward_array(grid)), rtol=0, atol=1e-12
     )
 
 

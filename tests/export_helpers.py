@@ -14,7 +14,7 @@ from pathlib import Path
 
 from autograd_core import cli
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 # The five runs every export must reproduce (fewer steps than their real settings, to keep the tests short).
 MATRIX = {
