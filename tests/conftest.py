@@ -130,6 +130,33 @@ def training_window(qtbot, tmp_path, in_process_training):
     w.training.shutdown()
 
 
+@pytest.fixture
+def expression_panel(qtbot):
+    """The Expression area alone (no main window), shown at 1400×850; its stepping stops after the test."""
+    from gui.expression.expression_panel import ExpressionPanel
+
+    widget = ExpressionPanel()
+    widget.resize(1400, 850)
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.state.stop()
+
+
+@pytest.fixture
+def lab_panel(qtbot):
+    """The Optimizer lab alone, shown at 1400×800; its race is paused after the test."""
+    from gui.lab.optimizer_lab import OptimizerLabPanel
+
+    widget = OptimizerLabPanel()
+    qtbot.addWidget(widget)
+    widget.resize(1400, 800)
+    widget.show()
+    qtbot.waitExposed(widget)
+    yield widget
+    widget.lab.pause()
+
+
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory):
     """One screenshot-tour window (tools/tour_states.py) shared by a test module's tests, light and normal after."""

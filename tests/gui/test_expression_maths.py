@@ -9,7 +9,6 @@ from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from autograd_core.language.expression import compile_expression
-from gui.expression.expression_panel import ExpressionPanel
 from gui.shell.main_window import MainWindow
 from gui.shell.settings import AppSettings
 
@@ -17,13 +16,8 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = ExpressionPanel()
-    widget.resize(1400, 850)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.state.stop()
+def panel(expression_panel):
+    return expression_panel
 
 
 def load(qtbot, panel, text, values):

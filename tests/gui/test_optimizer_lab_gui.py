@@ -7,21 +7,14 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from autograd_core.lab.surfaces import PRESETS
-from gui.lab.optimizer_lab import OptimizerLabPanel
 from gui.shell.theme import graph_colors
 
 LEFT = Qt.MouseButton.LeftButton
 
 
 @pytest.fixture
-def lab(qtbot):
-    panel = OptimizerLabPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1400, 800)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    panel.lab.pause()
+def lab(lab_panel):
+    return lab_panel
 
 
 def click_map(qtbot, panel, x, y, offset=(0, 0)):

@@ -179,14 +179,8 @@ def test_landscape_has_a_numbered_color_scale(qtbot, ws):
     assert panel.band_key.title == "loss"
 
 
-def test_optimizer_lab_map_has_a_numbered_color_scale(qtbot):
-    from gui.lab.optimizer_lab import OptimizerLabPanel
-
-    panel = OptimizerLabPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1400, 800)
-    panel.show()
-    qtbot.waitExposed(panel)
+def test_optimizer_lab_map_has_a_numbered_color_scale(qtbot, lab_panel):
+    panel = lab_panel
     qtbot.waitUntil(lambda: panel.lab.grid is not None, timeout=TIMEOUT)
     qtbot.wait(50)
     for theme in ("light", "dark"):

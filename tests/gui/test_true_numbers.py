@@ -14,21 +14,14 @@ from training_gui_helpers import lonely_point, set_spin, settle, small_workspace
 
 import autograd_core.live.service as service
 from autograd_core.numbers import format_number
-from gui.expression.expression_panel import ExpressionPanel
-from gui.lab.optimizer_lab import OptimizerLabPanel
 from gui.shell.theme import PALETTES, apply_theme, contrast_ratio
 
 pytestmark = [pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = ExpressionPanel()
-    widget.resize(1400, 850)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.state.stop()
+def panel(expression_panel):
+    return expression_panel
 
 
 def test_the_derivative_is_named_after_the_output_not_an_intermediate_f(qtbot, panel):
@@ -62,14 +55,8 @@ LEFT = Qt.MouseButton.LeftButton
 
 
 @pytest.fixture
-def lab(qtbot):
-    widget = OptimizerLabPanel()
-    qtbot.addWidget(widget)
-    widget.resize(1400, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    yield widget
-    widget.lab.pause()
+def lab(lab_panel):
+    return lab_panel
 
 
 def open_a_step(qtbot, lab, start):
