@@ -34,6 +34,15 @@ def new_run(qtbot, ws, lr):
     qtbot.waitUntil(lambda: ws.runs.history.current is not before, timeout=TIMEOUT)
 
 
+def two_runs(qtbot, ws, first_steps, lr, second_steps):
+    """``first_steps`` steps, then a new learning rate and Reset, then ``second_steps`` steps: the two runs."""
+    train_steps(qtbot, ws, first_steps)
+    first = ws.runs.history.current
+    new_run(qtbot, ws, lr)
+    train_steps(qtbot, ws, second_steps)
+    return first, ws.runs.history.current
+
+
 def runs_tab(qtbot, ws):
     ws.curves.setCurrentWidget(ws.runs_panel)
     return ws.runs_panel
@@ -93,10 +102,7 @@ def test_reset_keeps_the_run_and_a_new_lr_names_the_next(qtbot, ws):
 
 def test_ghost_curves_overlay_and_leave_with_a_click(qtbot, ws):
     keeper = ws.runs
-    train_steps(qtbot, ws, 4)
-    first = keeper.history.current
-    new_run(qtbot, ws, 0.2)
-    train_steps(qtbot, ws, 2)
+    first, _ = two_runs(qtbot, ws, 4, 0.2, 2)
     panel = runs_tab(qtbot, ws)
     tick(qtbot, panel, row_of(panel, first.id), SHOW)
     assert keeper.ghosts == [first.id]
@@ -113,12 +119,8 @@ def test_ghost_curves_overlay_and_leave_with_a_click(qtbot, ws):
 
 
 def test_restore_settings_brings_the_old_learning_rate_back(qtbot, ws):
-    keeper = ws.runs
     old_lr = ws.controller.config.lr
-    train_steps(qtbot, ws, 2)
-    first = keeper.history.current
-    new_run(qtbot, ws, 0.3)
-    train_steps(qtbot, ws, 2)
+    first, _ = two_runs(qtbot, ws, 2, 0.3, 2)
     assert ws.controller.config.lr == 0.3
     panel = runs_tab(qtbot, ws)
     click_cell(qtbot, panel, row_of(panel, first.id), NAME)
@@ -169,12 +171,7 @@ def test_rename_note_pin_and_delete(qtbot, ws):
 
 
 def test_side_by_side_shows_both_final_pictures(qtbot, ws):
-    keeper = ws.runs
-    train_steps(qtbot, ws, 3)
-    first = keeper.history.current
-    new_run(qtbot, ws, 0.2)
-    train_steps(qtbot, ws, 3)
-    second = keeper.history.current
+    first, second = two_runs(qtbot, ws, 3, 0.2, 3)
     panel = runs_tab(qtbot, ws)
     panel.select_runs({first.id, second.id})
     assert panel.compare_button.isEnabled()
@@ -218,10 +215,7 @@ def test_a_saved_session_keeps_the_history_and_goes_on_with_its_last_run(qtbot, 
     window = training_window
     ws = window.training
     keeper = ws.runs
-    train_steps(qtbot, ws, 3)
-    first = keeper.history.current
-    new_run(qtbot, ws, 0.01)
-    train_steps(qtbot, ws, 2)
+    first, _ = two_runs(qtbot, ws, 3, 0.01, 2)
     panel = runs_tab(qtbot, ws)
     keeper.rename(first.id, "baseline")
     keeper.pin(first.id, True)
