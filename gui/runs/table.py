@@ -60,6 +60,7 @@ class RunsModel(QAbstractTableModel):
         self.keeper = keeper
         self._runs = []
         self._shown: list[tuple] = []  # what each cell shows, to tell which cells a change touched
+        self._keys: list[tuple] = []  # what each row's cells were computed from (unchanged: not computed again)
         keeper.changed.connect(self.refresh)
         self.refresh()
 
@@ -67,18 +68,39 @@ class RunsModel(QAbstractTableModel):
         roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.CheckStateRole)
         return tuple(self.data(self.index(row, c), role) for c in range(len(COLUMNS)) for role in roles)
 
+    def _key(self, run) -> tuple:
+        """Everything a row shows is derived from these (a recorded run gets a new curves dict)."""
+        current = self.keeper.history.current
+        live = current is not None and current.id == run.id
+        return (
+            id(run.curves),
+            run.name,
+            run.note,
+            run.pinned,
+            run.steps,
+            run.seconds,
+            run.id in self.keeper.ghosts,
+            live,
+        )
+
     def refresh(self) -> None:
         """The same runs: only the cells that changed are announced (an open editor keeps what is typed in
-        it, a selection stays); other runs: the table starts again."""
+        it, a selection stays); other runs: the table starts again.  While training, only the live run's row
+        changes: the others are not computed again (50 full runs cost 14 ms a second otherwise)."""
         runs = list(reversed(self.keeper.history.runs))
         if [r.id for r in runs] != [r.id for r in self._runs]:
             self.beginResetModel()
             self._runs = runs
             self.endResetModel()
             self._shown = [self._cells(row) for row in range(len(runs))]
+            self._keys = [self._key(run) for run in runs]
             return
         self._runs = runs
         for row in range(len(runs)):
+            key = self._key(runs[row])
+            if key == self._keys[row]:
+                continue
+            self._keys[row] = key
             cells = self._cells(row)
             for column in range(len(COLUMNS)):
                 if cells[2 * column : 2 * column + 2] != self._shown[row][2 * column : 2 * column + 2]:
