@@ -54,7 +54,7 @@ class RunKeeper(QObject):
     def _run_ending(self) -> None:
         """The controller is about to clear the history of the run on screen: its last figures first."""
         if self.history.current is not None:
-            self.record()
+            self.record(follow_settings=False)  # the settings in force now are the next run's
 
     def _snapshot(self, snap) -> None:
         if snap.generation != self._generation:
@@ -92,8 +92,9 @@ class RunKeeper(QObject):
         extra = time.monotonic() - self._running_since if self._running_since is not None else 0.0
         return self._seconds + extra
 
-    def record(self) -> None:
-        """The current run takes the controller's curves, steps, time, settings and picture."""
+    def record(self, follow_settings: bool = True) -> None:
+        """The current run takes the controller's curves, steps, time, settings and picture (the settings not as
+        it ends: the change that ended it is the next run's)."""
         run = self.history.current
         if run is None:
             return
@@ -114,7 +115,9 @@ class RunKeeper(QObject):
         else:  # only these change without a restart (and they are small: the data is never copied here)
             changed = {**run.config, **self.controller.live_settings()}
         trained = run.steps == 0 or steps > run.steps  # settings count once a step used them (or none yet)
-        if trained and run.task == self.controller.task and changed != run.config:  # changed during the run
+        if (
+            follow_settings and trained and run.task == self.controller.task and changed != run.config
+        ):  # changed during the run
             run.config = changed
             if run.id not in self._renamed:
                 runs = self.history.runs

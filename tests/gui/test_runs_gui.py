@@ -199,6 +199,23 @@ def test_a_setting_during_a_run_goes_on_training_and_the_run_follows_it(qtbot, w
     assert run.config["lr"] == 0.2 and ws.runs.history.current.name == "lr 0.01"
 
 
+def test_a_change_that_restarts_training_belongs_to_the_next_run_not_the_one_it_ends(qtbot, ws, monkeypatch):
+    """Like a preset: a new learning rate and a new network in one command while training plays.  The run that
+    ends trained at the old rate; the new one is the next run's, even with steps not yet recorded."""
+    import gui.runs.keeper as keeper_module
+
+    monkeypatch.setattr(keeper_module, "RECORD_INTERVAL", 1e9)  # no recording while playing: steps unrecorded
+    run = ws.runs.history.current
+    old = ws.controller.config
+    click(qtbot, ws.training_panel.play_button)
+    qtbot.waitUntil(lambda: ws.controller.last_metrics.step >= 3, timeout=TIMEOUT)
+    assert ws.controller.update_settings(lr=0.3, layers=[8])
+    qtbot.waitUntil(lambda: ws.runs.history.current is not run, timeout=TIMEOUT)
+    ws.controller.pause()
+    assert run.steps >= 3 and run.config["lr"] == old.lr and run.config["layers"] == old.layers
+    assert ws.runs.history.current.config["lr"] == 0.3 and ws.runs.history.current.config["layers"] == [8]
+
+
 def test_history_is_bounded(qtbot, ws):
     keeper = ws.runs
     for _ in range(MAX_RUNS + 3):
