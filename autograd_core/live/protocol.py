@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autograd_core.learn.training import StepMetrics
+from autograd_core.live.regions import RegionGrid
 from autograd_core.session import SessionData
 
 # ------------------------------------------------------------------ the first message
@@ -163,23 +164,6 @@ class Stop(Command):
 
 
 @dataclass
-class BoundaryGrid:
-    """The model's predicted probability of class 1 on a regular grid.
-
-    ``probability[i, j]`` is at x = xs[j], y = ys[i] (row-major, y up);
-    ``contour_x/contour_y`` hold the 0.5 level as segments, point pairs
-    (draw with connect="pairs").
-    """
-
-    probability: np.ndarray  # with K > 2 classes: the predicted class's probability (the confidence)
-    extent: tuple[float, float, float, float]  # x0, x1, y0, y1
-    contour_x: np.ndarray  # with K > 2 classes: every class boundary
-    contour_y: np.ndarray
-    classes: int = 2
-    winner: np.ndarray | None = None  # K > 2: the predicted class at each grid point (uint8)
-
-
-@dataclass
 class TrainerState:
     """What a restarted process needs besides the snapshot's weights, the data and the history."""
 
@@ -204,7 +188,7 @@ class Snapshot:
     slow: str | None = None  # "learning is slow: …" (Trainer.slow_learning) while it holds, else None
     weights: list = field(default_factory=list)  # [(W (nout×nin), b)] per layer
     grads: list = field(default_factory=list)  # same shapes: gradients of the last backward pass
-    grid: BoundaryGrid | None = None
+    grid: RegionGrid | None = None  # the decision regions on the service's grid, its extent the map's
     dataset: object | None = None  # sent when it changed, else None
     sizes: tuple[int, ...] = ()  # (inputs, hidden..., outputs)
     activation: str = ""

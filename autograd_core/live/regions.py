@@ -1,16 +1,17 @@
 """Decision regions on a grid: class probabilities, the winning class, its confidence, the boundaries.
 
-One pipeline for every view that paints a model over the plane: the live
-boundary map (computed in the training process) and anything else that
-wants the same picture.  No Qt: colors come in as RGB triples (the GUI's
-theme palette) and go out as an RGBA array.
+One pipeline for every view that paints a model over the plane: the
+training service evaluates a ``RegionGrid`` and sends it as it is in its
+snapshots; the live boundary map and the PNG export both turn it into
+pixels with ``region_rgba``.  No Qt: colors come in as RGB triples (the
+GUI's theme palette) and go out as an RGBA array.
 
 - Two classes (one logit): ``probability`` is P(class 1) = σ(score) and the
-  boundary is its 0.5 level.
-- K > 2 classes (K scores): ``probabilities`` is the softmax, ``winner`` the
-  arg-max, ``confidence`` its probability (1/K … 1) and the boundaries are
-  the zero levels of each class's margin ``s_k − max_{j≠k} s_j`` (where
-  class k stops winning), traced by marching squares.
+  boundary is its 0.5 level; painted on a three-color ramp.
+- K > 2 classes (K scores): the softmax's arg-max is the ``winner`` and its
+  probability the ``confidence`` (1/K … 1); the boundaries are the zero
+  levels of each class's margin ``s_k − max_{j≠k} s_j`` (where class k stops
+  winning), traced by marching squares.
 """
 
 from __future__ import annotations
@@ -22,23 +23,39 @@ import numpy as np
 from autograd_core.engine.ops import softmax_array
 from autograd_core.learn.losses import class_probabilities
 
+GRID_RESOLUTION = 90  # points per side of the live map (the training service's grid)
+
 
 @dataclass
 class RegionGrid:
-    """A model's classes over a regular grid; ``[i, j]`` is at x = xs[j], y = ys[i] (row-major, y up)."""
+    """A model's classes over a regular grid; ``[i, j]`` is at x = xs[j], y = ys[i] (row-major, y up).
+
+    It crosses the pipe in every snapshot, so it holds one float32 number a
+    point and derives the rest: for two classes the winner and confidence
+    come from P(class 1); for K classes only the winner is stored beside the
+    confidence (a full (ny, nx, K) softmax would be K + 1 times the bytes).
+    """
 
     extent: tuple[float, float, float, float]  # x0, x1, y0, y1
     classes: int
-    probabilities: np.ndarray  # (ny, nx, K) float32
-    winner: np.ndarray  # (ny, nx) uint8: the predicted class
-    confidence: np.ndarray  # (ny, nx) float32: the predicted class's probability
+    probability: np.ndarray  # (ny, nx) float32: P(class 1) for two classes, the winner's probability for K
     boundary_x: np.ndarray  # boundary segments as point pairs (draw with connect="pairs")
     boundary_y: np.ndarray
+    predicted: np.ndarray | None = None  # K > 2: the winning class (ny, nx) uint8; two classes: None (P > 0.5)
 
     @property
-    def probability(self) -> np.ndarray:
-        """P(class 1) for two classes; the confidence otherwise."""
-        return self.probabilities[:, :, 1] if self.classes == 2 else self.confidence
+    def winner(self) -> np.ndarray:
+        """The predicted class at each point (uint8)."""
+        if self.predicted is not None:
+            return self.predicted
+        return (self.probability > 0.5).astype(np.uint8)
+
+    @property
+    def confidence(self) -> np.ndarray:
+        """The predicted class's probability: max(p, 1 − p) for two classes."""
+        if self.classes > 2:
+            return self.probability
+        return np.maximum(self.probability, np.float32(1.0) - self.probability)
 
 
 def grid_axes(extent: tuple[float, float, float, float], resolution: int) -> tuple[np.ndarray, np.ndarray]:
@@ -123,57 +140,49 @@ def regions_from_scores(scores: np.ndarray, extent: tuple[float, float, float, f
     """
     xs, ys = grid_axes(extent, resolution)
     scores = np.asarray(scores, dtype=float)
+    shape = (resolution, resolution)
     if scores.ndim == 1:
         with np.errstate(all="ignore"):
-            probs = np.nan_to_num(class_probabilities(scores), nan=0.5)
-        k = 2
-        probs = probs.reshape(resolution, resolution, 2)
-        winner = (probs[:, :, 1] > 0.5).astype(np.uint8)
-        confidence = np.maximum(probs[:, :, 0], probs[:, :, 1])
-        bx, by = contour_segments(probs[:, :, 1], 0.5, xs, ys)
-    else:
-        k = scores.shape[1]
-        if not np.isfinite(scores).all():
-            scores = np.nan_to_num(scores, nan=0.0, posinf=1e300, neginf=-1e300)
-        # Class-major (K rows of n points): every reduction over the classes is then K element-wise passes,
-        # several times faster than reducing a short last axis.
-        S = np.ascontiguousarray(scores.T)
-        top = S[0].copy()
-        winner = np.zeros(len(top), dtype=np.intp)
-        for c in range(1, k):
-            better = S[c] > top
-            winner[better] = c
-            np.maximum(top, S[c], out=top)
-        second = np.full_like(top, -np.inf)
-        for c in range(k):
-            np.maximum(second, np.where(winner == c, -np.inf, S[c]), out=second)
-        P64 = softmax_array(S, axis=0)
-        P = P64.astype(np.float32)
-        shape = (resolution, resolution)
-        probs = np.moveaxis(P.reshape(k, *shape), 0, 2)
-        confidence = P64.max(axis=0).reshape(shape)  # the winner's probability
-        present = np.flatnonzero(np.bincount(winner, minlength=k))
-        parts_x, parts_y = [np.empty(0)], [np.empty(0)]
-        # Class c's margin over its best rival is 0 where it stops winning; all winners but one cover every boundary.
-        for c in present[:-1].tolist():
-            margin = np.where(winner == c, S[c] - second, S[c] - top).reshape(shape)
-            cx, cy = contour_segments(margin, 0.0, xs, ys)
-            parts_x.append(cx)
-            parts_y.append(cy)
-        bx, by = np.concatenate(parts_x), np.concatenate(parts_y)
-        winner = winner.astype(np.uint8).reshape(shape)
+            p1 = np.nan_to_num(class_probabilities(scores)[:, 1], nan=0.5).reshape(shape)
+        bx, by = contour_segments(p1, 0.5, xs, ys)
+        return RegionGrid(tuple(float(v) for v in extent), 2, p1.astype(np.float32), bx, by)
+    k = scores.shape[1]
+    if not np.isfinite(scores).all():
+        scores = np.nan_to_num(scores, nan=0.0, posinf=1e300, neginf=-1e300)
+    # Class-major (K rows of n points): every reduction over the classes is then K element-wise passes,
+    # several times faster than reducing a short last axis.
+    S = np.ascontiguousarray(scores.T)
+    top = S[0].copy()
+    winner = np.zeros(len(top), dtype=np.intp)
+    for c in range(1, k):
+        better = S[c] > top
+        winner[better] = c
+        np.maximum(top, S[c], out=top)
+    second = np.full_like(top, -np.inf)
+    for c in range(k):
+        np.maximum(second, np.where(winner == c, -np.inf, S[c]), out=second)
+    confidence = softmax_array(S, axis=0).max(axis=0).reshape(shape)  # the winner's probability
+    present = np.flatnonzero(np.bincount(winner, minlength=k))
+    parts_x, parts_y = [np.empty(0)], [np.empty(0)]
+    # Class c's margin over its best rival is 0 where it stops winning; all winners but one cover every boundary.
+    for c in present[:-1].tolist():
+        margin = np.where(winner == c, S[c] - second, S[c] - top).reshape(shape)
+        cx, cy = contour_segments(margin, 0.0, xs, ys)
+        parts_x.append(cx)
+        parts_y.append(cy)
     return RegionGrid(
         extent=tuple(float(v) for v in extent),
         classes=k,
-        probabilities=probs if probs.dtype == np.float32 else probs.astype(np.float32),
-        winner=winner,
-        confidence=confidence.astype(np.float32),
-        boundary_x=bx,
-        boundary_y=by,
+        probability=confidence.astype(np.float32),
+        boundary_x=np.concatenate(parts_x),
+        boundary_y=np.concatenate(parts_y),
+        predicted=winner.astype(np.uint8).reshape(shape),
     )
 
 
-def class_regions(model, extent: tuple[float, float, float, float], resolution: int = 90, weights=None) -> RegionGrid:
+def class_regions(
+    model, extent: tuple[float, float, float, float], resolution: int = GRID_RESOLUTION, weights=None
+) -> RegionGrid:
     """Evaluate ``model`` (an ``nn.MLP``) on the grid with its vectorised forward pass."""
     scores = model.forward_array(grid_points(extent, resolution), weights=weights)
     return regions_from_scores(scores, extent, resolution)
@@ -206,3 +215,39 @@ def region_image(
     out[:, :, :3] = np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
     out[:, :, 3] = 255
     return out
+
+
+def probability_ramp(values: np.ndarray, ramp) -> np.ndarray:
+    """RGBA (…, 4) uint8 of probabilities on a ramp of three RGB colors (at 0, 0.5 and 1).
+
+    Linear between the colors and truncated to bytes, as pyqtgraph's
+    ``ColorMap.map(mode="byte")`` does, so the map matches its color bar.
+    """
+    stops = np.asarray(ramp, dtype=float)
+    if stops.shape != (3, 3):
+        raise ValueError(f"a probability ramp is three RGB colors, got shape {stops.shape}")
+    v = np.asarray(values, dtype=float)
+    out = np.empty((*v.shape, 4), dtype=np.uint8)
+    for c in range(3):
+        out[..., c] = np.interp(v, (0.0, 0.5, 1.0), stops[:, c])
+    out[..., 3] = 255
+    return out
+
+
+def region_rgba(
+    grid: RegionGrid,
+    palette: list[tuple[int, int, int]],
+    background: tuple[int, int, int] = (255, 255, 255),
+    ramp=None,
+    discrete: bool = False,
+    strength: float = 0.6,
+) -> np.ndarray:
+    """The picture of ``grid`` as RGBA (ny, nx, 4) uint8, rows as the grid's (y up): the live map's and the PNG's.
+
+    Two classes with a ``ramp``: P(class 1) on it (``discrete``: each point at
+    its predicted class's end).  Otherwise (K classes, or no ramp) each point in
+    its class's ``palette`` color, its intensity the confidence (``region_image``).
+    """
+    if grid.classes == 2 and ramp is not None:
+        return probability_ramp(grid.winner if discrete else grid.probability, ramp)
+    return region_image(grid, palette, background, strength, discrete)

@@ -10,8 +10,8 @@ process training runs truly in parallel and the GUI keeps its GIL.
 This module imports no Qt, so the child starts quickly.  The child owns the
 Trainer inside an ``Engine``; the GUI sends typed commands
 (``autograd_core.live.protocol``) and receives ``Snapshot`` objects (weights,
-gradients, metrics since the last one, the decision boundary grid and its
-0.5 contour, and the state a restart needs) at a bounded rate, so the GUI
+gradients, metrics since the last one, the decision regions as the core's
+``RegionGrid`` with their boundaries, and the state a restart needs) at a bounded rate, so the GUI
 thread only hands arrays to the plots.
 
 The engine never sees a pipe directly: anything with ``poll/recv`` brings
@@ -32,11 +32,10 @@ import numpy as np
 from autograd_core.lab.landscape import WeightHistory, loss_landscape
 from autograd_core.learn.data import Dataset, dataset_points
 from autograd_core.learn.inspection import loss_slice, next_step, parameter_index
-from autograd_core.learn.losses import predict, probability
+from autograd_core.learn.losses import predict
 from autograd_core.learn.regression import RegressionRun, regression_config_from_dict
 from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.protocol import (
-    BoundaryGrid,
     Command,
     ComputeLandscape,
     Export,
@@ -57,12 +56,11 @@ from autograd_core.live.protocol import (
     TrainerState,
     UpdateSettings,
 )
-from autograd_core.live.regions import contour_segments, regions_from_scores
+from autograd_core.live.regions import GRID_RESOLUTION, RegionGrid, class_regions
 from autograd_core.session import session_dict, trainer_from_session
 
-__all__ = ["BoundaryGrid", "Engine", "Snapshot", "boundary_grid", "contour_segments", "square_extent"]
+__all__ = ["GRID_RESOLUTION", "Engine", "RegionGrid", "Snapshot", "map_extent", "square_extent"]
 
-GRID_RESOLUTION = 90  # cells per side of the decision-boundary heat map
 GRID_MARGIN = 0.15  # fraction of the data range added on each side
 SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
 SLICE_SHARE = 0.25  # …and never more than this share of the time: a slow slice comes less often
@@ -96,28 +94,12 @@ def square_extent(extent: tuple[float, float, float, float]) -> tuple[float, flo
     return (cx - half, cx + half, cy - half, cy + half)
 
 
-def boundary_grid(
-    model, weights, extent: tuple[float, float, float, float], resolution: int = GRID_RESOLUTION
-) -> BoundaryGrid:
-    """Evaluate the model on a grid with the vectorised forward pass and trace the 0.5 contour."""
-    x0, x1, y0, y1 = extent
-    xs = np.linspace(x0, x1, resolution)
-    ys = np.linspace(y0, y1, resolution)
-    gx, gy = np.meshgrid(xs, ys)
-    scores = model.forward_array(np.column_stack([gx.ravel(), gy.ravel()]), weights=weights)
-    if scores.ndim == 2:  # K classes: the regions, their confidence and boundaries (autograd_core.live.regions)
-        regions = regions_from_scores(scores, extent, resolution)
-        return BoundaryGrid(
-            regions.confidence,
-            extent,
-            regions.boundary_x,
-            regions.boundary_y,
-            classes=regions.classes,
-            winner=regions.winner,
-        )
-    prob = np.nan_to_num(probability(scores), nan=0.5).reshape(resolution, resolution)
-    cx, cy = contour_segments(prob, 0.5, xs, ys)
-    return BoundaryGrid(prob.astype(np.float32), extent, cx, cy)
+def map_extent(dataset: Dataset) -> tuple[float, float, float, float]:
+    """Where the boundary map of ``dataset`` lies: its bounds with a margin, made square.
+
+    Computed here only: the snapshot's ``RegionGrid.extent`` carries it to every view.
+    """
+    return square_extent(dataset.bounds(margin=GRID_MARGIN))
 
 
 class Engine:
@@ -420,15 +402,15 @@ class Engine:
         if self.no_points is not None:
             self.extent_dataset = dataset  # the map stays where it was (an empty plane has no bounds)
             if self.extent is None:
-                self.extent = square_extent(trainer.data.bounds(margin=GRID_MARGIN))
+                self.extent = map_extent(trainer.data)
         elif self.extent_dataset is not dataset:
-            self.extent = square_extent(dataset.bounds(margin=GRID_MARGIN))
+            self.extent = map_extent(dataset)
             self.extent_dataset = dataset
         # before the snapshot is made, so a refused request's error is in it
         landscape = self.compute_landscape() if self.landscape_request is not None else None
         weights = model.weight_arrays()
         try:
-            grid = boundary_grid(model, weights, self.extent)
+            grid = class_regions(model, self.extent, GRID_RESOLUTION, weights=weights)
         except (ValueError, FloatingPointError):  # never lose a frame to a numeric corner case
             grid = None
         snap = Snapshot(

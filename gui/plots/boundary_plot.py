@@ -1,8 +1,10 @@
-"""The decision boundary: P(class 1) as a heat map, its 0.5 contour, and the data on top.
+"""The decision boundary: P(class 1) as a heat map (K classes: the regions), its boundaries, and the data on top.
 
-Everything heavy (the grid forward pass, the contour) is computed by the
-worker; this widget only hands arrays to pyqtgraph, so a frame costs well
-under a millisecond of Python.
+Everything heavy (the grid forward pass, the boundaries, the map's extent)
+is computed by the training service and arrives as the snapshot's
+``RegionGrid``; this widget turns it into pixels with the core's
+``region_rgba`` (the PNG export's function too) and hands the arrays to
+pyqtgraph, so a frame costs about a millisecond of Python.
 
 The plot is also a tool: a row of modes decides what a click does.
 Inspect (default) selects the data point under the pointer (a ring marks it,
@@ -35,12 +37,12 @@ from PySide6.QtWidgets import (
 
 from autograd_core.language.naming import class_name, input_name
 from autograd_core.learn.data import MAX_CLASSES
-from autograd_core.live.regions import RegionGrid, region_image
-from autograd_core.live.service import GRID_MARGIN, Snapshot, square_extent
+from autograd_core.live.regions import region_rgba
+from autograd_core.live.service import Snapshot
 from autograd_core.numbers import format_fixed
 
 from ..shell.flow_layout import FlowLayout
-from ..shell.theme import Palette, class_rgb, palette, plot_text_size, readable_text, rgb
+from ..shell.theme import Palette, palette, plot_text_size, readable_text
 from ..training.training_style import (
     data_to_pixel,
     pixel_to_data,
@@ -48,6 +50,7 @@ from ..training.training_style import (
     probability_colormap,
     readable_ticks,
     refit_title,
+    region_colors,
     set_plot_title,
     style_plot,
 )
@@ -143,7 +146,9 @@ class BoundaryPlot(QWidget):
             width=16,
             label="P(class 1)",
         )
-        self.colorbar.setImageItem(self.image, insert_in=item)
+        # Beside the plot but not tied to the image: the image is RGBA already (region_rgba), painted with the bar's
+        # own colors; a tied bar would take the image's byte levels (0…255) as its scale.
+        self.colorbar.setImageItem([], insert_in=item)
         self.contour = pg.PlotCurveItem(connect="pairs")
         self.contour.setZValue(5)
         item.addItem(self.contour)
@@ -166,8 +171,8 @@ class BoundaryPlot(QWidget):
         self.selection_ring.setZValue(20)
         item.addItem(self.selection_ring)
         self.selected: tuple[float, float, int] | None = None
-        # Until the training process sends its first map (about a second): a plain −2…2 plane
-        # (the data's extent once known) and a word on what is happening, not pyqtgraph's ±0.5.
+        # Until the training process sends its first map (about a second): a plain −2…2 plane and a word on what
+        # is happening, not pyqtgraph's ±0.5.  The map's extent comes with the map (the service computes it).
         self.placeholder = pg.TextItem("Starting the training process…", anchor=(0.5, 0.5))
         self.placeholder.setZValue(30)
         item.addItem(self.placeholder)
@@ -384,10 +389,10 @@ class BoundaryPlot(QWidget):
         if snap.dataset is not self._dataset and snap.dataset is not None:
             self.set_dataset(snap.dataset)
         if snap.grid is not None:
-            self.set_classes(getattr(snap.grid, "classes", 2))
+            self.set_classes(snap.grid.classes)
             self._grid = snap.grid
             self._redraw_image()
-            self.contour.setData(snap.grid.contour_x, snap.grid.contour_y)
+            self.contour.setData(snap.grid.boundary_x, snap.grid.boundary_y)
 
     def set_dataset(self, dataset) -> None:
         """Draw the points of ``dataset`` (train filled, test hollow)."""
@@ -405,10 +410,6 @@ class BoundaryPlot(QWidget):
         self._draw_points()
         self._show_key()  # (a test set or none)
         self.highlight(None)  # the highlighted points were those of other data
-        if self._extent is None and len(self._X["train"]) + len(self._X["test"]):
-            x0, x1, y0, y1 = square_extent(dataset.bounds(margin=GRID_MARGIN))  # where the map will be
-            self.plot.getPlotItem().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
-            self.placeholder.setPos((x0 + x1) / 2, (y0 + y1) / 2)
         if self.selected is not None and self.find_point(*self.selected) is None:
             self.clear_selection()  # the selected point was erased
 
@@ -424,26 +425,14 @@ class BoundaryPlot(QWidget):
         grid = self._grid
         if grid is None:
             return
-        prob = grid.probability
         self.placeholder.hide()
-        if getattr(grid, "winner", None) is not None and grid.classes > 2:
-            regions = RegionGrid(grid.extent, grid.classes, np.empty(0), grid.winner, grid.probability, None, None)
-            rgba = region_image(
-                regions,
-                class_rgb(self.colors.name),
-                background=rgb(self.colors.plot_background),  # unsure regions fade into the theme's background
-                discrete=self.discretize.isChecked(),
-            )
-            self.image.setImage(np.ascontiguousarray(rgba.transpose(1, 0, 2)), autoLevels=False, levels=(0, 255))
-        else:
-            if self.discretize.isChecked():
-                prob = (prob > 0.5).astype(float)
-            # The worker's array is row-major (prob[i, j] at y_i, x_j); the image item wants [x, y].
-            self.image.setImage(prob.T, autoLevels=False, levels=(0.0, 1.0))
-        if grid.extent != self._extent:
+        rgba = region_rgba(grid, discrete=self.discretize.isChecked(), **region_colors(self.colors))
+        # The grid is row-major (rgba[i, j] at y_i, x_j); the image item wants [x, y].
+        self.image.setImage(np.ascontiguousarray(rgba.transpose(1, 0, 2)), autoLevels=False, levels=(0, 255))
+        if grid.extent != self._extent:  # the service's extent, as it arrives
             self._extent = grid.extent
             x0, x1, y0, y1 = grid.extent
-            n_y, n_x = prob.shape
+            n_y, n_x = grid.probability.shape
             dx, dy = (x1 - x0) / (n_x - 1), (y1 - y0) / (n_y - 1)
             # Pixel centers sit on the grid points, so the contour and the colors line up.
             self.image.setRect(QRectF(x0 - dx / 2, y0 - dy / 2, x1 - x0 + dx, y1 - y0 + dy))

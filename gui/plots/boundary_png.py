@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from autograd_core.live.service import GRID_MARGIN
 from autograd_core.numbers import LEDGER, format_number, format_percent
 
 GRID = 240  # samples per axis of the probability map
@@ -47,6 +48,15 @@ def _equal_aspect(bounds, width: int, height: int):
     return cx - scale * width / 2, cx + scale * width / 2, cy - scale * height / 2, cy + scale * height / 2
 
 
+def map_pixels(regions, pal) -> np.ndarray:
+    """The map of a ``RegionGrid`` as RGBA rows from the top (y1) down: the live map's ``region_rgba``, flipped."""
+    from autograd_core.live.regions import region_rgba
+
+    from ..training.training_style import region_colors
+
+    return np.ascontiguousarray(region_rgba(regions, **region_colors(pal))[::-1])
+
+
 def render_boundary(trainer, width: int = 820, height: int = 700):
     """The picture as a QImage (exposed for tests and for the app's "export" action)."""
     _ensure_app()
@@ -61,21 +71,16 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     left, right, top, bottom = 70, 110, 64, 56
     pw, ph = width - left - right, height - top - bottom
     data = trainer.data
-    x0, x1, y0, y1 = _equal_aspect(data.bounds(0.15), pw, ph)
+    # The service's margin, the window widened to this canvas's shape (the live map's is square: map_extent).
+    x0, x1, y0, y1 = _equal_aspect(data.bounds(GRID_MARGIN), pw, ph)
 
     # One pipeline with the live view: autograd_core.live.regions evaluates the grid (rows y0 → y1) and traces the
-    # boundaries; the image is flipped so that its rows run from the top (y1) down.
-    from autograd_core.live.regions import class_regions, region_image
-
-    from ..shell.theme import class_rgb
+    # boundaries, and region_rgba paints it as the live map does.
+    from autograd_core.live.regions import class_regions
 
     classes = trainer.config.num_classes
     regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
-    if classes > 2:  # one color per class, intensity = confidence
-        rgba = np.ascontiguousarray(region_image(regions, class_rgb(pal.name))[::-1])
-    else:  # P(class 1) on the probability color map
-        prob = regions.probabilities[::-1, :, 1]
-        rgba = np.ascontiguousarray(probability_colormap(pal).map(prob.ravel(), mode="byte").reshape(GRID, GRID, 4))
+    rgba = map_pixels(regions, pal)
     heat = QImage(rgba.data, GRID, GRID, 4 * GRID, QImage.Format.Format_RGBA8888).copy()
 
     image = QImage(width, height, QImage.Format.Format_ARGB32)

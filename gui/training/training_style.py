@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
-from ..shell.theme import PALETTES, Palette, palette, plot_text_size
+from ..shell.theme import PALETTES, Palette, class_rgb, palette, plot_text_size, rgb
 
 # The light theme's class colors (the names other modules and tests import; views use palette()).
 CLASS_COLORS = PALETTES["light"].class_colors
@@ -33,6 +33,17 @@ def probability_colormap(pal: Palette | None = None) -> pg.ColorMap:
     pal = pal or palette()
     colors = np.array([_rgb(c) for c in pal.probability_stops], dtype=np.ubyte)
     return pg.ColorMap(np.array([0.0, 0.5, 1.0]), colors, name=f"probability-{pal.name}")
+
+
+def region_colors(pal: Palette | None = None) -> dict:
+    """The colors ``autograd_core.live.regions.region_rgba`` paints a map in (``palette``, ``background``,
+    ``ramp``): one call for the live map and the PNG, so both draw the same picture of the same grid."""
+    pal = pal or palette()
+    return {
+        "palette": class_rgb(pal.name),
+        "background": rgb(pal.plot_background),  # unsure regions fade into the theme's background
+        "ramp": [rgb(c) for c in pal.probability_stops],  # the color bar's stops (probability_colormap)
+    }
 
 
 def signed_color(value: float, scale: float, pal: Palette | None = None) -> QColor:
