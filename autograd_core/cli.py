@@ -734,11 +734,11 @@ def _cost_accepted(parser: argparse.ArgumentParser, cost: RunCost, limits: RunLi
 
 def _final_grid(trainer: Trainer):
     """The trained model's decision regions as the app's training service draws them (for the run's picture)."""
-    from autograd_core.live.service import GRID_MARGIN, boundary_grid, square_extent
+    from autograd_core.live.regions import class_regions
+    from autograd_core.live.service import map_extent
 
-    extent = square_extent(trainer.data.bounds(margin=GRID_MARGIN))
     try:
-        return boundary_grid(trainer.model, trainer.model.weight_arrays(), extent)
+        return class_regions(trainer.model, map_extent(trainer.data))
     except (ValueError, FloatingPointError):  # a diverged model: the run is kept without its picture
         return None
 

@@ -2,7 +2,7 @@
 
 The session holds a realistic trainer (the default 2-16-16-1 network trained for its 300 steps, with its
 history) and 50 runs, each with five 2,000-point curves and a 40×40 picture of the trained model's regions
-(``record_trainer_run`` with the training service's boundary grid). Prints the best of ``--repeat`` times of
+(``record_trainer_run`` with the training service's RegionGrid). Prints the best of ``--repeat`` times of
 ``save_session`` and ``load_session``, the file size, and the history's own share: ``to_list`` / ``from_list``
 and its memory estimate (``RunHistory.nbytes``).
 
@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from autograd_core.files import format_size
 from autograd_core.learn.runs import CURVE_POINTS, MAX_RUNS, RunHistory, record_trainer_run
 from autograd_core.learn.training import Trainer, TrainingConfig
-from autograd_core.live.service import GRID_MARGIN, boundary_grid, square_extent
+from autograd_core.live.regions import class_regions
+from autograd_core.live.service import map_extent
 from autograd_core.session import load_session, save_session
 
 
@@ -39,8 +40,7 @@ def best_of(repeat: int, action) -> float:
 
 def full_history(trainer: Trainer) -> RunHistory:
     """50 runs of 2,000 points: the trained run's curves stretched over 2,000 steps, a little different each."""
-    extent = square_extent(trainer.data.bounds(margin=GRID_MARGIN))
-    grid = boundary_grid(trainer.model, trainer.model.weight_arrays(), extent)
+    grid = class_regions(trainer.model, map_extent(trainer.data))  # what a snapshot carries
     history = RunHistory()
     for i in range(MAX_RUNS):
         trainer.config.lr = 0.05 * (1 + i % 5)

@@ -31,8 +31,8 @@ from autograd_core.learn.data import MAX_CLASSES
 from autograd_core.learn.regression import regression_config_from_dict
 from autograd_core.learn.training import TrainingConfig
 
-if TYPE_CHECKING:  # the protocol imports sessions, which import this module
-    from autograd_core.live.protocol import BoundaryGrid
+if TYPE_CHECKING:  # (the live package's protocol imports sessions, which import this module)
+    from autograd_core.live.regions import RegionGrid
 
 MAX_RUNS = 50
 CURVE_POINTS = 2_000
@@ -165,8 +165,8 @@ def _sample_points(points_xy, labels=None) -> list[list[float]]:
     return [[float(xy[i, 0]), float(xy[i, 1]), int(labels[i])] for i in keep]
 
 
-def picture_from_grid(grid: BoundaryGrid, points_xy, labels, size: int = 40) -> RunPicture:
-    """A ``size``×``size`` picture of a boundary grid: each cell is the grid point nearest to it.
+def picture_from_grid(grid: RegionGrid, points_xy, labels, size: int = 40) -> RunPicture:
+    """A ``size``×``size`` picture of a snapshot's regions: each cell is the grid point nearest to it.
 
     Two classes: the label is P(class 1) > 0.5 and the confidence max(p, 1 − p);
     K classes: the grid's winner and its probability.
@@ -178,7 +178,7 @@ def picture_from_grid(grid: BoundaryGrid, points_xy, labels, size: int = 40) -> 
     iy = np.rint(np.linspace(0, ny - 1, size)).astype(int)
     ix = np.rint(np.linspace(0, nx - 1, size)).astype(int)
     p = prob[np.ix_(iy, ix)]
-    if grid.classes > 2 and grid.winner is not None:
+    if grid.classes > 2:
         cells = np.asarray(grid.winner)[np.ix_(iy, ix)].astype(int)
         confidence = p
     else:
@@ -650,8 +650,8 @@ def first_point(run: Run | None, steps: int):
 def record_trainer_run(runs: RunHistory, trainer, seconds: float, grid=None, start=None) -> Run:
     """Start a run for ``trainer`` (named against the last) and record its history and final picture.
 
-    ``grid`` is a ``BoundaryGrid`` of the trained model (``live.service.boundary_grid``); ``start``
-    the metrics before the first step, when known.
+    ``grid`` is the trained model's ``RegionGrid`` (``live.regions.class_regions`` on ``live.service.map_extent``),
+    as a snapshot carries it; ``start`` the metrics before the first step, when known.
     """
     is_regression = getattr(trainer, "task", "classification") == "regression"
     config = trainer.config_dict() if is_regression else trainer.config.to_dict()

@@ -25,8 +25,8 @@ from autograd_core.learn.runs import (
     record_trainer_run,
 )
 from autograd_core.learn.training import Trainer, TrainingConfig
-from autograd_core.live.protocol import BoundaryGrid
-from autograd_core.live.service import boundary_grid, square_extent
+from autograd_core.live.regions import RegionGrid, class_regions
+from autograd_core.live.service import map_extent
 from autograd_core.session import (
     SessionError,
     load_session,
@@ -254,7 +254,7 @@ def test_deleting_the_current_run_makes_record_do_nothing():
 
 def _grid(prob, winner=None, classes=2):
     prob = np.asarray(prob, dtype=np.float32)
-    return BoundaryGrid(prob, (0.0, 2.0, 0.0, 2.0), np.empty(0), np.empty(0), classes=classes, winner=winner)
+    return RegionGrid((0.0, 2.0, 0.0, 2.0), classes, prob, np.empty(0), np.empty(0), predicted=winner)
 
 
 def test_a_picture_of_two_classes_takes_the_label_and_confidence_of_the_nearest_grid_point():
@@ -298,10 +298,7 @@ def _trained_history(runs: int = 3) -> RunHistory:
         trainer = Trainer(TrainingConfig(**{**SMALL.to_dict(), "lr": 0.05 * (i + 1)}))
         start = trainer.evaluate()
         trainer.run()
-        extent = square_extent(trainer.data.bounds(margin=0.15))
-        record_trainer_run(
-            history, trainer, 0.5, boundary_grid(trainer.model, trainer.model.weight_arrays(), extent), start
-        )
+        record_trainer_run(history, trainer, 0.5, class_regions(trainer.model, map_extent(trainer.data)), start)
     regression = RegressionRun(RegressionConfig(steps=4, samples=30))
     start = regression.evaluate()
     for _ in range(4):
@@ -315,10 +312,8 @@ def test_record_trainer_run_keeps_step_0_the_history_and_a_picture():
     start = trainer.evaluate()
     trainer.run()
     history = RunHistory()
-    extent = square_extent(trainer.data.bounds(margin=0.15))
-    run = record_trainer_run(
-        history, trainer, 0.5, boundary_grid(trainer.model, trainer.model.weight_arrays(), extent), start
-    )
+    extent = map_extent(trainer.data)
+    run = record_trainer_run(history, trainer, 0.5, class_regions(trainer.model, extent), start)
     assert run.curves["step"] == [0, 1, 2, 3, 4, 5, 6]
     assert run.curves["train_loss"] == [start.train_loss] + [m.train_loss for m in trainer.history]
     assert run.curves["test_acc"][-1] == trainer.history[-1].test_acc

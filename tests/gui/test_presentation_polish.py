@@ -1,5 +1,6 @@
 """Presentation mode on a projector (1280×720): sizes and geometry measured, not pixels."""
 
+import numpy as np
 import pytest
 from conftest import new_main_window
 from PySide6.QtGui import QFontMetricsF
@@ -102,7 +103,8 @@ def test_sample_entry_row_fits_a_projector_without_clipping(qtbot, window):
 def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbot):
     """For ~1 s after the tab first showed, the axes read −500…500 (×0.001) on an empty plot."""
     from autograd_core.learn.data import make_dataset
-    from autograd_core.live.service import square_extent
+    from autograd_core.live.regions import class_regions
+    from autograd_core.live.service import Snapshot, map_extent
     from gui.plots.boundary_plot import BoundaryPlot
 
     plot = BoundaryPlot()
@@ -110,23 +112,27 @@ def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbo
     plot.resize(500, 500)
     plot.show()
     qtbot.wait(20)
-    (x0, x1), (y0, y1) = plot.plot.getPlotItem().getViewBox().viewRange()
+
+    def view():
+        (x0, x1), (y0, y1) = plot.plot.getPlotItem().getViewBox().viewRange()
+        return x0, x1, y0, y1
+
+    x0, x1, y0, y1 = view()
     assert x0 <= -2 and x1 >= 2 and y0 <= -2 and y1 >= 2 and max(x1 - x0, y1 - y0) < 6, (x0, x1, y0, y1)
     assert plot.placeholder.isVisible() and "Starting the training process" in plot.placeholder.toPlainText()
-    # the data bounds as soon as the data is known
+    # the data alone moves nothing: the map's extent is the training service's, and comes with the map
     dataset = make_dataset("moons", samples=100, noise=0.1, seed=0, test_fraction=0.2, standardize=False)
+    before = view()
     plot.set_dataset(dataset)
-    bx0, bx1, by0, by1 = dataset.bounds(margin=0.15)
-    (x0, x1), (y0, y1) = plot.plot.getPlotItem().getViewBox().viewRange()
-    assert x0 <= bx0 and x1 >= bx1 and y0 <= by0 and y1 >= by1 and x1 - x0 < 2 * (bx1 - bx0) + 1
-    # and the message goes when the first map arrives
-    from autograd_core.learn.nn import MLP
-    from autograd_core.live.service import Snapshot, boundary_grid
-
+    assert view() == before
     model = MLP(2, [4, 1], seed=0)
-    grid = boundary_grid(model, model.weight_arrays(), square_extent(dataset.bounds(margin=0.15)), resolution=20)
-    plot.update_snapshot(Snapshot(generation=1, grid=grid))
+    extent = map_extent(dataset)
+    plot.update_snapshot(Snapshot(generation=1, dataset=dataset, grid=class_regions(model, extent, resolution=20)))
     assert not plot.placeholder.isVisible()
+    np.testing.assert_allclose(view(), extent, atol=1e-9)
+    bx0, bx1, by0, by1 = dataset.bounds(margin=0.15)  # the data with its margin, squared
+    assert extent[0] <= bx0 and extent[1] >= bx1 and extent[2] <= by0 and extent[3] >= by1
+    assert extent[1] - extent[0] == pytest.approx(extent[3] - extent[2])
 
 
 def _contrast(a, b) -> float:

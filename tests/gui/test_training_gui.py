@@ -11,8 +11,10 @@ from PySide6.QtCore import Qt
 from training_gui_helpers import child_pids, set_spin
 
 from autograd_core.learn.training import Trainer
+from autograd_core.live.regions import probability_ramp
 from autograd_core.numbers import format_number
 from autograd_core.session import load_session
+from gui.training.training_style import region_colors
 
 TIMEOUT = 30_000
 
@@ -277,10 +279,12 @@ def test_data_controls_and_boundary_toggles(qtbot, ws):
     ws.flush()
     # the map: continuous probabilities, or two colors when discretized; test points can be hidden
     grid = ws.controller.last_snapshot.grid
-    np.testing.assert_allclose(ws.boundary.image.image, grid.probability.T)
+    ramp = region_colors(ws.boundary.colors)["ramp"]
+    np.testing.assert_array_equal(ws.boundary.image.image, probability_ramp(grid.probability, ramp).transpose(1, 0, 2))
     click(qtbot, ws.boundary.discretize)
-    assert set(np.unique(ws.boundary.image.image)) <= {0.0, 1.0}
-    np.testing.assert_array_equal(ws.boundary.image.image, (grid.probability.T > 0.5).astype(float))
+    image = ws.boundary.image.image.transpose(1, 0, 2)
+    assert {tuple(c) for c in image.reshape(-1, 4)[:, :3].tolist()} == {tuple(ramp[0]), tuple(ramp[2])}
+    np.testing.assert_array_equal(image[:, :, 0] == ramp[2][0], grid.probability > 0.5)
     click(qtbot, ws.boundary.show_test)
     assert not ws.boundary.test_points.isVisible() and ws.boundary.train_points.isVisible()
 
