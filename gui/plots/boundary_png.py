@@ -184,9 +184,9 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     title = f"{data.name}: train accuracy {format_percent(m.train_acc)}{test} after {trainer.step_count} steps"
     sub = (
         f"MLP {'-'.join(map(str, [c.inputs, *c.layers, c.outputs]))} {'/'.join(c.hidden_activations) or c.activation}, "
-        f"{'cross-entropy' if regions is not None else c.loss} loss, {c.optimizer} lr {format_number(c.lr, LEDGER)}"
+        f"{'cross-entropy' if classes > 2 else c.loss} loss, {c.optimizer} lr {format_number(c.lr, LEDGER)}"
         + ("   ●  train   ○  test" if len(data.y_test) else "   ●  train")
-        + ("   —  P = 0.5" if regions is None else "   —  class boundaries")
+        + ("   —  class boundaries" if classes > 2 else "   —  P = 0.5")
     )
     bold = QFont(font)
     bold.setPixelSize(17)

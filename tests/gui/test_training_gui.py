@@ -61,7 +61,7 @@ def test_play_to_90_percent_pause_step_reset(qtbot, process_ws):
     # the boundary map and the curves follow
     ws.flush()
     grid = ws.controller.last_snapshot.grid
-    assert grid.probability.min() < 0.5 < grid.probability.max() and len(grid.contour_x) > 0
+    assert grid.probability.min() < 0.5 < grid.probability.max() and len(grid.boundary_x) > 0
     assert len(ws.metrics.test_acc.getData()[0]) == len(ws.controller.history) > 0
 
     click(qtbot, panel.play_button)  # pause
