@@ -33,7 +33,7 @@ class RegionGrid:
     It crosses the pipe in every snapshot, so it holds one float32 number a
     point and derives the rest: for two classes the winner and confidence
     come from P(class 1); for K classes only the winner is stored beside the
-    confidence (a full (ny, nx, K) softmax would be K + 1 times the bytes).
+    confidence (the full (ny, nx, K) softmax would be K times the bytes).
     """
 
     extent: tuple[float, float, float, float]  # x0, x1, y0, y1
