@@ -270,7 +270,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         # Every repaint of the view starts here: the moment to choose who paints the boxes at this zoom.
         super().drawBackground(painter, rect)
         plain = self.transform().m11() * self._name_points < NAMES_MIN_POINTS
-        if plain != self._plain:
+        if plain != self._plain and not self._exporting:  # an export in bands keeps the boxes' own text
             self._set_plain(plain)
 
     def _set_plain(self, plain: bool) -> None:

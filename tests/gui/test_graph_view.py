@@ -143,6 +143,48 @@ def test_wheel_zooms_drag_pans_and_fit_shows_everything(qtbot, view):
     assert visible.contains(view.scene().itemsBoundingRect())
 
 
+def test_a_png_exported_in_bands_is_the_picture_painted_in_one_go(qtbot, view, tmp_path, monkeypatch):
+    """The app paints a PNG band by band between event-loop turns; the file is the same picture."""
+    import gui.graph_view.export as export
+
+    monkeypatch.setattr(export, "EXPORT_BAND_PIXELS", 20_000)  # many bands even for a small graph
+    x = Tensor(0.5, label="x")
+    y = sum(((x * k).tanh() for k in range(1, 9)), Tensor(0.0))
+    draw(qtbot, view, to_networkx(y))
+    whole = view.render_image()
+    image, rect, scale = view._export_canvas()
+    assert len(view._export_bands(image, rect, scale)) > 5
+    said = []
+    view.message.connect(said.append)
+    png = tmp_path / "bands.png"
+    view.export(str(png), background=True)
+    assert said == [f"Saving the graph to {png}…"] and not png.exists()  # painting goes on in later turns
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=10_000)
+    assert said[1] == f"Graph saved to {png}"
+    saved = QImage(str(png)).convertToFormat(whole.format())
+    assert saved.size() == whole.size()
+    differing = sum(
+        saved.pixel(i, j) != whole.pixel(i, j) for i in range(0, whole.width(), 3) for j in range(0, whole.height(), 3)
+    )
+    assert differing == 0
+
+
+def test_a_graph_redrawn_during_a_banded_export_stops_it_with_a_message(qtbot, view, tmp_path, monkeypatch):
+    import gui.graph_view.export as export
+
+    monkeypatch.setattr(export, "EXPORT_BAND_PIXELS", 20_000)
+    draw(qtbot, view, to_networkx(neuron()))
+    said = []
+    view.message.connect(said.append)
+    png = tmp_path / "stopped.png"
+    view.export(str(png), background=True)
+    view._generation += 1  # what a new layout of another graph does
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=10_000)
+    assert said[1] == f"The graph changed while it was being exported: {png} not written"
+    qtbot.wait(100)
+    assert not png.exists() and not view._exporting
+
+
 def test_export_png_and_svg(qtbot, view, tmp_path):
     o = neuron()
     draw(qtbot, view, to_networkx(o))
