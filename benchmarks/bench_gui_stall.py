@@ -137,8 +137,6 @@ def main() -> int:
         if result["hit97"] is None and m.test_acc >= 0.97:
             result["hit97"] = (t, m.step)
 
-    controller.snapshotReady.connect(on_snapshot)
-
     def start():
         for key in draws:
             draws[key] = 0
@@ -158,7 +156,13 @@ def main() -> int:
         ws.shutdown()
         app.quit()
 
-    controller.runningChanged.connect(lambda running: None if running else stop_probe())
+    def on_change(change):  # (in the controller's order: the running state, then the snapshot)
+        if "running" in change and not change.running:
+            stop_probe()
+        if "snapshot" in change:
+            on_snapshot(change.snapshot)
+
+    controller.changed.connect(on_change)
 
     # Wait for the training process to be up (first snapshot), then press Play.
     def wait_ready():

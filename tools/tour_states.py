@@ -186,7 +186,7 @@ class Tour:
             c.pause()
             if not c.update_settings(**wanted):
                 raise ValueError(f"refused settings {wanted}")
-            c.configChanged.emit(c.config)  # the settings panel shows what trains (as after a session load)
+            c.announce_config()  # the settings panel shows what trains (as after a session load)
             c.reset()
             self.wait_until(lambda: c.settled and c.last_metrics is not None and c.last_metrics.step == 0)
             self.config_key = key

@@ -30,6 +30,7 @@ from autograd_core.language.expression import EmptyExpressionError
 
 from ..graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from ..graph_view.graph_state import Change
+from ..shell.areas import ExportingWindow
 from ..shell.status_messages import StatusMessages
 from ..shell.theme import monospace_font
 from .backward_panel import backward_column
@@ -307,7 +308,7 @@ class ExpressionPanel(QWidget):
 
     def _export_clicked(self) -> None:
         window = self.window()
-        if hasattr(window, "export_image"):
+        if isinstance(window, ExportingWindow):
             window.export_image()
 
     def _toggle_groups(self, _checked: bool = False) -> None:

@@ -62,23 +62,23 @@ def perform(window, action) -> None:
             raise ActionFailed(f"the preset {arg!r} was refused")
     elif verb == "dataset":
         controller.update_settings(dataset=arg, points=None)
-        controller.configChanged.emit(controller.config)
+        controller.announce_config()
     elif verb == "layers":
         try:
             sizes = [int(s) for s in arg.replace(" ", "").split(",") if s]
         except ValueError:
             raise ActionFailed(f"{arg!r} is not a list of layer sizes like 16,16") from None
         controller.update_settings(layers=sizes)
-        controller.configChanged.emit(controller.config)
+        controller.announce_config()
     elif verb == "activation":
         controller.update_settings(activation=arg)
-        controller.configChanged.emit(controller.config)
+        controller.announce_config()
     elif verb == "lr":
         panel.lr.setValue(_number(arg))  # its valueChanged sends the setting, as typing does
     elif verb == "epochs":
         done = controller.last_snapshot.last.step if controller.last_snapshot and controller.last_snapshot.last else 0
         controller.update_settings(steps=done + int(_number(arg)))
-        controller.configChanged.emit(controller.config)
+        controller.announce_config()
         if not controller.running:
             panel.play_button.click()
     elif verb == "play":

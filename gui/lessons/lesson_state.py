@@ -115,9 +115,7 @@ class LessonState(QObject):
         expr = window.expression.state
         expr.changed.connect(self._poke)
         controller = window.training.controller
-        for signal in (controller.historyChanged, controller.configChanged, controller.runningChanged):
-            signal.connect(self._poke)
-        controller.snapshotReady.connect(self._poke)
+        controller.changed.connect(self._training_changed)
         window.tabs.currentChanged.connect(self._poke)
         window.training.curves.currentChanged.connect(self._poke)
 
@@ -156,6 +154,10 @@ class LessonState(QObject):
         self.changed.emit()
 
     # ---------------------------------------------------------------- checking
+
+    def _training_changed(self, change) -> None:
+        if change.what & {"history", "config", "running", "snapshot"}:  # what the tasks' conditions read
+            self._poke()
 
     def _poke(self, *_args) -> None:
         if self.lesson is not None and self.armed:

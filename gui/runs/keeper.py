@@ -37,9 +37,7 @@ class RunKeeper(QObject):
         self._recorded = 0.0
         self._renamed: set[int] = set()  # runs the learner named: their name no longer follows their settings
         self._resume = False  # a session was opened: its last run may go on
-        controller.runEnding.connect(self._run_ending)
-        controller.snapshotReady.connect(self._snapshot)
-        controller.runningChanged.connect(self._running)
+        controller.changed.connect(self._training_changed)
 
     # ------------------------------------------------------------ the run being trained
 
@@ -50,6 +48,14 @@ class RunKeeper(QObject):
 
             return "regression", regression_config_dict(controller.regression)
         return "classification", controller.config.to_dict()
+
+    def _training_changed(self, change) -> None:
+        if "run_ending" in change:
+            self._run_ending()
+        if "running" in change:
+            self._running(change.running)
+        if "snapshot" in change:
+            self._snapshot(change.snapshot)
 
     def _run_ending(self) -> None:
         """The controller is about to clear the history of the run on screen: its last figures first."""
@@ -205,7 +211,7 @@ class RunKeeper(QObject):
                 config.pop("points")
                 config.pop("classes", None)
             done = controller.update_settings(**config)
-        controller.configChanged.emit(controller.config)
+        controller.announce_config()
         if done:
             controller.message.emit(f"Settings of run {run.name!r} restored: press Play to train them again.")
         return done

@@ -1,6 +1,6 @@
 """The main window: one tab per purpose, menus, shortcuts, status bar, settings.
 
-Areas (tabs) plug in through a small protocol, all of it optional:
+Areas (tabs) plug in through small protocols (``gui/shell/areas.py``), all of them optional:
 
 * ``session_state() -> dict`` and ``restore_session(section: dict, session)`` –
   their part of a saved session (stored under ``extra[<area key>]``; ``session``
@@ -43,8 +43,21 @@ from PySide6.QtWidgets import (
 from autograd_core.files import FileError, check_writable
 
 from ..expression.expression_panel import ExpressionPanel
+from ..graph_view import GraphView
 from ..graph_view.graph_state import GraphState
 from ..runs.exports import add_export_actions, show_export
+from .areas import (
+    BackwardArea,
+    ExportableArea,
+    PresentationArea,
+    SessionArea,
+    StateArea,
+    StatusArea,
+    ThemedArea,
+    TrainerArea,
+    ViewArea,
+    WithdrawingArea,
+)
 from .errors import ErrorReporter
 from .settings import AppSettings
 from .theme import THEMES, apply_theme, set_text_role
@@ -157,12 +170,10 @@ class MainWindow(QMainWindow):
         index = self.tabs.addTab(widget, title)
         if tip:
             self.tabs.setTabToolTip(index, tip)
-        status = getattr(widget, "status", None)
-        if status is not None:
-            status.connect(lambda text: self.statusBar().showMessage(text, 10000))
-        withdrawn = getattr(widget, "status_withdrawn", None)
-        if withdrawn is not None:
-            withdrawn.connect(self._withdraw_status)
+        if isinstance(widget, StatusArea):
+            widget.status.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        if isinstance(widget, WithdrawingArea):
+            widget.status_withdrawn.connect(self._withdraw_status)
 
     def _withdraw_status(self, text: str) -> None:
         """An area says a message it sent is no longer true: clear it if it is still the one shown."""
@@ -198,9 +209,7 @@ class MainWindow(QMainWindow):
             "One data point's whole computation graph through the network, grouped by neuron, with backward stepping",
         )
         self.sample.bind_training(self.training)
-        selected = getattr(self.training, "sampleSelected", None)
-        if selected is not None:
-            selected.connect(self.show_sample)
+        self.training.sampleSelected.connect(self.show_sample)
 
     def import_data(self, path: str | None = None):
         """File → Import data…: on the Network training tab."""
@@ -269,19 +278,18 @@ class MainWindow(QMainWindow):
         return self.tabs.currentWidget()
 
     def _graph_view(self):
-        view = getattr(self.current_area(), "view", None)
-        return view if view is not None and hasattr(view, "fit") else self.expression.view
+        area = self.current_area()
+        return area.view if isinstance(area, ViewArea) and isinstance(area.view, GraphView) else self.expression.view
 
     @staticmethod
     def _graph_state_of(area):
         """The GraphState an area shows (Expression, Sample graph), or None."""
-        state = getattr(area, "state", None)
-        return state if isinstance(state, GraphState) else None
+        return area.state if isinstance(area, StateArea) and isinstance(area.state, GraphState) else None
 
     def _graph_area(self):
         """The area the backward keys drive: the graph area on screen, else the Expression (switched to)."""
         area = self.current_area()
-        if self._graph_state_of(area) is not None and hasattr(area, "backward"):
+        if isinstance(area, BackwardArea) and self._graph_state_of(area) is not None:
             return area
         self._to_expression()
         return self.expression
@@ -553,9 +561,9 @@ class MainWindow(QMainWindow):
         if area is None or area not in self.areas.values():
             return
         applied = self._area_looks.get(id(area), (None, None))
-        if hasattr(area, "set_theme") and applied[0] != self.theme:
+        if isinstance(area, ThemedArea) and applied[0] != self.theme:
             area.set_theme(self.theme)
-        if hasattr(area, "set_presentation") and applied[1] != self.presentation:
+        if isinstance(area, PresentationArea) and applied[1] != self.presentation:
             area.set_presentation(self.presentation)
         self._area_looks[id(area)] = (self.theme, self.presentation)
 
@@ -597,9 +605,9 @@ class MainWindow(QMainWindow):
             return False
         extra, trainer, runs = {}, None, None
         for key, area in self.areas.items():
-            if hasattr(area, "session_state"):
+            if isinstance(area, SessionArea):
                 extra[key] = area.session_state()
-            if trainer is None and hasattr(area, "session_trainer"):
+            if trainer is None and isinstance(area, TrainerArea):
                 trainer, runs = area.session_trainer(), area.session_runs()
         try:
             session.save_session(path, trainer=trainer, extra=extra, runs=runs)
@@ -638,7 +646,7 @@ class MainWindow(QMainWindow):
             return False
         try:
             for key, area in self.areas.items():
-                if hasattr(area, "restore_session") and (key in data.extra or key != "expression"):
+                if isinstance(area, SessionArea) and (key in data.extra or key != "expression"):
                     section = data.extra.get(key) or {}
                     if key == "expression":
                         area.restore_session(section)
@@ -684,7 +692,7 @@ class MainWindow(QMainWindow):
 
     def export_image(self, path: str | None = None) -> bool:
         area = self.current_area()
-        target = area if hasattr(area, "export_image") else self.expression
+        target = area if isinstance(area, ExportableArea) else self.expression
         if path is None:
             path, chosen = QFileDialog.getSaveFileName(self, "Export image", self._dialog_dir(), IMAGE_FILTER)
             if not path:

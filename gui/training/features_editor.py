@@ -41,8 +41,7 @@ class FeaturesEditor(QWidget):
         layout.addLayout(self.rows_box)
         layout.addWidget(self.add_button)
         layout.addWidget(self.error)
-        controller.configChanged.connect(self.show_config)
-        controller.taskChanged.connect(self._task_changed)
+        controller.changed.connect(self._training_changed)
         self.show_config(controller.config)
 
     def features(self) -> list[str]:
@@ -51,6 +50,12 @@ class FeaturesEditor(QWidget):
     def show_config(self, config) -> None:
         if self.features() != list(config.features or []):
             self._rebuild(list(config.features or []))
+
+    def _training_changed(self, change) -> None:
+        if "task" in change:
+            self._task_changed(change.task)
+        if "config" in change:
+            self.show_config(change.config)
 
     def _task_changed(self, task: str) -> None:
         self.setVisible(task != "regression")  # features are of the plane's x1, x2

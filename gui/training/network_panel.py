@@ -4,8 +4,8 @@ Each hidden layer has its own activation; the "Activation" box above sets
 every layer at once (and shows "mixed" when they differ).
 
 Every change goes to the controller as new settings (a new network means new
-weights from the seed); the panel redraws itself from ``configChanged`` so an
-opened session shows its own network.
+weights from the seed); the panel redraws itself from the controller's "config"
+announcements so an opened session shows its own network.
 """
 
 from __future__ import annotations
@@ -90,8 +90,7 @@ class NetworkPanel(QGroupBox):
         self.activation.currentIndexChanged.connect(self._all_layers_activation)
         self.init.currentIndexChanged.connect(self._send)
         self.seed.valueChanged.connect(self._send)
-        controller.configChanged.connect(self.show_config)
-        controller.taskChanged.connect(self._task_changed)
+        controller.changed.connect(self._training_changed)
         self.show_config(controller.config)
 
     # ----------------------------------------------------------- widgets ↔ config
@@ -194,8 +193,11 @@ class NetworkPanel(QGroupBox):
             self._updating = False
             self._send()
 
-    def _task_changed(self, _task: str) -> None:
-        self._show_count()  # regression has one input and one output
+    def _training_changed(self, change) -> None:
+        if "task" in change:
+            self._show_count()  # regression has one input and one output
+        if "config" in change:
+            self.show_config(change.config)
 
     def _show_count(self) -> None:
         regression = self.controller.task == "regression"  # one input x, one output

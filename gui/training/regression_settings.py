@@ -50,9 +50,14 @@ class TaskSettings(QWidget):
         self.target.textEdited.connect(lambda _text: self.error.hide())
         self.loss.currentIndexChanged.connect(self._loss_chosen)
         self.preset.clicked.connect(controller.use_regression_preset)
-        controller.taskChanged.connect(self.show_task)
-        controller.regressionChanged.connect(self.show_regression)
+        controller.changed.connect(self._training_changed)
         self.show_task(controller.task)
+
+    def _training_changed(self, change) -> None:
+        if "regression" in change:
+            self.show_regression(change.regression)
+        if "task" in change:
+            self.show_task(change.task)
 
     def show_task(self, task: str) -> None:
         index = self.task.findData(task)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QApplication,
@@ -37,6 +38,7 @@ from autograd_core.numbers import LEDGER, format_number, parse_number
 
 from ..expression.backward_panel import backward_column
 from ..graph_view import GraphView, view_tool_buttons
+from ..shell.areas import ExportingWindow
 from ..shell.status_messages import StatusMessages
 from ..shell.theme import set_text_role
 from .sample_state import NO_NETWORK, SampleState
@@ -49,6 +51,23 @@ HINT = (
     "Each box is one neuron; double-click to open it (double-click a node inside to close it again). "
     "Hover a box for its weights and their gradients. The loss is this one point's data loss (no L2 term)."
 )
+
+
+class TrainingSource(Protocol):
+    """The training area's side of the contract: the latest network, its loss, a signal for new weights."""
+
+    modelChanged: SignalInstance
+
+    def current_model(self) -> Any: ...
+
+    def current_loss(self) -> str: ...
+
+
+@runtime_checkable
+class ControlledTraining(TrainingSource, Protocol):
+    """A training area with its controller (the workspace; a stand-in in a test may have none)."""
+
+    controller: Any  # a TrainingController: its "dataset" announcements bring the class names
 
 
 class _NumberEdit(QLineEdit):
@@ -216,17 +235,17 @@ class SampleGraphPanel(QWidget):
         """``model()`` returns the network to inspect (or None); ``loss()`` its loss name."""
         self._model_source, self._loss_source = model, loss
 
-    def bind_training(self, training) -> None:
-        """Read the network from the training area and follow its new weights (parts it lacks are skipped)."""
-        model = getattr(training, "current_model", None)
-        loss = getattr(training, "current_loss", None)
-        self.set_source(model if callable(model) else None, loss if callable(loss) else None)
-        changed = getattr(training, "modelChanged", None)
-        if changed is not None:
-            changed.connect(self.model_changed)
-        data = getattr(getattr(training, "controller", None), "datasetChanged", None)
-        if data is not None:
-            data.connect(lambda dataset: self.set_class_names(getattr(dataset, "class_names", None)))
+    def bind_training(self, training: TrainingSource) -> None:
+        """Read the network from the training area and follow its new weights (and, with a controller, the
+        names of its data's classes)."""
+        self.set_source(training.current_model, training.current_loss)
+        training.modelChanged.connect(self.model_changed)
+        if isinstance(training, ControlledTraining):
+            training.controller.changed.connect(self._training_changed)
+
+    def _training_changed(self, change) -> None:
+        if "dataset" in change:
+            self.set_class_names(getattr(change.dataset, "class_names", None))
 
     def set_class_names(self, names) -> None:
         """The data's names for its classes (iris: setosa …): the class box and the header use them."""
@@ -405,7 +424,7 @@ class SampleGraphPanel(QWidget):
 
     def _export_clicked(self) -> None:
         window = self.window()
-        if hasattr(window, "export_image"):
+        if isinstance(window, ExportingWindow):
             window.export_image()
 
     def set_theme(self, theme: str) -> None:

@@ -1,15 +1,17 @@
-"""The training model the widgets observe: one config, one Trainer in the training process, signals out.
+"""The training model the widgets observe: one config, one Trainer in the training process, one signal out.
 
 Widgets never touch the Trainer.  They send commands (play, step, a new
-learning rate, a new network) and redraw from the signals.  The controller
-keeps the GUI-side copy of the config (so panels can show it at once) and of
-the metric history (so plots never read the trainer from another thread).
+learning rate, a new network) and redraw from ``changed(TrainingChange)``,
+which names the parts that changed.  The controller keeps the GUI-side copy of
+the config (so panels can show it at once) and of the metric history (so plots
+never read the trainer from another thread).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -17,7 +19,13 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from autograd_core.learn import data as data_edits
 from autograd_core.learn.features import FeatureMLP
 from autograd_core.learn.inspection import mlp_from_arrays
-from autograd_core.learn.regression import SHARED_SETTINGS
+from autograd_core.learn.regression import (
+    REGRESSION_PRESET,
+    SHARED_SETTINGS,
+    RegressionConfig,
+    RegressionRun,
+    regression_config_dict,
+)
 from autograd_core.learn.run_cost import RunLimits, estimate_run_cost
 from autograd_core.learn.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
 from autograd_core.live.metric_history import MetricHistory
@@ -57,18 +65,33 @@ SETTING_NAMES = {
 NO_POINTS = "No training points"  # how the banner begins while there is nothing to train on
 GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
 
-NETWORK_FIELDS = ("layers", "activation", "activations", "init", "seed")
-DATA_FIELDS = (
-    "dataset",
-    "samples",
-    "noise",
-    "test_fraction",
-    "data_seed",
-    "standardize",
-    "points",
-    "classes",
-    "columns",
-)
+# The parts a TrainingChange names, in the order a receiver handles them when one announcement names several.
+PARTS = ("run_ending", "regression", "task", "config", "undo", "dataset", "slice", "landscape", "slice_dropped")
+PARTS += ("running", "snapshot", "weights", "history")
+
+
+@dataclass(frozen=True)
+class TrainingChange:
+    """What one announcement says changed (``what``: names from ``PARTS``), with the new values of those parts.
+
+    "run_ending": a new trainer generation arrived, the history still holds the run that ends; "undo": the undo
+    or redo stack of data edits changed; "slice_dropped": the training process gave the picked weight up (no
+    slice will come for it); "weights": the snapshot brought other weights; "history": the metric history grew
+    or was replaced.  A receiver reading the controller meanwhile sees its state as of the announcement.
+    """
+
+    what: frozenset[str]
+    snapshot: Snapshot | None = None  # at most ~20 per second
+    config: TrainingConfig | None = None  # panels refresh their widgets (e.g. after opening a session)
+    dataset: object = None  # the points to draw (an edit shows at once, before the trainer has it)
+    slice: object = None  # LossSlice of the picked weight (None: the last was of weights before a Reset)
+    landscape: object = None  # autograd_core.lab.landscape.Landscape, answering request_landscape
+    task: str = ""  # "classification" or "regression"
+    regression: RegressionConfig | None = None  # the one now training
+    running: bool = False
+
+    def __contains__(self, part: str) -> bool:
+        return part in self.what
 
 
 def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int:
@@ -87,20 +110,8 @@ class TrainingController(QObject):
     when the widget goes, the training process goes with it.
     """
 
-    snapshotReady = Signal(object)  # Snapshot, at most ~20 per second
-    historyChanged = Signal()  # history grew or was replaced
-    runningChanged = Signal(bool)
-    configChanged = Signal(object)  # TrainingConfig: panels refresh their widgets (e.g. after opening a session)
+    changed = Signal(object)  # TrainingChange: every view redraws from it
     message = Signal(str)  # a clear sentence for the status banner ("" clears it)
-    datasetChanged = Signal(object)  # Dataset: the points to draw (an edit shows at once, before the trainer has it)
-    weightsChanged = Signal()  # a snapshot brought weights other than the last ones
-    sliceReady = Signal(object)  # LossSlice of the picked weight (None: the last was of weights before a Reset)
-    sliceDropped = Signal()  # the training process gave the picked weight up: no slice will come for it
-    undoChanged = Signal()  # the undo or redo stack of data edits changed
-    taskChanged = Signal(str)  # "classification" or "regression"
-    regressionChanged = Signal(object)  # the RegressionConfig now training
-    landscapeReady = Signal(object)  # autograd_core.lab.landscape.Landscape, answering request_landscape
-    runEnding = Signal()  # a new trainer generation arrived: the history still holds the run that ends
 
     UNDO_LIMIT = 100  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
@@ -140,7 +151,7 @@ class TrainingController(QObject):
         self.runs_bytes = lambda: 0  # the memory of the run history the area keeps (the guard counts it)
         self._message = ""  # the banner's text, as last said
         self.message.connect(self._said)
-        self.datasetChanged.connect(self._data_shown)
+        self.changed.connect(self._data_shown)  # (first: the banner clears before views draw the points)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -174,7 +185,7 @@ class TrainingController(QObject):
         self._worker.send(command)
         if isinstance(command, Load | ImportData) and self.regression is not None:
             self.regression = None  # a session or imported data: classification again
-            self.taskChanged.emit("classification")
+            self._announce("task", task="classification")
         if isinstance(command, SetData | Load | ImportData) or (
             isinstance(command, Reset) and command.config is not None
         ):
@@ -253,8 +264,6 @@ class TrainingController(QObject):
             data = None if self.dataset is None or self._config.points is None else self.dataset.to_dict()
             config = self._config.to_dict()
             if self.regression is not None:
-                from autograd_core.learn.regression import regression_config_dict
-
                 config, data = regression_config_dict(self.regression), None
             self._launch(Start(config=config, data=data, min_interval=self._min_interval))
             self._local_data_until = 0
@@ -290,7 +299,7 @@ class TrainingController(QObject):
         refusal = self._memory_refusal(new)
         if refusal:
             self.message.emit(f"Setting not applied: {refusal}")
-            self.configChanged.emit(self.config)  # the panels show the settings still in force
+            self.announce_config()  # the panels show the settings still in force
             return False
         if self.regression is not None:
             return self._update_regression(new, changed)
@@ -301,7 +310,7 @@ class TrainingController(QObject):
         else:
             self._send(Reset(new.to_dict()))
         if new.outputs != old_outputs:
-            self.configChanged.emit(self.config)  # the output layer changed: panels show the new network
+            self.announce_config()  # the output layer changed: panels show the new network
         return True
 
     # ---------------------------------------------------------- regression
@@ -309,8 +318,6 @@ class TrainingController(QObject):
     def regression_state(self) -> dict | None:
         """The regression as of the newest snapshot (``RegressionRun.state_dict()``) for a session; None when
         the task is classification."""
-        from autograd_core.learn.regression import RegressionRun, regression_config_dict
-
         if self.regression is None:
             return None
         start = self._worker.restart_state(replay=True) if self._worker is not None else None
@@ -327,8 +334,6 @@ class TrainingController(QObject):
 
     def load_regression(self, state: dict) -> None:
         """Continue a saved regression, paused; SessionError (nothing changes) if it does not fit."""
-        from autograd_core.learn.regression import RegressionRun
-
         try:
             run = RegressionRun.from_state(state)
         except ValueError as exc:
@@ -337,9 +342,7 @@ class TrainingController(QObject):
         self.pause()
         self.regression = run.config
         self._send(LoadRegression(state))
-        self.regressionChanged.emit(run.config)
-        if was != "regression":
-            self.taskChanged.emit("regression")
+        self._announce("regression", *(("task",) if was != "regression" else ()), regression=run.config, task=self.task)
 
     @property
     def task(self) -> str:
@@ -347,8 +350,6 @@ class TrainingController(QObject):
 
     def _regression_from(self, config: TrainingConfig, **fields):
         """The regression settings: the shared ones (data size, noise, network, optimizer) from ``config``."""
-        from autograd_core.learn.regression import RegressionConfig
-
         base = self.regression or RegressionConfig()
         shared = {name: getattr(config, name) for name in SHARED_SETTINGS}
         shared["activation"] = (config.activations or [config.activation])[0] if config.layers else config.activation
@@ -359,19 +360,19 @@ class TrainingController(QObject):
             regression = self._regression_from(new)
         except (TypeError, ValueError) as exc:
             self.message.emit(f"Setting refused: {exc}")
-            self.configChanged.emit(self.config)
+            self.announce_config()
             return False
         self._config = new
         if any(name in SHARED_SETTINGS or name in ("activations",) for name in changed):
             self._send_regression(regression)
         return True
 
-    def _send_regression(self, regression) -> None:
-        from autograd_core.learn.regression import regression_config_dict
-
+    def _send_regression(self, regression, *parts: str) -> None:
+        """Train ``regression``; one announcement names it and ``parts`` (the task, the config) that changed with it."""
         self.regression = regression
         self._send(Reset(regression_config_dict(regression)))
-        self.regressionChanged.emit(regression)
+        config = self.config if "config" in parts else None
+        self._announce("regression", *parts, regression=regression, task=self.task, config=config)
 
     def set_task(self, task: str) -> bool:
         """Classification (the plane's data sets) or regression (a target typed as an expression of x)."""
@@ -382,11 +383,11 @@ class TrainingController(QObject):
         self.pause()
         self.message.emit("")
         if task == "regression":
-            self._send_regression(self._regression_from(self._config))
+            self._send_regression(self._regression_from(self._config), "task")
         else:
             self.regression = None
             self._send(Reset(self._config.to_dict()))
-        self.taskChanged.emit(task)
+            self._announce("task", task=task)
         return True
 
     def set_regression(self, **fields) -> bool:
@@ -401,15 +402,11 @@ class TrainingController(QObject):
             return True
         was = self.task
         self.pause()
-        self._send_regression(regression)
-        if was != "regression":
-            self.taskChanged.emit("regression")
+        self._send_regression(regression, *(("task",) if was != "regression" else ()))
         return True
 
     def use_regression_preset(self) -> bool:
         """The tuned regression preset (``regression.REGRESSION_PRESET``) with the current target."""
-        from autograd_core.learn.regression import REGRESSION_PRESET, RegressionConfig
-
         preset = {"l2": RegressionConfig().l2, **REGRESSION_PRESET}  # as the command line's preset: no L2
         activation = preset.pop("activation")
         try:
@@ -420,8 +417,7 @@ class TrainingController(QObject):
         self._config = new
         regression = self._regression_from(new)
         self.pause()
-        self._send_regression(regression)
-        self.configChanged.emit(self.config)
+        self._send_regression(regression, "config")
         return True
 
     def use_preset(self) -> bool:
@@ -454,7 +450,7 @@ class TrainingController(QObject):
         done = self.update_settings(**fields)
         if done:
             self.preset = name
-        self.configChanged.emit(self.config)  # every panel shows the preset's settings
+        self.announce_config()  # every panel shows the preset's settings
         return done
 
     def load_session_data(self, data) -> None:
@@ -472,7 +468,7 @@ class TrainingController(QObject):
         self.pause()
         self._config = copy.deepcopy(trainer.config)
         self._send(Load(dataclasses.replace(data, runs=[])))  # the run history stays here (up to ~18 MB)
-        self.configChanged.emit(self.config)
+        self.announce_config()
 
     def _memory_refusal(self, config: TrainingConfig, **sizes) -> str | None:
         """Why ``config`` must not run here (one sentence naming the settings), or None.
@@ -572,7 +568,7 @@ class TrainingController(QObject):
         self._undo.append(self._state())
         del self._undo[: -self.UNDO_LIMIT]
         self._redo.clear()
-        self.undoChanged.emit()
+        self._announce("undo")
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -585,13 +581,13 @@ class TrainingController(QObject):
         if self._undo and not self._closed:
             self._redo.append(self._state())
             self._restore(self._undo.pop())
-            self.undoChanged.emit()
+            self._announce("undo")
 
     def redo(self) -> None:
         if self._redo and not self._closed:
             self._undo.append(self._state())
             self._restore(self._redo.pop())
-            self.undoChanged.emit()
+            self._announce("undo")
 
     def _restore(self, state) -> None:
         """Bring back (dataset, config): generated data from its settings, edited data with the same classes on
@@ -601,9 +597,9 @@ class TrainingController(QObject):
             self.pause()
             self._config = copy.deepcopy(config)
             self.dataset = dataset
-            self.datasetChanged.emit(dataset)
+            self._announce("dataset", dataset=dataset)
             self._send(Reset(config.to_dict()))
-            self.configChanged.emit(self.config)
+            self.announce_config()
         elif len(dataset.y_train) == 0 or (
             self._config.points is not None and config.outputs == self._config.outputs
         ):  # edited points, same classes: the same weights go on training on them
@@ -612,15 +608,15 @@ class TrainingController(QObject):
             self.pause()
             self._config = copy.deepcopy(config)
             self.dataset = dataset
-            self.datasetChanged.emit(dataset)
+            self._announce("dataset", dataset=dataset)
             self.message.emit("")
             self._send(ImportData(config.to_dict(), dataset.to_dict()))
-            self.configChanged.emit(self.config)
+            self.announce_config()
 
     def _apply_data(self, dataset) -> None:
         """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""
         self.dataset = dataset
-        self.datasetChanged.emit(dataset)
+        self._announce("dataset", dataset=dataset)
         if len(dataset.y_train) == 0:  # the run ends here; the next painted point starts a new one
             self.pause()
             self._send(SetData(dataset.to_dict(), []))
@@ -632,14 +628,15 @@ class TrainingController(QObject):
         )
         self.message.emit("")
         self._send(SetData(dataset.to_dict(), points))
-        self.configChanged.emit(self.config)
+        self.announce_config()
 
     def _said(self, text: str) -> None:
         self._message = text
 
-    def _data_shown(self, dataset) -> None:
+    def _data_shown(self, change: TrainingChange) -> None:
         """Points again, by whatever way (painted, a data set, a preset, Undo, a session): "No training points" goes."""
-        if self._message.startswith(NO_POINTS) and dataset is not None and len(dataset.y_train):
+        dataset = change.dataset
+        if "dataset" in change and self._message.startswith(NO_POINTS) and dataset is not None and len(dataset.y_train):
             self.message.emit("")
 
     def _refuse_without_points(self) -> bool:
@@ -666,7 +663,7 @@ class TrainingController(QObject):
             self._send(PickSlice(spec))
 
     def request_landscape(self, resolution: int = 41, span: float = 1.0, seed: int = 0, mode: str = "random") -> None:
-        """Ask the training process for the loss landscape around the current weights (``landscapeReady``)."""
+        """Ask the training process for the loss landscape around the current weights (announced as "landscape")."""
         self._send(ComputeLandscape(resolution=resolution, span=span, seed=seed, mode=mode))
 
     def current_model(self):
@@ -694,24 +691,36 @@ class TrainingController(QObject):
         self._set_running(False)
         self.message.emit(text)
 
+    def announce_config(self) -> None:
+        """Every panel shows the settings in force (after a refused value, a preset, a session, a lesson's setup)."""
+        self._announce("config", config=self.config)
+
+    def _announce(self, *parts: str, **values) -> None:
+        """Tell the views that ``parts`` (names in ``PARTS``) changed, with their new ``values``."""
+        assert parts and set(parts) <= set(PARTS), parts
+        self.changed.emit(TrainingChange(what=frozenset(parts), **values))
+
     def _set_running(self, running: bool) -> None:
         if running != self._running:
             self._running = running
-            self.runningChanged.emit(running)
+            self._announce("running", running=running)
 
     def _take_snapshot(self) -> None:
+        """Take the newest snapshot and announce it in the order views relied on as separate signals: the run
+        ending (before its history goes), then what arrived (data, slice, landscape, a dropped pick), then the
+        running state with the snapshot, its weights and history; its sentence for the banner last."""
         snap = self._worker.take_snapshot() if self._worker is not None else None
         if snap is None or self._closed:
             return
+        arrived: dict = {}
         if snap.generation != self._generation:
-            self.runEnding.emit()
+            gone = self.last_slice is not None and snap.loss_slice is None  # (of the weights before: not shown)
+            self.last_slice = None if gone else self.last_slice
+            self._announce("run_ending", *(("slice",) if gone else ()))
             if self.last_metrics is not None and self.last_metrics.step > 0:
                 self.previous_run = self.last_metrics  # kept for comparison: "last run: loss … at lr …"
             self._generation = snap.generation
             self.history.clear()
-            if self.last_slice is not None and snap.loss_slice is None:  # (of the weights before: not shown)
-                self.last_slice = None
-                self.sliceReady.emit(None)
         if snap.history is not None:
             self.history.clear()
             if snap.start is not None:  # the curves begin where training began: step 0
@@ -725,32 +734,33 @@ class TrainingController(QObject):
         previous = self.last_snapshot
         self.last_snapshot = snap
         if snap.dataset is not self.dataset:
-            self.dataset = snap.dataset
-            self.datasetChanged.emit(snap.dataset)
+            self.dataset = arrived["dataset"] = snap.dataset
         if snap.loss_slice is not None and snap.slice_spec == self.slice_spec:
-            self.last_slice = snap.loss_slice
-            self.sliceReady.emit(snap.loss_slice)
+            self.last_slice = arrived["slice"] = snap.loss_slice
         if snap.landscape is not None:
-            self.last_landscape = snap.landscape
-            self.landscapeReady.emit(snap.landscape)
+            self.last_landscape = arrived["landscape"] = snap.landscape
         diverged_changed = (snap.diverged is None) != (self.diverged is None)
         self.diverged = snap.diverged
-        slow = getattr(snap, "slow", None)
+        slow = snap.slow
         slow_changed = slow != self.slow_learning  # its figures change as training goes on: the banner follows
         self.slow_learning = slow
         settled = snap.seq >= self._worker.sent
         if settled and self.slice_spec is not None and snap.slice_spec is None:  # the process dropped the pick
             self.slice_spec, self.last_slice = None, None  # (no such weight, no points): highlight and slice go
-            self.sliceDropped.emit()
+            arrived["slice_dropped"] = None
+        if arrived:
+            self._announce(*arrived, **{k: v for k, v in arrived.items() if k != "slice_dropped"})
         was_running = self._running
-        if settled:
+        parts = ["snapshot"]
+        if settled and snap.running != self._running:
             # Only a snapshot that has seen every command says whether training runs (Play and status agree).
-            self._set_running(snap.running)
-        self.snapshotReady.emit(snap)
+            self._running = snap.running
+            parts.insert(0, "running")
         if previous is None or not _same_arrays(previous.weights, snap.weights):
-            self.weightsChanged.emit()
+            parts.append("weights")
         if snap.history is not None or snap.metrics or diverged_changed:
-            self.historyChanged.emit()
+            parts.append("history")
+        self._announce(*parts, snapshot=snap, running=self._running)
         if snap.error:
             self.message.emit(snap.error)
         elif snap.stopped_reason:

@@ -110,10 +110,7 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.data_box)
         layout.addWidget(self.settings_box)
 
-        controller.configChanged.connect(self.show_config)
-        controller.runningChanged.connect(self._show_running)
-        controller.snapshotReady.connect(self._show_status)
-        controller.datasetChanged.connect(self._show_data_summary)
+        controller.changed.connect(self._training_changed)
         controller.message.connect(self.show_message)
         self.show_config(controller.config)
 
@@ -177,7 +174,6 @@ class TrainingPanel(QWidget):
         form.addRow("", self.preset_text)
         self.task_settings = TaskSettings(self.controller)
         form.insertRow(0, self.task_settings)
-        self.controller.taskChanged.connect(self._show_task)
         self.data_form = form
         self.data_box = QGroupBox("Data")
         self.data_box.setLayout(form)
@@ -212,6 +208,19 @@ class TrainingPanel(QWidget):
         self.data_form.setRowVisible(self.columns, not painted and name in TABLE_DATASETS)
         self.data_form.setRowVisible(self.samples, not painted and name not in TABLE_DATASETS)
         self._show_task(self.controller.task)
+
+    def _training_changed(self, change) -> None:
+        """The parts this panel shows, in ``PARTS`` order."""
+        if "task" in change:
+            self._show_task(change.task)
+        if "config" in change:
+            self.show_config(change.config)
+        if "dataset" in change:
+            self._show_data_summary(change.dataset)
+        if "running" in change:
+            self._show_running(change.running)
+        if "snapshot" in change:
+            self._show_status(change.snapshot)
 
     def _show_task(self, task: str) -> None:
         """Regression shares samples, noise, test set and seed; the plane's data set rows hide."""

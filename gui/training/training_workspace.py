@@ -230,15 +230,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self._maps_timer.timeout.connect(self._maps_due)
         self._sizes: tuple[int, ...] = ()
         controller = self.controller
-        controller.snapshotReady.connect(self._snapshot_arrived)
-        controller.historyChanged.connect(self._history_changed)
-        controller.weightsChanged.connect(self.modelChanged)
-        controller.weightsChanged.connect(self._maps_due)
-        controller.datasetChanged.connect(self._dataset_changed)
-        controller.sliceReady.connect(self._slice_arrived)
-        controller.sliceDropped.connect(self._slice_dropped)
-        controller.taskChanged.connect(self._task_changed)
-        controller.landscapeReady.connect(self._landscape_arrived)
+        controller.changed.connect(self._training_changed)
         self.landscape.requested.connect(self._landscape_requested)
         self.boundary.pointPicked.connect(self._point_picked)
         self.sample_entry.requested.connect(self._point_typed)
@@ -299,8 +291,26 @@ class TrainingWorkspace(DataFileActions, QWidget):
             said, self._said = self._said, ""
             self.status_withdrawn.emit(said)
 
-    def _snapshot_arrived(self, _snap) -> None:
-        self._mark_dirty("boundary", "diagram", "confusion")
+    def _training_changed(self, change) -> None:
+        """The controller's announcement: each part marks what shows it, in ``PARTS`` order."""
+        if "task" in change:
+            self._task_changed(change.task)
+        if "dataset" in change:
+            self._dataset_changed(change.dataset)
+        if "slice" in change:
+            self._mark_dirty("loss slice")
+        if "landscape" in change:
+            self._landscape_arrived(change.landscape)
+        if "slice_dropped" in change:  # no slice will come for the picked weight: its highlight goes with it
+            self.diagram.clear_pick()
+            self.loss_slice.clear()
+        if "snapshot" in change:
+            self._mark_dirty("boundary", "diagram", "confusion")
+        if "weights" in change:
+            self.modelChanged.emit()
+            self._maps_due()
+        if "history" in change:
+            self._mark_dirty("loss", "accuracy", "gradient flow")
 
     def _task_changed(self, task: str) -> None:
         """Regression: its plot replaces the boundary and the point entry; R² replaces accuracy."""
@@ -335,19 +345,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
     def _confusion_cleared(self) -> None:
         self.boundary.highlight(None)
 
-    def _history_changed(self) -> None:
-        self._mark_dirty("loss", "accuracy", "gradient flow")
-
     def _maps_due(self) -> None:
         self._mark_dirty("maps")
-
-    def _slice_arrived(self, _slice) -> None:
-        self._mark_dirty("loss slice")
-
-    def _slice_dropped(self) -> None:
-        """No slice will come for the picked weight: its highlight goes with its slice."""
-        self.diagram.clear_pick()
-        self.loss_slice.clear()
 
     def _landscape_requested(self, plane: str) -> None:
         self.controller.request_landscape(mode=plane)

@@ -388,3 +388,66 @@ def test_curves_of_nan_only_are_not_fed_to_the_plots(qtbot):
         assert xs is None or len(xs) == 0
     assert len(ws.metrics.train_loss.getData()[0]) == 1 and ws.metrics.train_loss.opts["symbol"] == "o"
     ws.metrics.log_loss.setChecked(False)
+
+
+def test_one_click_announces_exactly_the_parts_that_changed(qtbot, ws):
+    """The controller's one ``changed`` signal names what changed: Play and Pause the running state alone;
+    Reset first the run ending (its history still there, for the Runs keeper), then the new run's first
+    snapshot with new weights and a one-point history; the data, slice and landscape did not change."""
+    from gui.training.training_controller import PARTS, TrainingChange
+
+    small_network(qtbot, ws)
+    controller, panel = ws.controller, ws.training_panel
+    click(qtbot, panel.step_button)
+    click(qtbot, panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) == 2, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    heard = []
+    controller.changed.connect(lambda change: heard.append((change, len(controller.history))))
+
+    click(qtbot, panel.play_button)
+    click(qtbot, panel.play_button)
+    assert [(c.what, c.running) for c, _ in heard[:1]] == [(frozenset({"running"}), True)]
+    running = [c.running for c, _ in heard if "running" in c]
+    assert running[:1] == [True] and running[-1] is False  # (a snapshot may come between the two clicks)
+    settle(qtbot, ws)
+    steps = step_of(ws)
+    assert steps >= 2 and len(controller.history) == steps + 1  # steps 0 … n
+
+    heard.clear()
+    click(qtbot, panel.reset_button)
+    qtbot.waitUntil(lambda: step_of(ws) == 0, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    whats = [c.what for c, _ in heard]
+    assert whats == [frozenset({"run_ending"}), frozenset({"snapshot", "weights", "history"})], whats
+    (ending, kept), (snapshot, after) = heard
+    assert kept == steps + 1 and after == 1  # the ending run's history was whole as it ended; the new one: step 0
+    assert snapshot.snapshot is controller.last_snapshot and snapshot.running is False
+    assert snapshot.dataset is None and snapshot.config is None  # only the parts named carry values
+    assert ws.runs.history.runs[0].steps == steps and ws.runs.history.current.steps == 0
+    with pytest.raises(AttributeError):  # a change is a snapshot of what happened: frozen
+        ending.what = frozenset(PARTS)
+    assert isinstance(ending, TrainingChange) and "run_ending" in ending and "history" not in ending
+
+
+def test_a_painted_point_is_announced_as_undo_then_data_then_settings(qtbot, ws):
+    """A data edit: the undo stack, the new points (at once, before the trainer has them) and the settings
+    that now name them, in that order; the trainer's snapshot then brings its copy of the same points."""
+    small_network(qtbot, ws)
+    settle(qtbot, ws)
+    controller = ws.controller
+    heard = []
+    controller.changed.connect(lambda change: heard.append(change))
+    before = len(controller.dataset.y_train)
+    controller.add_point(0.25, -0.5, 1)
+    assert [c.what for c in heard] == [frozenset({"undo"}), frozenset({"dataset"}), frozenset({"config"})]
+    assert len(heard[1].dataset.y_train) == before + 1 and heard[1].dataset is controller.dataset
+    total = len(controller.dataset.y)
+    assert len(heard[2].config.points) == total and [0.25, -0.5, 1] in heard[2].config.points
+    edited = heard[1].dataset
+    heard.clear()
+    settle(qtbot, ws)
+    echoes = [c.dataset for c in heard if "dataset" in c]
+    assert echoes and "snapshot" in heard[-1] and controller.dataset is echoes[-1] is not edited
+    np.testing.assert_array_equal(echoes[-1].X_train, edited.X_train)
+    assert controller.can_undo()
