@@ -245,7 +245,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.curves.currentChanged.connect(self._curves_tab_changed)
         self.runs.changed.connect(self._runs_changed)
         self.runs_panel.sideBySide.connect(self._show_side_by_side)
-        if controller.last_snapshot is not None:
+        self._snapshot = controller.last_snapshot  # the snapshot the views draw: as announced, never pulled
+        if self._snapshot is not None:
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
 
     # ------------------------------------------------------- the contract for the sample-graph view
@@ -305,6 +306,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self.diagram.clear_pick()
             self.loss_slice.clear()
         if "snapshot" in change:
+            self._snapshot = change.snapshot
             self._mark_dirty("boundary", "diagram", "confusion")
         if "weights" in change:
             self.modelChanged.emit()
@@ -401,9 +403,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
     def _worth_a_tick(self, view: str) -> bool:
         """False for a view that would draw nothing now, so it takes no frame tick from the others.
 
-        A curve view whose tab is hidden is redrawn when its tab is shown; the
-        per-neuron maps, throttled to ``MAPS_INTERVAL``, come back by their timer.
-        """
+        A curve view whose tab is hidden is redrawn when its tab is shown; the per-neuron maps, throttled to
+        ``MAPS_INTERVAL``, come back by their timer."""
         if view == "maps":
             wait = MAPS_INTERVAL - (time.monotonic() - self._maps_drawn_at)
             if wait > 0 and not self._maps_timer.isActive():
@@ -425,7 +426,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self._frame_timer.stop()
             return
         view = self._dirty.pop(0)
-        snap = self.controller.last_snapshot
+        snap = self._snapshot
         if view in ("loss", "accuracy"):
             self.metrics.update_history(self.controller.history, which=(view,), diverged=self.controller.diverged)
         elif view == "gradient flow":
