@@ -25,6 +25,7 @@ from autograd_core.drawing.layering import (
     assign_layers,
     tight_layers,
 )
+from autograd_core.language.naming import unit_layer
 
 
 def _dfs_rank(graph: nx.DiGraph, rng: random.Random | None = None) -> tuple[dict, dict]:
@@ -96,7 +97,9 @@ def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None 
 def _order_layering(graph, layer_of, rank, edge_rank, sweeps, max_width) -> tuple[LayeredOrder, int]:
     """The order of one layering (see ``layered_order``) and its number of segments."""
     if max_width:
-        layer_of = _limit_width(layer_of, rank, max_width)
+        # the units of one network layer (L1.n1 … L1.n16, boxes or the nodes inside them) are never split
+        together = {n: key for n, group in graph.nodes(data="group") if (key := unit_layer(group)) is not None}
+        layer_of = _limit_width(layer_of, rank, max_width, together)
     depth = max(layer_of.values(), default=-1) + 1
     layers: list[list] = [[] for _ in range(depth)]
     key: dict = {}

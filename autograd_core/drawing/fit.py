@@ -24,6 +24,7 @@ from autograd_core.drawing import (
     layered_order,
 )
 from autograd_core.drawing.graph import layout as force_positions
+from autograd_core.language.naming import unit_layer
 
 MAX_FIT_SCALE = 1.5  # a three-node graph should not fill a projector (text up to 14.9 pt, 22.3 pt in presentation)
 READABLE_POINTS = 9.0  # Fit never shows box text smaller than this (× 1.5 in presentation mode: 13.5 pt) ...
@@ -80,6 +81,11 @@ def compute_drawing(
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
     plain = layered_order(graph)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
+    units = widest_unit_layer(graph)
+    if units > layer_width_for(sizes, by_direction["TB"], aspect, "TB"):
+        # a network layer too wide for a row of this view is drawn as a column, as in the network diagram
+        # (it is never split: see layered_order), not as a strip across the view
+        del by_direction["TB"]
     tried = []  # (score: Fit's scale, a little less for each fold; drawing)
     for direction, g in by_direction.items():
         orders = [plain]
@@ -103,6 +109,15 @@ def compute_drawing(
             return max(tried, key=lambda t: t[0])[1]
     # Fit will show part of it at the readable scale, around its output: the drawing that shows most boxes there
     return max(tried, key=lambda t: (boxes_around_output(t[1], graph, view, readable), t[0]))[1]
+
+
+def widest_unit_layer(graph) -> int:
+    """How many neurons the widest network layer of the graph has (boxes or nodes named L1.n1 …; 0 for none)."""
+    count: dict = {}
+    for group in {g for _n, g in graph.nodes(data="group")}:
+        if (k := unit_layer(group)) is not None:
+            count[k] = count.get(k, 0) + 1
+    return max(count.values(), default=0)
 
 
 def output_node(graph):

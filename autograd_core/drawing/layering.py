@@ -202,23 +202,34 @@ def tight_layers(graph: nx.DiGraph, max_rounds: int | None = None) -> dict | Non
     return None
 
 
-def _limit_width(layer_of: dict, rank: dict, width: int) -> dict:
+def _limit_width(layer_of: dict, rank: dict, width: int, together: dict | None = None) -> dict:
     """Split every layer of more than ``width`` nodes into consecutive layers of at most ``width`` (in DFS order).
 
     Nodes of one layer have no edge between them, so any split keeps every edge
-    pointing forward."""
+    pointing forward.  Nodes with the same ``together`` key (the units of one
+    network layer) stay in one layer however many they are: a layer of 16
+    neurons wrapped onto two rows reads as two layers of 8."""
+    together = together or {}
     by_layer: dict = {}
     for n, k in layer_of.items():
         by_layer.setdefault(k, []).append(n)
     out: dict = {}
     shift = 0
     for k in sorted(by_layer):
-        nodes = sorted(by_layer[k], key=rank.__getitem__)
-        parts = max(1, math.ceil(len(nodes) / width))
-        size = math.ceil(len(nodes) / parts)
-        for i, n in enumerate(nodes):
-            out[n] = k + shift + i // size
-        shift += parts - 1
+        units: dict = {}  # one entry per key (its members) or per node without one, in DFS order
+        for n in sorted(by_layer[k], key=rank.__getitem__):
+            key = together.get(n)
+            units.setdefault(("node", n) if key is None else ("key", key), []).append(n)
+        parts = max(1, math.ceil(len(by_layer[k]) / width))
+        size = math.ceil(len(by_layer[k]) / parts)
+        part, filled = 0, 0
+        for members in units.values():
+            if filled and filled + len(members) > size:
+                part, filled = part + 1, 0
+            for n in members:
+                out[n] = k + shift + part
+            filled += len(members)
+        shift += part
     return out
 
 

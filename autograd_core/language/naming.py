@@ -10,6 +10,10 @@ Indices passed to these functions are 0-based positions in arrays.
 
 from __future__ import annotations
 
+import re
+
+_UNIT = re.compile(r"L([1-9][0-9]*)\.n[1-9][0-9]*")
+
 
 def input_name(index: int) -> str:
     """The ``index``-th input (0-based position): ``x1``, ``x2`` …"""
@@ -19,6 +23,12 @@ def input_name(index: int) -> str:
 def unit_name(layer: int, index: int) -> str:
     """Unit ``index`` (0-based) of layer ``layer`` (1 = first hidden layer); layer 0 is the inputs."""
     return input_name(index) if layer == 0 else f"L{layer}.n{index + 1}"
+
+
+def unit_layer(name: str | None) -> int | None:
+    """The layer of a unit named by ``unit_name`` (``L2.n5`` → 2), or None for any other name (``x1``, ``loss``)."""
+    match = _UNIT.fullmatch(name) if isinstance(name, str) else None
+    return int(match.group(1)) if match else None
 
 
 def weight_label(source: int) -> str:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from autograd_core.language.naming import class_name, connection_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 
-from ..shell.theme import SIGN_NAMES, Palette, palette, plot_text_size
+from ..shell.theme import Palette, palette, plot_text_size
 from .network_diagram_layout import (
     LABEL_GAP_PX,
     LAYER_GAP,
@@ -56,7 +56,6 @@ from .neuron_maps import describe_range, map_image, map_images
 __all__ = [  # the items and geometry live beside this module; they stay importable from here
     "ALPHA_LEVELS",
     "DEAD_TEXT",
-    "EDGE_KEYS",
     "EDGE_MODES",
     "FAINT",
     "LABEL_GAP_PX",
@@ -89,12 +88,19 @@ TITLES = {  # short: the header shares a row with the edge-mode combo, even at 1
     "weight": "<b>Network</b>",
     "gradient": "<b>Network</b> (gradient)",
 }
-NEG, POS = SIGN_NAMES
-EDGE_KEYS = {
-    "weight": f"edges: weight w ({NEG} −, {POS} +; thicker = larger |w|, of its layer's largest; past a "
-    f"neuron's {STRONGEST_INPUTS} largest inputs drawn faint: hover the neuron to see them all)",
-    "gradient": f"edges: gradient ∂loss/∂w of the last step ({NEG} −, {POS} +; thicker = larger |∂loss/∂w|)",
-}
+
+
+def edge_key(mode: str, pal: Palette) -> str:
+    """What an edge's color and width mean in ``mode``, with the theme's words for the sign colors."""
+    neg, pos = pal.sign_names
+    if mode == "gradient":
+        return f"edges: gradient ∂loss/∂w of the last step ({neg} −, {pos} +; thicker = larger |∂loss/∂w|)"
+    return (
+        f"edges: weight w ({neg} −, {pos} +; thicker = larger |w|, of its layer's largest; past a "
+        f"neuron's {STRONGEST_INPUTS} largest inputs drawn faint: hover the neuron to see them all)"
+    )
+
+
 # The key under the diagram, per mode: what an edge's color and width stand for (the sign colors are not the
 # class colors; this line says so where the edges are).
 EDGE_LEGEND = {
@@ -135,16 +141,12 @@ class NetworkDiagram(DiagramLayout, QWidget):
         self.info.setMinimumHeight(self.info.fontMetrics().height() * 2 + 4)
         self.mode = QComboBox()
         self.mode.addItems(["Weights", "Gradients"])  # short: the header row is narrow at 1024 px
-        self.mode.setToolTip(
-            f"Color and thickness of every edge: the weight itself ({NEG} negative, {POS} positive), "
-            "or its current gradient ∂loss/∂w"
-        )
+        self._mode_tip()
         self.mode.currentIndexChanged.connect(self._mode_changed)
         self.edge_mode = "weight"
 
         header = QHBoxLayout()
-        self.title = QLabel(TITLES["weight"])
-        self.title.setToolTip(EDGE_KEYS["weight"])
+        self.title = QLabel(TITLES["weight"])  # its tooltip (the edge key) comes with _update_key
         self.title.setWordWrap(True)
         self.title.setMinimumWidth(80)
         self.key = QLabel()
@@ -382,7 +384,6 @@ class NetworkDiagram(DiagramLayout, QWidget):
     def _mode_changed(self, index: int) -> None:
         self.edge_mode = EDGE_MODES[index]
         self.title.setText(TITLES[self.edge_mode])
-        self.title.setToolTip(EDGE_KEYS[self.edge_mode])
         self._restyle()
         self._update_key()
 
@@ -407,13 +408,23 @@ class NetworkDiagram(DiagramLayout, QWidget):
         if text != self.key.text():
             self.key.setText(text)
         zero, peak = ("dark", "light") if self.colors.name == "dark" else ("white", "dark")
+        neg, pos = self.colors.sign_names
         maps = (
             f"Circles: each hidden unit's output over the input plane ({zero} 0 → {peak} high; hover to enlarge)"
             if self.activation in ("relu", "sigmoid")
-            else f"Circles: each hidden unit's output over the plane ({NEG} −, {zero} 0, {POS} +; hover to enlarge)"
+            else f"Circles: each hidden unit's output over the plane ({neg} −, {zero} 0, {pos} +; hover to enlarge)"
         )
         self.key.setToolTip(
-            f"{EDGE_KEYS[self.edge_mode].capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."
+            f"{edge_key(self.edge_mode, self.colors).capitalize()}.<br>{maps}.<br>Click an edge for its loss slice."
+        )
+        self.title.setToolTip(edge_key(self.edge_mode, self.colors))
+        self._mode_tip()
+
+    def _mode_tip(self) -> None:
+        neg, pos = self.colors.sign_names
+        self.mode.setToolTip(
+            f"Color and thickness of every edge: the weight itself ({neg} negative, {pos} positive), "
+            "or its current gradient ∂loss/∂w"
         )
 
     # --------------------------------------------------------------- picking

@@ -3,11 +3,11 @@
 The numbers come from ``autograd_core.learn.inspection.unit_maps`` (vectorised
 forward on a small grid); this module only turns them into ``QImage``s.
 Units that can be negative (tanh, linear, leaky ReLU…) get a diverging map
-around 0 in the sign colors of the diagram (purple −, white 0, green +);
-units that cannot (ReLU, sigmoid, softplus) get a sequential map in grays from white
-(0) to dark (dark to light on the dark theme), so "off" is white and "on" is dark, and no hue is taken from the
-sign or the class colors.  Which is which, and the fixed scale of a bounded unit (sigmoid
-0…1, tanh −1…1), come from the activation's output range in the op table.
+around 0 in the sign colors of the diagram (gold −, white 0, black + on the light theme; gold, dark, white on
+the dark one); units that cannot (ReLU, sigmoid, softplus) get a sequential map in grays from white (0) to dark
+(dark to light on the dark theme), so "off" is white and "on" is dark, as a large positive output is in the
+signed map, and no hue is taken from the class colors.  Which is which, and the fixed scale of a bounded unit
+(sigmoid 0…1, tanh −1…1), come from the activation's output range in the op table.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from PySide6.QtGui import QImage
 from autograd_core.learn.nn import ACTIVATIONS, activation_range
 from autograd_core.numbers import format_number
 
-from ..shell.theme import SIGN_NAMES, Palette, palette
+from ..shell.theme import Palette, palette
 
 MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)
 
@@ -130,5 +130,5 @@ def describe_range(values: np.ndarray, activation: str) -> str:
     zero, peak = ("dark", "light") if palette().name == "dark" else ("white", "dark")
     if is_sequential(activation):
         return f"{zero} = 0 … {peak} = {format_number(hi)}"
-    negative, positive = SIGN_NAMES
+    negative, positive = palette().sign_names
     return f"{negative} = {format_number(lo)} · {zero} = 0 · {positive} = {format_number(hi)}"

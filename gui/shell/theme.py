@@ -64,9 +64,12 @@ class Palette:
     # One color per class (up to autograd_core.learn.data.MAX_CLASSES): 0 blue and 1 orange (points and maps of
     # two-class views), the others far apart in hue and lightness.
     class_colors: tuple[str, ...]
-    # The sign of a weight, a gradient or a unit's output (negative, positive): purple and green, never the class
-    # colors, so an orange edge is never read as "votes for class 1".  SIGN_NAMES says them in words.
+    # The sign of a weight, a gradient or a unit's output (negative, positive): gold and a neutral (black on the
+    # light theme, white on the dark), in hue and lightness away from every class color (CIEDE2000 ≥ 20 from each,
+    # tests/gui/test_palette.py), so an orange edge is never read as "votes for class 1".  The neutral is the
+    # positive end, as "dark = large" in the gray maps of ReLU units.  sign_names says them in words.
     sign_colors: tuple[str, str]
+    sign_names: tuple[str, str]
     class_text: tuple[str, ...]  # the same hues as text (a class name in a table header): ≥ 4.5:1 on the window
     probability_stops: tuple[str, str, str]  # P(class 1) = 0, 0.5, 1: pale, paler, pale (points read on top)
     sequential_stops: tuple[str, str, str]  # a non-negative unit's map: 0 … peak, in grays (no sign, no class)
@@ -135,7 +138,8 @@ PALETTES = {
         muted="#5f6368",
         class_colors=("#1565c0", "#ef6c00", "#2e7d32", "#c2185b", "#6a1b9a", "#00838f"),
         class_text=("#1565c0", "#a34f00", "#237a3b", "#c2185b", "#6a1b9a", "#00707a"),
-        sign_colors=("#9c27b0", "#5b8c00"),
+        sign_colors=("#806000", "#262626"),
+        sign_names=("gold", "black"),
         probability_stops=("#78aae1", "#ffffff", "#fab473"),
         sequential_stops=("#ffffff", "#a0a0a8", "#26262b"),
         point_outline="#202124",
@@ -196,7 +200,8 @@ PALETTES = {
         muted="#9a9caa",
         class_colors=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#ba68c8", "#4dd0e1"),
         class_text=("#5aa2ff", "#ffa040", "#81c784", "#f06292", "#c77dd4", "#4dd0e1"),
-        sign_colors=("#e07ad6", "#b4d65e"),
+        sign_colors=("#a08420", "#eeeeee"),
+        sign_names=("gold", "white"),
         probability_stops=("#1f3f66", "#1e1f24", "#6a3f14"),
         sequential_stops=("#1e1f24", "#7a7c88", "#f0f0f4"),
         point_outline="#f0f0f0",
@@ -247,8 +252,6 @@ PALETTES = {
         error_span="#4a2228",
     ),
 }
-
-SIGN_NAMES = ("purple", "green")  # the words for sign_colors (negative, positive) in keys and tooltips
 
 SYNTAX_KINDS = ("number", "function", "constant", "operator", "target", "comment", "keyword")
 

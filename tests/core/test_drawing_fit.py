@@ -1,5 +1,7 @@
 """The graph view's fit policy without Qt: how large Fit shows a drawing, the readable floor, the legend's corner."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -133,3 +135,66 @@ def test_presentation_text_stays_larger_than_normal_modes():
     view = a_view(900, 600, readable=READABLE_POINTS / BODY_POINTS)
     _drawing, raised = layout_for_view(graph, "layered", {n: big for n in graph}, view, (30.0, 8.0), reference)
     assert raised == pytest.approx(max(view[6], floor))
+
+
+# ------------------------------------------------------------------ a network layer is one column
+
+
+def network_sample_graph(hidden=(16, 16), fused=True):
+    """A 2-…-1 network's sample graph, every neuron drawn as one box (as the Sample graph area opens it)."""
+    from autograd_core.drawing.collapse import collapse_groups, groups_of
+    from autograd_core.learn.inspection import sample_graph
+    from autograd_core.learn.nn import MLP
+
+    model = MLP(2, [*hidden, 1], seed=5)
+    graph = to_networkx(sample_graph(model, (0.3, 0.2), 1, fused=fused).loss)
+    return collapse_groups(graph, {g for g in groups_of(graph) if g != "loss"})
+
+
+def unit_layers(graph) -> dict:
+    """Network layer (1, 2, …) -> its neuron boxes."""
+    from autograd_core.language.naming import unit_layer
+
+    out: dict = {}
+    for node, group in graph.nodes(data="group"):
+        if (k := unit_layer(group)) is not None:
+            out.setdefault(k, []).append(node)
+    return out
+
+
+def test_unit_layer_reads_back_unit_name():
+    from autograd_core.language.naming import unit_layer, unit_name
+
+    assert [unit_layer(unit_name(layer, i)) for layer, i in ((1, 0), (2, 15), (12, 3))] == [1, 2, 12]
+    assert [unit_layer(name) for name in ("x1", "loss", "L1.n3.w2", "L0.n1", "term 3", None)] == [None] * 6
+
+
+def test_splitting_wide_layers_keeps_each_network_layer_whole():
+    from autograd_core.drawing import layered_order
+
+    graph = network_sample_graph()
+    layers = unit_layers(graph)
+    assert sorted(len(nodes) for nodes in layers.values()) == [1, 16, 16]
+    order = layered_order(graph, max_width=4)  # 16 > 4: before, each layer of 16 became 4 layers of 4
+    for nodes in layers.values():
+        assert len({order.layer_of[n] for n in nodes}) == 1
+    # other wide layers are still split: the 12 inputs of a weighted sum (no network names) go to 3 layers
+    plain = weighted_sum(12)
+    split = layered_order(plain, max_width=4)
+    inputs = [n for n in plain if plain.in_degree(n) == 0 and plain.nodes[n]["label"].startswith("x")]
+    assert len({split.layer_of[n] for n in inputs}) >= 3
+
+
+@pytest.mark.parametrize("view_px", [(1250, 820), (770, 510), (1200, 760), (640, 470)])
+def test_the_sample_graph_of_2_16_16_1_draws_each_layer_as_one_column(view_px):
+    """At the Sample graph's view sizes (1600×1000 and 1024×700 windows, normal and presentation), each layer of
+    16 neurons is one column: before, the readable-scale policy wrapped it onto two rows of 8 top to bottom."""
+    graph = network_sample_graph()
+    box = {n: ((120.0, 48.0) if graph.nodes[n].get("kind") == "group" else SIZES_OF) for n in graph}
+    drawing = compute_drawing(graph, "layered", box, view=a_view(*view_px, readable=READABLE_POINTS / BODY_POINTS))
+    assert drawing.direction == "LR"
+    for nodes in unit_layers(graph).values():
+        xs = {round(drawing.centers[n][0], 3) for n in nodes}
+        assert len(xs) == 1, xs
+        ys = sorted(drawing.centers[n][1] for n in nodes)
+        assert all(b - a >= 48.0 for a, b in itertools.pairwise(ys))  # stacked, none overlapping

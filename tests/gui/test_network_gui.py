@@ -67,11 +67,11 @@ def test_edges_show_sign_and_size(qtbot, ws):
     assert len(weights) == len(diagram.edges) and (weights > 0).any() and (weights < 0).any()
     for edge, w in zip(diagram.edges, weights):
         color = edge.pen().color()
-        # green (green > red) for positive, purple (red > green) for negative: the sign colors, not the classes'
+        # black (a gray: r = g = b) for positive, gold (red > blue) for negative: the sign colors, not the classes'
         if w > 0:
-            assert color.green() > color.red(), (w, color.name())
+            assert color.red() == color.green() == color.blue(), (w, color.name())
         elif w < 0:
-            assert color.red() > color.green(), (w, color.name())
+            assert color.red() > color.blue() + 8, (w, color.name())
     widths = np.array([e.pen().widthF() for e in diagram.edges])
     assert widths[np.argmax(np.abs(weights))] == widths.max()
     assert widths[np.argmin(np.abs(weights))] == widths.min() < widths.max()

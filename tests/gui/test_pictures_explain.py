@@ -89,7 +89,10 @@ def test_diagram_edges_are_drawn_in_the_sign_colors_in_both_themes(qtbot, ws):
         for edge, w in zip(diagram.edges, weights):
             color = edge.pen().color()
             own = pal.sign_colors[1] if w >= 0 else pal.sign_colors[0]
-            assert _mix_towards(color, own, pal.plot_background) is not None, (theme, w, color.name())
+            f = _mix_towards(color, own, pal.plot_background)
+            assert f is not None, (theme, w, color.name())
+            if f < 0.2:  # a faint edge (under a fifth of the way from the background): too little hue to tell
+                continue
             for cls in pal.class_colors[:2]:
                 assert _mix_towards(color, cls, pal.plot_background) is None, (theme, w, color.name())
         strongest = int(np.argmax(np.abs(weights)))
@@ -112,6 +115,10 @@ def test_diagram_key_says_what_edge_color_and_width_mean(qtbot, ws):
         assert f"color:{negative}'><b>━━</b></span> − weight" in text
         assert f"color:{positive}'><b>━━</b></span> + weight" in text
         assert "width: |w|" in text
+        # the tooltips name the colors drawn in this theme (black on white, white on the dark background)
+        words = "gold −, black +" if theme == "light" else "gold −, white +"
+        assert words in diagram.key.toolTip() and words in diagram.title.toolTip()
+        assert "gold negative" in diagram.mode.toolTip()
         diagram.mode.setCurrentIndex(1)  # edges by gradient: the key follows
         text = diagram.key.text()
         assert "− gradient" in text and "+ gradient" in text and "width: |∂loss/∂w|" in text
@@ -388,3 +395,40 @@ def test_a_narrow_diagram_keeps_its_color_key_and_drops_the_hints_to_its_tooltip
     qtbot.waitUntil(lambda: "click an edge" not in diagram.key.text(), timeout=5000)
     assert "− weight" in diagram.key.text() and "+ weight" in diagram.key.text()
     assert "Click an edge" in diagram.key.toolTip()
+
+
+# ------------------------------------------------------------------ a layer of 16 is one column, in both pictures
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_a_16_neuron_layer_is_one_column_in_the_diagram_and_the_sample_graph(qtbot, training_window, presentation):
+    """2-16-16-1 at 1600×1000 and 1024×700: the diagram draws each layer as one column, and so does the sample
+    graph (it wrapped each layer of 16 onto two rows of 8 in normal mode, at both sizes)."""
+    from autograd_core.language.naming import unit_layer
+
+    window = training_window
+    controller = window.training.controller
+    assert controller.last_snapshot.sizes == (2, 16, 16, 1)
+    window.set_presentation(presentation)
+    x, y = controller.dataset.X_train[0]
+    for size in ((1600, 1000), (1024, 700)):
+        window.resize(*size)
+        window.tabs.setCurrentWidget(window.training)
+        window.training.flush()
+        qtbot.wait(50)
+        for column in window.training.diagram.neurons:
+            assert len({round(item.sceneBoundingRect().center().x(), 3) for item in column}) == 1
+        window.show_sample(float(x), float(y), int(controller.dataset.y_train[0]))
+        view = window.sample.view
+        qtbot.wait(250)  # past the view's re-layout after a resize
+        qtbot.waitUntil(lambda: view.graph is not None and not view.busy and view.settled, timeout=TIMEOUT)
+        layers: dict[int, list] = {}
+        for node, group in view.graph.nodes(data="group"):
+            if (k := unit_layer(group)) is not None:
+                layers.setdefault(k, []).append(view.nodes[node].sceneBoundingRect())
+        assert sorted(len(boxes) for boxes in layers.values()) == [1, 16, 16]
+        for boxes in layers.values():
+            assert len({round(b.center().x(), 3) for b in boxes}) == 1, (size, presentation)
+            tops = sorted(b.top() for b in boxes)
+            assert all(b - a >= boxes[0].height() for a, b in itertools.pairwise(tops))
+    window.set_presentation(False)

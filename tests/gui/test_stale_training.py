@@ -250,3 +250,54 @@ def test_an_engine_message_of_the_cleared_plane_goes_with_it(qtbot, training_win
     settle(qtbot, ws)
     assert ws.controller.last_snapshot.error is None
     assert not panel.banner.isVisible(), panel.banner_text.text()
+
+
+class _Scripted:
+    """The monkey's random choices, scripted: each call takes the next answer (which must be among the options)."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+
+    def choice(self, options):
+        answer = self.answers.pop(0)
+        assert answer in options, (answer, options)
+        return answer
+
+    def randrange(self, n):
+        answer = self.answers.pop(0)
+        assert 0 <= answer < n
+        return answer
+
+
+def test_the_monkey_types_into_an_active_window_after_a_combo_popup(qtbot, training_window, tmp_path):
+    """Found by the oracle (seed 3, 1600×1000): "-1e308" typed into x2's box, then Tab, left the box reading
+    −1e308 while the program used 0.  Not the app: offscreen, the combo popup the monkey had clicked an item in
+    stayed the active window, hidden, so the box never got focus and Tab never committed it (by hand the same
+    keys clamp to −1e15 and box, slider and program agree).  The monkey now gives activation back first."""
+    from gui_monkey import Monkey, choose_in_combo, edit_spin
+    from gui_oracle import check_window
+    from PySide6.QtWidgets import QApplication, QComboBox
+
+    from gui.expression.inputs_panel import BOX_LIMIT, InputsPanel, slider_position
+
+    window = training_window
+    monkey = Monkey(window, 3, tmp_path)
+    combo = next(c for c in window.training.findChildren(QComboBox) if c.isVisible() and c.count() > 1)
+    monkey.rng = _Scripted("popup", 1)
+    choose_in_combo(monkey, combo)
+    qtbot.wait(100)  # the monkey settles after each action
+    panel = window.findChildren(InputsPanel)[0]
+    window.tabs.setCurrentWidget(window.expression)
+    qtbot.waitUntil(lambda: panel.complete and not panel.updating, timeout=5000)
+    name, row = list(panel.rows.items())[1]
+    monkey.return_activation()  # what step() does before every action
+    active = QApplication.activeWindow()
+    assert active is not None and active.isVisible()
+    monkey.rng = _Scripted("type", "-1e308", Qt.Key.Key_Tab)
+    edit_spin(monkey, row.spin)
+    qtbot.wait(50)
+    assert panel.state.values[name] == -BOX_LIMIT == row.spin.value()  # clamped to the box's range, both agree
+    lo, hi = panel.state.ranges[name]
+    assert row.slider.value() == slider_position(-BOX_LIMIT, lo, hi)
+    assert row.spin.text() == format_number(-BOX_LIMIT, row.spin.digits)
+    assert check_window(window) == []
