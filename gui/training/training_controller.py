@@ -81,7 +81,7 @@ class TrainingChange:
     """
 
     what: frozenset[str]
-    snapshot: Snapshot | None = None  # at most ~20 per second
+    snapshot: Snapshot | None = None  # at most ~20 per second; also with what arrived in it (its data, slice…)
     config: TrainingConfig | None = None  # panels refresh their widgets (e.g. after opening a session)
     dataset: object = None  # the points to draw (an edit shows at once, before the trainer has it)
     slice: object = None  # LossSlice of the picked weight (None: the last was of weights before a Reset)
@@ -749,7 +749,7 @@ class TrainingController(QObject):
             self.slice_spec, self.last_slice = None, None  # (no such weight, no points): highlight and slice go
             arrived["slice_dropped"] = None
         if arrived:
-            self._announce(*arrived, **{k: v for k, v in arrived.items() if k != "slice_dropped"})
+            self._announce(*arrived, snapshot=snap, **{k: v for k, v in arrived.items() if k != "slice_dropped"})
         was_running = self._running
         parts = ["snapshot"]
         if settled and snap.running != self._running:

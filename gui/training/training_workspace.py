@@ -246,7 +246,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.runs.changed.connect(self._runs_changed)
         self.runs_panel.sideBySide.connect(self._show_side_by_side)
         self._snapshot = controller.last_snapshot  # the snapshot the views draw: as announced, never pulled
-        if self._snapshot is not None:
+        if self._snapshot is not None:  # (a controller that trained before this area was built)
             self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
 
     # ------------------------------------------------------- the contract for the sample-graph view
@@ -294,6 +294,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
 
     def _training_changed(self, change) -> None:
         """The controller's announcement: each part marks what shows it, in ``PARTS`` order."""
+        self._snapshot = change.snapshot or self._snapshot  # what arrived with a snapshot is drawn with it
         if "task" in change:
             self._task_changed(change.task)
         if "dataset" in change:
@@ -306,7 +307,6 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self.diagram.clear_pick()
             self.loss_slice.clear()
         if "snapshot" in change:
-            self._snapshot = change.snapshot
             self._mark_dirty("boundary", "diagram", "confusion")
         if "weights" in change:
             self.modelChanged.emit()

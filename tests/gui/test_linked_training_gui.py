@@ -224,7 +224,10 @@ def test_neuron_maps_hover_and_gradient_edges(qtbot, ws):
     for edge, g in zip(diagram.edges, grads):
         color = edge.pen().color()
         if abs(g) > 1e-9 * np.abs(grads).max():
-            assert (color.red() > color.blue()) == (g > 0), (g, color.name())
+            if g > 0:  # the sign colors: a gray (r = g = b) for +, gold (red > blue) for −
+                assert color.red() == color.green() == color.blue(), (g, color.name())
+            else:
+                assert color.red() > color.blue() + 8, (g, color.name())
 
     # Gradient flow: the tab plots each layer's gradient norm of every step (the history's grad_norms).
     ws.curves.setCurrentWidget(ws.gradient_flow)

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from gui.shell.color_difference import CVD_KINDS, ciede2000, delta_e, delta_e76, lab, nearest, simulate
+from autograd_core.drawing.color_difference import CVD_KINDS, ciede2000, delta_e, delta_e76, lab, nearest, simulate
 from gui.shell.theme import (
     CLASS_TEXT_ON,
     PALETTES,
