@@ -17,7 +17,7 @@ The first typing builds the input rows, as the first big expression does.
 
 "typed -> drawn and painted" ends at the first repaint of the view after the last box is in the scene (the
 boxes on screen).  ``--shape sum`` types issue 24's one-line expression instead (400 terms
-``tanh(a*k.5 + b*c_j)``, about 2,000 nodes; each run another constant after it, so each is a new text).
+``tanh(a*k.5 + b*c_j)``, about 2,000 nodes; each run another first factor, so each is a new text).
 
 Run:  QT_QPA_PLATFORM=offscreen python benchmarks/bench_graph_view.py [--nodes 2000] [--repeat 3] [--shape sum]
 """
@@ -48,9 +48,10 @@ def big_expression(nodes: int) -> str:
 
 
 def issue_24_sum(nodes: int, run: int = 0) -> str:
-    """Issue 24's paste: ``tanh(a*k.5 + b*c_j)`` summed, 5 nodes a term (``+ run`` after it for run > 0)."""
+    """Issue 24's paste: ``tanh(a*k.5 + b*c_j)`` summed, 5 nodes a term; for run > 0 the first factor is 1.5<run>
+    (another text of the same shape)."""
     text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(max(1, nodes // 5)))
-    return text + (f" + {run}" if run else "")
+    return text.replace("a*1.5", f"a*1.5{run}", 1) if run else text
 
 
 class Paints(QObject):
