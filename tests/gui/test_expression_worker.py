@@ -156,3 +156,18 @@ def test_latest_job_hands_back_only_the_newest_result(qtbot):
     job.cancel()
     qtbot.wait(100)
     assert got == ["new"] and not job.pending
+
+
+def test_a_long_text_with_a_mistake_says_where_and_keeps_the_last_graph(qtbot, expression_panel):
+    panel = expression_panel
+    good = issue_24_text(300)
+    panel.state.request_text(good)
+    qtbot.waitUntil(lambda: drawn(panel, good), timeout=60000)
+    shown = panel.state.graph
+    bad = good + " +"
+    panel.editor.edit.setPlainText(bad)
+    qtbot.waitUntil(lambda: panel.state.text == bad and not panel.state.pending, timeout=30000)
+    err = panel.state.error
+    assert err is not None and err.line == 1 and err.column >= len(good)
+    assert panel.state.graph is shown and panel.view.base_graph is shown  # the last good graph, dimmed
+    assert panel.view.dimmed and panel.editor.error_label.isVisible()
