@@ -14,6 +14,9 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
     """
     if not collapsed:
         return graph
+    kept = graph.graph.get(_KEPT)
+    if kept is not None and kept[0] == frozenset(collapsed):
+        return kept[1]
     nodes_attrs = graph.nodes
     mapping = {}
     members: dict[str, list] = {}
@@ -70,6 +73,15 @@ def collapse_groups(graph: nx.MultiDiGraph, collapsed: set[str]) -> nx.MultiDiGr
                     break
                 out_keys[key] = dict(attrs)
     return out
+
+
+_KEPT = "collapsed_graph"  # graph.graph key: (groups, collapse_groups(graph, groups)) computed ahead
+
+
+def keep_collapsed(graph: nx.MultiDiGraph, collapsed: set[str], result: nx.MultiDiGraph) -> None:
+    """Remember ``result`` as ``collapse_groups(graph, collapsed)`` (computed ahead, e.g. on a worker thread),
+    so that the view's own call returns it at once; only valid while ``graph`` and ``result`` are not changed."""
+    graph.graph[_KEPT] = (frozenset(collapsed), result)
 
 
 def groups_of(graph: nx.MultiDiGraph) -> list[str]:

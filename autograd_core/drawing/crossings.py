@@ -75,15 +75,25 @@ def _dfs_rank(graph: nx.DiGraph, rng: random.Random | None = None) -> tuple[dict
     return rank, edge_rank
 
 
-def layered_order(graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None = None) -> LayeredOrder:
+def layering_basis(graph: nx.DiGraph) -> tuple[dict, dict, dict]:
+    """(rank, edge rank, layer of each node): what every ``layered_order`` of ``graph`` starts from, to compute
+    once when several are tried (widths, directions: 10 of a 2,000-node overview's 100 ms layout)."""
+    rank, edge_rank = _dfs_rank(graph)
+    return rank, edge_rank, assign_layers(graph)
+
+
+def layered_order(
+    graph: nx.DiGraph, *, sweeps: int = 24, max_width: int | None = None, basis: tuple | None = None
+) -> LayeredOrder:
     """Layers, virtual nodes and an order with few crossings (see the module's docstring).
 
     ``max_width`` splits a layer with more boxes than that into several
     consecutive layers (fifty terms of one sum become five columns of ten),
     so that a drawing can follow the view's shape instead of one long strip.
+    ``basis``: ``layering_basis(graph)``, computed before (read, never changed).
     """
-    rank, edge_rank = _dfs_rank(graph)
-    best, segments = _order_layering(graph, assign_layers(graph), rank, edge_rank, sweeps, max_width)
+    rank, edge_rank, layer_of = basis if basis is not None else layering_basis(graph)
+    best, segments = _order_layering(graph, layer_of, rank, edge_rank, sweeps, max_width)
     if best.crossings and segments <= THOROUGH_SEGMENTS:
         # A small graph also tries the shortest layering (dot's); the fewest crossings win, ties keep the first.
         tight = tight_layers(graph)

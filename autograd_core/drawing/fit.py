@@ -23,6 +23,7 @@ from autograd_core.drawing import (
     layer_width_for,
     layered_order,
 )
+from autograd_core.drawing.crossings import layering_basis
 from autograd_core.drawing.graph import layout as force_positions
 from autograd_core.language.naming import unit_layer
 
@@ -68,8 +69,9 @@ def compute_drawing(
         return draw(graph, method, sizes, aspect=aspect, view=view, positions=positions)
     # Top to bottom, an edge's curve needs less room between layers than left to right (boxes are wide, not tall).
     by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
+    basis = layering_basis(graph)  # shared by every order tried below
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
-        order = layered_order(graph)
+        order = layered_order(graph, basis=basis)
         direction = guess_direction(order, sizes, aspect, gaps)
         g = by_direction[direction]
         width = layer_width_for(sizes, g, aspect, direction)
@@ -77,9 +79,9 @@ def compute_drawing(
         if graph.number_of_nodes() <= SPLIT_LAYERS_MAX_NODES and widest > 2 * width:
             # an overview of hundreds of groups side by side (one term each of a long sum): a strip
             # 20,000 units long, unreadable at Fit; split into columns that take the view's shape
-            order = layered_order(graph, max_width=width)
+            order = layered_order(graph, max_width=width, basis=basis)
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
-    plain = layered_order(graph)
+    plain = layered_order(graph, basis=basis)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
     units = widest_unit_layer(graph)
     if units > layer_width_for(sizes, by_direction["TB"], aspect, "TB"):
@@ -91,7 +93,7 @@ def compute_drawing(
         orders = [plain]
         width = layer_width_for(sizes, g, aspect, direction)
         if widest > width:  # also try splitting the widest layers
-            orders.append(layered_order(graph, max_width=width))
+            orders.append(layered_order(graph, max_width=width, basis=basis))
         for order in orders:
             most = MAX_FOLDS if graph.number_of_nodes() <= FOLD_NODES else 1
             for folds in range(1, min(most, len(order.layers) // 2) + 1):
@@ -101,7 +103,7 @@ def compute_drawing(
         return max(tried, key=lambda t: t[0])[1]
     narrowest = max(2, widest // 2)
     for width in range(widest - 1, narrowest - 1, -1):
-        order = layered_order(graph, max_width=width)
+        order = layered_order(graph, max_width=width, basis=basis)
         for direction, g in by_direction.items():
             drawing = draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
             tried.append((view_scale(drawing, view), drawing))

@@ -21,8 +21,10 @@ import re
 
 import networkx as nx
 
-from autograd_core.drawing.graph import topological_nodes
+from autograd_core.drawing.collapse import collapse_groups, groups_of, keep_collapsed
+from autograd_core.drawing.graph import to_networkx, topological_nodes
 
+OVERVIEW_NODES = 60  # above this an expression's graph is first shown as groups (double-click to open)
 SUM_MIN_NODES = 3  # ``+`` nodes of an n-ary sum: three binary + add four terms
 CHAIN_MIN_NODES = 4  # one-argument ops in a row
 
@@ -208,3 +210,25 @@ def _short_name(graph: nx.MultiDiGraph, n) -> str | None:
     if len(names) == 2 and all(names) and op in ("+", "-", "*", "/"):
         return f"{names[0]}{op}{names[1]}"
     return None
+
+
+def add_overview_groups(graph: nx.MultiDiGraph, min_nodes: int = OVERVIEW_NODES) -> bool:
+    """Give a big graph without groups of its own (an expression) overview groups; True if it got them.
+
+    ``graph.graph["overview"]`` then tells a view to start with them collapsed.
+    """
+    if graph.number_of_nodes() <= min_nodes or any(g for _, g in graph.nodes(data="group")):
+        return False
+    for node, group in overview_groups(graph).items():
+        graph.nodes[node]["group"] = group
+    graph.graph["overview"] = True
+    return True
+
+
+def overview_graph(root, min_nodes: int = OVERVIEW_NODES) -> nx.MultiDiGraph:
+    """``to_networkx(root)`` with its overview groups and, kept with it, the graph a view first draws (every
+    group collapsed): all the structure work of showing a new expression, in one call a worker thread can make."""
+    graph = to_networkx(root)
+    if add_overview_groups(graph, min_nodes):
+        keep_collapsed(graph, set(groups_of(graph)), collapse_groups(graph, set(groups_of(graph))))
+    return graph

@@ -181,7 +181,7 @@ class ExpressionPanel(QWidget):
         # wiring: editor -> state -> widgets
         self.editor.text_ready.connect(self.state.compile_text)  # compiled in one turn, drawn from the next
         self.inputs.wait_while = lambda: self.view.busy  # off-screen input rows come after the graph
-        self.editor.text_edited.connect(self.evaluate)
+        self.editor.text_edited.connect(self.state.request_text)  # a long text: compiled and built off this thread
         self.editor.evaluate_requested.connect(self.evaluate)
         self.state.text_changed.connect(self.editor.set_text)
         self.state.changed.connect(self._state_changed)

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, Signal
 
 from autograd_core import gradcheck
 from autograd_core.drawing.graph import GraphSnapshot, numbers_of
+from autograd_core.drawing.grouping import OVERVIEW_NODES, overview_graph
 from autograd_core.engine.forward import forward_steps, pass_counts
 from autograd_core.engine.functional import grad
 from autograd_core.engine.tensor import Tensor, topological_order
@@ -33,9 +34,11 @@ from autograd_core.language.expression import ExpressionError, compile_expressio
 from autograd_core.language.trace import output_name
 
 from ..graph_view.graph_state import Change, GraphState
+from ..graph_view.worker import LatestJob
 
 # Values given to inputs the user has not set yet: the article's a, b, c first.
 DEFAULT_VALUES = (2.0, -3.0, 10.0, 0.5, -1.5, 3.0, -0.5, 1.5, -2.0, 0.25)
+ASYNC_TEXT_CHARS = 1500  # a typed text this long (~250 nodes) is compiled and its graph built on a worker thread
 
 
 def derivative_title(name: str, order: int, of: str = "f") -> str:
@@ -79,6 +82,7 @@ class ExpressionState(GraphState):
         self._selected_version = -1
         self._derivative_signature = None
         self._compiled: tuple | None = None  # (text, program or ExpressionError) from compile_text
+        self._job = LatestJob(self)  # request_text's compile and graph building, off the GUI thread
 
     # ------------------------------------------------------------ program
 
@@ -87,24 +91,83 @@ class ExpressionState(GraphState):
 
         Returns True when the text compiled.
         """
+        self._job.cancel()  # this text is newer than any being prepared by request_text
         if text == self.text and not force and self.program is not None and self.error is None:
             return True
         self.text = text
         compiled, self._compiled = self._compiled, None
         program = compiled[1] if compiled is not None and compiled[0] == text else self._compile(text)
+        return self._install(text, program)
+
+    def _install(self, text: str, program, evaluation=None, graph=None) -> bool:
+        """Make ``program`` (or the error) the one shown; ``evaluation`` and ``graph``: computed ahead."""
+        self.text = text
         if isinstance(program, ExpressionError):
             self._set_error(program)
             return False
         with self.batch():
             self._set_error(None)
             self.program = program
-            for i, name in enumerate(program.inputs):
-                if name not in self.values:
-                    self.values[name] = DEFAULT_VALUES[i % len(DEFAULT_VALUES)]
-                if name not in self.ranges:
-                    self.ranges[name] = default_range(self.values[name])
-            self._evaluate(structure_changed=True, also=Change.PROGRAM)
+            self._give_defaults(program)
+            self._evaluate(structure_changed=True, also=Change.PROGRAM, evaluation=evaluation, graph=graph)
         return True
+
+    def _give_defaults(self, program) -> dict[str, float]:
+        """Values (and slider ranges) for the inputs not set yet; returns the program's input values."""
+        for i, name in enumerate(program.inputs):
+            if name not in self.values:
+                self.values[name] = DEFAULT_VALUES[i % len(DEFAULT_VALUES)]
+            if name not in self.ranges:
+                self.ranges[name] = default_range(self.values[name])
+        return {name: self.values[name] for name in program.inputs}
+
+    # ------------------------------------------------------------ typing: big texts off the GUI thread
+
+    def request_text(self, text: str) -> None:
+        """``set_text(text, force=True)`` for a typing pause; a long text is compiled, then its graph built
+        (``overview_graph``), on a worker thread, and shown when both are done unless a newer text came first.
+
+        The evaluation stays on this thread (the engine's ``no_grad`` switch is global: Tensors are made here
+        only); the numbers drawn are read from the Tensors when the graph is shown.
+        """
+        if len(text) < ASYNC_TEXT_CHARS:
+            self.set_text(text, force=True)
+            return
+        self._compiled = None
+        self._job.submit(
+            self._compile,
+            text,
+            then=lambda program: self._compiled_ahead(text, program),
+            failed=lambda _err: self._install(text, self._compile(text)),  # (a bug: do it here instead)
+        )
+
+    @property
+    def pending(self) -> bool:
+        """A text from ``request_text`` is being prepared: the graph on screen is about to change."""
+        return self._job.pending
+
+    def _compiled_ahead(self, text: str, program) -> None:
+        if isinstance(program, ExpressionError) or self.derivative is not None:
+            self._install(text, program)  # nothing more to build ahead (a derivative graph is built here)
+            return
+        values = self._give_defaults(program)
+        try:
+            evaluation = program.evaluate(values)
+        except ExpressionError:
+            self._install(text, program)  # says what went wrong, as set_text does
+            return
+        self._job.submit(
+            overview_graph,
+            evaluation.output,
+            OVERVIEW_NODES,
+            then=lambda graph: self._built_ahead(text, program, values, evaluation, graph),
+            failed=lambda _err: self._install(text, program),  # (a bug: build the graph here instead)
+        )
+
+    def _built_ahead(self, text: str, program, values: dict, evaluation, graph) -> None:
+        if self.derivative is not None or {name: self.values[name] for name in program.inputs} != values:
+            evaluation = None  # an input moved meanwhile (or a derivative is shown): evaluate again, here
+        self._install(text, program, evaluation, graph if self.derivative is None else None)
 
     @staticmethod
     def _compile(text: str):
@@ -116,12 +179,14 @@ class ExpressionState(GraphState):
 
     def compile_text(self, text: str) -> None:
         """Compile ``text`` now for a ``set_text(text)`` that follows (a typing pause: compiling and
-        building the graph are then two event-loop turns, neither blocking the window long)."""
-        self._compiled = (text, self._compile(text))
+        building the graph are then two event-loop turns, neither blocking the window long); a long text is
+        left to ``request_text``, which compiles it on a worker thread."""
+        self._compiled = (text, self._compile(text)) if len(text) < ASYNC_TEXT_CHARS else None
 
     def load(self, text: str, values: dict[str, float] | None = None, ranges: dict | None = None) -> bool:
         """Replace text and values at once (an example, a saved session)."""
         self.stop()
+        self._job.cancel()
         for name, value in (values or {}).items():
             self.values[name] = float(value)
             self.ranges[name] = default_range(float(value))
@@ -170,10 +235,11 @@ class ExpressionState(GraphState):
             self.set_value(name, clamped)
         return True
 
-    def _evaluate(self, structure_changed: bool, also: Change = Change.NONE) -> None:
+    def _evaluate(self, structure_changed: bool, also: Change = Change.NONE, evaluation=None, graph=None) -> None:
+        """Evaluate the program (unless ``evaluation`` is given) and show it; ``graph``: its graph, built ahead."""
         values = {name: self.values[name] for name in self.program.inputs}
         try:
-            self.evaluation = self.program.evaluate(values)
+            self.evaluation = evaluation if evaluation is not None else self.program.evaluate(values)
         except ExpressionError as err:  # e.g. a runtime check inside the language
             self._set_error(err)
             return
@@ -186,7 +252,7 @@ class ExpressionState(GraphState):
                 self._derivative_signature = signature
             else:
                 self._derivative_signature = None
-            self.show_root(root, structure_changed, also)
+            self.show_root(root, structure_changed, also, graph=graph if root is self.evaluation.output else None)
 
     # ------------------------------------------------------------ derivative graphs
 
@@ -292,9 +358,9 @@ class ExpressionState(GraphState):
         self.forward_trace = forward_steps(self.root, {leaf: 1.0} if leaf is not None else {})
         self.forward_position = min(self.forward_position, len(self.forward_trace))
 
-    def show_root(self, root, structure_changed: bool = True, also: Change = Change.NONE) -> None:
+    def show_root(self, root, structure_changed: bool = True, also: Change = Change.NONE, graph=None) -> None:
         with self.batch():
-            super().show_root(root, structure_changed, also)
+            super().show_root(root, structure_changed, also, graph)
             self._rebuild_forward()
             if self.structure_version != self._selected_version:
                 self.selected = None

@@ -32,11 +32,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from autograd_core import non_finite_nodes
 from autograd_core.drawing.graph import GraphSnapshot, numbers_of, to_networkx
-from autograd_core.drawing.grouping import overview_groups
+from autograd_core.drawing.grouping import OVERVIEW_NODES, add_overview_groups
 from autograd_core.engine.tensor import topological_order
 from autograd_core.language.trace import backward_steps
-
-OVERVIEW_NODES = 60  # above this an expression's graph is first shown as groups (double-click to open)
 
 
 class Change(enum.Flag):
@@ -121,13 +119,14 @@ class GraphState(QObject):
 
     # ------------------------------------------------------------ showing a root
 
-    def show_root(self, root, structure_changed: bool = True, also: Change = Change.NONE) -> None:
+    def show_root(self, root, structure_changed: bool = True, also: Change = Change.NONE, graph=None) -> None:
         """Show the graph that ends at ``root``, keeping the gradient mode.
 
         After Backward the new graph is backpropagated too; while stepping, the
         trace is rebuilt and the same number of steps stays taken.  When the
         structure is the same, the networkx graph is kept and only the numbers
-        are read again.
+        are read again.  ``graph``: ``root``'s graph already built (``overview_graph``,
+        on a worker thread), used instead of building it here.
         """
         change = Change.VALUES | Change.GRADS | Change.CHECKS | also
         self._root = root
@@ -139,7 +138,10 @@ class GraphState(QObject):
             if self.mode == "done":
                 root.backward()
             order = topological_order(root)
-            if structure_changed or self.graph is None or len(order) != self.graph.number_of_nodes():
+            if graph is not None and graph.number_of_nodes() == len(order):
+                self.graph = graph
+                structure_changed = True
+            elif structure_changed or self.graph is None or len(order) != self.graph.number_of_nodes():
                 self.graph = to_networkx(root)
                 self._add_overview_groups()
                 structure_changed = True
@@ -161,12 +163,7 @@ class GraphState(QObject):
 
     def _add_overview_groups(self) -> None:
         """A big graph without groups of its own (an expression) gets overview groups: names, sums, terms."""
-        graph = self.graph
-        if graph.number_of_nodes() <= OVERVIEW_NODES or any(g for _, g in graph.nodes(data="group")):
-            return
-        for node, group in overview_groups(graph).items():
-            graph.nodes[node]["group"] = group
-        graph.graph["overview"] = True  # the view starts with these groups collapsed
+        add_overview_groups(self.graph, OVERVIEW_NODES)  # (the view starts with them collapsed)
 
     # ------------------------------------------------------------ backward
 

@@ -100,6 +100,7 @@ def _layout_executor() -> ThreadPoolExecutor:
 def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference=None) -> None:
     try:
         result = layout_for_view(graph, method, sizes, view, gaps, reference)
+        _ = result[0].obstacles  # (cached on the drawing) here rather than in the GUI thread's first Fit
     except Exception as err:  # reported to the user by the view
         signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
         return

@@ -1,0 +1,87 @@
+"""Work for the newest request only, on one worker thread, its result handed back to the GUI thread.
+
+Typing fast asks for a new graph before the last one is built: each request
+takes a new generation number, a job whose request was overtaken is skipped
+when it comes up, and a result that comes back for an older generation is
+dropped, so an older text's graph is never drawn over a newer one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from PySide6.QtCore import QObject, Signal
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def _jobs_executor() -> ThreadPoolExecutor:
+    # One thread for every LatestJob: jobs run one after the other, the GUI thread competes with one worker only.
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-build")
+    return _executor
+
+
+class _Relay(QObject):
+    """Carries a finished job from the worker thread to the GUI thread (a queued signal)."""
+
+    done = Signal(int, object, object)  # generation, result, exception (None when it worked)
+
+
+class LatestJob(QObject):
+    """Runs ``fn(*args)`` off the GUI thread and calls ``then(result)`` back on it, only if no newer
+    ``submit`` or ``cancel`` came meanwhile.  An exception from ``fn`` is handed to ``failed`` instead."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.generation = 0
+        self._running = 0  # generation of the job in flight (0: none)
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._done)
+        self._callbacks: tuple | None = None
+
+    def submit(self, fn: Callable, *args, then: Callable, failed: Callable | None = None) -> int:
+        self.generation += 1
+        generation = self._running = self.generation
+        self._callbacks = (then, failed)
+        relay = self._relay
+
+        def job() -> None:
+            if generation != self.generation:
+                return  # overtaken before it started
+            try:
+                result, error = fn(*args), None
+            except Exception as err:  # handed to ``failed`` on the GUI thread
+                result, error = None, err
+            try:
+                relay.done.emit(generation, result, error)
+            except RuntimeError:  # the requester was deleted meanwhile (its window closed)
+                pass
+
+        _jobs_executor().submit(job)
+        return generation
+
+    def cancel(self) -> None:
+        """Drop the job in flight (a newer request was handled another way)."""
+        self.generation += 1
+        self._running = 0
+        self._callbacks = None
+
+    @property
+    def pending(self) -> bool:
+        """A job is running or waiting, and its result will be used."""
+        return self._running == self.generation and self._running != 0
+
+    def _done(self, generation: int, result, error) -> None:
+        if generation != self.generation or self._callbacks is None:
+            return  # a newer request replaced this one
+        then, failed = self._callbacks
+        self._running, self._callbacks = 0, None
+        if error is None:
+            then(result)
+        elif failed is not None:
+            failed(error)
+        else:
+            raise error
