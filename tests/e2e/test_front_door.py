@@ -185,6 +185,6 @@ def test_the_readme_commands_work_as_root_and_ci_runs_the_readme_test_command():
     assert readme_packages == ci_packages
     assert ".venv/bin/pip install -q -r requirements-dev.txt" in test_command
     assert ".venv/bin/pip install -q -r requirements-dev.txt" in ci
-    assert test_command.endswith("QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q")
-    assert "QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q" in ci
+    assert test_command.endswith("QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n auto")
+    assert "QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n auto" in ci
     assert "SUDO=$(command -v sudo || true)" in ci
