@@ -71,14 +71,17 @@ def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | No
     return tree
 
 
-def unary_chains(graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None) -> list[list]:
+def unary_chains(
+    graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None, order: list | None = None
+) -> list[list]:
     """Runs of at least ``min_size`` one-argument ops, each in order from the first to the last.
 
     A member has exactly one argument; every member but the last is used only
     by the next one (a value used anywhere else ends the chain there, so the
     chain's box, which shows its last value, never stands for another).  The
     last member may be used in several places: all those edges leave from the
-    value the box shows.  ``among`` (a set) limits the members to those nodes.
+    value the box shows.  ``among`` (a set) limits the members to those nodes.  ``order``: the graph's
+    ``topological_nodes``, when already known.
     """
     uses = _uses(graph)
     indegree = dict(graph.in_degree())
@@ -87,7 +90,7 @@ def unary_chains(graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None)
         return indegree[n] == 1 and (among is None or n in among)
 
     chains = []
-    for n in topological_nodes(graph):
+    for n in order if order is not None else topological_nodes(graph):
         if not member(n):
             continue
         (p,) = graph.predecessors(n)
@@ -172,10 +175,10 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> di
         else:
             owner[n] = None
     # an unnamed term is "term k of Σ n terms": k counts the sum's unnamed terms in the order they were written
-    terms: dict = {}
+    terms: dict = {}  # sum -> its terms, each once (a dict: 400 terms were 800,000 list comparisons)
     for g in owner.values():
-        if isinstance(g, tuple) and g not in terms.setdefault(g[1], []):
-            terms[g[1]].append(g)
+        if isinstance(g, tuple):
+            terms.setdefault(g[1], {})[g] = None
     renamed = {g: f"term {k} of {total}" for total, gs in terms.items() for k, g in enumerate(sorted(gs, key=_rank), 1)}
     owner = {n: renamed.get(g, g) if isinstance(g, tuple) else g for n, g in owner.items()}
     sizes: dict = {}
@@ -185,7 +188,7 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> di
     groups = {n: g for n, g in owner.items() if g is not None and sizes[g] >= min_size}
     left = {n for n in graph if n not in groups}
     taken = set(groups.values())
-    for run in unary_chains(graph, CHAIN_MIN_NODES, among=left):
+    for run in unary_chains(graph, CHAIN_MIN_NODES, among=left, order=order):
         name = chain_name(graph, run, taken)
         taken.add(name)
         for n in run:

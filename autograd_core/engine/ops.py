@@ -533,7 +533,11 @@ class Op:
         """∂node/∂operand[index] as text in terms of the operands: 'b', '(1 − tanh²(h))'."""
         if callable(self.formula):
             return self.formula(index, operands, *self.args)
-        return self.formula[index].format(*operands, **self._param_texts())
+        return (
+            self.formula[index].format(*operands, **self._param_texts())
+            if self.params
+            else self.formula[index].format(*operands)
+        )
 
     def _param_texts(self) -> dict[str, str]:
         return {name: number_text(value) for (name, _), value in zip(self.params, self.args)}
