@@ -258,32 +258,27 @@ class EdgeItem(QGraphicsItem):
     def set_route(self, commands: list, arrow: tuple) -> None:
         """Take the route from the drawing's commands (M, L, C, T) and the arrowhead at its tip.
 
-        The painter paths are built when first needed (a highlight, a hit test): a plain edge is painted
-        by its bundle, so building 2,000 of them up front only delayed the first picture.
+        The path without the trunk stretch is built now (its bundle strokes it, and its control points
+        bound the edge, measured by Qt instead of Python); the whole route only when first needed.
         """
         self.prepareGeometryChange()
         self.commands = commands
-        self._path = self._own_path = None
+        self._path = None
         ex, ey, dx, dy = arrow
         size = 9.0 * self.view.line_width
         nx_, ny_ = -dy * size * 0.45, dx * size * 0.45
         bx, by = ex - dx * size, ey - dy * size
         self.arrow_points = ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
-        xs = [p[0] for p in self.arrow_points]
-        ys = [p[1] for p in self.arrow_points]
-        trunks = []
+        trunks = self.view.drawing.trunks
+        self._own_path = own = painter_path(commands, trunks, whole=False)
+        # the route's points (a trunk stretch: its end, where the edge leaves it) and the arrowhead's
+        bounds = own.controlPointRect()
+        xs = (ex, bx + nx_, bx - nx_)
+        ys = (ey, by + ny_, by - ny_)
+        bounds = bounds.united(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
         for c in commands:
             if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
-                trunks.append(c[1])
-                stretch = self.view.drawing.trunks[c[1]][c[2] : c[3]]
-                xs.append(stretch[-1][-2])
-                ys.append(stretch[-1][-1])
-            else:
-                xs.extend(c[1::2])
-                ys.extend(c[2::2])
-        bounds = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-        for source in trunks:
-            bounds = bounds.united(self.view.trunk_rect(source))
+                bounds = bounds.united(self.view.trunk_rect(c[1]))
         self._bounds = bounds.adjusted(-6, -6, 6, 6)
 
     @property
@@ -337,12 +332,11 @@ class EdgeBundle(QGraphicsItem):
         self.view = view
         self.paths: list[QPainterPath] = []
         self.arrows = QPainterPath()
-        trunks = view.drawing.trunks
         arrows = self.arrows
         paths = self.paths
         bounds = QRectF()
         for edge in edges:
-            paths.append(painter_path(edge.commands, trunks, whole=False))
+            paths.append(edge.own_path)  # (built by set_route)
             (x0, y0), (x1, y1), (x2, y2) = edge.arrow_points
             arrows.moveTo(x0, y0)
             arrows.lineTo(x1, y1)

@@ -418,9 +418,10 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         if new_structure:
             self.fit_whole = False  # Whole graph was asked for the graph on screen; a new one opens readable
         self.base_graph = graph
-        self.collapsed &= set(groups_of(graph))
+        groups = set(groups_of(graph))
+        self.collapsed &= groups
         if collapsed is None and new_structure and graph.graph.get("overview"):
-            self.collapsed = set(groups_of(graph))  # a big expression: start from its overview
+            self.collapsed = groups  # a big expression: start from its overview
             collapsed = self.collapsed
         if graph.number_of_nodes() > ASYNC_LAYOUT_NODES:
             self._rebuild_soon()
