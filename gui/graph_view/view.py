@@ -68,6 +68,7 @@ from .items import (
 from .navigation import FitAndZoom
 from .numbers import BoxNumbers
 from .overlays import BusySign, Legend, OverviewMap
+from .worker import paused_gc
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
 ASYNC_LAYOUT_NODES = 40  # above this, drawing is batched and antialiasing is off
@@ -99,8 +100,9 @@ def _layout_executor() -> ThreadPoolExecutor:
 
 def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference=None) -> None:
     try:
-        result = layout_for_view(graph, method, sizes, view, gaps, reference)
-        _ = result[0].obstacles  # (cached on the drawing) here rather than in the GUI thread's first Fit
+        with paused_gc():
+            result = layout_for_view(graph, method, sizes, view, gaps, reference)
+            _ = result[0].obstacles  # (cached on the drawing) here rather than in the GUI thread's first Fit
     except Exception as err:  # reported to the user by the view
         signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
         return
@@ -660,10 +662,11 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     def _run_batch(self) -> None:
         """Run building tasks for about ``BATCH_MS``, then let the event loop breathe."""
         end = time.perf_counter() + BATCH_MS / 1000.0
-        while self._pending:
-            self._pending.pop(0)()
-            if time.perf_counter() > end:
-                return
+        with paused_gc():  # (thousands of items, all kept)
+            while self._pending:
+                self._pending.pop(0)()
+                if time.perf_counter() > end:
+                    return
         self._batch_timer.stop()
 
     def _node_width(self, attrs: dict, node=None, box: BoxFonts | None = None) -> float:
