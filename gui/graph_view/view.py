@@ -662,11 +662,10 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     def _run_batch(self) -> None:
         """Run building tasks for about ``BATCH_MS``, then let the event loop breathe."""
         end = time.perf_counter() + BATCH_MS / 1000.0
-        with paused_gc():  # (thousands of items, all kept)
-            while self._pending:
-                self._pending.pop(0)()
-                if time.perf_counter() > end:
-                    return
+        while self._pending:
+            self._pending.pop(0)()
+            if time.perf_counter() > end:
+                return
         self._batch_timer.stop()
 
     def _node_width(self, attrs: dict, node=None, box: BoxFonts | None = None) -> float:
