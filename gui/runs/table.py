@@ -298,6 +298,8 @@ class RunsPanel(QWidget):
             self._fit_pending = True
             return
         self._fit_pending = False
+        for column in self.DROPPABLE:
+            self.table.setColumnHidden(column, False)  # (a hidden column measures nothing)
         widths = {c: self._column_width(c) + 4 for c in range(len(COLUMNS))}  # (+ the grid line and rounding)
         room = self.table.viewport().width()
         dropped: set[int] = set()
@@ -305,9 +307,7 @@ class RunsPanel(QWidget):
             if sum(w for c, w in widths.items() if c not in dropped) <= room:
                 break
             dropped.add(column)
-        for column in self.DROPPABLE:
-            if self.table.isColumnHidden(column) != (column in dropped):
-                self.table.setColumnHidden(column, column in dropped)
+            self.table.setColumnHidden(column, True)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
