@@ -1,5 +1,6 @@
 """GUI-thread time of single user actions: theme switch, presentation mode, image export, session save, the
-first view of the Sample graph tab, the Lessons dock shown and hidden, the Runs tab, export of the data with predictions, a splitter drag.
+first view of the Sample graph tab, the Lessons dock shown and hidden, the Runs tab, export of the data with
+predictions, a splitter drag.
 
 Opens the main window (offscreen unless ``--show``) with its real training process, trains a few steps so
 the session has a history, then does each action ``--repeat`` times and prints, per action, the longest stall

@@ -33,7 +33,7 @@ class _View(QGraphicsView):
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
-        self._fit_timer.timeout.connect(self.fit)
+        self._fit_timer.timeout.connect(self._fit_due)
         self._painted_window = None
 
     def resizeEvent(self, event):
@@ -59,6 +59,9 @@ class _View(QGraphicsView):
             self.missed = True
         elif not self._fit_timer.isActive():
             self._fit_timer.start()
+
+    def _fit_due(self):
+        self.fit()
 
     def fit_pending(self) -> None:
         """A fit asked for and not done yet, now (before a picture of the view is taken)."""
