@@ -1,5 +1,6 @@
 """GUI-thread time of single user actions: theme switch, presentation mode, image export, session save, the
-first view of the Sample graph tab, export of the data with predictions, a splitter drag.
+first view of the Sample graph tab, the Lessons dock shown and hidden, the Runs tab, export of the data with
+predictions, a splitter drag.
 
 Opens the main window (offscreen unless ``--show``) with its real training process, trains a few steps so
 the session has a history, then does each action ``--repeat`` times and prints, per action, the longest stall
@@ -195,6 +196,37 @@ def main() -> int:
         )
         QApplication.sendEvent(widget, event)
 
+    def lessons_dock(show, size):
+        """Help → Lessons (the dock shown beside the training area, which shrinks) or the dock closed again, at
+        ``size``, training running (as the GUI monkey found it)."""
+
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            if tuple(window.size().toTuple()) != size:
+                window.resize(*size)
+                QTest.qWait(300)
+            play_first()
+            if window.lessons.isVisible() == show:
+                (window.lessons.hide if show else window.show_lessons)()
+                QTest.qWait(300)
+            idle(app)
+            return window.show_lessons if show else window.lessons.hide
+
+        return go
+
+    def curves_tab(index):
+        """A tab of the training area's curves (5: Runs), from the first one, training running."""
+
+        def go():
+            window.tabs.setCurrentWidget(window.training)
+            play_first()
+            window.training.curves.setCurrentIndex(0)
+            QTest.qWait(300)
+            idle(app)
+            return lambda: window.training.curves.setCurrentIndex(index)
+
+        return go
+
     def presentation(on):
         def go():
             return lambda: window.presentation_action.setChecked(on)
@@ -366,6 +398,11 @@ def main() -> int:
         ("training tab shown", tab_after_theme(window.training, None), False),
         ("training tab shown, new theme", tab_after_theme(window.training, "dark"), False),
         ("training tab shown, new theme", tab_after_theme(window.training, "light"), False),
+        ("lessons dock show 1024×700", lessons_dock(True, (1024, 700)), False),
+        ("lessons dock hide 1024×700", lessons_dock(False, (1024, 700)), False),
+        ("lessons dock show 1600×1000", lessons_dock(True, (1600, 1000)), False),
+        ("lessons dock hide 1600×1000", lessons_dock(False, (1600, 1000)), False),
+        ("tab runs", curves_tab(5), False),
         ("presentation on", presentation(True), False),
         ("presentation off", presentation(False), False),
         ("export png, expression", export_on(window.expression, "png"), False),

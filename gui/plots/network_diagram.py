@@ -265,8 +265,9 @@ class NetworkDiagram(DiagramLayout, QWidget):
 
     @contextmanager
     def fitting_once(self):
-        """Resizes and restyles inside fit the network to the view once, at the end: a mode switch moves the
-        splitters around the diagram several times, and each fit lays out every edge again."""
+        """Resizes and restyles inside fit the network to the view once, after: a mode switch moves the
+        splitters around the diagram several times, and each fit lays out every edge again.  The fit waits for
+        the next turn of the event loop (or paint), with the resizes Qt's layouts make after ours."""
         view = self.view
         view.held += 1
         try:
@@ -275,7 +276,7 @@ class NetworkDiagram(DiagramLayout, QWidget):
             view.held -= 1
             if not view.held and view.missed:
                 view.missed = False
-                view.fit()
+                view.fit_soon()
 
     def apply_palette(self, pal: Palette, presentation: bool | None = None) -> None:
         """The theme's colors and the mode's label size (labels ≥ 1.5× in presentation mode)."""

@@ -3,7 +3,7 @@ outputs spaced so their fixed-size labels never touch, and the view that keeps t
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QTransform
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView
 
@@ -25,14 +25,47 @@ class _View(QGraphicsView):
     held = 0  # inside NetworkDiagram.fitting_once: resizes wait for one fit at the end
     missed = False
 
+    def __init__(self, *args):
+        super().__init__(*args)
+        # One fit per turn of the event loop: a dock shown or a window resized resizes the view several times in
+        # one turn (layout, then each splitter), and every fit moves each edge.  The fit waits for a 0 ms timer
+        # or the window's next paint, whichever comes first (see eventFilter): no frame shows it unfitted.
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_due)
+        self._painted_window = None
+
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self.fit_soon()
 
+    def showEvent(self, event):
+        super().showEvent(event)
+        window = self.window()
+        if window is not self and window is not self._painted_window:
+            if self._painted_window is not None:
+                self._painted_window.removeEventFilter(self)
+            window.installEventFilter(self)
+            self._painted_window = window
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.UpdateRequest and self._fit_timer.isActive():
+            self.fit()  # before the window paints: what it moves is painted in this same pass
+        return super().eventFilter(watched, event)
+
     def fit_soon(self):
         if self.held:
             self.missed = True
-        else:
+        elif not self._fit_timer.isActive():
+            self._fit_timer.start()
+
+    def _fit_due(self):
+        self.fit()
+
+    def fit_pending(self) -> None:
+        """A fit asked for and not done yet, now (before a picture of the view is taken)."""
+        if self._fit_timer.isActive():
             self.fit()
 
     margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
@@ -50,6 +83,7 @@ class _View(QGraphicsView):
     def fit(self):
         # the input and output labels keep their size in pixels: spaced for the zoom, they never touch; set in
         # two columns they need more room beside the network, and the network is fitted again (at most once a side)
+        self._fit_timer.stop()
         if self.diagram is not None:
             self.diagram._label_floor = {}
         for _ in range(4):

@@ -16,11 +16,13 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
+        self._heights: dict[int, int] = {}  # heightForWidth's answers since the last invalidate()
         self.setContentsMargins(0, 0, 0, 0)
 
     # QLayout's interface
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
+        self._heights.clear()
 
     def addWidget(self, widget: QWidget) -> None:
         self.addChildWidget(widget)
@@ -39,6 +41,7 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int):
+        self._heights.clear()
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:
@@ -48,7 +51,15 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._do_layout(QRect(0, 0, width, 0), apply=False)
+        # Asked tens of times per relayout (each splitter and box layout above asks again): cached until a child
+        # changes, which invalidates the layout.
+        if width not in self._heights:
+            self._heights[width] = self._do_layout(QRect(0, 0, width, 0), apply=False)
+        return self._heights[width]
+
+    def invalidate(self) -> None:
+        self._heights.clear()
+        super().invalidate()
 
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)

@@ -61,14 +61,7 @@ FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
 CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape", "runs")
 TAB_NAMES = ("Loss && accuracy", "Gradient flow", "Loss slice", "Confusion matrix", "Landscape", "Runs")
-SHORT_TAB_NAMES = (
-    "Loss",
-    "Gradients",
-    "Slice",
-    "Confusion",
-    "Landscape",
-    "Runs",
-)  # the curves' half of the columns layout
+SHORT_TAB_NAMES = ("Loss", "Gradients", "Slice", "Confusion", "Landscape", "Runs")  # the columns layout's half
 NARROW_ROOM_CHARS = 115  # the views want this many average characters of width beside the settings column …
 NARROW_ROOM_PX = 700  # … and this many pixels; with less, the settings become a tab (see _reflow)
 COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | diagram over curves (see _reflow)
@@ -493,7 +486,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self.diagram.set_dead([])
 
     def flush(self) -> None:
-        """Draw every pending view now (tests and screenshots)."""
+        """Draw every pending view now (tests and screenshots), the diagram fitted to its last size."""
+        self.diagram.view.fit_pending()
         while self._dirty:
             self._draw_next()
 
