@@ -634,9 +634,11 @@ class TrainingController(QObject):
         self._message = text
 
     def _data_shown(self, change: TrainingChange) -> None:
-        """Points again, by whatever way (painted, a data set, a preset, Undo, a session): "No training points" goes."""
+        """Points again, by whatever way (painted, a data set, a preset, Undo, a session, regression's own curve):
+        "No training points" goes."""
         dataset = change.dataset
-        if "dataset" in change and self._message.startswith(NO_POINTS) and dataset is not None and len(dataset.y_train):
+        points = "dataset" in change and dataset is not None and len(dataset.y_train)
+        if self._message.startswith(NO_POINTS) and (points or ("regression" in change and self.regression is not None)):
             self.message.emit("")
 
     def _refuse_without_points(self) -> bool:

@@ -233,6 +233,23 @@ def test_no_training_points_goes_when_a_preset_brings_points(qtbot, training_win
     assert "<b>epoch 0</b>" in panel.status.text() and MISSING not in panel.status.text()
 
 
+def test_no_training_points_goes_when_the_task_becomes_regression(qtbot, training_window):
+    """Found by the oracle (the monkey, seed 3 at 1024×700 in presentation): after Clear all, choosing Regression
+    (its own points on a curve) left the banner and the status bar saying "No training points"."""
+    window = training_window
+    ws = window.training
+    panel = ws.training_panel
+    qtbot.mouseClick(ws.boundary.clear_button, LEFT)
+    settle(qtbot, ws)
+    assert "No training points" in panel.banner_text.text() and panel.banner.isVisible()
+    combo = panel.task_settings.task
+    combo.setCurrentIndex(combo.findText("Regression (a curve of x)"))  # as a pick from its popup does
+    qtbot.waitUntil(lambda: ws.controller.settled and ws.controller.regression is not None, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    assert not panel.banner.isVisible() and "No training points" not in panel.banner_text.text()
+    assert "No training points" not in window.statusBar().currentMessage()
+
+
 def test_an_engine_message_of_the_cleared_plane_goes_with_it(qtbot, training_window):
     """Found by the oracle (training-area monkey, seed 2): the Landscape tab on a cleared plane gets "No training
     points: the loss landscape needs …"; the training process kept that error and every later snapshot said it
