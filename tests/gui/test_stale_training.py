@@ -216,15 +216,21 @@ def test_a_session_saved_after_clear_all_holds_no_cleared_points(qtbot, training
     assert saved.config is None and saved.data is None and saved.history == []
 
 
-def test_no_training_points_goes_when_a_preset_brings_points(qtbot, training_window):
-    """Found by the oracle (the training area's monkey, seed 1): after Clear all, "The article's run" brought 200
-    points, and the banner went on saying "No training points" through every later action."""
-    window = training_window
+def _cleared_with_its_banner(qtbot, window):
+    """Clear all by its button: the banner says there is nothing to train on."""
     ws = window.training
     panel = ws.training_panel
     qtbot.mouseClick(ws.boundary.clear_button, LEFT)
     settle(qtbot, ws)
     assert "No training points" in panel.banner_text.text() and panel.banner.isVisible()
+    return ws, panel
+
+
+def test_no_training_points_goes_when_a_preset_brings_points(qtbot, training_window):
+    """Found by the oracle (the training area's monkey, seed 1): after Clear all, "The article's run" brought 200
+    points, and the banner went on saying "No training points" through every later action."""
+    window = training_window
+    ws, panel = _cleared_with_its_banner(qtbot, window)
     qtbot.mouseClick(panel.article_button, LEFT)
     qtbot.waitUntil(lambda: ws.controller.settled and len(ws.controller.dataset.y_train) == 200, timeout=TIMEOUT)
     settle(qtbot, ws)
@@ -237,11 +243,7 @@ def test_no_training_points_goes_when_the_task_becomes_regression(qtbot, trainin
     """Found by the oracle (the monkey, seed 3 at 1024×700 in presentation): after Clear all, choosing Regression
     (its own points on a curve) left the banner and the status bar saying "No training points"."""
     window = training_window
-    ws = window.training
-    panel = ws.training_panel
-    qtbot.mouseClick(ws.boundary.clear_button, LEFT)
-    settle(qtbot, ws)
-    assert "No training points" in panel.banner_text.text() and panel.banner.isVisible()
+    ws, panel = _cleared_with_its_banner(qtbot, window)
     combo = panel.task_settings.task
     combo.setCurrentIndex(combo.findText("Regression (a curve of x)"))  # as a pick from its popup does
     qtbot.waitUntil(lambda: ws.controller.settled and ws.controller.regression is not None, timeout=TIMEOUT)
