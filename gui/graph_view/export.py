@@ -20,20 +20,27 @@ EXPORT_BAND_PIXELS = 1e6
 class GraphExport:
     """PNG and SVG export of a ``GraphView`` (mixed into it: uses its scene, legend, colors and messages)."""
 
-    _exporting = False  # a banded export is painting: boxes keep painting themselves until it ends
+    _exports = 0  # exports painting now (banded ones span turns): boxes keep painting themselves until the last ends
+    _plain_before = False  # whether the boxes were plain before the first of them
+
+    @property
+    def _exporting(self) -> bool:
+        return self._exports > 0
 
     @contextmanager
     def _boxes_painting_themselves(self):
-        """Around an export: every box paints itself at the export's own scale (its text when it fits)."""
-        plain = self._plain
-        self._exporting = True
-        if plain:
-            self._set_plain(False)
+        """Around an export: every box paints itself at the export's own scale (its text when it fits).  Exports
+        may overlap (a second one asked while the first paints its bands): the first in sets, the last out restores."""
+        if not self._exports:
+            self._plain_before = self._plain
+            if self._plain:
+                self._set_plain(False)
+        self._exports += 1
         try:
             yield
         finally:
-            self._exporting = False
-            if plain:
+            self._exports -= 1
+            if not self._exports and self._plain_before:
                 self._set_plain(True)
 
     # ---- export

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
+from PySide6.QtWidgets import QApplication
 
 from autograd_core import Tensor
 from autograd_core.drawing.graph import to_networkx
@@ -167,6 +168,34 @@ def test_a_png_exported_in_bands_is_the_picture_painted_in_one_go(qtbot, view, t
         saved.pixel(i, j) != whole.pixel(i, j) for i in range(0, whole.width(), 3) for j in range(0, whole.height(), 3)
     )
     assert differing == 0
+
+
+def test_two_banded_exports_at_once_both_keep_the_boxes_text_and_restore_the_view(qtbot, view, tmp_path, monkeypatch):
+    """A second export asked while the first paints its bands: both files are the whole picture, and the view
+    gets its plain boxes back only when the last one ends."""
+    import gui.graph_view.export as export
+
+    monkeypatch.setattr(export, "EXPORT_BAND_PIXELS", 20_000)
+    draw(qtbot, view, to_networkx(neuron()))
+    view.scale(0.05, 0.05)  # zoomed far out: the box layer paints plain boxes
+    view.viewport().repaint()
+    assert view._plain
+    whole = view.render_image()
+    assert view._plain  # (a one-go export restores it at once)
+    said = []
+    view.message.connect(said.append)
+    first, second = tmp_path / "first.png", tmp_path / "second.png"
+    view.export(str(first), background=True)
+    image, rect, scale = view._export_canvas()
+    for _ in range(len(view._export_bands(image, rect, scale)) // 2):  # the first export half done
+        QApplication.processEvents()
+    view.export(str(second), background=True)
+    assert view._exporting and not view._plain
+    qtbot.waitUntil(lambda: len([t for t in said if t.startswith("Graph saved")]) == 2, timeout=10_000)
+    for png in (first, second):
+        saved = QImage(str(png)).convertToFormat(whole.format())
+        assert saved.size() == whole.size() and saved == whole
+    assert not view._exporting and view._plain
 
 
 def test_a_graph_redrawn_during_a_banded_export_stops_it_with_a_message(qtbot, view, tmp_path, monkeypatch):
