@@ -130,17 +130,30 @@ def training_window(qtbot, tmp_path, in_process_training):
     w.training.shutdown()
 
 
+def shown(qtbot, widget, width: int, height: int):
+    """``widget`` at this size on screen, closed by qtbot after the test."""
+    widget.resize(width, height)
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
 @pytest.fixture
 def expression_panel(qtbot):
     """The Expression area alone (no main window), shown at 1400×850; its stepping stops after the test."""
     from gui.expression.expression_panel import ExpressionPanel
 
-    widget = ExpressionPanel()
-    widget.resize(1400, 850)
-    qtbot.addWidget(widget)
-    widget.show()
+    widget = shown(qtbot, ExpressionPanel(), 1400, 850)
     yield widget
     widget.state.stop()
+
+
+@pytest.fixture
+def graph_view(qtbot):
+    """A bare graph view, shown at 900×600."""
+    from gui.graph_view import GraphView
+
+    return shown(qtbot, GraphView(), 900, 600)
 
 
 @pytest.fixture
@@ -148,10 +161,7 @@ def lab_panel(qtbot):
     """The Optimizer lab alone, shown at 1400×800; its race is paused after the test."""
     from gui.lab.optimizer_lab import OptimizerLabPanel
 
-    widget = OptimizerLabPanel()
-    qtbot.addWidget(widget)
-    widget.resize(1400, 800)
-    widget.show()
+    widget = shown(qtbot, OptimizerLabPanel(), 1400, 800)
     qtbot.waitExposed(widget)
     yield widget
     widget.lab.pause()

@@ -16,12 +16,9 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = ExpressionPanel()
-    widget.resize(1300, 800)
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
+def panel(expression_panel):
+    expression_panel.resize(1300, 800)
+    return expression_panel
 
 
 def set_value(qtbot, panel, name, value):

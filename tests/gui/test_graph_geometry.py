@@ -16,7 +16,6 @@ from autograd_core.drawing import (
     fold_blocks,
     layered_order,
 )
-from gui.graph_view import GraphView
 from tests.graph_cases import EXAMPLES, cases, graph_of
 
 METHODS = ("layered", "spring", "kamada_kawai")
@@ -178,12 +177,8 @@ def test_examples_cross_no_more_than_a_tree_must():
 
 
 @pytest.fixture
-def view(qtbot):
-    widget = GraphView()
-    widget.resize(900, 600)
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
+def view(graph_view):
+    return graph_view
 
 
 def scene_segments(item):

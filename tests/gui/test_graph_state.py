@@ -4,16 +4,13 @@ import pytest
 from PySide6.QtCore import Qt
 
 from autograd_core.language.trace import grads_after
-from gui.expression.expression_panel import ExpressionPanel
 from gui.graph_view.graph_state import Change
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = ExpressionPanel()
-    qtbot.addWidget(widget)
+def panel(qtbot, expression_panel):
+    widget = expression_panel
     widget.resize(1200, 700)
-    widget.show()
     widget.state.load("h = a*b + c\ny = tanh(h) * 2", {"a": 0.5, "b": -1.0, "c": 0.25})
     qtbot.waitUntil(lambda: not widget.view.busy)
     return widget

@@ -11,16 +11,12 @@ from PySide6.QtWidgets import QApplication
 from autograd_core import Tensor
 from autograd_core.drawing.graph import to_networkx
 from autograd_core.learn.nn import MLP
-from gui.graph_view import LARGE_GRAPH_NODES, GraphView, collapse_groups
+from gui.graph_view import LARGE_GRAPH_NODES, collapse_groups
 
 
 @pytest.fixture
-def view(qtbot):
-    widget = GraphView()
-    widget.resize(900, 600)
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
+def view(graph_view):
+    return graph_view
 
 
 def neuron():
