@@ -60,7 +60,7 @@ from .areas import (
 )
 from .errors import ErrorReporter
 from .settings import AppSettings
-from .theme import THEMES, apply_theme, set_text_role
+from .theme import THEMES, apply_theme, repainted_once, set_text_role
 
 SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
@@ -549,22 +549,24 @@ class MainWindow(QMainWindow):
 
         A hidden area takes the new look when its tab is shown (``_catch_up_look``): restyling every plot of
         every tab at once kept the window busy for a tenth of a second or more on each switch."""
-        apply_theme(QApplication.instance(), self.theme, self.presentation, self._base_font_size)
-        self._applied_look = (self.theme, self.presentation)
-        current = self.tabs.currentWidget()
-        for area in self.areas.values():
-            if area is current or not self.isVisible():
-                self._catch_up_look(area)
+        with repainted_once(self):
+            apply_theme(QApplication.instance(), self.theme, self.presentation, self._base_font_size)
+            self._applied_look = (self.theme, self.presentation)
+            current = self.tabs.currentWidget()
+            for area in self.areas.values():
+                if area is current or not self.isVisible():
+                    self._catch_up_look(area)
 
     def _catch_up_look(self, area: QWidget | None) -> None:
         """Give ``area`` the window's theme and mode if it has not had them yet."""
         if area is None or area not in self.areas.values():
             return
         applied = self._area_looks.get(id(area), (None, None))
-        if isinstance(area, ThemedArea) and applied[0] != self.theme:
-            area.set_theme(self.theme)
-        if isinstance(area, PresentationArea) and applied[1] != self.presentation:
-            area.set_presentation(self.presentation)
+        with repainted_once(self):  # (a tab shown after a switch elsewhere; within a switch, the switch's)
+            if isinstance(area, ThemedArea) and applied[0] != self.theme:
+                area.set_theme(self.theme)
+            if isinstance(area, PresentationArea) and applied[1] != self.presentation:
+                area.set_presentation(self.presentation)
         self._area_looks[id(area)] = (self.theme, self.presentation)
 
     def warn(self, title: str, text: str) -> QMessageBox:

@@ -6,6 +6,7 @@ the projector ("presentation") mode only has to change one set of numbers.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from dataclasses import dataclass
@@ -669,6 +670,24 @@ def apply_theme(app: QApplication, theme: str = "light", presentation: bool = Fa
 
 
 _STYLES: list[NamedWidgetStyle] = []
+
+
+@contextlib.contextmanager
+def repainted_once(window: QWidget):
+    """No repaint of ``window`` while the body restyles it and the new fonts relayout it, one repaint after: each
+    restyled part and each level of relayout had repainted the views (5–6 paints of a plot before the last).
+    Nested, the outermost repaints."""
+    painting = window.isVisible() and window.updatesEnabled()
+    if painting:
+        window.setUpdatesEnabled(False)
+    try:
+        yield
+        if painting:
+            for _ in range(3):  # each level of layout posts the next one's request
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    finally:
+        if painting:
+            window.setUpdatesEnabled(True)
 
 
 def monospace_font(point_size: float | None = None) -> QFont:

@@ -132,6 +132,12 @@ def style_axes(
     font = plot_font(presentation)
     for name in names:
         axis = item.getAxis(name)
+        if axis.autoSIPrefix:
+            # Off: it rewrote the label's html on every range change (each frame, each hidden axis too) and
+            # scaled ranges inside (0, 1) to "×0.001" units, which reads badly on a projector.
+            axis.enableAutoSIPrefix(False)
+        if not axis.isVisible():
+            continue  # (the top and right axes are never shown: each styling call rewrote their labels)
         axis.setPen(line)
         axis.setTextPen(text)
         axis.setStyle(tickFont=font)

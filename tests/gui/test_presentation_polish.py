@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from conftest import new_main_window
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
@@ -215,3 +216,57 @@ def test_a_plot_without_a_title_keeps_room_for_its_top_axis_number(qtbot):
     assert top >= QFontMetricsF(plot_font(True)).height() / 2
     set_plot_title(plot, "Loss", presentation=True)  # a title row gives that room: no margin wasted
     assert plot.getPlotItem().layout.getContentsMargins()[1] <= 1.0
+
+
+class _Paints(QObject):
+    """Counts the paint events of one widget."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _obj, event):
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def test_a_mode_switch_lays_the_tab_out_before_its_first_repaint(qtbot, window):
+    """Presentation mode on the training tab: new fonts, restyled plots and the new layout are all done when the
+    switch returns, before any repaint (each restyled part and each level of relayout had repainted the views:
+    5–6 paints of the boundary and loss plots before the one of the new layout)."""
+    window.tabs.setCurrentWidget(window.training)
+    qtbot.waitUntil(lambda: window.training.controller.last_snapshot is not None, timeout=30_000)
+    qtbot.wait(800)  # (the first snapshot's banner and curves are in)
+    views = [window.training.boundary.plot.viewport(), window.training.metrics.loss_plot.viewport()]
+    for on in (True, False):
+        paints = [_Paints(view) for view in views]
+        before = [view.size() for view in views]
+        window.set_presentation(on)
+        assert [p.count for p in paints] == [0, 0], on
+        laid_out = [view.size() for view in views]
+        assert laid_out != before, on
+        for _ in range(3):  # what the event loop would lay out next
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        assert [view.size() for view in views] == laid_out, on
+        qtbot.wait(200)
+        assert all(p.count >= 1 for p in paints), on
+
+
+def test_axis_numbers_keep_their_units_inside_zero_to_one(qtbot):
+    """A labeled axis over 0…0.5 shows 0.1, 0.2 … with its plain label, not "x1 (m)" and 100, 200 …"""
+    import pyqtgraph as pg
+
+    from gui.training.training_style import style_plot
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.getPlotItem().setLabel("bottom", "x1")
+    style_plot(widget)
+    widget.resize(400, 300)
+    widget.show()
+    widget.setXRange(0.0, 0.5, padding=0)
+    qtbot.wait(50)
+    axis = widget.getPlotItem().getAxis("bottom")
+    assert axis.autoSIPrefixScale == 1.0 and "(m" not in axis.labelString()

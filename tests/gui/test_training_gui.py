@@ -2,6 +2,7 @@
 sessions through the main window, divergence, bad input, and closing during training."""
 
 import json
+import os
 import time
 
 import numpy as np
@@ -15,6 +16,7 @@ from autograd_core.live.regions import probability_ramp
 from autograd_core.numbers import format_number
 from autograd_core.session import load_session
 from gui.training.training_style import region_colors
+from gui.training.training_worker import TRAINING_NICENESS
 
 TIMEOUT = 30_000
 
@@ -254,6 +256,16 @@ def test_closing_during_training_ends_thread_and_process(qtbot, process_window):
     # commands after closing are ignored, not errors
     ws.controller.play()
     ws.controller.step()
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities on this system")
+def test_the_training_process_gives_the_window_the_cpu_first(qtbot, process_window):
+    """A busy machine: the training process runs niced below the window, so a click is answered first."""
+    ws = training_tab(qtbot, process_window).training
+    click(qtbot, ws.training_panel.step_button)
+    qtbot.waitUntil(lambda: step_of(ws) >= 1, timeout=TIMEOUT)
+    own = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    assert os.getpriority(os.PRIO_PROCESS, ws.controller.worker.pid) == min(own + TRAINING_NICENESS, 19)
 
 
 def test_data_controls_and_boundary_toggles(qtbot, ws):
