@@ -227,6 +227,25 @@ def main() -> int:
 
         return go
 
+    def full_runs_tab():
+        """The Runs tab with a full history (50 runs of 2,000-point curves), training running."""
+        import random
+
+        from autograd_core.learn.runs import CURVE_POINTS, MAX_RUNS
+
+        def go():
+            history = window.training.runs.history
+            rng = random.Random(1)
+            base = window.training.controller.config.to_dict()
+            while len(history.runs) < MAX_RUNS - 1:
+                run = history.start(dict(base, seed=len(history.runs) + 100), "classification")
+                run.steps, run.seconds = 2000, 3.0
+                run.curves = {name: [rng.random() for _ in range(CURVE_POINTS)] for name in run.curves}
+            window.training.runs.changed.emit()
+            return curves_tab(5)()
+
+        return go
+
     def presentation(on):
         def go():
             return lambda: window.presentation_action.setChecked(on)
@@ -403,6 +422,7 @@ def main() -> int:
         ("lessons dock show 1600×1000", lessons_dock(True, (1600, 1000)), False),
         ("lessons dock hide 1600×1000", lessons_dock(False, (1600, 1000)), False),
         ("tab runs", curves_tab(5), False),
+        ("tab runs, 50 runs", full_runs_tab(), False),
         ("presentation on", presentation(True), False),
         ("presentation off", presentation(False), False),
         ("export png, expression", export_on(window.expression, "png"), False),

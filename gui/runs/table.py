@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -52,6 +52,18 @@ def format_score(run, value: float | None) -> str:
     return format_percent(value)
 
 
+SHOWN_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.CheckStateRole)
+ROLES = frozenset(
+    (
+        *SHOWN_ROLES,
+        Qt.ItemDataRole.EditRole,
+        SORT_ROLE,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+    )
+)
+
+
 class RunsModel(QAbstractTableModel):
     """The keeper's runs as rows, newest first."""
 
@@ -61,17 +73,18 @@ class RunsModel(QAbstractTableModel):
         self._runs = []
         self._shown: list[tuple] = []  # what each cell shows, to tell which cells a change touched
         self._keys: list[tuple] = []  # what each row's cells were computed from (unchanged: not computed again)
+        self._live_id: int | None = None  # the run being trained (found once per refresh)
         keeper.changed.connect(self.refresh)
         self.refresh()
 
     def _cells(self, row: int) -> tuple:
-        roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.CheckStateRole)
-        return tuple(self.data(self.index(row, c), role) for c in range(len(COLUMNS)) for role in roles)
+        """What the row shows: (text, check state) per column, in column order."""
+        run = self._runs[row]
+        return tuple(self._value(run, c, role) for c in range(len(COLUMNS)) for role in SHOWN_ROLES)
 
     def _key(self, run) -> tuple:
         """Everything a row shows is derived from these (a recorded run gets a new curves dict)."""
-        current = self.keeper.history.current
-        live = current is not None and current.id == run.id
+        live = run.id == self._live_id
         return (
             id(run.curves),
             run.name,
@@ -88,12 +101,14 @@ class RunsModel(QAbstractTableModel):
         it, a selection stays); other runs: the table starts again.  While training, only the live run's row
         changes: the others are not computed again (50 full runs cost 14 ms a second otherwise)."""
         runs = list(reversed(self.keeper.history.runs))
+        current = self.keeper.history.current
+        self._live_id = None if current is None else current.id
         if [r.id for r in runs] != [r.id for r in self._runs]:
             self.beginResetModel()
             self._runs = runs
-            self.endResetModel()
             self._shown = [self._cells(row) for row in range(len(runs))]
             self._keys = [self._key(run) for run in runs]
+            self.endResetModel()
             return
         self._runs = runs
         for row in range(len(runs)):
@@ -106,6 +121,10 @@ class RunsModel(QAbstractTableModel):
                 if cells[2 * column : 2 * column + 2] != self._shown[row][2 * column : 2 * column + 2]:
                     self.dataChanged.emit(self.index(row, column), self.index(row, column))
             self._shown[row] = cells
+
+    def shown_cells(self) -> tuple:
+        """What every row shows (rows and texts: the columns' widths follow from these)."""
+        return tuple(self._shown)
 
     def run_at(self, row: int):
         return self._runs[row]
@@ -134,11 +153,17 @@ class RunsModel(QAbstractTableModel):
         return flags
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        """Text and check marks from what ``refresh`` computed: measuring the columns asks every cell for
+        several roles (44,000 calls to show 50 runs), and each had found the live run again (1.2–1.9 s)."""
+        if not index.isValid() or role not in ROLES:
             return None
-        run, column = self._runs[index.row()], index.column()
-        current = self.keeper.history.current
-        live = current is not None and run.id == current.id
+        row, column = index.row(), index.column()
+        if role in SHOWN_ROLES and row < len(self._shown):
+            return self._shown[row][2 * column + SHOWN_ROLES.index(role)]
+        return self._value(self._runs[row], column, role)
+
+    def _value(self, run, column: int, role):
+        live = run.id == self._live_id
         if role == Qt.ItemDataRole.CheckStateRole:
             if column == SHOW:
                 return Qt.CheckState.Checked if run.id in self.keeper.ghosts else Qt.CheckState.Unchecked
@@ -235,7 +260,9 @@ class RunsPanel(QWidget):
         )
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Widths set by _fit_columns from one measurement (ResizeToContents measured every cell again on each
+        # change and each show, on top of the fit's own measurement)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -264,6 +291,10 @@ class RunsPanel(QWidget):
         keeper.changed.connect(self._selection_changed)
         self.table.viewport().installEventFilter(self)
         self.model.modelReset.connect(self._fit_columns)  # new names: the room they need
+        self.model.dataChanged.connect(self._fit_soon)  # (the live run's figures grow)
+        self._fit_timer = QTimer(self, singleShot=True, interval=0)
+        self._fit_timer.timeout.connect(self._fit_columns)
+        self._fitted: tuple | None = None  # (texts, room, font) the widths were fitted to
         self.model.modelAboutToBeReset.connect(self._keep_selection)
         self.model.modelReset.connect(self._bring_back_selection)
         self._kept: list[int] = []
@@ -298,16 +329,32 @@ class RunsPanel(QWidget):
             self._fit_pending = True
             return
         self._fit_pending = False
+        self._fit_timer.stop()
+        room = self.table.viewport().width()
+        fitted = (self.model.shown_cells(), room, self.font().key())
+        if fitted == self._fitted:
+            return  # (shown and resized at once: one fit)
+        self._fitted = fitted
         for column in self.DROPPABLE:
             self.table.setColumnHidden(column, False)  # (a hidden column measures nothing)
         widths = {c: self._column_width(c) + 4 for c in range(len(COLUMNS))}  # (+ the grid line and rounding)
-        room = self.table.viewport().width()
+        header = self.table.horizontalHeader()
+        for column, width in widths.items():
+            if column != NAME:
+                header.resizeSection(column, width)
         dropped: set[int] = set()
         for column in self.DROPPABLE:
             if sum(w for c, w in widths.items() if c not in dropped) <= room:
                 break
             dropped.add(column)
             self.table.setColumnHidden(column, True)
+
+    def _fit_soon(self, *_args) -> None:
+        """Changed cells: one fit for all the changes of this event-loop turn (or when shown)."""
+        if self.isVisible():
+            self._fit_timer.start()
+        else:
+            self._fit_pending = True
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -298,3 +298,21 @@ def test_regression_runs_keep_r2_and_a_fit_and_restore_across_tasks(qtbot, ws):
     qtbot.waitUntil(lambda: ws.controller.task == "regression" and ws.controller.settled, timeout=TIMEOUT)
     assert ws.controller.regression.target == "sin(3*x)"
     assert ws.training_panel.task_settings.target.text() == "sin(3*x)"
+
+
+def test_the_columns_follow_the_live_runs_growing_figures(qtbot, ws):
+    """Steps grow while training: the Steps column widens to the new text (once per turn, not per cell)."""
+    from gui.runs.table import STEPS
+
+    train_steps(qtbot, ws, 1)
+    panel = runs_tab(qtbot, ws)
+    qtbot.waitUntil(lambda: panel.table.isVisible())
+    table = panel.table
+    run = ws.runs.history.current
+    narrow = table.columnWidth(STEPS)
+    run.steps = 123_456_789
+    ws.runs.changed.emit()
+    text = panel.model.data(panel.model.index(0, STEPS))
+    assert text == "123,456,789"
+    wide = table.fontMetrics().horizontalAdvance(text)
+    qtbot.waitUntil(lambda: table.columnWidth(STEPS) >= wide > narrow)
