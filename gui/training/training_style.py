@@ -138,8 +138,11 @@ def style_axes(
             axis.enableAutoSIPrefix(False)
         if not axis.isVisible():
             continue  # (the top and right axes are never shown: each styling call rewrote their labels)
-        axis.setPen(line)
-        axis.setTextPen(text)
+        # (each rewrites the label's html: only when its color changes, not for a mode switch's new sizes)
+        if axis.pen().color() != QColor(line):
+            axis.setPen(line)
+        if axis.textPen().color() != QColor(text):
+            axis.setTextPen(text)
         axis.setStyle(tickFont=font)
         readable_ticks(axis)
         axis.label.setFont(font)
