@@ -116,11 +116,11 @@ class RunsModel(QAbstractTableModel):
             if key == self._keys[row]:
                 continue
             self._keys[row] = key
-            cells = self._cells(row)
+            cells, before = self._cells(row), self._shown[row]
+            self._shown[row] = cells  # (before announcing: a view may read the cell at once)
             for column in range(len(COLUMNS)):
-                if cells[2 * column : 2 * column + 2] != self._shown[row][2 * column : 2 * column + 2]:
+                if cells[2 * column : 2 * column + 2] != before[2 * column : 2 * column + 2]:
                     self.dataChanged.emit(self.index(row, column), self.index(row, column))
-            self._shown[row] = cells
 
     def shown_cells(self) -> tuple:
         """What every row shows (rows and texts: the columns' widths follow from these)."""
