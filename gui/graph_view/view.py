@@ -60,7 +60,7 @@ from .items import (
     BoxFonts,
     BoxLayer,
     EdgeBundle,
-    EdgeItem,
+    LazyEdges,
     NodeItem,
     TrunkItem,
     _Root,
@@ -649,6 +649,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         # neighbors together, so that each EdgeBundle covers a small part of the scene
         centers = drawing.centers
         edges = sorted(graph.edges(keys=True), key=lambda e: (centers[e[0]][0], centers[e[0]][1]))
+        self.edges = LazyEdges(self, edges, self._root)
         self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
             self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
@@ -709,15 +710,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         return self._trunk_rects.get(source, QRectF())
 
     def _add_edges(self, chunk: list) -> None:
-        drawing = self.drawing
-        items = []
-        for u, v, key in chunk:
-            item = EdgeItem(self, u, v, key)
-            item.set_route(drawing.paths[(u, v, key)], drawing.arrows[(u, v, key)])
-            item.setParentItem(self._root)
-            self.edges[(u, v, key)] = item
-            items.append(item)
-        bundle = EdgeBundle(self, items)
+        bundle = EdgeBundle(self, chunk)  # (each edge's own item is made when first needed: LazyEdges)
         bundle.setParentItem(self._root)
         self._items_rect = self._items_rect.united(bundle.boundingRect())
 
