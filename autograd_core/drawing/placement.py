@@ -62,22 +62,18 @@ def _layered_drawing(
             down.setdefault(a, []).append(b)
             up.setdefault(b, []).append(a)
     coord: dict = {}
-    for items in layers:
-        c = 0.0
-        for i, it in enumerate(items):
-            if i:
-                c += separation(items[i - 1], it)
-            coord[it] = c
-        mid = c / 2
-        for it in items:
-            coord[it] -= mid
+    offsets = [_offsets(items, separation) for items in layers]  # (the layers' order stays as it is)
+    for items, off in zip(layers, offsets):
+        mid = off[-1] / 2 if items else 0.0
+        for it, c in zip(items, off):
+            coord[it] = c - mid
     for sweep in range(8 if len(coord) <= TRANSPOSE_SEGMENTS else 2):
         downward = sweep % 2 == 0
         rng = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
         for k in rng:
-            _place_layer(layers[k], up if downward else down, coord, separation, is_virtual)
+            _place_layer(layers[k], up if downward else down, coord, separation, is_virtual, offsets=offsets[k])
     for k in range(len(layers)):
-        _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down))
+        _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down), offsets=offsets[k])
     # layer positions along the flow
     thickness = [max((sizes[it][along] for it in items if not is_virtual(it)), default=0.0) for items in layers]
 
@@ -267,35 +263,55 @@ def _spread(center: float, extent: float, count: int) -> list[float]:
     return [first + i * step for i in range(count)]
 
 
-def _place_layer(items, neighbors, coord, separation, is_virtual, both=None) -> None:
-    """Isotonic regression (pool adjacent violators) under minimum separations."""
+def _place_layer(items, neighbors, coord, separation, is_virtual, both=None, offsets=None) -> None:
+    """Isotonic regression (pool adjacent violators) under minimum separations.
+
+    ``offsets``: each item's distance from the first at minimum separations (``separation`` summed), when
+    known already (a layer's order does not change while it is placed, sweep after sweep)."""
     if not items:
         return
     desired, weights = [], []
+    value_of = coord.__getitem__
+    if both is not None:
+        ups, downs = both[0].get, both[1].get
+    else:
+        ups, downs = neighbors.get, None
     for it in items:
-        if both is not None:
-            around = both[0].get(it, []) + both[1].get(it, [])
-        else:
-            around = neighbors.get(it, [])
+        around = ups(it, _NONE) + downs(it, _NONE) if downs is not None else ups(it, _NONE)
         if around:
-            desired.append(sum(coord[m] for m in around) / len(around))
-            weights.append(4.0 if is_virtual(it) else 1.0 * len(around))
+            n = len(around)
+            desired.append(sum(map(value_of, around)) / n)
+            weights.append(4.0 if is_virtual(it) else 1.0 * n)
         else:
             desired.append(coord[it])
             weights.append(0.05)
-    offsets = [0.0]
-    for i in range(1, len(items)):
-        offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
+    if offsets is None:
+        offsets = _offsets(items, separation)
     # minimize sum w (q_i + off_i - d_i)^2 with q non-decreasing
-    blocks: list[list[float]] = []  # [value, weight, count]
+    values: list[float] = []  # the blocks': value, weight, count
+    masses: list[float] = []
+    counts: list[int] = []
     for d, w, off in zip(desired, weights, offsets):
-        blocks.append([d - off, w, 1])
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            v2, w2, c2 = blocks.pop()
-            v1, w1, c1 = blocks[-1]
-            blocks[-1] = [(v1 * w1 + v2 * w2) / (w1 + w2), w1 + w2, c1 + c2]
+        v, c = d - off, 1
+        while values and values[-1] > v:
+            v1, w1 = values.pop(), masses.pop()
+            v, w, c = (v1 * w1 + v * w) / (w1 + w), w1 + w, counts.pop() + c
+        values.append(v)
+        masses.append(w)
+        counts.append(c)
     i = 0
-    for value, _w, count in blocks:
+    for value, count in zip(values, counts):
         for _ in range(count):
             coord[items[i]] = value + offsets[i]
             i += 1
+
+
+_NONE: list = []  # (never changed)
+
+
+def _offsets(items: list, separation) -> list[float]:
+    """Each item's distance from the first when every neighbor is at its minimum separation."""
+    offsets = [0.0]
+    for i in range(1, len(items)):
+        offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
+    return offsets
