@@ -54,9 +54,10 @@ def _layered_drawing(
     up: dict = {}
     down: dict = {}
     linked: set = set()
+    folded = nblocks > 1
     for chain in order.chains.values():
         for a, b in pairwise(chain):
-            if (a, b) in linked or block_of[layer_at[a]] != block_of[layer_at[b]]:
+            if (a, b) in linked or (folded and block_of[layer_at[a]] != block_of[layer_at[b]]):
                 continue  # a segment between two blocks does not pull their coordinates together
             linked.add((a, b))
             down.setdefault(a, []).append(b)
@@ -146,11 +147,16 @@ def _layered_drawing(
     # gets about BEND_ROOM·d along the flow, at least MIN_LAYER_GAP, at most the layer gap.
     sideways = [0.0] * len(layers)
     for e, chain in order.chains.items():
-        for i, (a, b) in enumerate(pairwise(chain)):
+        last = len(chain) - 1
+        src = out_port[e]  # each segment from its source's port (or slot) to its target's
+        for i in range(1, last + 1):
+            b = chain[i]
+            dst = in_port[e] if i == last else coord[b]
             k = layer_at[b]
-            src = out_port[e] if i == 0 else coord[a]
-            dst = in_port[e] if i == len(chain) - 2 else coord[b]
-            sideways[k] = max(sideways[k], abs(src - dst))
+            d = abs(src - dst)
+            if d > sideways[k]:
+                sideways[k] = d
+            src = dst
     flow = []
     f = 0.0
     for k, t in enumerate(thickness):
@@ -212,9 +218,11 @@ def _layered_drawing(
         trunks[u] = cmds
     paths = {}
     arrows = {}
+    lr = direction == "LR"
+    layer_of = order.layer_of
     for e, chain in order.chains.items():
         u, v = chain[0], chain[-1]
-        ku, kv = order.layer_of[u], order.layer_of[v]
+        ku, kv = layer_of[u], layer_of[v]
         start = flow[ku] + sizes[u][along] / 2
         cmds = [("M", *point(start, out_port[e]))]
         here_flow, here = flow[ku] + thickness[ku] / 2, out_port[e]
@@ -229,8 +237,10 @@ def _layered_drawing(
             if block_of[k] != block_of[k - 1]:
                 cmds.extend(wrap(k - 1, e, here, target))
             else:
-                mid = (here_flow + enter) / 2
-                cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
+                mid = (here_flow + enter) / 2  # (point() of each pair, inline)
+                cmds.append(
+                    ("C", mid, here, mid, target, enter, target) if lr else ("C", here, mid, target, mid, target, enter)
+                )
             here = target
             if k < kv and on_trunk:  # ride the trunk to the layer before the target
                 cmds.append(("T", u, trunk_at[(u, k)], trunk_at[(u, kv - 1)] + 1))
