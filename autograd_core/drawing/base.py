@@ -236,6 +236,14 @@ def fit_in_view(
     # tries up to 17 scales; sorting each time cost most of a 2,000-node Fit on the GUI thread).
     by_left = np.argsort(obstacles[:, 0], kind="stable")
     lefts, bottoms = obstacles[by_left, 0] - left, obstacles[by_left, 3] - top
+    if len(bottoms) > 1:
+        # Only an obstacle lower than every one left of it can decide where the drawing goes (one to its right
+        # and higher is under the corner only when that one is too): the same places, found among ~100 of a
+        # 2,000-node overview's 15,000 rectangles instead of all of them at each of up to 17 scales.
+        lower = np.empty(len(bottoms), dtype=bool)
+        lower[0] = True
+        lower[1:] = bottoms[1:] > np.maximum.accumulate(bottoms)[:-1]
+        lefts, bottoms = lefts[lower], bottoms[lower]
 
     def place(s: float):
         """(cost, x, y) of the best position at scale ``s`` clear of the corner, or None."""
