@@ -423,7 +423,12 @@ class TrunkItem(QGraphicsItem):
         super().__init__()
         self.view = view
         self.path = painter_path(commands)
-        self._bounds = self.path.controlPointRect().adjusted(-4, -4, 4, 4)
+        self._bounds = self.bounds_of(self.path)
+
+    @staticmethod
+    def bounds_of(path: QPainterPath) -> QRectF:
+        """A trunk's rectangle: its route's control points and the pen around them."""
+        return path.controlPointRect().adjusted(-4, -4, 4, 4)
 
     def boundingRect(self) -> QRectF:
         return self._bounds

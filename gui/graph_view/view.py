@@ -64,6 +64,7 @@ from .items import (
     NodeItem,
     TrunkItem,
     _Root,
+    painter_path,
 )
 from .navigation import FitAndZoom
 from .numbers import BoxNumbers
@@ -707,7 +708,15 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             self._items_rect = self._items_rect.united(self._trunk_rects[source])
 
     def trunk_rect(self, source) -> QRectF:
-        return self._trunk_rects.get(source, QRectF())
+        """What the trunk of ``source`` paints (its TrunkItem's rectangle, measured the same way before the item
+        is built: an edge's item can be made, for a highlight, while the graph is still being built)."""
+        rect = self._trunk_rects.get(source)
+        if rect is None:
+            commands = self.drawing.trunks.get(source) if self.drawing is not None else None
+            if not commands:
+                return QRectF()
+            rect = TrunkItem.bounds_of(painter_path(commands))
+        return rect
 
     def _add_edges(self, chunk: list) -> None:
         bundle = EdgeBundle(self, chunk)  # (each edge's own item is made when first needed: LazyEdges)

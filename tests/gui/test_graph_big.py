@@ -269,6 +269,11 @@ def test_a_big_overview_makes_edge_items_only_when_needed_and_its_bundles_bound_
         eager = eager.united(item.boundingRect())
     assert union == eager
     assert all(item.parentItem() is view._root and not item.highlighted for item in items)
+    # an item made while the graph is still being built (a highlight before its trunk's item is) has the same
+    # bounds: a trunk's rectangle is measured from the drawing as its item measures it
+    kept, view._trunk_rects = view._trunk_rects, {}
+    assert kept and all(view.trunk_rect(source) == rect for source, rect in kept.items())
+    view._trunk_rects = kept
     # a highlight makes (or reuses) only the items of its edges
     view.expand_all()
     qtbot.waitUntil(lambda: not view.busy, timeout=30000)
