@@ -21,7 +21,7 @@ import re
 
 import networkx as nx
 
-from autograd_core.drawing.collapse import collapse_groups, groups_of, keep_collapsed
+from autograd_core.drawing.collapse import collapse_groups, forget_groups, groups_of, keep_collapsed
 from autograd_core.drawing.graph import to_networkx, topological_nodes
 
 OVERVIEW_NODES = 60  # above this an expression's graph is first shown as groups (double-click to open)
@@ -226,6 +226,7 @@ def add_overview_groups(graph: nx.MultiDiGraph, min_nodes: int = OVERVIEW_NODES)
         return False
     for node, group in overview_groups(graph).items():
         graph.nodes[node]["group"] = group
+    forget_groups(graph)
     graph.graph["overview"] = True
     return True
 
