@@ -85,25 +85,29 @@ class Drawing:
         its control points; a long straight stretch is cut into short pieces)."""
 
         rects = [self.box(n) for n in self.centers]
+        curves = []  # (x0, y0, then the curve's three points): their rectangles below, all at once
         segments = []  # straight stretches (x0, y0, x1, y1): cut into pieces below, all at once
+        add_curve, add_segment = curves.append, segments.append
         for cmds in [*self.paths.values(), *self.trunks.values()]:
-            here = None
+            hx = hy = None
             for c in cmds:
-                if c[0] == "T":
-                    here = None  # the trunk's own commands are in the list too
+                op = c[0]
+                if op == "T":
+                    hx = None  # the trunk's own commands are in the list too
                     continue
-                end = (c[-2], c[-1])
-                if c[0] == "M" or here is None:
-                    here = end
+                if op == "M" or hx is None:
+                    hx, hy = c[-2], c[-1]
                     continue
-                if c[0] == "C":
-                    xs, ys = (here[0], c[1], c[3], c[5]), (here[1], c[2], c[4], c[6])
-                    rects.append((min(xs), min(ys), max(xs), max(ys)))
+                if op == "C":
+                    add_curve((hx, hy, *c[1:]))
                 else:
-                    segments.append((*here, *end))
-                here = end
+                    add_segment((hx, hy, c[-2], c[-1]))
+                hx, hy = c[-2], c[-1]
         boxes = np.array(rects, dtype=float).reshape(-1, 4)
-        return np.concatenate([boxes, _pieces(np.array(segments, dtype=float).reshape(-1, 4), 40.0)])
+        points = np.array(curves, dtype=float).reshape(-1, 8)
+        xs, ys = points[:, 0::2], points[:, 1::2]
+        curve_rects = np.stack([xs.min(axis=1), ys.min(axis=1), xs.max(axis=1), ys.max(axis=1)], axis=1)
+        return np.concatenate([boxes, curve_rects, _pieces(np.array(segments, dtype=float).reshape(-1, 4), 40.0)])
 
     def extent(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of everything drawn: boxes and edges."""
@@ -232,6 +236,14 @@ def fit_in_view(
     # tries up to 17 scales; sorting each time cost most of a 2,000-node Fit on the GUI thread).
     by_left = np.argsort(obstacles[:, 0], kind="stable")
     lefts, bottoms = obstacles[by_left, 0] - left, obstacles[by_left, 3] - top
+    if len(bottoms) > 1:
+        # Only an obstacle lower than every one left of it can decide where the drawing goes (one to its right
+        # and higher is under the corner only when that one is too): the same places, found among ~100 of a
+        # 2,000-node overview's 15,000 rectangles instead of all of them at each of up to 17 scales.
+        lower = np.empty(len(bottoms), dtype=bool)
+        lower[0] = True
+        lower[1:] = bottoms[1:] > np.maximum.accumulate(bottoms)[:-1]
+        lefts, bottoms = lefts[lower], bottoms[lower]
 
     def place(s: float):
         """(cost, x, y) of the best position at scale ``s`` clear of the corner, or None."""

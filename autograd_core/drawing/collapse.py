@@ -84,5 +84,21 @@ def keep_collapsed(graph: nx.MultiDiGraph, collapsed: set[str], result: nx.Multi
     graph.graph[_KEPT] = (frozenset(collapsed), result)
 
 
+_GROUPS = "group_names"  # graph.graph key: (node count, groups_of(graph)), kept with the graph
+
+
 def groups_of(graph: nx.MultiDiGraph) -> list[str]:
-    return sorted({g for _, g in graph.nodes(data="group") if g})
+    """The names of the graph's groups, sorted; read once and kept with the graph (a view asks several times per
+    change of a 2,000-node graph), so a node's group is never changed afterwards (``add_overview_groups``, which
+    gives them, forgets what was kept)."""
+    kept = graph.graph.get(_GROUPS)
+    if kept is not None and kept[0] == graph.number_of_nodes():
+        return list(kept[1])
+    groups = sorted({g for _, g in graph.nodes(data="group") if g})
+    graph.graph[_GROUPS] = (graph.number_of_nodes(), tuple(groups))
+    return groups
+
+
+def forget_groups(graph: nx.MultiDiGraph) -> None:
+    """After changing nodes' groups: ``groups_of`` reads them again."""
+    graph.graph.pop(_GROUPS, None)

@@ -104,8 +104,22 @@ def layered_order(
     return best
 
 
-def _order_layering(graph, layer_of, rank, edge_rank, sweeps, max_width) -> tuple[LayeredOrder, int]:
-    """The order of one layering (see ``layered_order``) and its number of segments."""
+def layer_items(graph: nx.DiGraph, basis: tuple) -> list[list]:
+    """The items (nodes and virtual slots) of each layer of ``layered_order(graph, basis=basis)``, in no
+    particular order: its layers' sizes without the work of ordering them (a big graph's direction is chosen
+    from those alone)."""
+    rank, edge_rank, layer_of = basis
+    order, segments = _order_layering(graph, layer_of, rank, edge_rank, 0, None, minimize=False)
+    if segments <= THOROUGH_SEGMENTS:  # a small graph may take another layering (see layered_order)
+        return layered_order(graph, basis=basis).layers
+    return order.layers
+
+
+def _order_layering(
+    graph, layer_of, rank, edge_rank, sweeps, max_width, minimize: bool = True
+) -> tuple[LayeredOrder, int]:
+    """The order of one layering (see ``layered_order``) and its number of segments (``minimize=False``: the
+    layers as they start, before the crossings are reduced)."""
     if max_width:
         # the units of one network layer (L1.n1 … L1.n16, boxes or the nodes inside them) are never split
         together = {n: key for n, group in graph.nodes(data="group") if (key := unit_layer(group)) is not None}
@@ -162,6 +176,8 @@ def _order_layering(graph, layer_of, rank, edge_rank, sweeps, max_width) -> tupl
     for items in layers:
         items.sort(key=lambda it: key[it])
     segments = len(linked)
+    if not minimize:
+        return LayeredOrder(layers, layer_of, chains, -1, trunks), segments
 
     def start(seed: int) -> list:
         """The layers in the order of a depth-first search that takes the arguments in a random order."""

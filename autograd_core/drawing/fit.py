@@ -23,7 +23,7 @@ from autograd_core.drawing import (
     layer_width_for,
     layered_order,
 )
-from autograd_core.drawing.crossings import layering_basis
+from autograd_core.drawing.crossings import layer_items, layering_basis
 from autograd_core.drawing.graph import layout as force_positions
 from autograd_core.language.naming import unit_layer
 
@@ -71,15 +71,17 @@ def compute_drawing(
     by_direction = {"LR": gaps, "TB": (gaps[0] * TB_LAYER_GAP, gaps[1])}
     basis = layering_basis(graph)  # shared by every order tried below
     if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
-        order = layered_order(graph, basis=basis)
-        direction = guess_direction(order, sizes, aspect, gaps)
+        layers = layer_items(graph, basis)  # (their sizes alone choose; ordering them is left to the one drawn)
+        direction = guess_direction(layers, sizes, aspect, gaps)
         g = by_direction[direction]
         width = layer_width_for(sizes, g, aspect, direction)
-        widest = max(len(items) for items in order.layers)
+        widest = max(len(items) for items in layers)
         if graph.number_of_nodes() <= SPLIT_LAYERS_MAX_NODES and widest > 2 * width:
             # an overview of hundreds of groups side by side (one term each of a long sum): a strip
             # 20,000 units long, unreadable at Fit; split into columns that take the view's shape
             order = layered_order(graph, max_width=width, basis=basis)
+        else:
+            order = layered_order(graph, basis=basis)
         return draw(graph, method, sizes, direction=direction, layering=order, gaps=g)
     plain = layered_order(graph, basis=basis)
     widest = max(sum(1 for it in items if it in graph) for items in plain.layers)
@@ -170,12 +172,15 @@ def fit_scale(bounds: tuple, aspect: float) -> float:
     return min(aspect / width, 1.0 / height)
 
 
-def guess_direction(order, sizes: dict, aspect: float, gaps: tuple = (LAYER_GAP, NODE_GAP)) -> str:
-    """LR or TB from the layers' count and the widest layer, without drawing both (big graphs)."""
+def guess_direction(layers, sizes: dict, aspect: float, gaps: tuple = (LAYER_GAP, NODE_GAP)) -> str:
+    """LR or TB from the layers' count and the widest layer, without drawing both (big graphs).
+
+    ``layers``: a ``LayeredOrder`` or its layers (lists of items; only their sizes count)."""
+    layers = getattr(layers, "layers", layers)
     w = sum(s[0] for s in sizes.values()) / max(len(sizes), 1)
     h = sum(s[1] for s in sizes.values()) / max(len(sizes), 1)
-    depth = len(order.layers)
-    breadth = max((len(items) for items in order.layers), default=1)
+    depth = len(layers)
+    breadth = max((len(items) for items in layers), default=1)
     lr = (0.0, 0.0, depth * (w + gaps[0]), breadth * (h + gaps[1]))
     tb = (0.0, 0.0, breadth * (w + gaps[1]), depth * (h + gaps[0]))
     return "LR" if fit_scale(lr, aspect) >= fit_scale(tb, aspect) else "TB"

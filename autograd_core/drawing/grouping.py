@@ -21,7 +21,7 @@ import re
 
 import networkx as nx
 
-from autograd_core.drawing.collapse import collapse_groups, groups_of, keep_collapsed
+from autograd_core.drawing.collapse import collapse_groups, forget_groups, groups_of, keep_collapsed
 from autograd_core.drawing.graph import to_networkx, topological_nodes
 
 OVERVIEW_NODES = 60  # above this an expression's graph is first shown as groups (double-click to open)
@@ -35,16 +35,16 @@ def _uses(graph: nx.DiGraph) -> dict:
     return {n: (sum(map(len, nbrs.values())) if multi else len(nbrs)) for n, nbrs in graph.adjacency()}
 
 
-def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | None = None) -> dict:
+def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | None = None, uses=None) -> dict:
     """Node -> name ("Σ 50 terms", "y: Σ 4 terms"; a second unnamed sum of 50 terms "Σ 50 terms (2)") for each
     tree of one associative op.
 
     A tree grows from its last node through arguments that have the same op,
     no name of their own and no other use; trees of fewer than ``min_size``
-    nodes are left out.
+    nodes are left out.  ``order`` and ``uses``: the graph's ``topological_nodes`` and ``_uses``, when known.
     """
     order = order if order is not None else topological_nodes(graph)
-    uses = _uses(graph)
+    uses = uses if uses is not None else _uses(graph)
     attrs = graph.nodes
     tree: dict = {}
     taken: set = set()
@@ -72,7 +72,7 @@ def sum_trees(graph: nx.DiGraph, min_size: int = SUM_MIN_NODES, order: list | No
 
 
 def unary_chains(
-    graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None, order: list | None = None
+    graph: nx.DiGraph, min_size: int = CHAIN_MIN_NODES, among=None, order: list | None = None, uses=None
 ) -> list[list]:
     """Runs of at least ``min_size`` one-argument ops, each in order from the first to the last.
 
@@ -80,11 +80,12 @@ def unary_chains(
     by the next one (a value used anywhere else ends the chain there, so the
     chain's box, which shows its last value, never stands for another).  The
     last member may be used in several places: all those edges leave from the
-    value the box shows.  ``among`` (a set) limits the members to those nodes.  ``order``: the graph's
-    ``topological_nodes``, when already known.
+    value the box shows.  ``among`` (a set) limits the members to those nodes.  ``order`` and ``uses``: the
+    graph's ``topological_nodes`` and ``_uses``, when already known.
     """
-    uses = _uses(graph)
-    indegree = dict(graph.in_degree())
+    uses = uses if uses is not None else _uses(graph)
+    multi = graph.is_multigraph()  # (graph.in_degree(), from networkx's own dict)
+    indegree = {n: sum(map(len, nbrs.values())) if multi else len(nbrs) for n, nbrs in graph._pred.items()}
 
     def member(n) -> bool:
         return indegree[n] == 1 and (among is None or n in among)
@@ -153,8 +154,9 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> di
     order = topological_nodes(graph)
     uses = _uses(graph)
     succ = {n: list(nbrs) for n, nbrs in graph.adjacency()}
+    pred = graph._pred
     attrs = graph.nodes
-    chain = sum_trees(graph, min_size, order)
+    chain = sum_trees(graph, min_size, order, uses)
     chain_names = set(chain.values())
     owner: dict = {}
     for n in reversed(order):
@@ -162,7 +164,7 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> di
             owner[n] = chain[n]
             continue
         a = attrs[n]
-        if a.get("label") and graph.in_degree(n):  # an assigned name heads its own group
+        if a.get("label") and pred[n]:  # an assigned name heads its own group (one with inputs)
             owner[n] = a["label"]
             continue
         owners = {owner.get(s) for s in succ[n]}
@@ -188,7 +190,7 @@ def overview_groups(graph: nx.MultiDiGraph, min_size: int = SUM_MIN_NODES) -> di
     groups = {n: g for n, g in owner.items() if g is not None and sizes[g] >= min_size}
     left = {n for n in graph if n not in groups}
     taken = set(groups.values())
-    for run in unary_chains(graph, CHAIN_MIN_NODES, among=left, order=order):
+    for run in unary_chains(graph, CHAIN_MIN_NODES, among=left, order=order, uses=uses):
         name = chain_name(graph, run, taken)
         taken.add(name)
         for n in run:
@@ -224,6 +226,7 @@ def add_overview_groups(graph: nx.MultiDiGraph, min_nodes: int = OVERVIEW_NODES)
         return False
     for node, group in overview_groups(graph).items():
         graph.nodes[node]["group"] = group
+    forget_groups(graph)
     graph.graph["overview"] = True
     return True
 

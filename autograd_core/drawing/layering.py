@@ -52,23 +52,27 @@ def assign_layers(graph: nx.DiGraph) -> dict:
     network simplex, which minimizes the total edge length).
     """
     order = topological_nodes(graph)
+    succ, pred = graph._succ, graph._pred  # (networkx's own dicts: its degree and neighbor views cost more)
+    if graph.is_multigraph():  # degrees count each key, as graph.in_degree does
+        ins = {n: sum(map(len, pred[n].values())) for n in order}
+        outs = {n: sum(map(len, succ[n].values())) for n in order}
+    else:
+        ins, outs = {n: len(pred[n]) for n in order}, {n: len(succ[n]) for n in order}
     layer: dict = {}
     for n in reversed(order):
-        layer[n] = min((layer[s] for s in graph.successors(n)), default=1) - 1
+        layer[n] = min((layer[s] for s in succ[n]), default=1) - 1
+    gather = [n for n in order if ins[n] > outs[n] and ins[n]]  # move towards their inputs
+    spread = [n for n in reversed(order) if outs[n] > ins[n] and outs[n]]  # ... towards their first use
     for _ in range(4):
         moved = False
-        for n in order:
-            ins, outs = graph.in_degree(n), graph.out_degree(n)
-            if ins > outs and ins:
-                best = 1 + max(layer[p] for p in graph.predecessors(n))
-                if best < layer[n]:
-                    layer[n], moved = best, True
-        for n in reversed(order):
-            ins, outs = graph.in_degree(n), graph.out_degree(n)
-            if outs > ins and outs:
-                best = min(layer[s] for s in graph.successors(n)) - 1
-                if best > layer[n]:
-                    layer[n], moved = best, True
+        for n in gather:
+            best = 1 + max(layer[p] for p in pred[n])
+            if best < layer[n]:
+                layer[n], moved = best, True
+        for n in spread:
+            best = min(layer[s] for s in succ[n]) - 1
+            if best > layer[n]:
+                layer[n], moved = best, True
         if not moved:
             break
     used = sorted(set(layer.values()))

@@ -54,30 +54,27 @@ def _layered_drawing(
     up: dict = {}
     down: dict = {}
     linked: set = set()
+    folded = nblocks > 1
     for chain in order.chains.values():
         for a, b in pairwise(chain):
-            if (a, b) in linked or block_of[layer_at[a]] != block_of[layer_at[b]]:
+            if (a, b) in linked or (folded and block_of[layer_at[a]] != block_of[layer_at[b]]):
                 continue  # a segment between two blocks does not pull their coordinates together
             linked.add((a, b))
             down.setdefault(a, []).append(b)
             up.setdefault(b, []).append(a)
     coord: dict = {}
-    for items in layers:
-        c = 0.0
-        for i, it in enumerate(items):
-            if i:
-                c += separation(items[i - 1], it)
-            coord[it] = c
-        mid = c / 2
-        for it in items:
-            coord[it] -= mid
+    offsets = [_offsets(items, separation) for items in layers]  # (the layers' order stays as it is)
+    for items, off in zip(layers, offsets):
+        mid = off[-1] / 2 if items else 0.0
+        for it, c in zip(items, off):
+            coord[it] = c - mid
     for sweep in range(8 if len(coord) <= TRANSPOSE_SEGMENTS else 2):
         downward = sweep % 2 == 0
         rng = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
         for k in rng:
-            _place_layer(layers[k], up if downward else down, coord, separation, is_virtual)
+            _place_layer(layers[k], up if downward else down, coord, separation, is_virtual, offsets=offsets[k])
     for k in range(len(layers)):
-        _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down))
+        _place_layer(layers[k], None, coord, separation, is_virtual, both=(up, down), offsets=offsets[k])
     # layer positions along the flow
     thickness = [max((sizes[it][along] for it in items if not is_virtual(it)), default=0.0) for items in layers]
 
@@ -150,11 +147,16 @@ def _layered_drawing(
     # gets about BEND_ROOM·d along the flow, at least MIN_LAYER_GAP, at most the layer gap.
     sideways = [0.0] * len(layers)
     for e, chain in order.chains.items():
-        for i, (a, b) in enumerate(pairwise(chain)):
+        last = len(chain) - 1
+        src = out_port[e]  # each segment from its source's port (or slot) to its target's
+        for i in range(1, last + 1):
+            b = chain[i]
+            dst = in_port[e] if i == last else coord[b]
             k = layer_at[b]
-            src = out_port[e] if i == 0 else coord[a]
-            dst = in_port[e] if i == len(chain) - 2 else coord[b]
-            sideways[k] = max(sideways[k], abs(src - dst))
+            d = abs(src - dst)
+            if d > sideways[k]:
+                sideways[k] = d
+            src = dst
     flow = []
     f = 0.0
     for k, t in enumerate(thickness):
@@ -216,9 +218,11 @@ def _layered_drawing(
         trunks[u] = cmds
     paths = {}
     arrows = {}
+    lr = direction == "LR"
+    layer_of = order.layer_of
     for e, chain in order.chains.items():
         u, v = chain[0], chain[-1]
-        ku, kv = order.layer_of[u], order.layer_of[v]
+        ku, kv = layer_of[u], layer_of[v]
         start = flow[ku] + sizes[u][along] / 2
         cmds = [("M", *point(start, out_port[e]))]
         here_flow, here = flow[ku] + thickness[ku] / 2, out_port[e]
@@ -233,8 +237,10 @@ def _layered_drawing(
             if block_of[k] != block_of[k - 1]:
                 cmds.extend(wrap(k - 1, e, here, target))
             else:
-                mid = (here_flow + enter) / 2
-                cmds.append(("C", *point(mid, here), *point(mid, target), *point(enter, target)))
+                mid = (here_flow + enter) / 2  # (point() of each pair, inline)
+                cmds.append(
+                    ("C", mid, here, mid, target, enter, target) if lr else ("C", here, mid, target, mid, target, enter)
+                )
             here = target
             if k < kv and on_trunk:  # ride the trunk to the layer before the target
                 cmds.append(("T", u, trunk_at[(u, k)], trunk_at[(u, kv - 1)] + 1))
@@ -267,35 +273,55 @@ def _spread(center: float, extent: float, count: int) -> list[float]:
     return [first + i * step for i in range(count)]
 
 
-def _place_layer(items, neighbors, coord, separation, is_virtual, both=None) -> None:
-    """Isotonic regression (pool adjacent violators) under minimum separations."""
+def _place_layer(items, neighbors, coord, separation, is_virtual, both=None, offsets=None) -> None:
+    """Isotonic regression (pool adjacent violators) under minimum separations.
+
+    ``offsets``: each item's distance from the first at minimum separations (``separation`` summed), when
+    known already (a layer's order does not change while it is placed, sweep after sweep)."""
     if not items:
         return
     desired, weights = [], []
+    value_of = coord.__getitem__
+    if both is not None:
+        ups, downs = both[0].get, both[1].get
+    else:
+        ups, downs = neighbors.get, None
     for it in items:
-        if both is not None:
-            around = both[0].get(it, []) + both[1].get(it, [])
-        else:
-            around = neighbors.get(it, [])
+        around = ups(it, _NONE) + downs(it, _NONE) if downs is not None else ups(it, _NONE)
         if around:
-            desired.append(sum(coord[m] for m in around) / len(around))
-            weights.append(4.0 if is_virtual(it) else 1.0 * len(around))
+            n = len(around)
+            desired.append(sum(map(value_of, around)) / n)
+            weights.append(4.0 if is_virtual(it) else 1.0 * n)
         else:
             desired.append(coord[it])
             weights.append(0.05)
-    offsets = [0.0]
-    for i in range(1, len(items)):
-        offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
+    if offsets is None:
+        offsets = _offsets(items, separation)
     # minimize sum w (q_i + off_i - d_i)^2 with q non-decreasing
-    blocks: list[list[float]] = []  # [value, weight, count]
+    values: list[float] = []  # the blocks': value, weight, count
+    masses: list[float] = []
+    counts: list[int] = []
     for d, w, off in zip(desired, weights, offsets):
-        blocks.append([d - off, w, 1])
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            v2, w2, c2 = blocks.pop()
-            v1, w1, c1 = blocks[-1]
-            blocks[-1] = [(v1 * w1 + v2 * w2) / (w1 + w2), w1 + w2, c1 + c2]
+        v, c = d - off, 1
+        while values and values[-1] > v:
+            v1, w1 = values.pop(), masses.pop()
+            v, w, c = (v1 * w1 + v * w) / (w1 + w), w1 + w, counts.pop() + c
+        values.append(v)
+        masses.append(w)
+        counts.append(c)
     i = 0
-    for value, _w, count in blocks:
+    for value, count in zip(values, counts):
         for _ in range(count):
             coord[items[i]] = value + offsets[i]
             i += 1
+
+
+_NONE: list = []  # (never changed)
+
+
+def _offsets(items: list, separation) -> list[float]:
+    """Each item's distance from the first when every neighbor is at its minimum separation."""
+    offsets = [0.0]
+    for i in range(1, len(items)):
+        offsets.append(offsets[-1] + separation(items[i - 1], items[i]))
+    return offsets

@@ -675,6 +675,11 @@ def derivative_formulas(node: Tensor) -> list[str]:
     parents = node.parents
     if op is None:
         return ["local"] * len(parents)
+    formula = op.formula
+    if not callable(formula) and len(formula) >= len(parents):
+        texts = formula[: len(parents)]
+        if not any("{" in t or "}" in t for t in texts):  # ("1", "1") of +: no operand's name to format
+            return list(texts)
     names = [p.label or _fmt_number(p.data) for p in parents]
     return [op.derivative_text(index, names) for index in range(len(parents))]
 

@@ -8,6 +8,7 @@ and draws less the further out the view is zoomed; see ``view.GraphView``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
@@ -228,6 +229,28 @@ def painter_path(
     return path
 
 
+def arrow_points(arrow: tuple, line_width: float) -> tuple:
+    """The arrowhead's three corners, from the drawing's arrow (tip x, y and direction dx, dy)."""
+    ex, ey, dx, dy = arrow
+    size = 9.0 * line_width
+    nx_, ny_ = -dy * size * 0.45, dx * size * 0.45
+    bx, by = ex - dx * size, ey - dy * size
+    return ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
+
+
+def edge_bounds(view: GraphView, commands: list, own: QPainterPath, points: tuple) -> QRectF:
+    """What an edge paints: its route's points (a trunk stretch: its end, where the edge leaves it), its
+    arrowhead and, for a route along a trunk (painted whole when highlighted), the trunk."""
+    bounds = own.controlPointRect()
+    (x0, y0), (x1, y1), (x2, y2) = points
+    left, top = min(x0, x1, x2), min(y0, y1, y2)
+    bounds = bounds.united(QRectF(left, top, max(x0, x1, x2) - left, max(y0, y1, y2) - top))
+    for c in commands:
+        if c[0] == "T":
+            bounds = bounds.united(view.trunk_rect(c[1]))
+    return bounds.adjusted(-6, -6, 6, 6)
+
+
 class EdgeItem(QGraphicsItem):
     """parent → child along its routed path (``autograd_core.drawing``), with an arrowhead on the child's border.
 
@@ -258,28 +281,15 @@ class EdgeItem(QGraphicsItem):
     def set_route(self, commands: list, arrow: tuple) -> None:
         """Take the route from the drawing's commands (M, L, C, T) and the arrowhead at its tip.
 
-        The path without the trunk stretch is built now (its bundle strokes it, and its control points
-        bound the edge, measured by Qt instead of Python); the whole route only when first needed.
+        The path without the trunk stretch is built now (its control points bound the edge, measured by Qt
+        instead of Python); the whole route only when first needed.
         """
         self.prepareGeometryChange()
         self.commands = commands
         self._path = None
-        ex, ey, dx, dy = arrow
-        size = 9.0 * self.view.line_width
-        nx_, ny_ = -dy * size * 0.45, dx * size * 0.45
-        bx, by = ex - dx * size, ey - dy * size
-        self.arrow_points = ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
-        trunks = self.view.drawing.trunks
-        self._own_path = own = painter_path(commands, trunks, whole=False)
-        # the route's points (a trunk stretch: its end, where the edge leaves it) and the arrowhead's
-        bounds = own.controlPointRect()
-        xs = (ex, bx + nx_, bx - nx_)
-        ys = (ey, by + ny_, by - ny_)
-        bounds = bounds.united(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
-        for c in commands:
-            if c[0] == "T":  # highlighted, the edge paints its trunk stretch too
-                bounds = bounds.united(self.view.trunk_rect(c[1]))
-        self._bounds = bounds.adjusted(-6, -6, 6, 6)
+        self.arrow_points = arrow_points(arrow, self.view.line_width)
+        self._own_path = own = painter_path(commands, self.view.drawing.trunks, whole=False)
+        self._bounds = edge_bounds(self.view, commands, own, self.arrow_points)
 
     @property
     def arrow(self) -> QPolygonF:
@@ -327,22 +337,29 @@ class EdgeBundle(QGraphicsItem):
     into the next 16) took Qt's stroker five times as long as stroking them one by one (119 ms against 23 ms for
     the sample graph's 310 edges), and that was most of the first picture of the Sample graph tab."""
 
-    def __init__(self, view: GraphView, edges: list[EdgeItem]):
+    def __init__(self, view: GraphView, edges: list):
+        """``edges``: (u, v, key) of the view's drawing, each painted as an ``EdgeItem`` would paint it plain
+        (the items themselves are made only when needed: see ``LazyEdges``)."""
         super().__init__()
         self.view = view
         self.paths: list[QPainterPath] = []
         self.arrows = QPainterPath()
         arrows = self.arrows
         paths = self.paths
+        drawing = view.drawing
+        routes, tips, trunks, width = drawing.paths, drawing.arrows, drawing.trunks, view.line_width
         bounds = QRectF()
         for edge in edges:
-            paths.append(edge.own_path)  # (built by set_route)
-            (x0, y0), (x1, y1), (x2, y2) = edge.arrow_points
+            commands = routes[edge]
+            own = painter_path(commands, trunks, whole=False)
+            paths.append(own)
+            points = arrow_points(tips[edge], width)
+            (x0, y0), (x1, y1), (x2, y2) = points
             arrows.moveTo(x0, y0)
             arrows.lineTo(x1, y1)
             arrows.lineTo(x2, y2)
             arrows.closeSubpath()
-            bounds = bounds.united(edge.boundingRect())
+            bounds = bounds.united(edge_bounds(view, commands, own, points))
         self._bounds = bounds
 
     def boundingRect(self) -> QRectF:
@@ -361,6 +378,44 @@ class EdgeBundle(QGraphicsItem):
         painter.drawPath(self.arrows)
 
 
+class LazyEdges(Mapping):
+    """(u, v, key) -> ``EdgeItem`` of every drawn edge, each item made the first time it is asked for.
+
+    Plain edges are painted by their ``EdgeBundle``; an item is needed only to highlight its edge (or by
+    whoever asks for it), so a 1,600-edge overview makes none of its items while it is built."""
+
+    def __init__(self, view: GraphView, edges: list, root: QGraphicsItem):
+        self.view, self.root = view, root
+        self._keys = dict.fromkeys(edges)  # (in the drawing's order)
+        self._items: dict = {}
+
+    def __getitem__(self, edge) -> EdgeItem:
+        item = self._items.get(edge)
+        if item is None:
+            if edge not in self._keys:
+                raise KeyError(edge)
+            drawing = self.view.drawing
+            item = EdgeItem(self.view, *edge)
+            item.set_route(drawing.paths[edge], drawing.arrows[edge])
+            item.setParentItem(self.root)
+            self._items[edge] = item
+        return item
+
+    def __contains__(self, edge) -> bool:
+        return edge in self._keys
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @property
+    def made(self) -> dict:
+        """The items made so far."""
+        return self._items
+
+
 class TrunkItem(QGraphicsItem):
     """The shared stretch of a node's long edges (drawn once, under the edges that ride it)."""
 
@@ -368,7 +423,12 @@ class TrunkItem(QGraphicsItem):
         super().__init__()
         self.view = view
         self.path = painter_path(commands)
-        self._bounds = self.path.controlPointRect().adjusted(-4, -4, 4, 4)
+        self._bounds = self.bounds_of(self.path)
+
+    @staticmethod
+    def bounds_of(path: QPainterPath) -> QRectF:
+        """A trunk's rectangle: its route's control points and the pen around them."""
+        return path.controlPointRect().adjusted(-4, -4, 4, 4)
 
     def boundingRect(self) -> QRectF:
         return self._bounds

@@ -60,10 +60,11 @@ from .items import (
     BoxFonts,
     BoxLayer,
     EdgeBundle,
-    EdgeItem,
+    LazyEdges,
     NodeItem,
     TrunkItem,
     _Root,
+    painter_path,
 )
 from .navigation import FitAndZoom
 from .numbers import BoxNumbers
@@ -649,6 +650,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         # neighbors together, so that each EdgeBundle covers a small part of the scene
         centers = drawing.centers
         edges = sorted(graph.edges(keys=True), key=lambda e: (centers[e[0]][0], centers[e[0]][1]))
+        self.edges = LazyEdges(self, edges, self._root)
         self._pending.append(self._add_trunks)
         for start in range(0, len(edges), BATCH):
             self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
@@ -706,18 +708,18 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             self._items_rect = self._items_rect.united(self._trunk_rects[source])
 
     def trunk_rect(self, source) -> QRectF:
-        return self._trunk_rects.get(source, QRectF())
+        """What the trunk of ``source`` paints (its TrunkItem's rectangle, measured the same way before the item
+        is built: an edge's item can be made, for a highlight, while the graph is still being built)."""
+        rect = self._trunk_rects.get(source)
+        if rect is None:
+            commands = self.drawing.trunks.get(source) if self.drawing is not None else None
+            if not commands:
+                return QRectF()
+            rect = TrunkItem.bounds_of(painter_path(commands))
+        return rect
 
     def _add_edges(self, chunk: list) -> None:
-        drawing = self.drawing
-        items = []
-        for u, v, key in chunk:
-            item = EdgeItem(self, u, v, key)
-            item.set_route(drawing.paths[(u, v, key)], drawing.arrows[(u, v, key)])
-            item.setParentItem(self._root)
-            self.edges[(u, v, key)] = item
-            items.append(item)
-        bundle = EdgeBundle(self, items)
+        bundle = EdgeBundle(self, chunk)  # (each edge's own item is made when first needed: LazyEdges)
         bundle.setParentItem(self._root)
         self._items_rect = self._items_rect.united(bundle.boundingRect())
 

@@ -198,3 +198,27 @@ def test_the_sample_graph_of_2_16_16_1_draws_each_layer_as_one_column(view_px):
         assert len(xs) == 1, xs
         ys = sorted(drawing.centers[n][1] for n in nodes)
         assert all(b - a >= 48.0 for a, b in itertools.pairwise(ys))  # stacked, none overlapping
+
+
+def test_an_obstacle_right_of_and_above_another_changes_no_fit():
+    """Fit looks only at the rectangles lower than every one left of them (one right of and above another is
+    under the legend's corner only when that one is too): adding such rectangles changes no scale or place."""
+    rng = np.random.default_rng(0)
+    for t in range(3000):
+        n = int(rng.integers(1, 40))
+        corners = np.round(rng.uniform(0, 30, (n, 4))) * 25 if t % 2 else rng.uniform(0, 800, (n, 4))
+        rects = np.concatenate(
+            [np.minimum(corners[:, :2], corners[:, 2:]), np.maximum(corners[:, :2], corners[:, 2:])], 1
+        )
+        hidden = rects[rng.integers(0, n, 2 * n)] + rng.uniform(0, 50, (2 * n, 1)) * np.array([1.0, -1.0, 1.0, -1.0])
+        extent = (
+            float(rects[:, 0].min()),
+            float(rects[:, 1].min()),
+            float(rects[:, 2].max()),
+            float(rects[:, 3].max()),
+        )
+        view = (float(rng.uniform(100, 1500)), float(rng.uniform(100, 1000)))
+        corner = (float(rng.uniform(0, 500)), float(rng.uniform(0, 300)))
+        alone = fit_in_view(extent, rects, view, corner, 12.0, 1.5)
+        mixed = np.concatenate([rects, hidden])[rng.permutation(3 * n)]
+        assert fit_in_view(extent, mixed, view, corner, 12.0, 1.5) == alone

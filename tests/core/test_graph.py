@@ -177,3 +177,27 @@ def test_layout_of_a_plain_digraph_and_unknown_method():
     with pytest.raises(ValueError, match="unknown layout"):
         layout(graph, "circular")
     assert layout(nx.MultiDiGraph()) == {}
+
+
+def test_lexicographic_order_is_networkx_lexicographical_topological_sort():
+    """The drawing's own topological order (collapsed graphs: string and int ids) is exactly networkx's."""
+    import random
+
+    from autograd_core.drawing.graph import _sort_key, lexicographic_order
+
+    rng = random.Random(0)
+    for _ in range(200):
+        names = list(dict.fromkeys(rng.choice([i, f"group:{i}", f"L1.n{i}"]) for i in range(rng.randint(1, 50))))
+        rng.shuffle(names)
+        graph = nx.MultiDiGraph()
+        graph.add_nodes_from(names)
+        flow = rng.sample(names, len(names))
+        for _ in range(rng.randint(0, 3 * len(flow))):
+            a, b = rng.randrange(len(flow)), rng.randrange(len(flow))
+            if a < b:
+                graph.add_edge(flow[a], flow[b])  # (repeats: several keys)
+        for g in (graph, nx.DiGraph(graph)):
+            assert lexicographic_order(g) == list(nx.lexicographical_topological_sort(g, key=_sort_key))
+    cycle = nx.MultiDiGraph([(0, 1), (1, 0)])
+    with pytest.raises(nx.NetworkXUnfeasible):
+        lexicographic_order(cycle)

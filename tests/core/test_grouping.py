@@ -110,3 +110,19 @@ def test_names_made_up_by_grouping_are_told_from_the_expression_s_own():
         assert is_generated_name(made_up), made_up
     for own in ("h3", "L1.n0", "h: Σ 4 terms", "#12", "tanh #x", "terms"):
         assert not is_generated_name(own), own
+
+
+def test_groups_of_is_read_once_and_read_again_when_overview_groups_are_given():
+    from autograd_core.drawing.collapse import groups_of
+    from autograd_core.drawing.graph import to_networkx
+    from autograd_core.drawing.grouping import add_overview_groups
+    from autograd_core.language.expression import compile_expression
+
+    text = " + ".join(f"tanh(a*{k}.5 + b*c{k % 3})" for k in range(30))
+    graph = to_networkx(compile_expression(text).evaluate({"a": 1.0, "b": 2.0, "c0": 0.5, "c1": 1.0, "c2": 2.0}).output)
+    assert groups_of(graph) == []
+    assert add_overview_groups(graph)
+    names = sorted({g for _, g in graph.nodes(data="group") if g})
+    assert names and groups_of(graph) == names and groups_of(graph) == names
+    groups_of(graph).append("changed by the caller")  # (a copy each time)
+    assert groups_of(graph) == names

@@ -246,3 +246,38 @@ def test_typing_a_new_expression_while_a_big_one_is_being_drawn_shows_only_the_n
     assert view.busy
     panel.evaluate(small)
     only_the_small_one_is_drawn()
+
+
+def test_a_big_overview_makes_edge_items_only_when_needed_and_its_bundles_bound_what_the_items_would(qtbot):
+    """Plain edges are painted by their bundles: building a 1,600-edge overview makes none of their own items
+    (a highlight makes those it needs), and each bundle still covers exactly what its edges' items paint."""
+    from gui.graph_view import EdgeBundle, EdgeItem
+
+    panel = open_panel(qtbot, " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(400)))
+    view = panel.view
+    edges = view.edges
+    assert len(edges) == view.graph.number_of_edges() > 1000 and set(edges) == set(view.graph.edges(keys=True))
+    assert not edges.made and not any(isinstance(i, EdgeItem) for i in view.scene().items())
+    bundles = [item for item in view.scene().items() if isinstance(item, EdgeBundle)]
+    assert sum(len(b.paths) for b in bundles) == len(edges)
+    union = bundles[0].boundingRect()
+    for b in bundles[1:]:
+        union = union.united(b.boundingRect())
+    items = [edges[e] for e in list(edges)]  # every item, made now as the view made them before
+    eager = items[0].boundingRect()
+    for item in items[1:]:
+        eager = eager.united(item.boundingRect())
+    assert union == eager
+    assert all(item.parentItem() is view._root and not item.highlighted for item in items)
+    # an item made while the graph is still being built (a highlight before its trunk's item is) has the same
+    # bounds: a trunk's rectangle is measured from the drawing as its item measures it
+    kept, view._trunk_rects = view._trunk_rects, {}
+    assert kept and all(view.trunk_rect(source) == rect for source, rect in kept.items())
+    view._trunk_rects = kept
+    # a highlight makes (or reuses) only the items of its edges
+    view.expand_all()
+    qtbot.waitUntil(lambda: not view.busy, timeout=30000)
+    assert not view.edges.made
+    some = set(list(view.edges)[:3])
+    view.set_highlight({e[0] for e in some} | {e[1] for e in some}, some)
+    assert set(view.edges.made) == some and all(view.edges[e].highlighted for e in some)

@@ -255,10 +255,17 @@ def _text_color(widget) -> str:
 
 
 def _syntax_colors(edit) -> dict[str, str]:
-    """The color the highlighter really gave each highlighted word of the first line, read from the layout."""
+    """The color the highlighter really gave each highlighted word of the first line, read from the layout (an
+    operator's range takes the spaces around it, and neighbors of one format are one range: each word of it)."""
     block = edit.document().firstBlock()
     text = block.text()
-    return {text[r.start : r.start + r.length]: r.format.foreground().color().name() for r in block.layout().formats()}
+    colors: dict[str, str] = {}
+    for r in block.layout().formats():
+        run, color = text[r.start : r.start + r.length], r.format.foreground().color().name()
+        colors[run.strip()] = color
+        for word in run.split():
+            colors.setdefault(word, color)
+    return colors
 
 
 def _switch(qtbot, window, theme):
