@@ -662,24 +662,18 @@ _ZERO = float("0")  # a 0.0 that is no other 0.0 (literals are shared): "visited
 
 def derivative_formula(node: Tensor, index: int) -> str:
     """A short text for ∂node/∂parent[index], in terms of the parents' names (from the op table)."""
-    op = node.op_entry
-    if op is None:
-        return "local"
-    names = [p.label or _fmt_number(p.data) for p in node.parents]
-    return op.derivative_text(index, names)
+    return derivative_formulas(node)[index]
 
 
 def derivative_formulas(node: Tensor) -> list[str]:
-    """``derivative_formula`` for every parent of ``node`` (the parents' names formatted once)."""
-    op = node.op_entry
-    parents = node.parents
+    """``derivative_formula`` for every parent of ``node``: the parents' names formatted once, or not at all
+    for a formula that names no operand (("1", "1") of +)."""
+    op, parents = node.op_entry, node.parents
     if op is None:
         return ["local"] * len(parents)
-    formula = op.formula
-    if not callable(formula) and len(formula) >= len(parents):
-        texts = formula[: len(parents)]
-        if not any("{" in t or "}" in t for t in texts):  # ("1", "1") of +: no operand's name to format
-            return list(texts)
+    texts = op.formula[: len(parents)] if not callable(op.formula) else ()
+    if len(texts) == len(parents) and not any("{" in t or "}" in t for t in texts):
+        return list(texts)
     names = [p.label or _fmt_number(p.data) for p in parents]
     return [op.derivative_text(index, names) for index in range(len(parents))]
 
