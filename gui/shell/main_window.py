@@ -181,9 +181,6 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     def _install_training_panels(self) -> None:
-        # ---- owned by the training/network work (issue 6): replace the placeholders below ----
-        # Register each panel with self.add_area(key, widget, title, tip); see the module
-        # docstring for the optional protocol (session_state/restore_session/session_trainer…).
         # One area, not two: the network diagram, the boundary and the curves must be seen together while
         # training runs.  The workspace stops its training process itself when this window closes.
         from ..training.training_workspace import TrainingWorkspace
@@ -195,7 +192,6 @@ class MainWindow(QMainWindow):
             "Network training",
             "Build a small network and watch it learn: play, pause, step, reset (Space plays and pauses)",
         )
-        # ---- end of the section owned by the training/network work ----
 
     def _install_sample_panel(self) -> None:
         """One data point's graph through the current network (issue 7): fed by the training area."""
@@ -788,9 +784,14 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        states, self._splitter_states = self._splitter_states, {}
-        for splitter, value in states.items():
+        for splitter, value in self._splitter_states.items():
             splitter.restoreState(value)
+        self._splitter_states = {}
+
+    def grab(self, *args):
+        if not self.updatesEnabled():
+            self.setUpdatesEnabled(True)  # (right after a theme or mode switch: its repaint was not due yet)
+        return super().grab(*args)
 
     def closeEvent(self, event) -> None:
         self.expression.state.stop()

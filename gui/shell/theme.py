@@ -11,7 +11,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
@@ -674,9 +674,9 @@ _STYLES: list[NamedWidgetStyle] = []
 
 @contextlib.contextmanager
 def repainted_once(window: QWidget):
-    """No repaint of ``window`` while the body restyles it and the new fonts relayout it, one repaint after: each
-    restyled part and each level of relayout had repainted the views (5–6 paints of a plot before the last).
-    Nested, the outermost repaints."""
+    """No repaint of ``window`` while the body restyles it and the new fonts relayout it, one repaint in the next
+    turn of the event loop: each restyled part and each level of relayout had repainted the views (5–6 paints
+    of a plot before the last), all in one wait.  Nested, the outermost repaints."""
     painting = window.isVisible() and window.updatesEnabled()
     if painting:
         window.setUpdatesEnabled(False)
@@ -687,7 +687,9 @@ def repainted_once(window: QWidget):
                 QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     finally:
         if painting:
-            window.setUpdatesEnabled(True)
+            # Painted in the next turn of the event loop: the switch and its repaint are two shorter waits of
+            # the window, with the input that came between them answered.
+            QTimer.singleShot(0, window, lambda: window.setUpdatesEnabled(True))
 
 
 def monospace_font(point_size: float | None = None) -> QFont:

@@ -254,6 +254,19 @@ def test_a_mode_switch_lays_the_tab_out_before_its_first_repaint(qtbot, window):
         assert all(p.count >= 1 for p in paints), on
 
 
+def test_a_picture_of_the_window_right_after_a_switch_shows_the_whole_window(qtbot, window):
+    """The switch's repaint waits for the next turn of the event loop; a picture taken before it is complete."""
+    window.tabs.setCurrentWidget(window.training)
+    qtbot.wait(300)
+    for on in (True, False):
+        window.set_presentation(on)
+        image = window.grab().toImage()
+        colors = {image.pixel(x, y) for x in range(0, image.width(), 23) for y in range(0, image.height(), 23)}
+        assert len(colors) > 20, on  # (drawn without its children: the window's background alone)
+        qtbot.wait(100)
+        assert window.updatesEnabled()
+
+
 def test_axis_numbers_keep_their_units_inside_zero_to_one(qtbot):
     """A labeled axis over 0…0.5 shows 0.1, 0.2 … with its plain label, not "x1 (m)" and 100, 200 …"""
     import pyqtgraph as pg
