@@ -188,3 +188,22 @@ def test_predictions_csv_is_the_text_a_csv_writer_writes():
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][5] == "P(a,b)" and {r[3] for r in rows[1:]} <= set(d.class_names)
     assert all(float(r[0]) == x for r, x in zip(rows[1:], X[:, 0]))
+
+
+def test_a_session_file_read_as_a_table_is_refused_before_it_is_split(monkeypatch):
+    """One line of thousands of commas (a session's JSON): refused with its column count, and the csv module,
+    which splits a line in one call that holds the interpreter (the window waited 0.6 s), never sees it."""
+    text = "a,b\n1,2\n" + '{"runs": [' + ", ".join(f'{{"id": {i}}}' for i in range(5000)) + "]}\n"
+
+    longest = [0]
+    split = csv.reader
+
+    def reader(lines, *args, **kwargs):
+        lines = list(lines)
+        longest[0] = max([longest[0], *(len(line) for line in lines)])
+        return split(lines, *args, **kwargs)
+
+    monkeypatch.setattr(csv, "reader", reader)
+    with pytest.raises(TableError, match=r"line 3 has 5,000 columns; at most 1,000 are read"):
+        parse_table(text)
+    assert longest[0] <= 10_000  # (the line is 55,000 characters long)
