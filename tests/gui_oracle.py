@@ -81,11 +81,12 @@ def check_inputs(panel) -> list[str]:
         if math.isfinite(value) and abs(value) <= BOX_LIMIT:
             if row.spin.value() != value:
                 problems.append(f"input {name}: box holds {row.spin.value()!r}, the program {value!r}")
-            elif row.spin.window().focusWidget() is not row.spin and row.spin.text() != row.spin.textFromValue(
-                value + 0.0
-            ):
-                # (Still its window's focus, e.g. while a dialog is up, the box holds an edit in progress.  + 0.0: a
-                # Qt spin box holds −0 as 0, an equal number; the graph writes −0.)
+            elif row.spin.window().focusWidget() is not row.spin and row.spin.text() not in {
+                row.spin.textFromValue(value),
+                row.spin.textFromValue(value + 0.0),
+            }:
+                # (Still its window's focus, e.g. while a dialog is up, the box holds an edit in progress.  −0: a Qt
+                # spin box may hold it as 0, an equal number, or as −0, as the graph writes it; both are true.)
                 problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
         elif row.spin.specialValueText() != format_number(value):
             problems.append(f"input {name}: box reads {row.spin.text()!r} for {value!r}")
