@@ -125,7 +125,7 @@ class GraphExport:
                 target, source = bands.pop(0)
                 self._paint_band(image, target, source)
                 if bands:
-                    QTimer.singleShot(0, self, next_band)
+                    QTimer.singleShot(1, self, next_band)  # (a 0 ms one is a posted event: ahead of timers and input)
                     return
                 held.close()
                 self._paint_legend(image)

@@ -4,7 +4,7 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
@@ -164,6 +164,28 @@ def test_a_png_exported_in_bands_is_the_picture_painted_in_one_go(qtbot, view, t
         saved.pixel(i, j) != whole.pixel(i, j) for i in range(0, whole.width(), 3) for j in range(0, whole.height(), 3)
     )
     assert differing == 0
+
+
+def test_a_banded_export_lets_the_event_loop_run_between_its_bands(qtbot, view, tmp_path, monkeypatch):
+    """The next band waits for a timer, not for a posted event: delivering the posted events paints no band.
+    Chained through posted events, each band came ahead of the timers and input waiting, band after band: the
+    fully opened sample graph's Export… stalled the window 0.3 s."""
+    import gui.graph_view.export as export
+
+    monkeypatch.setattr(export, "EXPORT_BAND_PIXELS", 20_000)
+    x = Tensor(0.5, label="x")
+    draw(qtbot, view, to_networkx(sum(((x * k).tanh() for k in range(1, 9)), Tensor(0.0))))
+    painted = []
+    original = view._paint_band
+    monkeypatch.setattr(view, "_paint_band", lambda *a: (painted.append(1), original(*a)))
+    said = []
+    view.message.connect(said.append)
+    view.export(str(tmp_path / "bands.png"), background=True)
+    assert len(painted) == 1  # the first band at once
+    QCoreApplication.sendPostedEvents()
+    assert len(painted) == 1
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=10_000)
+    assert len(painted) > 5
 
 
 def test_two_banded_exports_at_once_both_keep_the_boxes_text_and_restore_the_view(qtbot, view, tmp_path, monkeypatch):
