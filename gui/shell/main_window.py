@@ -558,6 +558,8 @@ class MainWindow(QMainWindow):
         if area is None or area not in self.areas.values():
             return
         applied = self._area_looks.get(id(area), (None, None))
+        if applied == (self.theme, self.presentation):
+            return  # (shown before in this look: a plain tab switch, painted at once)
         with repainted_once(self):  # (a tab shown after a switch elsewhere; within a switch, the switch's)
             if isinstance(area, ThemedArea) and applied[0] != self.theme:
                 area.set_theme(self.theme)
@@ -789,8 +791,7 @@ class MainWindow(QMainWindow):
         self._splitter_states = {}
 
     def grab(self, *args):
-        if not self.updatesEnabled():
-            self.setUpdatesEnabled(True)  # (right after a theme or mode switch: its repaint was not due yet)
+        self.setUpdatesEnabled(True)  # (right after a theme or mode switch its repaint is not due yet; else no-op)
         return super().grab(*args)
 
     def closeEvent(self, event) -> None:
