@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from contextlib import contextmanager
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextFormat
@@ -22,6 +23,11 @@ from autograd_core.language.expression import CONSTANTS, FUNCTION_NAMES, EmptyEx
 from ..shell.theme import SYNTAX_KINDS, Palette, monospace_font, palette, theme_notifier
 
 DEBOUNCE_MS = 250
+# A line this long that arrives at once (a pasted or loaded 2,000-node expression) is shown plain and colored
+# LATE_COLORS_MS later, once its graph is drawn: Qt takes ~45 ms to lay out the 3,000 color ranges of a
+# 10,000-character line, and ~15 ms more to paint it, both in the way of the graph.  Typing in it colors at once.
+LONG_LINE_CHARS = 2_000
+LATE_COLORS_MS = 1_000
 EMPTY_HINT = "Type an expression, for example tanh(a*b + c), or pick one from Examples."
 
 
@@ -35,7 +41,24 @@ class ExpressionHighlighter(QSyntaxHighlighter):
     def __init__(self, document, pal: Palette | None = None):
         super().__init__(document)
         self.functions, self.constants = set(FUNCTION_NAMES), set(CONSTANTS)
+        self.hold_long_lines = False  # set while a whole text arrives at once (a paste, a load)
+        self._late = QTimer(self)
+        self._late.setSingleShot(True)
+        self._late.setInterval(LATE_COLORS_MS)
+        self._late.timeout.connect(self._color_long_lines)
         self.set_palette(pal or palette())
+
+    @property
+    def colors_pending(self) -> bool:
+        """A long line that arrived at once is shown plain for now: its colors come after its graph."""
+        return self._late.isActive()
+
+    def _color_long_lines(self) -> None:
+        block = self.document().firstBlock()
+        while block.isValid():
+            if block.length() > LONG_LINE_CHARS:
+                self.rehighlightBlock(block)
+            block = block.next()
 
     def set_palette(self, pal: Palette) -> None:
         self.colors = pal
@@ -61,6 +84,9 @@ class ExpressionHighlighter(QSyntaxHighlighter):
     _target = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
 
     def highlightBlock(self, text: str) -> None:
+        if self.hold_long_lines and len(text) >= LONG_LINE_CHARS:
+            self._late.start()  # colored when the window is free again (see LONG_LINE_CHARS)
+            return
         target = self._target.match(text)
         if target:
             self.setFormat(target.start(1), len(target.group(1)), self.formats["target"])
@@ -85,6 +111,27 @@ class CodeEdit(QPlainTextEdit):
     """Plain text edit that reports Ctrl+Enter instead of inserting a newline."""
 
     evaluate_requested = Signal()
+    highlighter: ExpressionHighlighter | None = None
+
+    def setPlainText(self, text: str) -> None:
+        with self._arriving_at_once():
+            super().setPlainText(text)
+
+    def insertFromMimeData(self, source) -> None:
+        with self._arriving_at_once():
+            super().insertFromMimeData(source)
+
+    @contextmanager
+    def _arriving_at_once(self):
+        highlighter = self.highlighter
+        if highlighter is None:
+            yield
+            return
+        highlighter.hold_long_lines = True
+        try:
+            yield
+        finally:
+            highlighter.hold_long_lines = False
 
     def keyPressEvent(self, event) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
@@ -123,7 +170,7 @@ class ExpressionEditor(QWidget):
             "assignments on several lines (h = a*b), # comments. The last line is the output. "
             f"The graph updates as you type; {QKeySequence('Ctrl+Return').toString()} evaluates now."
         )
-        self.highlighter = ExpressionHighlighter(self.edit.document())
+        self.highlighter = self.edit.highlighter = ExpressionHighlighter(self.edit.document())
         self.error_label = QLabel()
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)

@@ -1,7 +1,8 @@
 """Big expressions in the graph view: opened as groups, navigable by mouse and keyboard, never freezing the window."""
 
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QCursor
+from PySide6.QtGui import QColor, QCursor, QTextCursor
+from PySide6.QtWidgets import QApplication
 
 from autograd_core.numbers import format_number
 from gui.expression.expression_panel import ExpressionPanel
@@ -281,3 +282,32 @@ def test_a_big_overview_makes_edge_items_only_when_needed_and_its_bundles_bound_
     some = set(list(view.edges)[:3])
     view.set_highlight({e[0] for e in some} | {e[1] for e in some}, some)
     assert set(view.edges.made) == some and all(view.edges[e].highlighted for e in some)
+
+
+def test_a_pasted_2000_node_line_is_colored_once_its_graph_is_drawn_and_typing_in_it_colors_at_once(qtbot):
+    """Coloring a 10,000-character line took Qt ~60 ms on the way to its graph: it is shown plain until then."""
+    panel = open_panel(qtbot, "y = a")
+    edit, highlighter = panel.editor.edit, panel.editor.highlighter
+
+    def color_ranges() -> int:
+        return len(edit.document().firstBlock().layout().formats())
+
+    def paste(text: str) -> None:
+        QApplication.clipboard().setText(text)
+        edit.setFocus()
+        edit.selectAll()
+        qtbot.keyClick(edit, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+        assert edit.toPlainText() == text
+
+    text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(400))  # issue 24's paste
+    paste(text)
+    assert color_ranges() == 0 and highlighter.colors_pending
+    qtbot.waitUntil(lambda: panel.state.text == text and not panel.view.busy and bool(panel.view.nodes), timeout=30000)
+    assert len(panel.view.base_graph) > 2000
+    qtbot.waitUntil(lambda: not highlighter.colors_pending, timeout=5000)
+    assert color_ranges() >= 2000  # each tanh, number and run of operators
+    edit.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(edit, " + 1")
+    assert color_ranges() >= 2000 and not highlighter.colors_pending  # a key typed in it: colored at once
+    paste("tanh(a*b + c)")  # a short line pasted: colored at once
+    assert color_ranges() >= 3 and not highlighter.colors_pending
