@@ -27,7 +27,11 @@ class RegressionPlot(QWidget):
         item.setLabel("left", "y")
         item.showGrid(x=True, y=True, alpha=0.15)
         self.legend = item.addLegend(offset=(-8, 8))  # top right; named items join it as they are added
-        self.contribution_items: list[pg.PlotDataItem] = []
+        # Every unit's contribution in one item, a gap (NaN) between units: one data update and one paint for a
+        # 32-unit layer, where 32 items took 18 ms of each snapshot.
+        self.units = pg.PlotCurveItem(connect="finite")
+        self.units.setZValue(-1)
+        self._unit_count = 0
         self.train_points = pg.ScatterPlotItem(size=7, name="train")
         self.test_points = pg.ScatterPlotItem(size=8, name="test", brush=None)
         self.curve = pg.PlotDataItem(name="model")
@@ -35,6 +39,7 @@ class RegressionPlot(QWidget):
         item.addItem(self.train_points)
         item.addItem(self.test_points)
         item.addItem(self.curve)
+        item.addItem(self.units)
         self.show_units = QCheckBox("Show each unit's contribution")
         self.show_units.setChecked(True)
         self.show_units.setToolTip(
@@ -77,17 +82,33 @@ class RegressionPlot(QWidget):
         self.curve.setPen(pg.mkPen(first, width=3))
         unit = pg.mkColor(second)
         unit.setAlpha(170)
-        self._unit_pen = pg.mkPen(unit, width=1.2)
-        for item in self.contribution_items:
-            item.setPen(self._unit_pen)
+        self.units.setPen(pg.mkPen(unit, width=1.2))
 
     def set_point_size(self, size: float) -> None:
         self.train_points.setSize(size * 0.8)
         self.test_points.setSize(size * 0.9)
 
     def _units_toggled(self, on: bool) -> None:
-        for item in self.contribution_items:
-            item.setVisible(on)
+        self.units.setVisible(on)
+        if on:
+            self._draw_units()  # (not updated while hidden)
+
+    def _draw_units(self) -> None:
+        units = np.asarray(self.view.contributions if self.view is not None else [], dtype=float)
+        self._unit_count = count = len(units)
+        if not count or not units.size:
+            self.units.setData([], [])
+            return
+        xs = np.tile(np.append(np.asarray(self.view.xs, dtype=float), np.nan), count)
+        ys = np.hstack([units, np.full((count, 1), np.nan)]).ravel()
+        self.units.setData(xs, ys, connect="finite")
+
+    def unit_curves(self) -> list[np.ndarray]:
+        """The drawn contribution of each unit (its y over the curve's xs)."""
+        _xs, ys = self.units.getData()
+        if not self._unit_count or ys is None or not len(ys):
+            return []
+        return list(np.asarray(ys).reshape(self._unit_count, -1)[:, :-1])
 
     def update_view(self, view) -> None:
         """Draw a ``RegressionView`` (None: nothing to draw yet)."""
@@ -97,21 +118,12 @@ class RegressionPlot(QWidget):
         self.train_points.setData(view.x_train, view.y_train)
         self.test_points.setData(view.x_test, view.y_test)
         self.curve.setData(view.xs, view.curve)
-        units = np.asarray(view.contributions)
-        while len(self.contribution_items) < len(units):
-            item = pg.PlotDataItem(pen=self._unit_pen)
-            item.setZValue(-1)
-            item.setVisible(self.show_units.isChecked())
-            self.plot.getPlotItem().addItem(item)
-            self.contribution_items.append(item)
-        while len(self.contribution_items) > len(units):
-            self.plot.getPlotItem().removeItem(self.contribution_items.pop())
-        for item, ys in zip(self.contribution_items, units):
-            item.setData(view.xs, ys)
+        if self.units.isVisible():
+            self._draw_units()
         r2 = f"train R² {format_number(view.train_r2)}"
         if view.test_r2 is not None:
             r2 += f", test R² {format_number(view.test_r2)}"
         self.caption.setText(
-            f"Target y = {view.target} · {r2} · thin curves: {len(units)} unit contributions "
+            f"Target y = {view.target} · {r2} · thin curves: {len(view.contributions)} unit contributions "
             f"+ bias {format_number(view.bias)} = the model"
         )

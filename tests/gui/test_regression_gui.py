@@ -63,8 +63,9 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws, tmp_path):
     np.testing.assert_allclose(ys, view.curve)
     # the thin curves plus the output bias add up to the model's curve
     W, b = snap.weights[-1]
-    assert len(ws.regression_plot.contribution_items) == W.shape[1] == 16
-    drawn = sum(item.getData()[1] for item in ws.regression_plot.contribution_items)
+    units = ws.regression_plot.unit_curves()
+    assert len(units) == W.shape[1] == 16
+    drawn = sum(units)
     np.testing.assert_allclose(drawn + b[0], view.curve, atol=1e-9)
     assert "R²" in ws.training_panel.status.text() and "acc" not in ws.training_panel.status.text()
     assert ws.current_model() is None  # the sample graph (points of the plane) has nothing to show
@@ -81,9 +82,9 @@ def test_regression_task_target_training_and_the_plot(qtbot, ws, tmp_path):
     assert float(p) == pytest.approx(model([float(x)]).data, abs=1e-12)
     # the checkbox hides and shows the contributions
     qtbot.mouseClick(ws.regression_plot.show_units, LEFT)
-    assert not any(item.isVisible() for item in ws.regression_plot.contribution_items)
+    assert not ws.regression_plot.units.isVisible()
     qtbot.mouseClick(ws.regression_plot.show_units, LEFT)
-    assert all(item.isVisible() for item in ws.regression_plot.contribution_items)
+    assert ws.regression_plot.units.isVisible() and len(ws.regression_plot.unit_curves()) == 16
 
 
 def test_bad_target_gets_a_message_and_changes_nothing(qtbot, ws):
