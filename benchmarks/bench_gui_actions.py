@@ -9,6 +9,7 @@ posted events, the timers it started and the repaint) and the GUI thread's CPU t
 inflated by other processes on a shared machine; work moved to another thread does not count).
 
     python benchmarks/bench_gui_actions.py [--repeat 3] [--show] [--profile ACTION] [--only ACTION …]
+                                           [--presentation] [--wide-regression]
 
 ``--profile theme`` (or any action name's prefix) runs that action under cProfile and prints the top entries.
 ``--gc-freeze`` freezes the objects made at start-up out of the garbage collector's scans once the window is up,
@@ -77,6 +78,12 @@ def main() -> int:
     parser.add_argument("--settle", type=int, default=800, help="ms of event loop probed after each action")
     parser.add_argument("--top", type=int, default=25, help="profile entries to print (default 25)")
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() once the window is up, as the app does")
+    parser.add_argument("--presentation", action="store_true", help="the actions timed in presentation mode")
+    parser.add_argument(
+        "--wide-regression",
+        action="store_true",
+        help="the training area on a regression with three hidden layers of 32 (the heaviest views the monkey found)",
+    )
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -103,6 +110,14 @@ def main() -> int:
     deadline = time.monotonic() + 60
     while controller.last_snapshot is None and time.monotonic() < deadline:
         QTest.qWait(20)
+    if args.wide_regression:
+        controller.set_task("regression")
+        controller.update_settings(layers=[32, 32, 32])
+        deadline = time.monotonic() + 60
+        while (controller.last_snapshot is None or not controller.settled) and time.monotonic() < deadline:
+            QTest.qWait(20)
+    if args.presentation:
+        window.set_presentation(True)
     QTest.qWait(300)
     if args.gc_freeze:
         gc.collect()

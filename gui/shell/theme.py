@@ -689,7 +689,15 @@ def repainted_once(window: QWidget):
         if painting:
             # Painted in the next turn of the event loop: the switch and its repaint are two shorter waits of
             # the window, with the input that came between them answered.
-            QTimer.singleShot(0, window, lambda: window.setUpdatesEnabled(True))
+            QTimer.singleShot(0, window, lambda: _paint_again(window))
+
+
+def _paint_again(window: QWidget) -> None:
+    window.setUpdatesEnabled(True)
+    # A repaint request that arrives while the repaints are held (one was waiting in the queue: a training
+    # frame) is dropped by Qt, which keeps the window marked dirty; no later change then asks for a repaint, and
+    # the window showed its old picture until something exposed it again.  One request more, after the hold.
+    QCoreApplication.postEvent(window, QEvent(QEvent.Type.UpdateRequest), Qt.EventPriority.LowEventPriority.value)
 
 
 def monospace_font(point_size: float | None = None) -> QFont:

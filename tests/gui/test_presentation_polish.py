@@ -283,3 +283,35 @@ def test_axis_numbers_keep_their_units_inside_zero_to_one(qtbot):
     qtbot.wait(50)
     axis = widget.getPlotItem().getAxis("bottom")
     assert axis.autoSIPrefixScale == 1.0 and "(m" not in axis.labelString()
+
+
+def test_the_window_keeps_painting_after_a_switch_made_while_a_repaint_was_due(qtbot, window):
+    """A switch made while a repaint request waits in the event queue (training running, a frame just drawn):
+    the request arrives while the switch holds the window's repaints, Qt drops it and kept the window marked
+    dirty, so no later change asked for a repaint again: the window froze on its last picture."""
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint and watched is label:
+                Paints.count += 1
+            return False
+
+    label = window.training.training_panel.status
+    counter = Paints()
+    QApplication.instance().installEventFilter(counter)
+    try:
+        window.resize(1600, 1000)  # (room for presentation mode's fonts: the switch does not resize the window)
+        window.tabs.setCurrentWidget(window.training)
+        qtbot.wait(300)
+        for on in (True, False):
+            window.training.update()  # a repaint request posted, as a new frame's is
+            window.set_presentation(on)
+            qtbot.wait(200)
+            before = Paints.count
+            label.setText(f"changed {on}")
+            # repainted in the next frames (froze 1.1 s here, until an unrelated timer asked for a repaint)
+            qtbot.waitUntil(lambda before=before: Paints.count > before, timeout=400)
+    finally:
+        QApplication.instance().removeEventFilter(counter)
