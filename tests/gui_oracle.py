@@ -12,7 +12,9 @@ What is checked, each from a source other than the widget's own formatting where
 * the curves: paused and drawn, they end at the header's step; the key says "test" exactly when a test curve
   is drawn;
 * messages: "No training points" (banner, status bar, data summary) only while there is none; the painted-data
-  summary counts the points there are.
+  summary counts the points there are;
+* the picture itself: a change to the window reaches the screen (a repaint follows an update), so none of the
+  above is true only in the widgets while the window shows an older picture.
 
 States in motion are not judged: the training checks wait for a snapshot that has seen every command, the
 curves for the frame that draws them, the inputs for every row to be built.
@@ -40,7 +42,7 @@ def check_window(window: QWidget) -> list[str]:
     from gui.expression.inputs_panel import InputsPanel
     from gui.training.training_workspace import TrainingWorkspace
 
-    problems: list[str] = []
+    problems: list[str] = check_painting(window)
     for panel in window.findChildren(InputsPanel):
         problems += check_inputs(panel)
     areas = window.findChildren(TrainingWorkspace) + ([window] if isinstance(window, TrainingWorkspace) else [])
@@ -59,6 +61,36 @@ def _await(condition, ms: int = 500) -> None:
     while not condition() and waited < ms:
         QTest.qWait(10)
         waited += 10
+
+
+def check_painting(window: QWidget, ms: int = 300) -> list[str]:
+    """An update of the status bar is painted within ``ms``: the window has not stopped repainting."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    bar = window.statusBar() if isinstance(window, QMainWindow) else None
+    if bar is None or not bar.isVisible() or window.isMinimized():
+        return []
+
+    class Paints(QObject):
+        seen = False
+
+        def eventFilter(self, watched, event):
+            if watched is bar and event.type() == QEvent.Type.Paint:
+                self.seen = True
+            return False
+
+    paints = Paints()
+    QApplication.instance().installEventFilter(paints)
+    try:
+        bar.update()
+        _await(lambda: paints.seen, ms)
+    finally:
+        QApplication.instance().removeEventFilter(paints)
+    JUDGED["repaints"] += 1
+    if not paints.seen:
+        return [f"the window stopped repainting: an update of its status bar was not painted within {ms} ms"]
+    return []
 
 
 # ------------------------------------------------------------------ expression inputs

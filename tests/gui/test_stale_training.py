@@ -145,7 +145,8 @@ def test_old_session_files_without_step_0_still_open(tmp_path):
 def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_window):
     """The oracle (tests/gui_oracle.py) after real clicks: Clear all, then 13 painted points, agree with the state
     (before the fix it found the old figures, a test figure with no test set and the stale banner); a slider or a
-    header put out of step with the state by hand is reported, naming what differs."""
+    header put out of step with the state by hand is reported, naming what differs; so is a window that stopped
+    repainting."""
     from gui_oracle import check_window
 
     from gui.expression.inputs_panel import InputsPanel
@@ -173,6 +174,13 @@ def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_wind
     found = check_window(window)
     assert any(f"input {name}: slider at" in p for p in found), found
     assert any("the last metrics are of step 1" in p for p in found), found
+
+    window.setUpdatesEnabled(False)  # the picture frozen, as a lost repaint request left it
+    try:
+        assert any("stopped repainting" in p for p in check_window(window))
+    finally:
+        window.setUpdatesEnabled(True)
+    assert not any("stopped repainting" in p for p in check_window(window))
 
 
 def test_escape_in_an_input_box_gives_the_value_in_force_back(qtbot, training_window):
