@@ -300,11 +300,20 @@ def test_clicking_an_edge_shows_its_loss_slice_with_the_gradient_as_slope(qtbot,
     caption = ws.loss_slice.caption.text()
     assert sl.optimizer == "adam" and "Adam's next step (lr 0.05, next batch of 32 of 60 points)" in caption
     assert sl.next_weight != pytest.approx(sl.weight - config.lr * params[index].grad, rel=1e-3)
+    xs, ys = ws.loss_slice.next_point.getData()
+    assert xs.tolist() == [sl.next_weight] and ys[0] == pytest.approx(sl.next_loss)
     qtbot.mouseClick(ws.training_panel.step_button, LEFT)
     qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 2, timeout=TIMEOUT)
     assert ws.controller.last_snapshot.weights[1][0][3, 1] == sl.next_weight
-    xs, ys = ws.loss_slice.next_point.getData()
-    assert xs.tolist() == [sl.next_weight] and ys[0] == pytest.approx(sl.next_loss)
+    # The slice of the new weights follows: its dot stands where the triangle was, with a triangle of its own.
+    qtbot.waitUntil(lambda: getattr(ws.controller.last_slice, "weight", None) == sl.next_weight, timeout=TIMEOUT)
+    ws.flush()
+    after = ws.loss_slice.current
+    assert after is not None and after.weight == sl.next_weight and after.name == sl.name
+    xs, _ = ws.loss_slice.now_point.getData()
+    assert xs.tolist() == [sl.next_weight]
+    xs, _ = ws.loss_slice.next_point.getData()
+    assert xs.tolist() == [after.next_weight] and after.next_weight != sl.next_weight
 
     # A click on a neuron picks its bias.
     neuron = diagram.neurons[1][0]
