@@ -575,7 +575,10 @@ class OptimizerLabPanel(ResultsTable, QWidget):
 
     def _reflow(self) -> None:
         """Three columns need about 135 characters of width: narrower (1280 px in presentation mode), the step
-        graph moves under the controls and the map keeps the rest of the width."""
+        graph moves under the controls and the map keeps the rest of the width.  Hidden, the lab keeps its
+        arrangement (a mode switch elsewhere changes its font): it reflows once when shown, not twice."""
+        if not self.isVisible():
+            return
         # the controls scroll up and down only: as wide as their content (in the font in use) and a scroll bar
         content = self.controls.widget().minimumSizeHint().width()
         self.controls.setMinimumWidth(content + self.controls.verticalScrollBar().sizeHint().width() + 2)
@@ -583,7 +586,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         side = min(330, int(self.width() * 0.24))
         step = int(side * 1.5) if self.presentation else side + 60
         # (1024 px in normal mode: the map and its table would keep a third of the width)
-        narrow = self.isVisible() and (chars < NARROW_CHARS or self.width() - side - step < CENTER_PX)
+        narrow = chars < NARROW_CHARS or self.width() - side - step < CENTER_PX
         stepping = narrow and self.side_tabs.currentWidget() is self.right
         shape = (narrow, self.presentation, self.width(), stepping)
         if shape == self._shape:

@@ -387,3 +387,31 @@ def test_the_lab_table_shows_names_steps_and_losses_whole_on_a_projector(tour):
     assert not tabs.isVisible() and not any(table.isColumnHidden(c) for c in range(7))
     assert elided_cells(table) == []
     tour.apply_mode(Mode("light", False, (1280, 720)))
+
+
+def test_a_hidden_lab_keeps_its_columns_through_a_mode_switch_and_reflows_once_when_shown(tour, monkeypatch):
+    """Narrow (1024 px in presentation mode) the lab's race and step graph share a tabbed column.  A mode
+    switch made on another tab changes the hidden lab's font; it used to lay the lab out wide then (its
+    width unknown while hidden), and narrow again when shown: two moves of every control, 68 ms, in the way
+    of the tab switch.  Hidden, it keeps its tabbed column; shown, it is still narrow."""
+    from gui.lab.optimizer_lab import OptimizerLabPanel
+
+    lab = tour.window.lab
+    tour.apply_mode(Mode("light", True, (1024, 700)))
+    tour.show_tab("lab")
+    tour.process(30)
+    assert lab.side_tabs.isVisible() and lab.side_tabs.indexOf(lab.controls) >= 0  # narrow: the race is a tab
+    moves = []
+    original = OptimizerLabPanel._reflow
+    monkeypatch.setattr(OptimizerLabPanel, "_reflow", lambda self: (moves.append(self.isVisible()), original(self)))
+    tour.show_tab("training")
+    for on in (False, True, False, True):
+        tour.window.set_presentation(on)
+        tour.process(30)
+        assert lab.side_tabs.indexOf(lab.controls) >= 0, on  # hidden: the tabbed column is kept
+    tour.show_tab("lab")
+    tour.process(30)
+    assert lab.side_tabs.isVisible() and lab.side_tabs.indexOf(lab.controls) >= 0
+    assert lab.side_tabs.indexOf(lab.right) >= 0
+    assert moves and moves[-1] is True  # shown, it reflowed (for its current size and font)
+    tour.window.set_presentation(False)
