@@ -145,12 +145,16 @@ def main() -> int:
         return go
 
     def tab_after_theme(area, theme):
-        """From the Expression tab (after a theme switch there, unless ``theme`` is None) to this tab."""
+        """From the Expression tab (after a theme switch there, unless ``theme`` is None; "presentation": the mode
+        toggled there) to this tab."""
 
         def go():
             window.tabs.setCurrentWidget(window.expression)
             idle(app)
-            if theme is not None:
+            if theme == "presentation":
+                window.presentation_action.toggle()
+                idle(app)
+            elif theme is not None:
                 window.theme_actions[theme].trigger()
                 idle(app)
             return lambda: window.tabs.setCurrentWidget(area)
@@ -432,6 +436,10 @@ def main() -> int:
         ("training tab shown", tab_after_theme(window.training, None), False),
         ("training tab shown, new theme", tab_after_theme(window.training, "dark"), False),
         ("training tab shown, new theme", tab_after_theme(window.training, "light"), False),
+        ("training tab shown, mode toggled", tab_after_theme(window.training, "presentation"), False),
+        ("lab tab shown, new theme", tab_after_theme(window.lab, "dark"), False),
+        ("lab tab shown, new theme", tab_after_theme(window.lab, "light"), False),
+        ("lab tab shown, mode toggled", tab_after_theme(window.lab, "presentation"), False),
         ("lessons dock show 1024×700", lessons_dock(True, (1024, 700)), False),
         ("lessons dock hide 1024×700", lessons_dock(False, (1024, 700)), False),
         ("lessons dock show 1600×1000", lessons_dock(True, (1600, 1000)), False),

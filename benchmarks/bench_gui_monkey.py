@@ -10,7 +10,7 @@ action kind, how often it ran and the longest event-loop stall it caused
 (a 5 ms probe timer's gaps, the action's own handlers included).
 
     python benchmarks/bench_gui_monkey.py [--seeds 1 2 3] [--actions 1000] [--show] [--log]
-        [--size 1024x700] [--presentation] [--no-oracle]
+        [--size 1024x700] [--presentation] [--no-oracle] [--profile KIND ...]
 
 After every action the oracle (``tests/gui_oracle.py``) checks that the numbers, marks and messages on screen
 equal the state they show; its findings are counted and the first few listed with the action before them.
@@ -42,6 +42,9 @@ def main() -> int:
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
     parser.add_argument(
         "--area", choices=("window", "training"), default="window", help="the whole window, or the training area alone"
+    )
+    parser.add_argument(
+        "--profile", nargs="*", default=[], help="action kinds run under cProfile; each over --over ms is printed"
     )
     parser.add_argument("--no-oracle", action="store_true", help="do not check the screen against the state")
     parser.add_argument("--mismatches", type=int, default=8, help="oracle findings listed per run (default 8)")
@@ -82,6 +85,7 @@ def main() -> int:
                 window_actions = [a for a in WINDOW_ACTIONS if a[0] in ("wait", "key")]
             oracle = None if args.no_oracle else check_window
             monkey = Monkey(target, seed, Path(tmp) / "files", window_actions=window_actions, oracle=oracle)
+            monkey.profile, monkey.profile_over = set(args.profile), args.over
             try:
                 with monkey:
                     deadline = time.monotonic() + 60
@@ -115,6 +119,8 @@ def main() -> int:
                 print(f"actions that stalled over {args.over:.0f} ms:")
                 for line in slow:
                     print(f"  {line}")
+            for text in report.profiles:
+                print(f"profile of {text}")
             found[seed] = len(report.mismatches)
             if not args.no_oracle:
                 print(f"oracle: {len(report.mismatches)} disagreement(s) between the screen and the state")

@@ -37,6 +37,9 @@ included, until the window is quiet again), grouped by action kind.
 
 from __future__ import annotations
 
+import cProfile
+import io
+import pstats
 import random
 import sys
 import time
@@ -191,6 +194,8 @@ class MonkeyReport:
     # What the oracle (``gui_oracle.check_window``) found on screen disagreeing with the state after an action:
     # "#index kind: action → problem".  Collected, not failed on, so one run counts them all.
     mismatches: list[str] = field(default_factory=list)
+    # For the kinds in ``Monkey.profile``: each action over ``Monkey.profile_over`` ms, with its profile's top.
+    profiles: list[str] = field(default_factory=list)
 
     def worst(self) -> dict[str, Stall]:
         return {kind: max(s, key=lambda x: x.ms) for kind, s in self.stalls.items() if s}
@@ -257,6 +262,8 @@ class Monkey:
         self.settle_cap_ms = settle_cap_ms
         self.oracle = oracle
         self.report = MonkeyReport(seed)
+        self.profile: set[str] = set()  # action kinds run under cProfile (slower: to find where a stall goes)
+        self.profile_over = 250.0
         self.notes: list[str] = []
         self._ticks: list[float] = []
         self._probe = QTimer()
@@ -389,12 +396,21 @@ class Monkey:
         self._watch_busy = [  # found before the clock starts: only the action's own work counts as a stall
             w for w in self.window.findChildren(QWidget) if hasattr(w, "busy") or hasattr(w, "pending")
         ]
+        profiler = cProfile.Profile() if kind in self.profile else None
         start = time.perf_counter()
         first_tick = len(self._ticks)
+        if profiler is not None:
+            profiler.enable()
         text = act()
         self._settle()
         end = time.perf_counter()
+        if profiler is not None:
+            profiler.disable()
         stall = self._stall_since(first_tick, start, end)
+        if profiler is not None and stall > self.profile_over:
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+            self.report.profiles.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]\n{out.getvalue()}")
         self.report.actions = index
         self.report.log.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]")
         self.report.log.extend(f"    {note}" for note in self.notes)
