@@ -689,10 +689,11 @@ def repainted_once(window: QWidget):
         if painting:
             # Painted in the next turn of the event loop: the switch and its repaint are two shorter waits of
             # the window, with the input that came between them answered.
-            QTimer.singleShot(0, window, lambda: _paint_again(window))
+            QTimer.singleShot(0, window, lambda: release_repaints(window))
 
 
-def _paint_again(window: QWidget) -> None:
+def release_repaints(window: QWidget) -> None:
+    """Repaints on again after a hold, with a repaint asked for even if Qt dropped one during the hold."""
     window.setUpdatesEnabled(True)
     # A repaint request that arrives while the repaints are held (one was waiting in the queue: a training
     # frame) is dropped by Qt, which keeps the window marked dirty; no later change then asks for a repaint, and
