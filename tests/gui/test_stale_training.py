@@ -150,6 +150,7 @@ def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_wind
     from gui_oracle import check_window
 
     from gui.expression.inputs_panel import InputsPanel
+    from gui.shell.theme import release_repaints
 
     window = training_window
     ws = window.training
@@ -174,8 +175,6 @@ def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_wind
     found = check_window(window)
     assert any(f"input {name}: slider at" in p for p in found), found
     assert any("the last metrics are of step 1" in p for p in found), found
-
-    from gui.shell.theme import release_repaints
 
     window.statusBar().update()  # a repaint request waiting in the queue, as a training frame's
     window.setUpdatesEnabled(False)  # the picture frozen, as a lost repaint request left it
