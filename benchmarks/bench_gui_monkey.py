@@ -21,6 +21,7 @@ Figures are noisy on a shared 2-core machine; the load average is printed with t
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import sys
 import tempfile
@@ -47,10 +48,18 @@ def main() -> int:
         "--profile", nargs="*", default=[], help="action kinds run under cProfile; each over --over ms is printed"
     )
     parser.add_argument("--no-oracle", action="store_true", help="do not check the screen against the state")
+    parser.add_argument(
+        "--trace",
+        default="",
+        help="a file each action is written to as it starts and ends, with a Python traceback if the process crashes",
+    )
     parser.add_argument("--mismatches", type=int, default=8, help="oracle findings listed per run (default 8)")
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    trace = open(args.trace, "w", encoding="utf-8", buffering=1) if args.trace else None  # (open to the end)
+    if trace is not None:
+        faulthandler.enable(trace)  # a segfault in Qt kills the process: its traceback lands after the last action
 
     from gui_monkey import WINDOW_ACTIONS, Monkey, MonkeyFailure
     from gui_oracle import JUDGED, check_window
@@ -86,6 +95,9 @@ def main() -> int:
             oracle = None if args.no_oracle else check_window
             monkey = Monkey(target, seed, Path(tmp) / "files", window_actions=window_actions, oracle=oracle)
             monkey.profile, monkey.profile_over = set(args.profile), args.over
+            monkey.trace = trace
+            if trace is not None:
+                trace.write(f"seed {seed}\n")
             try:
                 with monkey:
                     deadline = time.monotonic() + 60

@@ -264,6 +264,7 @@ class Monkey:
         self.report = MonkeyReport(seed)
         self.profile: set[str] = set()  # action kinds run under cProfile (slower: to find where a stall goes)
         self.profile_over = 250.0
+        self.trace = None  # a text file: each action written as it starts and ends (a crash's last words)
         self.notes: list[str] = []
         self._ticks: list[float] = []
         self._probe = QTimer()
@@ -397,6 +398,9 @@ class Monkey:
             w for w in self.window.findChildren(QWidget) if hasattr(w, "busy") or hasattr(w, "pending")
         ]
         profiler = cProfile.Profile() if kind in self.profile else None
+        if self.trace is not None:
+            self.trace.write(f"#{index} {kind} ...\n")
+            self.trace.flush()
         start = time.perf_counter()
         first_tick = len(self._ticks)
         if profiler is not None:
@@ -413,6 +417,9 @@ class Monkey:
             self.report.profiles.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]\n{out.getvalue()}")
         self.report.actions = index
         self.report.log.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]")
+        if self.trace is not None:
+            self.trace.write(f"#{index} {kind}: {text}  [{stall:.0f} ms]\n")
+            self.trace.flush()
         self.report.log.extend(f"    {note}" for note in self.notes)
         self.notes.clear()
         self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index, end - start))
