@@ -144,3 +144,23 @@ def test_a_seed_replays_the_same_actions(qtbot, tmp_path):
         logs.append(([line.rsplit("  [", 1)[0] for line in report.log], clicks))
         window.close()
     assert logs[0] == logs[1] and len(logs[0][0]) == 30 and logs[0][1]
+
+
+@pytest.mark.no_qt_log
+def test_the_trace_names_the_action_in_progress_before_it_runs(qtbot, tmp_path):
+    """A segfault kills the process mid-action: the trace must already say which action it was."""
+    seen_in_trace = []
+    trace_path = tmp_path / "trace.txt"
+
+    def look_at_the_trace():
+        seen_in_trace.append(trace_path.read_text(encoding="utf-8").splitlines()[-1])
+
+    window = _window(qtbot, look_at_the_trace)
+    with open(trace_path, "w", encoding="utf-8") as trace:
+        with Monkey(window, 5, tmp_path, widget_actions=BUTTONS_ONLY, window_actions=[]) as monkey:
+            monkey.trace = trace
+            monkey.run(3)
+    lines = trace_path.read_text(encoding="utf-8").splitlines()
+    clicked = [line for line in lines if "'button 0'" in line]
+    assert seen_in_trace and all(line.endswith(" button ...") for line in seen_in_trace)
+    assert len(lines) == 6 and lines[0] == "#1 button ..." and lines[1].startswith("#1 button: ") and clicked
