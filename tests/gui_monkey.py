@@ -835,8 +835,23 @@ def press_key(m: Monkey) -> str:
         (Qt.Key.Key_Space, Qt.Key.Key_Space, Qt.Key.Key_Tab, Qt.Key.Key_Escape, Qt.Key.Key_Left, Qt.Key.Key_Right)
     )
     target = m.focused()
+    # Space on a button with a menu (Examples) opens it in Qt's own blocking loop, out of reach of the Python
+    # patch of QMenu.exec: the monkey waited in it for ever.  A user closes the menu: so does this timer.
+    QTimer.singleShot(MENU_OPEN_MS, close_popups)
     QTest.keyClick(target, key)
     return f"{key.name} on {widget_path(target)}"
+
+
+MENU_OPEN_MS = 150  # how long a menu opened by a key stays open
+
+
+def close_popups() -> None:
+    """Close every open popup (a menu shown by a key press, in its own event loop)."""
+    while (popup := QApplication.activePopupWidget()) is not None:
+        popup.close()
+        if QApplication.activePopupWidget() is popup:
+            popup.hide()
+            break
 
 
 def wait(m: Monkey) -> str:

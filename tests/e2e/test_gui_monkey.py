@@ -13,15 +13,18 @@ import subprocess
 import sys
 
 import pytest
-from gui_monkey import Monkey, MonkeyFailure, click_button, edit_spin, wait
-from PySide6.QtCore import QSettings
+from gui_monkey import Monkey, MonkeyFailure, click_button, edit_spin, press_key, wait
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
+    QApplication,
     QMainWindow,
+    QMenu,
     QPushButton,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -164,3 +167,35 @@ def test_the_trace_names_the_action_in_progress_before_it_runs(qtbot, tmp_path):
     clicked = [line for line in lines if "'button 0'" in line]
     assert seen_in_trace and all(line.endswith(" button ...") for line in seen_in_trace)
     assert len(lines) == 6 and lines[0] == "#1 button ..." and lines[1].startswith("#1 button: ") and clicked
+
+
+@pytest.mark.no_qt_log
+def test_a_key_that_opens_a_menu_does_not_hold_the_monkey(qtbot):
+    """Space on a tool button with an instant menu (Examples) opens it in Qt's own loop (QMenu.exec from C++, out
+    of reach of the monkey's patch): the monkey closes it, as a user would."""
+    button = QToolButton()
+    button.setText("Examples")
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    menu = QMenu(button)
+    menu.addAction("one")
+    button.setMenu(menu)
+    qtbot.addWidget(button)
+    button.show()
+    button.setFocus()
+    shown, rescued = [], []
+    menu.aboutToShow.connect(lambda: shown.append(True))
+
+    def rescue():  # only if the monkey left the menu open
+        if QApplication.activePopupWidget() is not None:
+            rescued.append(True)
+            QApplication.activePopupWidget().close()
+
+    QTimer.singleShot(3000, rescue)
+
+    class OnlySpace:
+        rng = type("Rng", (), {"choice": staticmethod(lambda keys: keys[0])})()
+        focused = staticmethod(lambda: button)
+
+    text = press_key(OnlySpace())
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None, timeout=5000)
+    assert text.startswith("Key_Space on ") and shown and not rescued
