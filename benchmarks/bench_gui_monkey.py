@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -51,7 +52,8 @@ def main() -> int:
     parser.add_argument(
         "--trace",
         default="",
-        help="a file each action is written to as it starts and ends, with a Python traceback if the process crashes",
+        help="a file each action is written to as it starts and ends, with a Python traceback if the process crashes "
+        "(and on SIGUSR1)",
     )
     parser.add_argument("--mismatches", type=int, default=8, help="oracle findings listed per run (default 8)")
     args = parser.parse_args()
@@ -60,6 +62,7 @@ def main() -> int:
     trace = open(args.trace, "w", encoding="utf-8", buffering=1) if args.trace else None  # (open to the end)
     if trace is not None:
         faulthandler.enable(trace)  # a segfault in Qt kills the process: its traceback lands after the last action
+        faulthandler.register(signal.SIGUSR1, trace, all_threads=True)  # kill -USR1: where a stuck run is
 
     from gui_monkey import WINDOW_ACTIONS, Monkey, MonkeyFailure
     from gui_oracle import JUDGED, check_window
