@@ -580,13 +580,9 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self._clear()
         self.busy = True
         generation = self._generation
-        QTimer.singleShot(
-            0, self, lambda: generation == self._generation and self._rebuild(relayout=True, deferred=True)
-        )
+        QTimer.singleShot(0, self, lambda: generation == self._generation and self._rebuild(relayout=True))
 
-    def _rebuild(self, relayout: bool, deferred: bool = False) -> None:
-        """Lay out and draw the graph again; ``deferred``: called from ``_rebuild_soon``, once the change that
-        asked for it was handled (so a worker's layout can start at once)."""
+    def _rebuild(self, relayout: bool) -> None:
         self._clear()
         graph = collapse_groups(self.base_graph, self.collapsed)
         self.graph = graph
@@ -626,10 +622,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             # starting it now would slow down whatever else this change does in the GUI thread.
             job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference)
             self.busy_sign.start(n, method)
-            if deferred:
-                _layout_executor().submit(*job)
-            else:
-                QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
+            QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:
             try:
                 result = layout_for_view(graph, method, sizes, view, self.gaps, reference)
