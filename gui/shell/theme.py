@@ -11,16 +11,11 @@ import functools
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen, QPixmap
-from PySide6.QtWidgets import (
-    QApplication,
-    QProxyStyle,
-    QStyle,
-    QStyleFactory,
-    QStyleOptionTabWidgetFrame,
-    QWidget,
-)
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
+
+from .tab_frame import TAB_PAGE_FRAME, draw_tab_page_frame
 
 THEMES = ("light", "dark")
 PRESENTATION_SCALE = 1.6
@@ -563,35 +558,6 @@ INDICATOR_COLORS = {
     },
 }
 _INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
-_TAB_PAGE_FRAME = QStyle.PrimitiveElement.PE_FrameTabWidget
-
-
-def draw_tab_page_frame(style: QProxyStyle, option, painter: QPainter, widget) -> None:
-    """A tab widget's page frame as Fusion draws it, drawn once per size and palette and then copied.
-
-    Fusion's own frame cost 5 ms a paint for the training area's curves (1242 × 274 pixels), and a mode or
-    theme switch repaints it 4–6 times: 20–30 ms of the switch's repaint.  The picture depends only on the
-    frame's size, its palette and its state."""
-    ratio = painter.device().devicePixelRatio() if painter.device() is not None else 1.0
-    size = option.rect.size()
-    key = (size.width(), size.height(), ratio, option.palette.cacheKey(), int(option.state.value))
-    picture = _TAB_FRAMES.get(key)
-    if picture is None:
-        picture = QPixmap(size * ratio)
-        picture.setDevicePixelRatio(ratio)
-        picture.fill(Qt.GlobalColor.transparent)
-        inner = QPainter(picture)
-        frame = QStyleOptionTabWidgetFrame(option)
-        frame.rect = QRect(QPoint(0, 0), size)
-        QProxyStyle.drawPrimitive(style, _TAB_PAGE_FRAME, frame, inner, widget)
-        inner.end()
-        if len(_TAB_FRAMES) >= 16:
-            _TAB_FRAMES.pop(next(iter(_TAB_FRAMES)))
-        _TAB_FRAMES[key] = picture
-    painter.drawPixmap(option.rect.topLeft(), picture)
-
-
-_TAB_FRAMES: dict = {}  # (width, height, pixel ratio, palette, state) -> the frame's picture
 
 
 def draw_indicator(radio: bool, option, painter: QPainter, colors: dict) -> None:
@@ -655,7 +621,7 @@ class NamedWidgetStyle(QProxyStyle):
         if colors is not None and element in _INDICATORS:
             draw_indicator(element == _INDICATORS[1], option, painter, colors)
             return
-        if element == _TAB_PAGE_FRAME:
+        if element == TAB_PAGE_FRAME:
             draw_tab_page_frame(self, option, painter, widget)
             return
         super().drawPrimitive(element, option, painter, widget)

@@ -6,7 +6,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyleFactory, QStyleOptionTabWidgetFrame, QTabWidget
 
-from gui.shell import theme
+from gui.shell import tab_frame, theme
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 FRAME = QStyle.PrimitiveElement.PE_FrameTabWidget
@@ -33,15 +33,16 @@ def test_the_tab_page_frame_is_fusions_and_drawn_once_per_size(qtbot, name):
     option.initFrom(tabs)
     option.rect = QRect(10, 7, 640, 300)
     fusion = QStyleFactory.create("Fusion")
-    theme._TAB_FRAMES.clear()
+    tab_frame.pictures_made().clear()
     ours = picture(style, option, tabs)
     assert np.array_equal(ours, picture(fusion, option, tabs))  # the same pixels, where Fusion puts them
     assert ours.any()
-    assert len(theme._TAB_FRAMES) == 1
-    cached = next(iter(theme._TAB_FRAMES.values()))
+    assert len(tab_frame.pictures_made()) == 1
+    pictures = tab_frame.pictures_made()
+    cached = next(iter(pictures.values()))
     assert np.array_equal(picture(style, option, tabs), ours)
-    assert len(theme._TAB_FRAMES) == 1 and next(iter(theme._TAB_FRAMES.values())) is cached  # copied, not redrawn
+    assert len(pictures) == 1 and next(iter(pictures.values())) is cached  # copied, not drawn again
     option.rect = QRect(0, 0, 320, 200)  # another size: another picture
     assert np.array_equal(picture(style, option, tabs), picture(fusion, option, tabs))
-    assert len(theme._TAB_FRAMES) == 2
+    assert len(tab_frame.pictures_made()) == 2
     theme.apply_theme(app, "light")
