@@ -416,9 +416,10 @@ class Monkey:
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
             self.report.profiles.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]\n{out.getvalue()}")
         self.report.actions = index
-        self.report.log.append(f"#{index} {kind}: {text}  [{stall:.0f} ms]")
+        line = f"#{index} {kind}: {text}  [{stall:.0f} ms]"
+        self.report.log.append(line)
         if self.trace is not None:
-            self.trace.write(f"#{index} {kind}: {text}  [{stall:.0f} ms]\n")
+            self.trace.write(line + "\n")
             self.trace.flush()
         self.report.log.extend(f"    {note}" for note in self.notes)
         self.notes.clear()
