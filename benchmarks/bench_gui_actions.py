@@ -9,12 +9,17 @@ posted events, the timers it started and the repaint) and the GUI thread's CPU t
 inflated by other processes on a shared machine; work moved to another thread does not count).
 
     python benchmarks/bench_gui_actions.py [--repeat 3] [--show] [--profile ACTION] [--only ACTION …]
-                                           [--presentation] [--wide-regression]
+                                           [--presentation] [--wide-regression] [--worker-busy]
+                                           [--switch-interval SECONDS]
 
 ``--profile theme`` (or any action name's prefix) runs that action under cProfile and prints the top entries.
 ``--gc-freeze`` freezes the objects made at start-up out of the garbage collector's scans once the window is up,
 as the app does (gui/shell/app.py): without it a full collection rescans them all (~100 ms on this machine) and
 lands in whichever action happens to trigger it.
+``--worker-busy`` times each action while a graph layout runs on another thread of the app (what a Spring
+layout, or a big expression's, does for a second or more): the GUI thread then needs Python's lock back for
+each of its slots, paints and style calls.  ``--switch-interval 0.005`` (Python's default) shows the same
+without the app's shorter one (gui/shell/app.py).
 Figures are noisy on a shared 2-core machine; the load average is printed with them.
 """
 
@@ -69,6 +74,43 @@ def probe_stall(app, action, settle_ms: int) -> float:
     return max(gaps)
 
 
+class BusyWorker:
+    """A layered layout of a 400-term sum's overview (the job a new big expression gives the layout thread),
+    run over and over on a thread of its own between ``start`` and ``stop``."""
+
+    def __init__(self):
+        from autograd_core.drawing.fit import compute_drawing
+        from autograd_core.drawing.grouping import OVERVIEW_NODES, overview_graph
+        from autograd_core.language.expression import compile_expression
+
+        text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(400))
+        program = compile_expression(text)
+        graph = overview_graph(
+            program.evaluate({"a": 0.5, "b": -1.0, **{f"c{j}": 0.1 * j for j in range(5)}}).output, OVERVIEW_NODES
+        )
+        self.nodes = graph.number_of_nodes()
+        sizes = {n: (90.0, 44.0) for n in graph}
+        self._job = lambda: compute_drawing(graph, "layered", sizes)
+        self._running = False
+        self._thread = None
+
+    def start(self) -> None:
+        import threading
+
+        self._running = True
+
+        def loop():
+            while self._running:
+                self._job()
+
+        self._thread = threading.Thread(target=loop, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._running = False
+        self._thread.join()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="times each action is timed (default 3)")
@@ -84,6 +126,12 @@ def main() -> int:
         action="store_true",
         help="the training area on a regression with three hidden layers of 32 (the heaviest views the monkey found)",
     )
+    parser.add_argument(
+        "--worker-busy", action="store_true", help="a graph layout runs on another thread during each action"
+    )
+    parser.add_argument(
+        "--switch-interval", type=float, default=0.0, help="sys.setswitchinterval after the app's own (e.g. 0.005)"
+    )
     args = parser.parse_args()
     if not args.show:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -98,6 +146,8 @@ def main() -> int:
     from gui.shell.settings import AppSettings
 
     app = create_app()
+    if args.switch_interval:
+        sys.setswitchinterval(args.switch_interval)
     tmp = tempfile.TemporaryDirectory(prefix="bench-gui-actions-")
     folder = Path(tmp.name)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder / "qsettings"))
@@ -466,6 +516,7 @@ def main() -> int:
         actions = [a for a in actions if any(a[0].startswith(o) for o in args.only)]
     results: dict[str, list[tuple[float, float]]] = {}
     profile = cProfile.Profile() if args.profile else None
+    busy = BusyWorker() if args.worker_busy else None
     for _round in range(args.repeat):
         for name, prepare, once in actions:
             if once and name in results:
@@ -476,11 +527,18 @@ def main() -> int:
             cpu = time.thread_time()
             if profiling:
                 profile.enable()
+            if busy is not None:
+                busy.start()
             stall = probe_stall(app, action, args.settle)
+            if busy is not None:
+                busy.stop()
             if profiling:
                 profile.disable()
             results.setdefault(name, []).append((stall, time.thread_time() - cpu))
     window.close()
+    if busy is not None:
+        print(f"while a layered layout of {busy.nodes} nodes ran on another thread, over and over")
+    print(f"Python's switch interval: {sys.getswitchinterval() * 1000:g} ms")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     print(
         f"{'action':<30} {'runs':>4} {'longest stall ms (min–max)':>27} {'GUI-thread CPU ms (min–max)':>28}"

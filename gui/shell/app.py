@@ -10,8 +10,16 @@ from PySide6.QtWidgets import QApplication
 from .errors import log, setup_logging
 from .settings import APPLICATION, ORGANIZATION
 
+# How long a thread holding Python's lock may keep it while another waits (Python's default: 5 ms).  A layout on
+# a worker thread holds it while it runs; the GUI thread needs it back for every Python slot, paint and style
+# call inside one switch of theme or tab (hundreds), and waited up to 5 ms each time: a 60 ms tab switch took
+# 3.3 s while a layout ran.  At 0.1 ms the same switch takes 0.16 s (benchmarks/bench_gui_actions.py
+# --worker-busy); a worker alone, with the GUI thread idle, is not slowed.
+GUI_SWITCH_INTERVAL = 0.0001
+
 
 def create_app(argv: list[str] | None = None) -> QApplication:
+    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
     app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
     app.setApplicationName(APPLICATION)
     app.setOrganizationName(ORGANIZATION)

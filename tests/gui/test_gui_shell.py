@@ -474,3 +474,21 @@ def test_a_switch_restyles_the_shown_tab_at_once_and_a_hidden_one_as_it_is_shown
     assert lab.plot.grab().toImage().pixelColor(3, 3) == light
     # the training tab too: dark while it was hidden, light again once shown
     assert window.training.boundary.plot.backgroundBrush().color() == QColor(palette("light").plot_background)
+
+
+def test_the_app_takes_python_s_lock_back_quickly_from_a_worker(qapp):
+    """create_app shortens the switch interval: the GUI thread waits at most 0.1 ms, not Python's 5 ms, for
+    a layout thread to hand back the lock, at each of the hundreds of Python calls in one theme switch
+    (benchmarks/bench_gui_actions.py --worker-busy: 3.4 s → 0.2 s)."""
+    import sys
+
+    from gui.shell.app import GUI_SWITCH_INTERVAL, create_app
+
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        assert create_app() is qapp
+        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)
+        assert GUI_SWITCH_INTERVAL <= 0.0002
+    finally:
+        sys.setswitchinterval(before)
