@@ -35,8 +35,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer, Signal
 
 
 def big_expression(nodes: int) -> str:
@@ -55,7 +54,9 @@ def issue_24_sum(nodes: int, run: int = 0) -> str:
 
 
 class Paints(QObject):
-    """Counts the view's repaints (an event filter on its viewport)."""
+    """Counts the view's repaints (an event filter on its viewport); ``painted`` once each is done."""
+
+    painted = Signal()
 
     def __init__(self, widget):
         super().__init__()
@@ -65,6 +66,7 @@ class Paints(QObject):
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.count += 1
+            QTimer.singleShot(0, self.painted.emit)  # (after the paint itself)
         return False
 
 
@@ -105,11 +107,31 @@ class Heartbeat:
         return self.worst
 
 
-def wait(app, condition, timeout_s=60.0):
-    end = time.perf_counter() + timeout_s
-    while not condition() and time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.001)
+def wait(app, condition, timeout_s=60.0, woken_by=()):
+    """Run the event loop until ``condition()``: checked when one of the ``woken_by`` signals fires (no polling,
+    as the app waits: a loop woken every millisecond takes Python's lock from the worker threads), and every
+    20 ms in any case."""
+    from PySide6.QtCore import QEventLoop
+
+    if condition():
+        return
+    loop = QEventLoop()
+
+    def check(*_args):
+        if condition():
+            loop.quit()
+
+    poll = QTimer()
+    poll.setInterval(20)
+    poll.timeout.connect(check)
+    for signal in woken_by:
+        signal.connect(check)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    poll.start()
+    loop.exec()
+    poll.stop()
+    for signal in woken_by:
+        signal.disconnect(check)
 
 
 class Clock:
@@ -152,8 +174,10 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--shape", choices=("neurons", "sum"), default="neurons", help="sum: issue 24's paste")
     args = parser.parse_args(argv)
-    app = QApplication.instance() or QApplication([])
     from gui.expression.expression_panel import ExpressionPanel
+    from gui.shell.app import create_app
+
+    app = create_app()  # as the app: its switch interval (gui/shell/app.py)
 
     panel = ExpressionPanel()
     panel.resize(1400, 850)
@@ -180,10 +204,15 @@ def main(argv=None) -> int:
             panel.editor.edit.setPlainText(text)
 
         QTimer.singleShot(0, paste)
-        wait(app, lambda: panel.state.text == text and not panel.view.busy and panel.view.nodes)
+        wait(
+            app,
+            lambda: panel.state.text == text and not panel.view.busy and panel.view.nodes,
+            woken_by=(panel.view.drawn,),
+        )
         typed.append(clock.stop())
         seen = paints.count
-        wait(app, lambda: paints.count > seen, timeout_s=5.0)  # the boxes on screen: the view painted them
+        # the boxes on screen: the view painted them
+        wait(app, lambda: paints.count > seen, timeout_s=5.0, woken_by=(paints.painted,))
         painted.append(clock.stop())
         # a long pasted line is colored once its graph is drawn: that block counts too
         wait(app, lambda: not panel.editor.highlighter.colors_pending)

@@ -67,9 +67,10 @@ def main() -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
 
-    app = QApplication([sys.argv[0]])
+    from gui.shell.app import create_app
+
+    app = create_app()  # as the app: its switch interval (gui/shell/app.py)
     from gui.shell.theme import apply_theme
     from gui.training.training_workspace import TrainingWorkspace
 

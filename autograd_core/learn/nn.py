@@ -270,7 +270,8 @@ class MLP(Module):
         n = len(X)
         final = np.empty((n, weights[-1][0].shape[0]))
         hidden = [np.empty((n, W.shape[0])) for W, _ in weights] if return_hidden else None
-        with _one_blas_thread():
+        # a diverged run's weights overflow to inf, shown as such (the training reports the divergence), not warned
+        with _one_blas_thread(), np.errstate(all="ignore"):
             for start in range(0, n, FORWARD_CHUNK):
                 a = X[start : start + FORWARD_CHUNK]
                 for i, (W, b) in enumerate(weights):

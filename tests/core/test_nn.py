@@ -138,3 +138,17 @@ def test_vectorised_forward_in_chunks_equals_plain_numpy():
         np.testing.assert_allclose(hidden[i], a, rtol=0, atol=1e-12)
     np.testing.assert_allclose(out, a[:, 0], rtol=0, atol=1e-12)
     assert model.forward_array(np.empty((0, 2))).shape == (0,)
+
+
+def test_forward_array_of_diverged_weights_gives_inf_without_a_warning():
+    """A diverged run's maps are painted from weights of 1e300: the overflow shows as ±inf (or a saturated
+    tanh), not as a RuntimeWarning on the console for every frame."""
+    import warnings
+
+    model = MLP(2, [3, 1], activation="relu", seed=0)
+    for p in model.parameters():
+        p.data = 1e300
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = model.forward_array(np.array([[1e10, 1e10], [0.0, 0.0]]))
+    assert np.isposinf(out).all()  # (1e300 · 1e300 overflows in the last layer for both points)
