@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 from autograd_core.learn.optim import OPTIMIZER_LABELS
 from autograd_core.numbers import format_full, format_number
 
+from ..shell.table_cells import table_cell
 from ..shell.theme import lab_colors
 from .optimizer_lab_state import settings_text
 
@@ -37,6 +38,7 @@ DROPPED = (6, 5, 1)  # still too narrow, the results leave out Note, Distance, l
 LEAST_CHARS = 3  # … down to about this many characters (the tooltip has the rest)
 NAME_CHARS = 5  # then the optimizer's name, down to its check box, swatch and about this many characters
 EDITABLE = (1, 2)
+EDITABLE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
 RESERVED = (3, 4, 5)  # Steps, Loss, Distance: room for longer numbers than shown, given up when the table is tight
 
 
@@ -46,8 +48,9 @@ class ResultsTable:
     def _fill_table(self) -> None:
         self._filling = True
         try:
-            for r, row in enumerate(self.lab.rows):
-                name = QTableWidgetItem(OPTIMIZER_LABELS[row.kind])
+            for r, row in enumerate(self.lab.rows):  # each cell's item kept and changed (table_cells says why)
+                name = table_cell(self.table, r, 0)
+                name.setText(OPTIMIZER_LABELS[row.kind])
                 name.setToolTip(f"{OPTIMIZER_LABELS[row.kind]}: tick it to race")
                 name.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 name.setCheckState(Qt.CheckState.Checked if row.enabled else Qt.CheckState.Unchecked)
@@ -55,19 +58,19 @@ class ResultsTable:
                 racers = lab_colors(self.theme).racers
                 swatch.fill(racers[r % len(racers)])
                 name.setIcon(QIcon(swatch))
-                self.table.setItem(r, 0, name)
-                lr = QTableWidgetItem(format_number(row.lr))
+                lr = table_cell(self.table, r, 1)
+                lr.setText(format_number(row.lr))
                 lr.setToolTip(self._lr_tip(row.lr))
-                self.table.setItem(r, 1, lr)
-                settings = QTableWidgetItem(settings_text(row.settings))
+                lr.setFlags(EDITABLE_FLAGS)
+                settings = table_cell(self.table, r, 2)
+                settings.setText(settings_text(row.settings))
                 settings.setToolTip(self._settings_tip(row.settings))
-                if not row.settings:
-                    settings.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                self.table.setItem(r, 2, settings)
+                settings.setFlags(EDITABLE_FLAGS if row.settings else Qt.ItemFlag.ItemIsEnabled)
                 for c in range(3, len(COLUMNS)):
-                    cell = QTableWidgetItem("")
+                    cell = table_cell(self.table, r, c)
+                    cell.setText("")
+                    cell.setToolTip("")
                     cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                    self.table.setItem(r, c, cell)
         finally:
             self._filling = False
         self._update_table()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -29,7 +28,11 @@ from autograd_core.language.naming import class_name
 from autograd_core.learn.losses import confusion_from_predictions, per_class_accuracy
 from autograd_core.numbers import format_percent
 
+from ..shell.table_cells import resize_table, table_cell
 from ..shell.theme import palette, readable_text, theme_notifier
+
+COUNT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # a count: click it to ring its points
+ACCURACY_FLAGS = Qt.ItemFlag.ItemIsEnabled
 
 
 def _over(color: str, alpha: float, background: str) -> QColor:
@@ -123,8 +126,7 @@ class ConfusionPanel(QWidget):
         k = self.classes
         matrix = self.matrix
         table = self.table
-        table.setRowCount(k)
-        table.setColumnCount(k + 1)
+        resize_table(table, k, k + 1)
         pal = palette()
         colors = pal.class_colors
         names = [class_name(c, self.class_names) for c in range(k)]
@@ -139,8 +141,10 @@ class ConfusionPanel(QWidget):
         for i in range(k):
             for j in range(k):
                 share = matrix[i, j] / totals[i] if totals[i] else 0.0
-                item = QTableWidgetItem(str(int(matrix[i, j])))
+                item = table_cell(table, i, j)
+                item.setText(str(int(matrix[i, j])))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                item.setFlags(COUNT_FLAGS)
                 alpha = 0.1 + 0.6 * share if matrix[i, j] else 0.0
                 shade = QColor(colors[i] if i == j else pal.muted)
                 shade.setAlphaF(alpha)
@@ -150,13 +154,14 @@ class ConfusionPanel(QWidget):
                     f"{int(matrix[i, j])} point(s) of {names[i]} predicted as {names[j]}"
                     + ("" if not totals[i] else f" ({format_percent(share)} of {names[i]})")
                 )
-                table.setItem(i, j, item)
             acc = accuracy[i]
-            cell = QTableWidgetItem("–" if acc is None else format_percent(acc))
+            cell = table_cell(table, i, k)
+            cell.setText("–" if acc is None else format_percent(acc))
             cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsSelectable)
+            cell.setFlags(ACCURACY_FLAGS)
+            cell.setBackground(QBrush())  # (the cell may have been a shaded count before K changed)
+            cell.setForeground(QBrush())
             cell.setToolTip(f"{names[i]}: the share of its points predicted right")
-            table.setItem(i, k, cell)
 
     def per_class(self) -> list[float | None]:
         return per_class_accuracy(self.matrix)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
 )
 
@@ -30,6 +29,7 @@ from autograd_core.files import FileError
 from autograd_core.learn.tabular import DELIMITER_NAMES, PREVIEW_ROWS, Table, TableError, read_table, table_dataset
 
 from ..shell.number_box import WholeNumberBox
+from ..shell.table_cells import resize_table, table_cell
 from ..shell.theme import set_text_role
 
 POLL_MS = 30
@@ -143,13 +143,12 @@ class ImportDialog(QDialog):
             f"{header}. First {min(PREVIEW_ROWS, len(table.rows))} rows:"
         )
         rows = table.preview()
-        self.preview.setColumnCount(len(table.columns))
-        self.preview.setRowCount(len(rows))
+        resize_table(self.preview, len(rows), len(table.columns))  # (a second file reuses the cells: table_cells)
         self.preview.setHorizontalHeaderLabels(table.columns)
         self.preview.setVerticalHeaderLabels([str(n) for n in table.lines[: len(rows)]])
         for i, row in enumerate(rows):
-            for j, cell in enumerate(row):
-                self.preview.setItem(i, j, QTableWidgetItem(cell))
+            for j in range(len(table.columns)):  # a short (ragged) row's missing cells blank, not the last file's
+                table_cell(self.preview, i, j).setText(row[j] if j < len(row) else "")
         for box in (self.x1, self.x2, self.label):
             box.blockSignals(True)
             box.clear()
