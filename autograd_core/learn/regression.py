@@ -148,18 +148,21 @@ def huber(residuals: list[Tensor], delta: float) -> Tensor:
 
 
 def loss_array(name: str, pred: np.ndarray, y: np.ndarray, delta: float = 1.0) -> float:
-    r = np.asarray(pred, float) - np.asarray(y, float)
-    if name == "mse":
-        return float(np.mean(r * r))
-    a = np.abs(r)
-    return float(np.mean(np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))))
+    """The loss of ``pred`` at once (numpy); a diverged fit's overflow is inf, not a warning."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = np.asarray(pred, float) - np.asarray(y, float)
+        if name == "mse":
+            return float(np.mean(r * r))
+        a = np.abs(r)
+        return float(np.mean(np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))))
 
 
 def r2_score(pred: np.ndarray, y: np.ndarray) -> float:
-    """1 − SS_res / SS_tot (1 is a perfect fit; 0 is no better than the mean)."""
+    """1 − SS_res / SS_tot (1 is a perfect fit; 0 is no better than the mean; a diverged fit's is −inf)."""
     y = np.asarray(y, float)
-    ss_tot = float(np.sum((y - y.mean()) ** 2))
-    ss_res = float(np.sum((np.asarray(pred, float) - y) ** 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        ss_tot = float(np.sum((y - y.mean()) ** 2))
+        ss_res = float(np.sum((np.asarray(pred, float) - y) ** 2))
     return 1.0 - ss_res / ss_tot if ss_tot > 0 else (1.0 if ss_res == 0 else 0.0)
 
 

@@ -1,5 +1,8 @@
 """Regression: a typed target of x, MSE and Huber with exact gradients, R², unit contributions, the CLI."""
 
+import math
+import warnings
+
 import numpy as np
 import pytest
 
@@ -48,6 +51,15 @@ def test_r2_and_unit_contributions_add_up():
     parts, bias = unit_contributions(model, x)
     assert parts.shape == (4, 9)
     np.testing.assert_allclose(parts.sum(axis=0) + bias, model.forward_array(x.reshape(-1, 1)), rtol=1e-12)
+
+
+def test_a_diverged_fit_scores_inf_without_a_warning():
+    huge, y = np.array([1e200, -1e200, 3.0]), np.array([0.0, 1.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's overflow warning would fail here
+        assert loss_array("mse", huge, y) == math.inf and loss_array("huber", huge, y) == pytest.approx(2e200 / 3)
+        assert loss_array("huber", np.array([1e308, -1e308]), np.array([-1e308, 1e308])) == math.inf
+        assert r2_score(huge, y) == -math.inf
 
 
 def test_trainer_fits_and_data_are_seeded():
