@@ -92,14 +92,22 @@ _executor: ThreadPoolExecutor | None = None
 
 
 def _layout_executor() -> ThreadPoolExecutor:
-    # One worker: a newer graph's layout waits for the older one, whose result is then dropped.
+    # One worker: a newer graph's layout waits for the older one, whose result is then dropped (and one
+    # already outdated when its turn comes is not run at all: ``_layout_job``'s ``current``).
     global _executor
     if _executor is None:
         _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-layout")
     return _executor
 
 
-def _layout_job(generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference=None) -> None:
+def _layout_job(
+    generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference, current
+) -> None:
+    """Lay ``graph`` out off the GUI thread, unless the view has moved on (``current()``, its generation now, is
+    newer): five quick edits during one long layout then cost two layouts, not five."""
+    if current() != generation:
+        signals.done.emit(generation, None, "")  # (dropped by the view, as a finished outdated layout is)
+        return
     try:
         with paused_gc():
             result = layout_for_view(graph, method, sizes, view, gaps, reference)
@@ -350,8 +358,8 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self._reorient_pending = True
         view = self.view_shape()
         reference = self._normal_reference(graph, view)
-        job = (_layout_job, self._generation, graph, "layered", drawing.sizes, view, self.gaps, signals, reference)
-        _layout_executor().submit(*job)  # off the GUI thread: a 300-node layout takes a second
+        job = (self._generation, graph, "layered", drawing.sizes, view, self.gaps, signals, reference)
+        _layout_executor().submit(_layout_job, *job, self._current_generation)  # off the GUI thread: up to 1 s
 
     def _reoriented(self, generation: int, result: tuple | None, error: str) -> None:
         self._reorient_pending = False
@@ -574,6 +582,10 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self.busy = False
         self.busy_sign.stop()
 
+    def _current_generation(self) -> int:
+        """The graph's generation now (read from the layout thread: a plain Python attribute)."""
+        return self._generation
+
     def _rebuild_soon(self) -> None:
         """Rebuild once the current event is handled (a new big graph: the state's other observers go first,
         so no single event keeps the window busy for all of them)."""
@@ -620,7 +632,8 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
             # Started once the current event is handled: a worker thread competes for Python's lock, so
             # starting it now would slow down whatever else this change does in the GUI thread.
-            job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference)
+            current = self._current_generation
+            job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference, current)
             self.busy_sign.start(n, method)
             QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
         else:

@@ -81,3 +81,35 @@ def test_a_quick_layout_never_flashes_the_sign(qtbot):
     qtbot.waitUntil(lambda: not view.busy, timeout=10000)
     qtbot.wait(200)
     assert not view.busy_sign.isVisible()
+
+
+def test_a_layout_outdated_while_it_waits_its_turn_is_never_computed(qtbot, monkeypatch):
+    """Three graphs set while a slow layout runs: the middle one's layout is skipped (the last one is shown),
+    so quick edits during a long layout cost two layouts, not three."""
+    import threading
+
+    view = GraphView()
+    view.resize(900, 600)
+    qtbot.addWidget(view)
+    view.show()
+    real = fit_module.compute_drawing
+    release, laid_out = threading.Event(), []
+
+    def slow(graph, *args, **kwargs):
+        laid_out.append(graph.number_of_nodes())
+        if len(laid_out) == 1:
+            release.wait(10)  # the first layout runs until the next two graphs are set
+        return real(graph, *args, **kwargs)
+
+    monkeypatch.setattr(fit_module, "compute_drawing", slow)
+    first, middle, last = (to_networkx(chain(n)) for n in (40, 41, 42))
+    view.set_graph(first)
+    qtbot.waitUntil(lambda: laid_out == [first.number_of_nodes()], timeout=5000)
+    view.set_graph(middle)
+    qtbot.wait(50)  # (its job is queued behind the first)
+    view.set_graph(last)
+    qtbot.wait(50)
+    release.set()
+    qtbot.waitUntil(lambda: not view.busy, timeout=10000)
+    assert laid_out == [first.number_of_nodes(), last.number_of_nodes()]
+    assert len(view.nodes) == last.number_of_nodes()
