@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from weakref import WeakMethod
 
 import networkx as nx
 from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
@@ -103,9 +104,11 @@ def _layout_executor() -> ThreadPoolExecutor:
 def _layout_job(
     generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference, current
 ) -> None:
-    """Lay ``graph`` out off the GUI thread, unless the view has moved on (``current()``, its generation now, is
-    newer): five quick edits during one long layout then cost two layouts, not five."""
-    if current() != generation:
+    """Lay ``graph`` out off the GUI thread, unless the view has moved on (``current``, a weak reference to its
+    generation getter, gives a newer one or none): five quick edits during one long layout cost two layouts, not
+    five.  (Weak: this thread must never hold the last reference to a widget.)"""
+    getter = current()
+    if getter is None or getter() != generation:
         signals.done.emit(generation, None, "")  # (dropped by the view, as a finished outdated layout is)
         return
     try:
@@ -359,7 +362,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         view = self.view_shape()
         reference = self._normal_reference(graph, view)
         job = (self._generation, graph, "layered", drawing.sizes, view, self.gaps, signals, reference)
-        _layout_executor().submit(_layout_job, *job, self._current_generation)  # off the GUI thread: up to 1 s
+        _layout_executor().submit(_layout_job, *job, WeakMethod(self._current_generation))  # off the GUI thread: ≤1 s
 
     def _reoriented(self, generation: int, result: tuple | None, error: str) -> None:
         self._reorient_pending = False
@@ -632,7 +635,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
             # Started once the current event is handled: a worker thread competes for Python's lock, so
             # starting it now would slow down whatever else this change does in the GUI thread.
-            current = self._current_generation
+            current = WeakMethod(self._current_generation)
             job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference, current)
             self.busy_sign.start(n, method)
             QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
