@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import sys
 
+from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtWidgets import QApplication
 
 from .errors import log, setup_logging
@@ -16,11 +17,19 @@ from .settings import APPLICATION, ORGANIZATION
 # 3.3 s while a layout ran.  At 0.1 ms the same switch takes 0.16 s (benchmarks/bench_gui_actions.py
 # --worker-busy); a worker alone, with the GUI thread idle, is not slowed.
 GUI_SWITCH_INTERVAL = 0.0001
+# Python's cyclic garbage collector, left automatic, runs in whichever thread happens to allocate: the training
+# reader, a graph's build or layout.  A cycle it frees there may hold a Qt object (a plot item, a table cell)
+# that is then destroyed off the GUI thread while the GUI thread is inside Qt (most likely the monkey's rare
+# segmentation faults in libshiboken, BindingManager::releaseWrapper).  pyqtgraph's GarbageCollector turns the
+# automatic collector off and collects on a timer in the GUI thread, with Python's own thresholds.
+GC_INTERVAL_S = 1.0
 
 
 def create_app(argv: list[str] | None = None) -> QApplication:
     sys.setswitchinterval(GUI_SWITCH_INTERVAL)
     app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
+    if not hasattr(app, "gui_thread_collector"):
+        app.gui_thread_collector = GarbageCollector(interval=GC_INTERVAL_S)
     app.setApplicationName(APPLICATION)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationDisplayName(APPLICATION)

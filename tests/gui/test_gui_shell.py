@@ -476,19 +476,68 @@ def test_a_switch_restyles_the_shown_tab_at_once_and_a_hidden_one_as_it_is_shown
     assert window.training.boundary.plot.backgroundBrush().color() == QColor(palette("light").plot_background)
 
 
-def test_the_app_takes_python_s_lock_back_quickly_from_a_worker(qapp):
+@pytest.fixture
+def started_app(qapp):
+    """``create_app`` on the tests' QApplication, its process-wide settings put back afterwards."""
+    import gc
+    import sys
+
+    from gui.shell.app import create_app
+
+    interval, collecting = sys.getswitchinterval(), gc.isenabled()
+    sys.setswitchinterval(0.005)
+    try:
+        assert create_app() is qapp
+        yield qapp
+    finally:
+        sys.setswitchinterval(interval)
+        qapp.gui_thread_collector.timer.stop()
+        del qapp.gui_thread_collector
+        if collecting:
+            gc.enable()
+
+
+def test_the_app_takes_python_s_lock_back_quickly_from_a_worker(started_app):
     """create_app shortens the switch interval: the GUI thread waits at most 0.1 ms, not Python's 5 ms, for
     a layout thread to hand back the lock, at each of the hundreds of Python calls in one theme switch
     (benchmarks/bench_gui_actions.py --worker-busy: 3.4 s → 0.2 s)."""
     import sys
 
-    from gui.shell.app import GUI_SWITCH_INTERVAL, create_app
+    from gui.shell.app import GUI_SWITCH_INTERVAL
 
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)
-        assert create_app() is qapp
-        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)
-        assert GUI_SWITCH_INTERVAL <= 0.0002
-    finally:
-        sys.setswitchinterval(before)
+    assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)
+    assert GUI_SWITCH_INTERVAL <= 0.0002
+
+
+def test_garbage_cycles_are_freed_in_the_gui_thread_not_in_a_worker(started_app, qtbot):
+    """create_app hands Python's cycle collector to a GUI-thread timer (pyqtgraph's GarbageCollector): a cycle
+    holding a Qt object is never freed on the training reader's or a layout's thread, where destroying a Qt
+    object races the GUI thread (segmentation faults in libshiboken)."""
+    import gc
+    import threading
+
+    from PySide6.QtCore import QObject
+
+    freed_in: list[str] = []
+
+    class Cyclic(QObject):
+        def __del__(self):
+            freed_in.append(threading.current_thread().name)
+
+    assert not gc.isenabled()
+    cyclic = Cyclic()
+    cyclic.me = cyclic  # only the cycle collector can free it
+    del cyclic
+
+    def allocate():  # enough container objects to set off automatic collections on this thread
+        kept = []
+        for _ in range(50):
+            kept.append([[] for _ in range(2000)])
+
+    worker = threading.Thread(target=allocate, name="worker")
+    worker.start()
+    worker.join()
+    assert freed_in == []
+    survivors = [[] for _ in range(5000)]  # (the timer collects once Python's own threshold is passed)
+    qtbot.waitUntil(lambda: bool(freed_in), timeout=5000)
+    assert freed_in == [threading.main_thread().name] and len(survivors) == 5000
