@@ -4,7 +4,7 @@ Why: ``QTableWidget.setItem`` over a cell that has an item makes Qt delete the o
 shrinking the table deletes the items it drops, each behind a Python wrapper PySide may still
 hold.  A table redrawn at every training snapshot and every theme switch (the confusion matrix)
 churned thousands of items, and the GUI monkey once crashed inside ``setItem``.  Here an item is
-made once per cell and then only its text and colours change; the cells a shrink drops are taken
+made once per cell and then only its text and colors change; the cells a shrink drops are taken
 out first, so Python, which holds them, is the one that frees them.
 """
 
