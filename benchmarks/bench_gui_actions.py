@@ -460,6 +460,7 @@ def main() -> int:
     actions = [
         ("data set wine, first pick", dataset_pick("wine"), True),
         ("data set moons", dataset_pick("moons"), False),
+        ("resize training 1920×1080", resize_to(window.training, (1920, 1080)), False),
         ("resize training 1600×1000", resize_to(window.training, (1600, 1000)), False),
         ("resize training 1024×700", resize_to(window.training, (1024, 700)), False),
         ("resize training 1280×800", resize_to(window.training, (1280, 800)), False),
