@@ -246,9 +246,9 @@ class NetworkDiagram(DiagramLayout, QWidget):
                 column.append(NeuronItem(self, layer, j, QPointF(x, y), radius))
             self.neurons.append(column)
         for layer in range(1, len(sizes)):
-            for row, target in enumerate(self.neurons[layer]):
-                for col, source in enumerate(self.neurons[layer - 1]):
-                    edge = EdgeItem(self, layer, row, col, QLineF(source.rect().center(), target.rect().center()))
+            for row in range(sizes[layer]):
+                for col in range(sizes[layer - 1]):
+                    edge = EdgeItem(self, layer, row, col, QLineF())  # (its ends: _neurons_moved, below)
                     self.scene.addItem(edge)
                     self.edges.append(edge)
         last = len(sizes) - 1
@@ -257,7 +257,7 @@ class NetworkDiagram(DiagramLayout, QWidget):
                 self.scene.addItem(item)
                 self._style_neuron(item, layer, last)
         self._add_labels(last)
-        self._update_edge_ends()
+        self._neurons_moved()
         self._update_key()
         self.view.fit()
         if self.weights:
@@ -327,10 +327,10 @@ class NetworkDiagram(DiagramLayout, QWidget):
         pen.setCosmetic(True)
         item.setPen(pen)
 
-    def _update_edge_ends(self) -> None:
-        self._edge_ends = np.array(
-            [[e.line().x1(), e.line().y1(), e.line().x2(), e.line().y2()] for e in self.edges], dtype=float
-        ).reshape(-1, 4)
+    def edge_item(self, layer: int, row: int, col: int) -> EdgeItem:
+        """The edge from neuron ``col`` of ``layer - 1`` to neuron ``row`` of ``layer`` (``edges`` is in that order)."""
+        before = sum(self.sizes[k - 1] * self.sizes[k] for k in range(1, layer))
+        return self.edges[before + row * self.sizes[layer - 1] + col]
 
     # ------------------------------------------------------------- updating
 
@@ -475,8 +475,7 @@ class NetworkDiagram(DiagramLayout, QWidget):
             ring.setZValue(9)
             self._pick_items.append(ring)
         else:
-            line = QLineF(self.neurons[layer - 1][source].rect().center(), target.rect().center())
-            halo = QGraphicsLineItem(line)
+            halo = QGraphicsLineItem(self.edge_item(layer, index, source).line())
             halo.setPen(pen)
             halo.setZValue(9)
             self._pick_items.append(halo)

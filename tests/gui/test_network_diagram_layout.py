@@ -101,6 +101,11 @@ def test_resizing_moves_edges_maps_marks_labels_and_the_pick_with_the_neurons(qt
     assert diagram.view.viewport().rect().contains(shown)
 
 
+def test_edge_item_finds_each_weight_by_its_layer_row_and_column(diagram):
+    for edge in diagram.edges:
+        assert diagram.edge_item(edge.layer, edge.row, edge.col) is edge
+
+
 def test_clicking_an_edge_midpoint_after_a_resize_picks_that_weight(qtbot, diagram):
     diagram.set_weights(weights(SIZES))
     resize_view(qtbot, diagram, 900, 320)
