@@ -241,7 +241,17 @@ def test_typing_a_new_expression_while_a_big_one_is_being_drawn_shows_only_the_n
     only_the_small_one_is_drawn()
     # while its items are being added, batch after batch
     panel.state.load(neurons(340), {})
-    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    # (the big graph itself drawn, as its overview: not the small one, before the big one reached the view)
+    qtbot.waitUntil(lambda: not view.busy and view.base_graph.number_of_nodes() > 2000, timeout=60000)
+    original = view._run_batch
+
+    def one_batch_then_hold():  # (on a fast machine the whole build ends between two of waitUntil's looks)
+        original()
+        if view.nodes and view._pending:
+            view._batch_timer.stop()
+
+    view._batch_timer.timeout.disconnect()
+    view._batch_timer.timeout.connect(one_batch_then_hold)
     view.expand_all()
     qtbot.waitUntil(lambda: bool(view._pending) and bool(view.nodes), timeout=60000)
     assert view.busy
