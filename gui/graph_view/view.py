@@ -109,16 +109,24 @@ def _layout_job(
     five.  (Weak: this thread must never hold the last reference to a widget.)"""
     getter = current()
     if getter is None or getter() != generation:
-        signals.done.emit(generation, None, "")  # (dropped by the view, as a finished outdated layout is)
+        _hand_back(signals, generation, None, "")  # (dropped by the view, as a finished outdated layout is)
         return
     try:
         with paused_gc():
             result = layout_for_view(graph, method, sizes, view, gaps, reference)
             _ = result[0].obstacles  # (cached on the drawing) here rather than in the GUI thread's first Fit
     except Exception as err:  # reported to the user by the view
-        signals.done.emit(generation, None, f"{type(err).__name__}: {err}")
+        _hand_back(signals, generation, None, f"{type(err).__name__}: {err}")
         return
-    signals.done.emit(generation, result, "")
+    _hand_back(signals, generation, result, "")
+
+
+def _hand_back(signals: _LayoutSignals, *done) -> None:
+    """Emit ``done`` to the view, unless the view (which owns ``signals``) was deleted meanwhile."""
+    try:
+        signals.done.emit(*done)
+    except RuntimeError:  # its C++ object went with the view's, in the GUI thread
+        pass
 
 
 def tool_button(text: str, tip: str, slot) -> QToolButton:
@@ -202,9 +210,10 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self._batch_timer = QTimer(self)
         self._batch_timer.setInterval(0)
         self._batch_timer.timeout.connect(self._run_batch)
-        self._signals = _LayoutSignals()
+        # Owned by the view (deleted with it, in the GUI thread), though a layout job holds them till it ends.
+        self._signals = _LayoutSignals(self)
         self._signals.done.connect(self._layout_done)
-        self._reorient_signals = _LayoutSignals()
+        self._reorient_signals = _LayoutSignals(self)
         self._reorient_signals.done.connect(self._reoriented)
         self.busy = False
         self._fit_floor = 0.0  # the zoom Fit keeps text readable at, from the last layout (see layout_for_view)

@@ -113,3 +113,27 @@ def test_a_layout_outdated_while_it_waits_its_turn_is_never_computed(qtbot, monk
     qtbot.waitUntil(lambda: not view.busy, timeout=10000)
     assert laid_out == [first.number_of_nodes(), last.number_of_nodes()]
     assert len(view.nodes) == last.number_of_nodes()
+
+
+def test_a_layout_that_ends_after_its_view_was_deleted_ends_quietly(qtbot):
+    """The layout thread holds the view's signal carrier while it works: the view owns it, so it goes with the
+    view, in the GUI thread, and the job's last word to a deleted view is dropped without an error."""
+    import gc
+    from weakref import WeakMethod
+
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from gui.graph_view.view import _layout_job
+
+    view = GraphView()
+    signals, generation = view._signals, view._current_generation()
+    current = WeakMethod(view._current_generation)
+    graph = to_networkx(chain(3))
+    view.deleteLater()
+    del view
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    assert not shiboken6.isValid(signals)  # deleted with its view, not left to the layout thread
+    sizes = {node: (80.0, 40.0) for node in graph}
+    _layout_job(generation, graph, "layered", sizes, (900.0, 600.0), (120.0, 30.0), signals, None, current)
