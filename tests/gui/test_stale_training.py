@@ -251,6 +251,29 @@ def test_no_training_points_goes_when_a_preset_brings_points(qtbot, training_win
     assert "<b>epoch 0</b>" in panel.status.text() and MISSING not in panel.status.text()
 
 
+def test_the_articles_run_after_a_run_at_another_lr_starts_again_and_names_the_runs_truly(qtbot, training_window):
+    """Found in the tour (lesson 8, its second pass): "The article's run" picked after a run at lr 0.1 on the
+    article's network changed only the learning rate, so the run went on from its trained weights; its loss
+    was then shown as the last run "at lr 0.001"."""
+    ws = training_window.training
+    panel, controller = ws.training_panel, ws.controller
+    qtbot.mouseClick(panel.article_button, LEFT)
+    qtbot.waitUntil(lambda: controller.settled and len(controller.dataset.y_train) == 200, timeout=TIMEOUT)
+    panel.lr.setValue(0.1)  # as typed: a live setting
+    qtbot.waitUntil(lambda: controller.config.lr == 0.1, timeout=TIMEOUT)
+    for step in (1, 2, 3):
+        qtbot.mouseClick(panel.step_button, LEFT)
+        qtbot.waitUntil(lambda step=step: controller.last_metrics.step == step, timeout=TIMEOUT)
+    trained = controller.last_metrics
+    assert trained.lr == 0.1
+    qtbot.mouseClick(panel.article_button, LEFT)
+    qtbot.waitUntil(lambda: controller.settled and controller.last_metrics.step == 0, timeout=TIMEOUT)
+    settle(qtbot, ws)
+    assert controller.config.lr == 0.001 and controller.last_metrics.lr == 0.001
+    assert controller.previous_run.train_loss == trained.train_loss and controller.previous_run.lr == 0.1
+    assert "<b>epoch 0</b>" in panel.status.text()
+
+
 def test_no_training_points_goes_when_the_task_becomes_regression(qtbot, training_window):
     """Found by the oracle (the monkey, seed 3 at 1024×700 in presentation): after Clear all, choosing Regression
     (its own points on a curve) left the banner and the status bar saying "No training points"."""
