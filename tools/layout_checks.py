@@ -235,6 +235,17 @@ def overlay_findings(window) -> list[Finding]:
     return found
 
 
+def _shown_rect(widget, window) -> QRect:
+    """The part of ``widget`` its ancestors leave on screen (window coordinates): a plot in a scroll area is
+    clipped by the area's viewport, and what is scrolled out of it is covered by nothing."""
+    rect = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        rect = rect.intersected(QRect(parent.mapTo(window, QPoint(0, 0)), parent.size()))
+        parent = parent.parentWidget()
+    return rect
+
+
 def banner_overlap_findings(window) -> list[Finding]:
     """A shown banner of the training area covers none of its plots or its diagram (window coordinates)."""
     import pyqtgraph as pg
@@ -251,7 +262,7 @@ def banner_overlap_findings(window) -> list[Finding]:
             continue
         if not (isinstance(view, pg.PlotWidget) or view is training.diagram.view):
             continue
-        rect = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
+        rect = _shown_rect(view, window)
         if box.intersects(rect):
             overlap = box.intersected(rect)
             found.append(
