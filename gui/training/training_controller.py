@@ -446,9 +446,8 @@ class TrainingController(QObject):
         return self._take_preset(config, name)
 
     def _take_preset(self, config, name: str) -> bool:
-        """A preset is a run from its start: where its settings differ from these in live settings only (the
-        learning rate…), which would carry on with the trained weights, the run starts again too.  (Else "the
-        article's run" picked after a run at lr 0.1 went on from that run's loss, named lr 0.001.)"""
+        """A preset is a run from its start: one that differs in live settings only (the learning rate…), which
+        would go on from the trained weights, starts the run again too."""
         fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
         live_only = all(k in SETTINGS_WITHOUT_RESET for k, v in fields.items() if getattr(self._config, k) != v)
         trained = self.last_metrics is not None and self.last_metrics.step > 0
