@@ -4,7 +4,7 @@
 def test_the_banner_check_counts_only_what_a_scroll_area_leaves_on_screen(qtbot):
     """Found in the tour (lesson 8 at 1024×700, presentation): the loss slice's plot, scrolled in its area, ran
     on under the banner below the area, out of sight; the check counted that hidden strip as covered."""
-    from PySide6.QtWidgets import QScrollArea, QVBoxLayout, QWidget
+    from PySide6.QtWidgets import QScrollArea, QWidget
 
     from tools.layout_checks import _shown_rect
 
@@ -15,7 +15,6 @@ def test_the_banner_check_counts_only_what_a_scroll_area_leaves_on_screen(qtbot)
     plot = QWidget()
     plot.setMinimumSize(280, 500)
     area.setWidget(plot)
-    QVBoxLayout(window)  # (no layout for the area: its place is fixed above)
     window.resize(300, 400)
     window.show()
     qtbot.waitExposed(window)
