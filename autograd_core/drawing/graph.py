@@ -22,7 +22,8 @@ from operator import attrgetter
 
 import networkx as nx
 
-from autograd_core.engine.tensor import Tensor, derivative_formulas, topological_order
+from autograd_core.engine.explain import derivative_formulas
+from autograd_core.engine.tensor import Tensor, topological_order
 
 LAYOUTS = ("layered", "spring", "kamada_kawai")
 

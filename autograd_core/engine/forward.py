@@ -178,7 +178,7 @@ def forward_steps(root: Tensor, tangents: Mapping[Tensor, float]) -> list[Forwar
     tangent 1 on one input, the root's tangent is the gradient ``backward()``
     gives that input.
     """
-    from autograd_core.engine.tensor import derivative_formula
+    from autograd_core.engine.explain import derivative_formula
 
     values: dict[Tensor, float] = {}
     steps = []

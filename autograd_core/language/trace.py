@@ -11,8 +11,9 @@ order), so replaying every step gives bit-for-bit ``backward()``'s gradients.
 
 from __future__ import annotations
 
+from autograd_core.engine.explain import derivative_formula
 from autograd_core.engine.ops import wrap
-from autograd_core.engine.tensor import Tensor, derivative_formula, topological_order
+from autograd_core.engine.tensor import Tensor, topological_order
 from autograd_core.numbers import LEDGER, format_number
 
 
