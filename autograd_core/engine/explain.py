@@ -12,6 +12,10 @@ import math
 from autograd_core.engine.tensor import Tensor, topological_order
 from autograd_core.numbers import LEDGER, format_number
 
+UNKNOWN_FORMULA = (
+    "?"  # the formula of a derivative that lives in a closure; the sentence that says why is user_ops.UNKNOWN_LOCAL
+)
+
 # ------------------------------------------------------------------ words
 
 
@@ -24,8 +28,8 @@ def derivative_formulas(node: Tensor) -> list[str]:
     """``derivative_formula`` for every parent of ``node``: the parents' names formatted once, or not at all
     for a formula that names no operand (("1", "1") of +)."""
     op, parents = node.op_entry, node.parents
-    if op is None:
-        return ["local"] * len(parents)
+    if op is None:  # a node written by hand: its closure holds the derivative
+        return [UNKNOWN_FORMULA] * len(parents)
     texts = op.formula[: len(parents)] if not callable(op.formula) else ()
     if len(texts) == len(parents) and not any("{" in t or "}" in t for t in texts):
         return list(texts)
