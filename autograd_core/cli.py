@@ -8,7 +8,7 @@ Every bad input gets one line and no traceback: bad options, unusable
 exhaust memory (``run_cost``, checked before anything is built) exit with 2;
 a failed load/save or a non-finite stop exits with 1.  Messages name options
 (``--test-fraction``), never config fields.  No Qt here: ``--plot`` calls a
-``plot_writer`` that the launcher passes in from ``gui/boundary_png.py``.
+``plot_writer`` that the launcher passes in from ``gui/plots/boundary_png.py``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Each engine runs in its own fresh process (so one engine's garbage is never
 collected on the other's clock) that makes the data with scikit-learn as the
 demo notebook does, with the garbage collector as shipped; this
 engine also after ``gc.freeze()`` at start-up (what the app's training
-process and GUI do once started: gui/training_process.py, gui/app.py), and
+process and GUI do once started: autograd_core/live/service.py, gui/shell/app.py), and
 micrograd also with the collector off (its best case).
 Times are CPU seconds per step (the best of ``--steps``, after one warm-up),
 so other load on a busy machine does not count.  Also printed: bytes per node

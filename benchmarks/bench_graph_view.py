@@ -11,12 +11,12 @@ overview and with every group opened.
 Each time is given as wall time and CPU time: "cpu" is the whole process
 (``time.process_time``, the layout's worker thread included), "gui" the GUI
 thread alone (``time.thread_time``).  On a shared machine the wall time grows
-with the load and the CPU times do not.  As in the app (gui/app.py), the
+with the load and the CPU times do not.  As in the app (gui/shell/app.py), the
 objects made at start-up are frozen out of the garbage collector's scans.
 The first typing builds the input rows, as the first big expression does.
 
 "typed -> drawn and painted" ends at the first repaint of the view after the last box is in the scene (the
-boxes on screen).  ``--shape sum`` types issue 24's one-line expression instead (400 terms
+boxes on screen).  ``--shape sum`` types a long one-line expression instead (400 terms
 ``tanh(a*k.5 + b*c_j)``, about 2,000 nodes; each run another first factor, so each is a new text).
 
 Run:  QT_QPA_PLATFORM=offscreen python benchmarks/bench_graph_view.py [--nodes 2000] [--repeat 3] [--shape sum]
@@ -46,8 +46,8 @@ def big_expression(nodes: int) -> str:
     return "\n".join(lines)
 
 
-def issue_24_sum(nodes: int, run: int = 0) -> str:
-    """Issue 24's paste: ``tanh(a*k.5 + b*c_j)`` summed, 5 nodes a term; for run > 0 the first factor is 1.5<run>
+def long_sum(nodes: int, run: int = 0) -> str:
+    """A long paste: ``tanh(a*k.5 + b*c_j)`` summed, 5 nodes a term; for run > 0 the first factor is 1.5<run>
     (another text of the same shape)."""
     text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(max(1, nodes // 5)))
     return text.replace("a*1.5", f"a*1.5{run}", 1) if run else text
@@ -172,7 +172,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--shape", choices=("neurons", "sum"), default="neurons", help="sum: issue 24's paste")
+    parser.add_argument("--shape", choices=("neurons", "sum"), default="neurons", help="sum: a long one-line sum")
     args = parser.parse_args(argv)
     from gui.expression.expression_panel import ExpressionPanel
     from gui.shell.app import create_app
@@ -184,13 +184,13 @@ def main(argv=None) -> int:
     panel.show()
     app.processEvents()
     gc.collect()
-    gc.freeze()  # as gui/app.py does once the window is up
+    gc.freeze()  # as gui/shell/app.py does once the window is up
     panel.editor._timer.setInterval(1)  # the typing pause, shortened (not counted)
     paints = Paints(panel.view.viewport())
     blocked, blocked_cpu, typed, painted = [], [], [], []
     beat = Heartbeat()
     for run in range(args.repeat):
-        text = issue_24_sum(args.nodes, run) if args.shape == "sum" else big_expression(args.nodes)
+        text = long_sum(args.nodes, run) if args.shape == "sum" else big_expression(args.nodes)
         panel.state.load("y = a", {"a": 1.0})
         wait(app, lambda: not panel.view.busy)
         app.processEvents()

@@ -443,7 +443,7 @@ def main() -> int:
 
     def typed_expression(terms):
         """An expression of ``terms`` terms typed in one go (``terms`` 400: about 2,000 nodes); each repeat
-        pastes another text of the same shape (issue 24's, then with 1.5k for its first 1.5): the same text
+        pastes another text of the same shape (the first, then with 1.5k for its first 1.5): the same text
         again would be no edit at all."""
 
         def go():

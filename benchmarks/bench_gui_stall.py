@@ -12,7 +12,7 @@ recomputes (≤ 2 per second) and the GUI draws.  It also prints what a
 per-neuron map redraw costs in the GUI thread and what one loss slice costs.
 
 With ``--ghosts N`` the Runs tab holds N kept runs of 2,000-point curves, all overlaid (dashed) on the live
-loss and accuracy plots while training: the stall they add (issue 25's goal: the longest stays under 50 ms with 10).
+loss and accuracy plots while training: the stall they add (the goal: the longest stays under 50 ms with 10).
 
     .venv/bin/python benchmarks/bench_gui_stall.py [--seconds 20] [--show] [--plain] [--ghosts 10]
 

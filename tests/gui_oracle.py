@@ -1,5 +1,5 @@
 """The GUI monkey's oracle: after an action, does every number, mark and message on screen equal the state it
-claims to show?  (Issue 24 §2.)  ``check_window(window)`` returns one sentence per disagreement ([] when all
+claims to show?  ``check_window(window)`` returns one sentence per disagreement ([] when all
 agree); the monkey collects them with the action that led to them (``Monkey(..., oracle=check_window)``).
 
 What is checked, each from a source other than the widget's own formatting where one is cheap:

@@ -6,7 +6,7 @@ window, a legend or banner outside its view, a banner over a training plot, a pl
 theme's color, a table that scrolls sideways or cuts a cell's or header's text (without an elision and the whole
 text in its tooltip), and (presentation mode at 1280×720 and 1024×700) a decision boundary, loss/accuracy or loss
 slice plot whose data area is too small to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and
-``tests/test_layout_modes.py``.
+``tests/gui/test_layout_modes.py``.
 """
 
 from __future__ import annotations

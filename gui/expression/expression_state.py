@@ -5,7 +5,7 @@ the one ``changed`` signal (``GraphState``) says what changed: a keystroke or
 a slider move is one signal, so each widget refreshes once.  Showing a graph, backward and the step-by-step
 trace live in ``GraphState`` (shared with the sample-graph view); this class
 adds what is particular to a typed expression: text, inputs and their values,
-parse errors and the gradient check, and the maths views of issue 13:
+parse errors and the gradient check, and the maths views:
 
 * ``direction``: "reverse" (backward stepping, in ``GraphState``) or
   "forward": tangents stepped node by node in topological order from one

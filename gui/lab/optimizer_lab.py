@@ -1,7 +1,7 @@
 """The Optimizer lab area: type f(x, y) or pick a preset, click a start point, watch optimizers race.
 
 Widgets only: the function, grid, race and timer live in ``LabState``
-(``gui/optimizer_lab_state.py``); the numbers in ``autograd_core.lab.surfaces`` and
+(``gui/lab/optimizer_lab_state.py``); the numbers in ``autograd_core.lab.surfaces`` and
 ``autograd_core.lab.race``.  The map is a pyqtgraph plot: the surface as filled
 contour bands (log-spaced levels, inf/nan gray), optional gradient arrows, the
 known minima (stars) and one path per racer.  A click on the map starts a race

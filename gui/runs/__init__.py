@@ -1,1 +1,1 @@
-"""Runs kept and compared (issue 25): the keeper of the history, its table, side-by-side pictures, exports."""
+"""Runs kept and compared: the keeper of the history, its table, side-by-side pictures, exports."""

@@ -194,7 +194,7 @@ class MainWindow(QMainWindow):
         )
 
     def _install_sample_panel(self) -> None:
-        """One data point's graph through the current network (issue 7): fed by the training area."""
+        """One data point's graph through the current network: fed by the training area."""
         from ..training.sample_graph_panel import SampleGraphPanel
 
         self.sample = SampleGraphPanel()
@@ -217,7 +217,7 @@ class MainWindow(QMainWindow):
         self.training.export_predictions(path)
 
     def _install_lab_panel(self) -> None:
-        """The optimizer lab (issue 14): race optimizers on a typed f(x, y)."""
+        """The optimizer lab: race optimizers on a typed f(x, y)."""
         from ..lab.optimizer_lab import OptimizerLabPanel
 
         self.lab = OptimizerLabPanel()
@@ -229,7 +229,7 @@ class MainWindow(QMainWindow):
         )
 
     def _install_lessons(self):
-        """The lesson panel (issue 23), docked beside the live view; hidden until asked for or on first start."""
+        """The lesson panel, docked beside the live view; hidden until asked for or on first start."""
         try:
             from ..lessons.lesson_panel import LessonPanel
         except ImportError:  # the lesson format's module is not installed: the app runs without lessons

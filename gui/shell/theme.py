@@ -259,7 +259,7 @@ PALETTES = {
 SYNTAX_KINDS = ("number", "function", "constant", "operator", "target", "comment", "keyword")
 
 # Which text color is drawn on which background, per view; every pair reads at a WCAG contrast ratio of at
-# least 4.5:1 in both themes (tests/test_palette.py computes each).  ``class_text`` is checked against every
+# least 4.5:1 in both themes (tests/gui/test_palette.py computes each).  ``class_text`` is checked against every
 # background a class name can sit on.
 TEXT_ON = (
     ("window_text", "window"),

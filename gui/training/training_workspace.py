@@ -5,7 +5,7 @@ This is the one widget the main window embeds.  It wires the panels to one
 controller's snapshots, and the panels send it commands.  Space plays and
 pauses while the focus is inside this area (never in the expression editor).
 
-Linked views (issue 7): the boundary plot's tools paint, erase, drag and
+Linked views: the boundary plot's tools paint, erase, drag and
 select points; the diagram shows per-neuron maps, dead units and gradient
 edges, and a click on an edge opens that weight's loss slice; the curves area
 has tabs for loss/accuracy, gradient flow and the loss slice.

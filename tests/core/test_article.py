@@ -1,6 +1,6 @@
 """The article's own names work against the library: the constructor, ``_prev``, ``_backward``, the
 hand-written topological loop, ``Neuron``/``Layer``/``MLP``, the zero-grad loop; and beginners' mistakes get
-a message that names the mistake (issue 23 §4)."""
+a message that names the mistake."""
 
 from __future__ import annotations
 

@@ -108,7 +108,7 @@ def test_a_swap_that_does_not_help_is_not_made():
 
 @pytest.mark.parametrize("part", range(4))
 def test_no_more_crossings_than_dot(part):
-    """Issue 10's bar: each example and each of the 200 random expressions crosses no more than Graphviz
+    """The bar: each example and each of the 200 random expressions crosses no more than Graphviz
     dot's drawing of it (recorded by benchmarks/bench_graph_layout.py --record, same boxes, edges as drawn)."""
     box = tuple(DOT["box"])
     named = cases(200)

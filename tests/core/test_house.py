@@ -1,4 +1,4 @@
-"""The house rules a newcomer relies on, measured on the tree (issue 22): no import cycles, folders of at most
+"""The house rules a newcomer relies on, measured on the tree: no import cycles, folders of at most
 15 modules, the library free of Qt, and the GUI folder free of Qt-free services."""
 
 from __future__ import annotations

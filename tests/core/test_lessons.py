@@ -1,4 +1,4 @@
-"""Lesson files (issue 23), without Qt: the shipped lessons load, run their code and print what they say; bad
+"""Lesson files, without Qt: the shipped lessons load, run their code and print what they say; bad
 files get one message naming file, line and problem; conditions read named state and nothing else."""
 
 import re

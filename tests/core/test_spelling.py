@@ -1,6 +1,6 @@
 """One spelling across the app, its code and its README: the American forms that Qt, NumPy and PyTorch use
-(color, center, optimizer, normalize).  The app used to mix them: a "Discretize" box whose tooltip said
-"Colour", an "Optimizer lab" whose buttons said "optimiser", "Initialisation" beside INITIALIZATIONS."""
+(color, center, optimizer, normalize), so that no "Discretize" box has a tooltip saying "Colour", no
+"Optimizer lab" has buttons saying "optimiser", no "Initialisation" stands beside INITIALIZATIONS."""
 
 import re
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The expression tab's maths (issue 13 §4) driven as a user would: mode toggle, forward stepping,
+"""The expression tab's maths driven as a user would: mode toggle, forward stepping,
 cost counter, derivative graphs, the chain rule along a clicked path and the symbolic derivative."""
 
 import math

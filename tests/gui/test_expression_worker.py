@@ -1,4 +1,4 @@
-"""Issue 24: a long typed text is compiled and its graph built on a worker thread; the newest text wins."""
+"""A long typed text is compiled and its graph built on a worker thread; the newest text wins."""
 
 import math
 import threading
@@ -10,8 +10,8 @@ from gui.expression.expression_state import ASYNC_TEXT_CHARS, DEFAULT_VALUES
 from gui.graph_view.worker import LatestJob
 
 
-def issue_24_text(terms: int = 400, extra: str = "") -> str:
-    """The paste of issue 24: ``tanh(a*k.5 + b*c_j)`` summed, about 5 nodes a term (2,000 for 400)."""
+def long_sum_text(terms: int = 400, extra: str = "") -> str:
+    """A long paste: ``tanh(a*k.5 + b*c_j)`` summed, about 5 nodes a term (2,000 for 400)."""
     return " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(terms)) + extra
 
 
@@ -41,7 +41,7 @@ def test_pasting_a_2000_node_expression_draws_it_with_the_engines_numbers(qtbot,
             return _original(*args, **kwargs)
 
         monkeypatch.setattr(expression_state, name, spy)
-    text = issue_24_text()
+    text = long_sum_text()
     assert len(text) >= ASYNC_TEXT_CHARS
     panel.editor.edit.setPlainText(text)  # a paste: the typing pause hands it to the state
     qtbot.waitUntil(lambda: panel.state.pending or panel.state.text == text, timeout=5000)
@@ -72,7 +72,7 @@ def test_pasting_a_2000_node_expression_draws_it_with_the_engines_numbers(qtbot,
 
 def test_two_texts_set_in_quick_succession_end_with_the_second_drawn(qtbot, expression_panel):
     panel = expression_panel
-    first, second = issue_24_text(300), issue_24_text(320, " + a")
+    first, second = long_sum_text(300), long_sum_text(320, " + a")
     panel.state.request_text(first)
     panel.state.request_text(second)
     qtbot.waitUntil(lambda: drawn(panel, second), timeout=60000)
@@ -95,7 +95,7 @@ def test_an_older_texts_graph_finished_late_is_never_drawn_over_the_newer_one(qt
         return original(root, *args)
 
     monkeypatch.setattr(expression_state, "overview_graph", held)
-    first, second = issue_24_text(300), issue_24_text(310)
+    first, second = long_sum_text(300), long_sum_text(310)
     panel.state.request_text(first)
     qtbot.waitUntil(lambda: len(building) == 1, timeout=30000)  # the first text compiled; its graph is on the way
     panel.state.request_text(second)
@@ -126,7 +126,7 @@ def test_a_slider_moved_while_the_graph_is_built_is_in_the_numbers_drawn(qtbot, 
         return original(root, *args)
 
     monkeypatch.setattr(expression_state, "overview_graph", held)
-    text = issue_24_text(300)
+    text = long_sum_text(300)
     panel.state.request_text(text)
     qtbot.waitUntil(lambda: bool(started), timeout=30000)
     panel.state.set_value("a", 0.25)  # the old program's a (the defaults are given when the text compiled)
@@ -160,7 +160,7 @@ def test_latest_job_hands_back_only_the_newest_result(qtbot):
 
 def test_a_long_text_with_a_mistake_says_where_and_keeps_the_last_graph(qtbot, expression_panel):
     panel = expression_panel
-    good = issue_24_text(300)
+    good = long_sum_text(300)
     panel.state.request_text(good)
     qtbot.waitUntil(lambda: drawn(panel, good), timeout=60000)
     shown = panel.state.graph

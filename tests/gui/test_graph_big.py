@@ -309,7 +309,7 @@ def test_a_pasted_2000_node_line_is_colored_once_its_graph_is_drawn_and_typing_i
         qtbot.keyClick(edit, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
         assert edit.toPlainText() == text
 
-    text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(400))  # issue 24's paste
+    text = " + ".join(f"tanh(a*{k % 7 + 1}.5 + b*c{k % 5})" for k in range(400))  # a long paste, about 2,000 nodes
     paste(text)
     assert color_ranges() == 0 and highlighter.colors_pending
     qtbot.waitUntil(lambda: panel.state.text == text and not panel.view.busy and bool(panel.view.nodes), timeout=30000)

@@ -1,4 +1,4 @@
-"""Every input row shows the value the graph computes with (issue 24): a new expression whose inputs start like
+"""Every input row shows the value the graph computes with: a new expression whose inputs start like
 the old ones keeps those rows, and they must show the new values, not the old ones."""
 
 from gui.expression.expression_panel import ExpressionPanel

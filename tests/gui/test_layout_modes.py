@@ -391,9 +391,9 @@ def test_the_lab_table_shows_names_steps_and_losses_whole_on_a_projector(tour):
 
 def test_a_hidden_lab_keeps_its_columns_through_a_mode_switch_and_reflows_once_when_shown(tour, monkeypatch):
     """Narrow (1024 px in presentation mode) the lab's race and step graph share a tabbed column.  A mode
-    switch made on another tab changes the hidden lab's font; it used to lay the lab out wide then (its
-    width unknown while hidden), and narrow again when shown: two moves of every control, 68 ms, in the way
-    of the tab switch.  Hidden, it keeps its tabbed column; shown, it is still narrow."""
+    switch made on another tab changes the hidden lab's font; laying the lab out wide then (its width unknown
+    while hidden) and narrow again when shown would move every control twice, 68 ms in the way of the tab
+    switch.  Hidden, it keeps its tabbed column; shown, it is still narrow."""
     from gui.lab.optimizer_lab import OptimizerLabPanel
 
     lab = tour.window.lab

@@ -1,4 +1,4 @@
-"""Every shipped lesson's tasks done as a learner does them by hand (issue 23): typing in the editor and the
+"""Every shipped lesson's tasks done as a learner does them by hand: typing in the editor and the
 input boxes, clicking the real buttons, picking from the real lists; each task ticks only once it is done."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The lesson panel driven as a learner would (issue 23): every shipped lesson starts with no task ticked, Show me
+"""The lesson panel driven as a learner would: every shipped lesson starts with no task ticked, Show me
 ticks each task in turn; first start, dismiss, Help → Lessons; a bad lesson file; controls stepping back."""
 
 import pytest

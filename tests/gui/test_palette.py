@@ -94,7 +94,7 @@ def test_the_scanner_finds_what_it_looks_for(tmp_path):
 
 
 def test_no_view_writes_a_color_of_its_own():
-    """Every color of gui/ comes from gui/theme.py (the palette of the theme applied)."""
+    """Every color of gui/ comes from gui/shell/theme.py (the palette of the theme applied)."""
     offences = []
     for path in sorted(GUI.glob("*.py")):
         if path.name == "theme.py":

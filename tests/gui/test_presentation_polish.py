@@ -31,7 +31,7 @@ def on_screen_title_size(qtbot, view) -> float:
 
 
 def test_presentation_mode_makes_fitted_node_text_clearly_larger(qtbot, window):
-    """Titles at least 9 pt on screen at 1280×720, and at least 1.5× 9 pt in presentation mode (was 6.5 → 7.0).
+    """Titles at least 9 pt on screen at 1280×720, and at least 1.5× 9 pt in presentation mode.
 
     Normal mode's drawing is now compact too (13 pt here), so presentation mode, whose boxes grow with its
     fonts, gains less on top of it in the same view: it must reach the projector's size and never be smaller."""

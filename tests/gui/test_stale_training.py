@@ -1,5 +1,5 @@
 """Every figure, curve and message of the training area equals the state it claims to show, after real clicks:
-Clear all then painting (issue 24 §2), a reopened session's curve from step 0, and the GUI monkey's oracle."""
+Clear all then painting, a reopened session's curve from step 0, and the GUI monkey's oracle."""
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -144,7 +144,7 @@ def test_old_session_files_without_step_0_still_open(tmp_path):
 
 def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_window):
     """The oracle (tests/gui_oracle.py) after real clicks: Clear all, then 13 painted points, agree with the state
-    (before the fix it found the old figures, a test figure with no test set and the stale banner); a slider or a
+    (no old figures, no test figure without a test set, no stale banner); a slider or a
     header put out of step with the state by hand is reported, naming what differs; so is a window that stopped
     repainting."""
     from gui_oracle import check_window

@@ -254,8 +254,8 @@ def test_the_gui_going_away_ends_the_loop():
 
 
 def test_painting_and_erasing_during_a_loss_slice_never_crashes_and_recomputes_the_slice():
-    # The crash of issue 11: the slice's state compared Dataset objects, whose generated __eq__ compares numpy
-    # arrays ("operands could not be broadcast together") once a painted point changed the number of rows.
+    # The slice's state must not compare Dataset objects: their generated __eq__ compares numpy arrays, which
+    # raises ("operands could not be broadcast together") once a painted point changes the number of rows.
     h = Harness()
     h.send(Step(1))
     h.send(PickSlice((0, 1, 0)))
