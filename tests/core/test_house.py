@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
-from tools.import_cycles import cycles
+from tools.import_cycles import cycles, import_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("autograd_core", "gui")
@@ -16,7 +18,21 @@ PACKAGES = ("autograd_core", "gui")
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_cycles(package):
-    assert cycles(ROOT / package) == []
+    assert cycles(ROOT / package, type_checking=False) == []
+
+
+# Cycles closed by an import under ``if TYPE_CHECKING:`` (a mixin naming its host for its annotations), as the tree
+# has them today: the graph view's items, numbers, navigation and overlays with the view; the network diagram with
+# its layout and items. Composition with a small Protocol removes them; at 0 the test below holds the tree to it.
+KNOWN_TYPE_ONLY_CYCLES = {"autograd_core": 0, "gui": 6}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_cycles_counting_type_only_imports(package):
+    found = cycles(ROOT / package)
+    if found and len(found) <= KNOWN_TYPE_ONLY_CYCLES[package]:
+        pytest.xfail(f"{len(found)} import cycles through TYPE_CHECKING imports: {found}")
+    assert found == []
 
 
 def test_the_cycle_finder_finds_a_cycle(tmp_path):
@@ -25,8 +41,10 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path):
     (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from pkg import b\n")
     (pkg / "b.py").write_text("def f():\n    from . import a\n")  # a lazy import still closes the cycle
-    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n")
-    assert cycles(pkg) == [["pkg.a", "pkg.b"]]
+    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import x\n")
+    (pkg / "d.py").write_text("from .c import y\n")  # a cycle through a type-only import
+    assert cycles(pkg, type_checking=False) == [["pkg.a", "pkg.b"]]
+    assert cycles(pkg) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -44,16 +62,63 @@ def test_the_library_never_imports_qt():
     assert [str(p.relative_to(ROOT)) for p in (ROOT / "autograd_core").rglob("*.py") if qt.search(p.read_text())] == []
 
 
+QT = ("PySide6", "pyqtgraph")
+
+
+def qt_free_modules(package: Path) -> list[str]:
+    """The modules of ``package`` (``__init__`` aside) that run without Qt: neither they nor any module of the
+    package they import (at the top or lazily, transitively) imports PySide6 or pyqtgraph. An import under
+    ``if TYPE_CHECKING:`` never runs, and does not count."""
+    paths = {p: ".".join(p.relative_to(package.parent).with_suffix("").parts) for p in package.rglob("*.py")}
+    modules = {name.removesuffix(".__init__"): path for path, name in paths.items()}
+    graph = import_graph(package, type_checking=False)
+    graph.add_nodes_from(modules)
+    uses_qt = set()
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] in QT for a in node.names):
+                uses_qt.add(name)
+            elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in QT:
+                uses_qt.add(name)
+    through = set(uses_qt)
+    for name in uses_qt:
+        through |= nx.ancestors(graph, name)  # every module that reaches one that imports Qt
+    return sorted(
+        path.relative_to(package.parent).as_posix()
+        for name, path in modules.items()
+        if name not in through and path.name != "__init__.py"
+    )
+
+
+def test_a_qt_free_module_is_found_through_its_imports(tmp_path):
+    gui = tmp_path / "gui"
+    for name, text in {
+        "__init__.py": "",
+        "a/__init__.py": "",
+        "a/view.py": "from PySide6.QtWidgets import QWidget\n",
+        "a/panel.py": "from .helper import f\n",  # Qt through a module that imports it
+        "a/helper.py": "from ..b.deep import g\n",
+        "b/__init__.py": "",
+        "b/deep.py": "def g():\n    import pyqtgraph\n",  # a lazy import of Qt still loads it
+        "b/policy.py": "from .numbers import h\n",  # a relative import alone is not Qt
+        "b/numbers.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..a.view import X\n",
+    }.items():
+        (gui / name).parent.mkdir(parents=True, exist_ok=True)
+        (gui / name).write_text(text, encoding="utf-8")
+    assert qt_free_modules(gui) == ["gui/b/numbers.py", "gui/b/policy.py"]
+
+
 def test_the_gui_folder_holds_no_qt_free_service():
-    """A module of gui/ that neither imports Qt nor works on widgets belongs to the core (the launcher excepted:
-    it must answer --help and --version without loading Qt)."""
-    allowed = {"gui/shell/launcher.py", "gui/lessons/actions.py", "gui/lessons/controls.py"}  # these drive widgets
-    qt_free = [
-        str(p.relative_to(ROOT))
-        for p in (ROOT / "gui").rglob("*.py")
-        if p.name != "__init__.py" and not re.search(r"PySide6|pyqtgraph|^\s*from \.", p.read_text(), re.M)
-    ]
-    assert sorted(set(qt_free) - allowed) == []
+    """A module of gui/ that runs without Qt belongs to the core (the launcher excepted: it must answer --help
+    and --version without loading Qt)."""
+    qt_free = set(qt_free_modules(ROOT / "gui"))
+    allowed = {
+        # Qt-free today, to move to the core: which controls a lesson keeps, and its actions on the state objects
+        "gui/lessons/actions.py",
+        "gui/lessons/controls.py",
+    }
+    assert sorted(qt_free - allowed - {"gui/shell/launcher.py"}) == []
+    assert sorted(name for name in allowed if (ROOT / name).exists() and name not in qt_free) == []  # no stale entry
 
 
 @pytest.mark.parametrize("package", PACKAGES)
