@@ -96,7 +96,7 @@ def test_the_scanner_finds_what_it_looks_for(tmp_path):
 
 
 def colors_outside_the_theme(gui: Path) -> list[str]:
-    """``gui/area/module.py:line: what`` for every color written in a module of ``gui`` (every folder of it) but
+    """``path:line: what`` for every color written in a module of ``gui`` (every folder of it) but
     the theme's own."""
     offences = []
     for path in sorted(gui.rglob("*.py")):
