@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from training_gui_helpers import set_spin, settle, small_workspace
 
 from autograd_core.learn.losses import confusion_matrix
+from autograd_core.learn.training import TrainingConfig
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
@@ -119,3 +120,46 @@ def test_iris_offers_its_columns(qtbot, ws):
     assert "petal length (standardized)" in (axis.labelText + axis.toolTip())
     ws.sample_entry.set_classes(3)
     assert ws.sample_entry.label.count() == 3
+
+
+@pytest.mark.parametrize("imported", [False, True])
+def test_a_restart_keeps_classes_activations_and_imported_data(imported):
+    """The child's last good state (3 classes, per-layer activations, imported data with class names) restarts
+    into an engine that takes the very step the old one would have taken."""
+    from autograd_core.learn.data import dataset_points
+    from autograd_core.learn.tabular import parse_table, table_dataset
+    from autograd_core.live.protocol import ImportData, Start, Step
+    from autograd_core.live.service import Engine
+    from gui.training.training_worker import LocalPipe, TrainingWorker
+
+    config = TrainingConfig(dataset="spiral", classes=3, samples=60, layers=[5, 4], activations=["tanh", "relu"])
+    start = Start(config=config.to_dict())
+    worker = TrainingWorker(start)
+    commands, replies = LocalPipe(), LocalPipe()
+    engine = Engine(start, replies)
+
+    def run(command=None):
+        if command is not None:
+            worker.sent += 1
+            commands.send(type(command)(**{**command.__dict__, "seq": worker.sent}))
+        engine.run_once(commands)
+        while replies.poll():
+            worker._receive(replies.recv())
+
+    if imported:
+        rows = "".join(f"{i % 11},{(i * 5) % 13},{['ant', 'bee', 'cow', 'dog'][i % 4]}\n" for i in range(80))
+        data = table_dataset(parse_table("a,b,who\n" + rows, name="zoo"), ["a", "b"], "who")
+        cfg = TrainingConfig(points=dataset_points(data), classes=4, layers=[5], activations=["tanh"])
+        run(ImportData(config=cfg.to_dict(), dataset=data.to_dict()))
+    run(Step(5))
+    for _ in range(5):
+        run()
+    restart = worker.restart_state(replay=True)
+    twin = Engine(restart, LocalPipe())
+    assert twin.trainer.config.num_classes == (4 if imported else 3)
+    assert twin.trainer.model.activations == engine.trainer.model.activations
+    if imported:
+        assert twin.trainer.data.class_names == ["ant", "bee", "cow", "dog"]
+    engine.trainer.step()
+    twin.trainer.step()
+    assert twin.trainer.model.state_dict() == engine.trainer.model.state_dict()

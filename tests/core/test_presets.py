@@ -1,7 +1,7 @@
-"""Tuned presets: which task a data set belongs to, explicit options win, the CLI's --preset, the app's button."""
+"""Tuned presets: which task a data set belongs to, explicit options win, the CLI's --preset (the app's button:
+tests/gui/test_presets_gui.py)."""
 
 import pytest
-from PySide6.QtCore import Qt
 
 from autograd_core.cli import main as cli_main
 from autograd_core.learn.presets import (
@@ -60,17 +60,3 @@ def test_iris_preset_reaches_its_goal_on_one_seed():
     trainer = Trainer(apply_preset(TrainingConfig(dataset="iris")))
     trainer.run()
     assert trainer.evaluate().test_acc >= GOALS["iris"][1]
-
-
-def test_choosing_a_data_set_offers_its_preset(qtbot, ws):
-    panel = ws.training_panel
-    panel.dataset.setCurrentIndex(panel.dataset.findData("spiral"))
-    assert not panel.preset_button.isHidden()
-    assert "noise 0.05" in panel.preset_text.text()
-    qtbot.mouseClick(panel.preset_button, Qt.MouseButton.LeftButton)
-    config = ws.controller.config
-    assert (config.samples, config.noise, config.activation, config.steps) == (300, 0.05, "tanh", 600)
-    # Every panel shows it.
-    assert panel.samples.value() == 300 and panel.steps.value() == 600
-    assert ws.network_panel.activations() == ["tanh", "tanh"]
-    qtbot.waitUntil(lambda: ws.controller.last_snapshot.activation == "tanh", timeout=20_000)

@@ -1,5 +1,6 @@
 """Optimizers against hand computations, torch's documented pseudo-code and recorded torch trajectories;
-Newton against exact Hessians; schedules at known points; state round trips, resets and copies."""
+Newton against exact Hessians; schedules at known points; state round trips, resets and copies (the training
+panel's optimizer choice: tests/gui/test_optim_gui.py)."""
 
 import copy
 import itertools
@@ -685,20 +686,3 @@ def test_sessions_saved_before_the_torch_names_load_and_go_on_as_if_never_stoppe
     straight.run(steps=6)
     assert resumed.model.state_dict() == pytest.approx(straight.model.state_dict(), rel=1e-9, abs=1e-12)
     assert resumed.optimizer.state.keys() == straight.optimizer.state.keys()
-
-
-def test_the_training_panel_offers_every_optimizer_and_trains_with_the_chosen_one(qtbot, ws):
-    from PySide6.QtCore import Qt
-
-    box = ws.training_panel.optimizer
-    assert [box.itemData(i) for i in range(box.count())] == list(OPTIMIZERS)
-    assert [box.itemText(i) for i in range(box.count())] == [OPTIMIZER_LABELS[k] for k in OPTIMIZERS]
-    moves = list(OPTIMIZERS).index("rmsprop") - box.currentIndex()  # as a user: arrow keys on the combo
-    for _ in range(abs(moves)):
-        qtbot.keyClick(box, Qt.Key.Key_Down if moves > 0 else Qt.Key.Key_Up)
-    assert box.currentData() == "rmsprop"
-    assert ws.controller.config.optimizer == "rmsprop"
-    qtbot.mouseClick(ws.training_panel.step_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: ws.controller.last_metrics is not None and ws.controller.last_metrics.step >= 1,
-                    timeout=30_000)  # fmt: skip
-    assert math.isfinite(ws.controller.last_metrics.train_loss) and not ws.training_panel.banner.isVisible()

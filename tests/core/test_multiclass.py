@@ -1,5 +1,6 @@
 """More than two classes: data sets, softmax cross-entropy (stable, exact gradients), per-layer activations,
-the trainer, sessions and one sample's graph."""
+the trainer, sessions and one sample's graph (a restart of the training process that keeps them:
+tests/gui/test_multiclass_gui.py)."""
 
 import math
 
@@ -172,46 +173,3 @@ def test_points_with_more_classes_and_refused_labels():
     assert Trainer(config).model.nouts == [4, 3]
     with pytest.raises(ValueError, match="label from 0 to 1"):
         TrainingConfig(points=[[0.0, 0.0, 2]]).validate()
-
-
-@pytest.mark.parametrize("imported", [False, True])
-def test_a_restart_keeps_classes_activations_and_imported_data(imported):
-    """The child's last good state (3 classes, per-layer activations, imported data with class names) restarts
-    into an engine that takes the very step the old one would have taken."""
-    from autograd_core.learn.data import dataset_points
-    from autograd_core.learn.tabular import parse_table, table_dataset
-    from autograd_core.live.protocol import ImportData, Start, Step
-    from autograd_core.live.service import Engine
-    from gui.training.training_worker import LocalPipe, TrainingWorker
-
-    config = TrainingConfig(dataset="spiral", classes=3, samples=60, layers=[5, 4], activations=["tanh", "relu"])
-    start = Start(config=config.to_dict())
-    worker = TrainingWorker(start)
-    commands, replies = LocalPipe(), LocalPipe()
-    engine = Engine(start, replies)
-
-    def run(command=None):
-        if command is not None:
-            worker.sent += 1
-            commands.send(type(command)(**{**command.__dict__, "seq": worker.sent}))
-        engine.run_once(commands)
-        while replies.poll():
-            worker._receive(replies.recv())
-
-    if imported:
-        rows = "".join(f"{i % 11},{(i * 5) % 13},{['ant', 'bee', 'cow', 'dog'][i % 4]}\n" for i in range(80))
-        data = table_dataset(parse_table("a,b,who\n" + rows, name="zoo"), ["a", "b"], "who")
-        cfg = TrainingConfig(points=dataset_points(data), classes=4, layers=[5], activations=["tanh"])
-        run(ImportData(config=cfg.to_dict(), dataset=data.to_dict()))
-    run(Step(5))
-    for _ in range(5):
-        run()
-    restart = worker.restart_state(replay=True)
-    twin = Engine(restart, LocalPipe())
-    assert twin.trainer.config.num_classes == (4 if imported else 3)
-    assert twin.trainer.model.activations == engine.trainer.model.activations
-    if imported:
-        assert twin.trainer.data.class_names == ["ant", "bee", "cow", "dog"]
-    engine.trainer.step()
-    twin.trainer.step()
-    assert twin.trainer.model.state_dict() == engine.trainer.model.state_dict()
