@@ -2,9 +2,10 @@
 
 Three checks, each a function ``tests/core/test_docs.py`` runs on the tree and on a planted defect:
 
-- ``missing_paths``: a repository path (``gui/shell/theme.py``, ``tests/core/``, ``resources/lessons/*.md``) named
-  in README.md, docs/*.md, the newest entry of CHANGELOG.md, pyproject.toml or a docstring or comment of the code
-  that does not exist. A path counts when its first part is one of the repository's own top-level names or
+- ``missing_paths``: a repository path (``gui/shell/theme.py``, ``tests/core/``, ``resources/lessons/*.md``) or
+  module (``autograd_core.drawing.fit``) named in README.md, docs/*.md, the folders' README.md, the newest entry
+  of CHANGELOG.md, pyproject.toml, requirements*.txt, .ci/run or a docstring or comment of the code that does not
+  exist. A path counts when its first part is one of the repository's own top-level names or
   package folders (``engine/tensor.py``); URLs, absolute paths, ``~/…`` and file names a user types are not paths
   of the repository.
 - ``module_map_problems``: docs/ARCHITECTURE.md's "Every module" lists each package folder's modules, and no
@@ -35,6 +36,7 @@ TOP_LEVEL = {*CODE_FOLDERS, "resources", "docs", ".ci"}
 _PATH = re.compile(r"(?<![\w/~$.:@\\-])(\.?[\w-]+(?:/[\w.*<>{}-]*)+)")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
+_DOTTED = re.compile(r"(?<![\w.])((?:autograd_core|gui)(?:\.\w+)+)")
 
 
 # ------------------------------------------------------------------ text: where paths are named
@@ -72,9 +74,14 @@ def newest_changelog_entry(text: str) -> str:
 def named_texts(root: Path) -> Iterator[tuple[Path, int, str]]:
     """(file, first line, text) of every text that names paths of the repository: the docs and the code's
     docstrings and comments."""
-    for name in ("README.md", "pyproject.toml"):
-        if (root / name).exists():
-            yield root / name, 1, (root / name).read_text("utf-8")
+    for path in [
+        root / "README.md",
+        root / "pyproject.toml",
+        *sorted(root.glob("requirements*.txt")),
+        root / ".ci/run",
+    ]:
+        if path.exists():
+            yield path, 1, path.read_text("utf-8")
     for path in sorted((root / "docs").glob("*.md")) + sorted(root.glob("*/README.md")):
         yield path, 1, path.read_text("utf-8")
     changelog = root / "CHANGELOG.md"
@@ -131,6 +138,31 @@ def exists(path: str, bases: list[Path]) -> bool:
     return False
 
 
+@functools.cache
+def _bound_names(source: Path) -> frozenset[str]:
+    """Every name a module binds: its functions, classes, assignments and imports."""
+    names = set()
+    for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+    return frozenset(names)
+
+
+def dotted_name_exists(name: str, root: Path) -> bool:
+    """Whether ``autograd_core.drawing.graph.to_networkx`` names a module, or a name its module binds."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        base = root.joinpath(*parts[:i])
+        source = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+        if source.exists():
+            return i == len(parts) or parts[i] in _bound_names(source)
+    return False
+
+
 def missing_paths(root: Path = ROOT) -> list[str]:
     """``file:line: path`` for every path of the repository named in its docs and code that does not exist."""
     first_parts, bases = path_roots(root)
@@ -140,6 +172,10 @@ def missing_paths(root: Path = ROOT) -> list[str]:
         for offset, path in named_paths(text, first_parts):
             if not exists(path, here):
                 found.append(f"{file.relative_to(root)}:{line + offset}: {path}")
+        for offset, chunk in enumerate(_URL.sub(" ", text).splitlines()):
+            for name in _DOTTED.findall(chunk):
+                if not dotted_name_exists(name.rstrip("."), root):
+                    found.append(f"{file.relative_to(root)}:{line + offset}: {name}")
         if file.suffix == ".md":
             for offset, chunk in enumerate(text.splitlines()):
                 for link in _LINK.findall(chunk):

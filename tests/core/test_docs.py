@@ -33,7 +33,10 @@ def test_a_broken_path_in_the_docs_fails(tmp_path):
             "gui/shell/theme.py": '"""Colors (``shell/theme.py``, ``gui/shell/gone.py``)."""\n# see tests/old.py\n',
             "autograd_core/__init__.py": "",
             "autograd_core/engine/__init__.py": "",
-            "autograd_core/engine/ops.py": "PATH = 'gui/not/a/docstring.py'  # a string is not a docstring\n",
+            "autograd_core/engine/ops.py": (
+                "PATH = 'gui/not/a/docstring.py'  # a string is not a docstring\n"
+                "# ``autograd_core.engine.ops.PATH`` is defined, ``autograd_core.engine.ops.GONE`` and ``gui.gone``\n"
+            ),
             "tests/core/test_a.py": "",
             "docs/LESSONS.md": "The format.\n",
             "docs/ARCHITECTURE.md": (
@@ -48,16 +51,20 @@ def test_a_broken_path_in_the_docs_fails(tmp_path):
             "CHANGELOG.md": "# Changelog\n\n## Unreleased\n\n### Newest\n- `tools/gone.py` added.\n\n"
             "### Older\n- `gui/app.py`, since moved.\n",
             "pyproject.toml": "# tests/e2e/test_front_door.py checks the list\n",
+            "requirements-dev.txt": "# tools/check.py runs it\n",
         },
     )
     assert sorted(missing_paths(root)) == [
         "CHANGELOG.md:6: tools/gone.py",  # the newest entry only: older entries are history
         "README.md:1: tests/core/test_b.py",
+        "autograd_core/engine/ops.py:2: autograd_core.engine.ops.GONE",
+        "autograd_core/engine/ops.py:2: gui.gone",
         "docs/ARCHITECTURE.md:1: gui/*.png",
         "docs/ARCHITECTURE.md:2: GONE.md",
         "gui/shell/theme.py:1: gui/shell/gone.py",
         "gui/shell/theme.py:2: tests/old.py",
         "pyproject.toml:1: tests/e2e/test_front_door.py",
+        "requirements-dev.txt:1: tools/check.py",
     ]
 
 
