@@ -4,10 +4,19 @@ shown failing on a planted defect in a small tree of its own."""
 
 from __future__ import annotations
 
+import io
 import shutil
+import tokenize
 from pathlib import Path
 
-from tools.doc_checks import ROOT, issue_references, missing_paths, module_map_problems, newest_changelog_entry
+from tools.doc_checks import (
+    ROOT,
+    issue_references,
+    missing_paths,
+    module_map_problems,
+    newest_changelog_entry,
+    texts_of_source,
+)
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -130,4 +139,28 @@ def test_an_issue_number_in_a_docstring_or_comment_fails(tmp_path):
         "gui/a.py:2: Issue 11",
         "gui/a.py:4: Issues 7",
         "tests/test_b.py:1: (#31",
+    ]
+
+
+def test_comments_are_found_as_the_tokenizer_finds_them():
+    source = (
+        '"""Doc # not a comment."""\n'
+        "x = 'a # b'  # one\n"
+        's = """\n# inside a string\n"""  # two\n'
+        "t = f\"{x!r} \\\" # \" + r'\\'#'  # three\n"
+        "class A:\n"
+        "    '''Class doc.'''\n"
+        "    if x:\n"
+        "        def f(self):\n"
+        '            """Nested doc."""\n'
+        "            return '#'  # four\n"
+    )
+    comments = [(t.start[0], t.string) for t in tokenize.generate_tokens(io.StringIO(source).readline)]
+    comments = [c for c in comments if c[1].startswith("#")]
+    assert [(line, text) for line, text in texts_of_source(source) if text.startswith("#")] == comments
+    assert len(comments) == 4
+    assert sorted(text for _, text in texts_of_source(source) if not text.startswith("#")) == [
+        "Class doc.",
+        "Doc # not a comment.",
+        "Nested doc.",
     ]
