@@ -121,6 +121,52 @@ def test_the_gui_folder_holds_no_qt_free_service():
     assert sorted(name for name in allowed if (ROOT / name).exists() and name not in qt_free) == []  # no stale entry
 
 
+_QT_CODE = re.compile(r"\bqtbot\b|^\s*(?:from|import)\s+(?:PySide6|pyqtgraph|gui)\b", re.M)
+
+
+def qt_free_test_files(tests: Path) -> list[str]:
+    """The test modules of ``tests/gui`` that need no Qt: none of them, nor a helper module of ``tests`` they
+    import, imports PySide6, pyqtgraph or ``gui``, and none of their tests asks for ``qtbot`` or for a fixture of
+    ``tests/conftest.py`` that does. They belong in ``tests/core``, which a venv without Qt runs."""
+    helpers = {p.stem for p in tests.glob("*.py") if _QT_CODE.search(p.read_text("utf-8"))}
+    qt_fixtures = set()
+    conftest = tests / "conftest.py"
+    if conftest.exists():
+        source = conftest.read_text("utf-8")
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef) and _QT_CODE.search(ast.get_source_segment(source, node) or ""):
+                qt_fixtures.add(node.name)
+    free = []
+    for path in sorted((tests / "gui").glob("test_*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        asked = {a.arg for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for a in n.args.args}
+        if not (_QT_CODE.search(path.read_text("utf-8")) or imported & helpers or asked & qt_fixtures):
+            free.append(path.relative_to(tests.parent).as_posix())
+    return free
+
+
+def test_the_gui_tests_all_need_qt():
+    assert qt_free_test_files(ROOT / "tests") == []
+
+
+def test_a_qt_free_test_in_tests_gui_is_found(tmp_path):
+    tests = tmp_path / "tests"
+    for name, text in {
+        "conftest.py": "def ws(qtbot):\n    pass\n\ndef plain(tmp_path):\n    pass\n",
+        "gui_helpers.py": "from PySide6.QtCore import Qt\n",
+        "gui/test_clicks.py": "def test_a(qtbot):\n    pass\n",
+        "gui/test_fixture.py": "def test_b(ws):\n    pass\n",  # Qt through a conftest fixture
+        "gui/test_helper.py": "from gui_helpers import Qt\n",  # Qt through a helper
+        "gui/test_lazy.py": "def test_c():\n    from gui.shell.theme import palette\n",
+        "gui/test_numbers.py": "from autograd_core.numbers import format_number\n\ndef test_d(plain):\n    pass\n",
+    }.items():
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).write_text(text, encoding="utf-8")
+    assert qt_free_test_files(tests) == ["tests/gui/test_numbers.py"]
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_is_over_800_lines(package):
     big = {
