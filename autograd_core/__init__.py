@@ -1,15 +1,8 @@
 """Autograd Playground's engine and library: usable on its own, never imports Qt."""
 
-from autograd_core.engine.tensor import (
-    GradcheckResult,
-    NonFinite,
-    Tensor,
-    gradcheck,
-    is_grad_enabled,
-    no_grad,
-    non_finite_nodes,
-    topological_order,
-)
+from autograd_core.engine.explain import NonFinite, non_finite_nodes
+from autograd_core.engine.gradcheck import GradcheckResult, gradcheck
+from autograd_core.engine.tensor import Tensor, is_grad_enabled, no_grad, topological_order
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.language.trace import backward_steps, grads_after
 from autograd_core.learn.data import Dataset, dataset_from_points, make_dataset

@@ -22,7 +22,9 @@ from operator import attrgetter
 
 import networkx as nx
 
-from autograd_core.engine.tensor import Tensor, derivative_formulas, topological_order
+from autograd_core.engine.explain import derivative_formulas
+from autograd_core.engine.tensor import Tensor, topological_order
+from autograd_core.engine.user_ops import UnknownDerivative
 
 LAYOUTS = ("layered", "spring", "kamada_kawai")
 
@@ -51,7 +53,8 @@ def to_networkx(root: Tensor) -> nx.MultiDiGraph:
             depth[i] = 1 + max(depth[p] for p in parent_ids)
             mine = pred[i]
             formulas = derivative_formulas(node)
-            for index, (p, local) in enumerate(zip(parent_ids, node.local_grads)):
+            locals_ = node.local_grads if node.op_entry is not None else (None,) * len(parents)
+            for index, (p, local) in enumerate(zip(parent_ids, locals_)):
                 keys = mine.get(p)
                 if keys is None:
                     keys = mine[p] = succ[p][i] = {}
@@ -65,6 +68,7 @@ def to_networkx(root: Tensor) -> nx.MultiDiGraph:
             "depth": depth[i],
             "group": node.group,
             "tensor": node,
+            "user_op": node.is_user_op,
         }
     return graph
 
@@ -108,12 +112,14 @@ class GraphSnapshot:
 
 
 def numbers_of(order: list[Tensor]) -> tuple[tuple, tuple, tuple]:
-    """(values, gradients, local derivatives) of the nodes of ``order`` (a topological order), by position."""
-    return (
-        tuple(map(_DATA, order)),
-        tuple(map(_GRAD, order)),
-        tuple(map(_LOCAL_GRADS, order)),
-    )
+    """(values, gradients, local derivatives) of the nodes of ``order`` (a topological order), by position.
+
+    An op written by hand has None for each local derivative: its closure knows them, no view may guess."""
+    try:
+        locals_ = tuple(map(_LOCAL_GRADS, order))
+    except UnknownDerivative:
+        locals_ = tuple((None,) * len(n.parents) if n.is_user_op else n.local_grads for n in order)
+    return tuple(map(_DATA, order)), tuple(map(_GRAD, order)), locals_
 
 
 _DATA, _GRAD, _LOCAL_GRADS = attrgetter("data"), attrgetter("grad"), attrgetter("local_grads")

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from autograd_core.engine.ops import OPS, Op
 from autograd_core.engine.tensor import Tensor, topological_order
+from autograd_core.engine.user_ops import UnknownDerivative
 from autograd_core.numbers import LEDGER, format_number
 
 
@@ -178,7 +179,7 @@ def forward_steps(root: Tensor, tangents: Mapping[Tensor, float]) -> list[Forwar
     tangent 1 on one input, the root's tangent is the gradient ``backward()``
     gives that input.
     """
-    from autograd_core.engine.tensor import derivative_formula
+    from autograd_core.engine.explain import derivative_formula
 
     values: dict[Tensor, float] = {}
     steps = []
@@ -189,6 +190,8 @@ def forward_steps(root: Tensor, tangents: Mapping[Tensor, float]) -> list[Forwar
         else:
             terms = []
             t = 0.0
+            if node.is_user_op:
+                raise UnknownDerivative(node, "its local derivative, which forward mode multiplies by,")
             for index, (parent, local) in enumerate(zip(node.parents, node.local_grads)):
                 tp = values[parent]
                 terms.append((parent, local, derivative_formula(node, index), tp))

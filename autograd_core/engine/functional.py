@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from autograd_core.engine.tensor import Tensor, enable_grad, topological_order
+from autograd_core.engine.user_ops import UnknownDerivative
 
 
 def _as_list(x) -> tuple[list, bool]:
@@ -48,8 +49,10 @@ def local_derivatives(node: Tensor) -> Sequence[Tensor | float]:
     its parameters; a piecewise-linear op gives its recorded float locals.
     """
     op = node.op_entry
-    if op is None or node.is_leaf:
+    if node.is_leaf:
         return ()
+    if op is None:
+        raise UnknownDerivative(node, "its local derivative, which a derivative of a derivative is built from,")
     if op.derivative is None:
         return node.local_grads
     if op.arity == 0:

@@ -16,6 +16,11 @@ in a float array in ``_da``, marked by ``_b is MANY``: one node that replaces
 many small ones.  The methods (``x.tanh()``, ``a * b``…) are made from the op
 table below the class, each calling its op's rule directly.
 
+A reader's own op, written the article's way (``out = Tensor(value, label, _children=(a, b))``, then
+``out._backward = closure``), is an n-ary node whose closure sits in ``_db``, the slot an n-ary node of the
+library leaves empty (None).  ``backward()`` calls it where the library's node would take its loop, so the
+library's own ops pay nothing for it; see ``Tensor._backward``.
+
 Numbers follow IEEE like numpy and PyTorch: ``log(0) = -inf``, ``log(-1) = nan``,
 ``exp(1000) = inf``; no Python arithmetic exception ever escapes an op.
 """
@@ -27,6 +32,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
+from autograd_core.engine.node_info import LEAF_KINDS, MANY, NodeInfo, node_info  # noqa: F401  (part of the API)
 from autograd_core.engine.ops import (  # noqa: F401  (the IEEE helpers are part of this module's API)
     OPS,
     Op,
@@ -37,7 +43,13 @@ from autograd_core.engine.ops import (  # noqa: F401  (the IEEE helpers are part
     softplus,
     stable_sigmoid,
 )
-from autograd_core.numbers import LEDGER, format_number
+from autograd_core.engine.user_ops import (  # noqa: F401  (the errors are part of this module's API)
+    UnknownDerivative,
+    UserOpError,
+    backward_with_user_steps,
+    closures,
+    quoted,
+)
 
 INF = math.inf
 NAN = math.nan
@@ -77,59 +89,9 @@ def is_grad_enabled() -> bool:
 
 # --------------------------------------------------------------- the node
 
-
-class NodeInfo:
-    """What a node is besides its numbers: its op (None for a leaf), kind, label and group.
-
-    Kept in the node's ``_op`` slot and shared by every node with the same four
-    facts, so a label costs no memory per node.  An unlabeled op node holds its
-    ``Op`` there directly: an ``Op`` answers the same questions (``entry``,
-    ``kind``, ``label``, ``group``, ``tag``).
-    """
-
-    __slots__ = ("entry", "kind", "label", "group", "tag")
-
-    def __init__(self, entry: Op | None, kind: str, label: str, group: str | None):
-        self.entry, self.kind, self.label, self.group = entry, kind, label, group
-        self.tag = entry.tag if entry is not None else ""
-
-    def __repr__(self) -> str:
-        return f"NodeInfo({self.tag or self.kind!r}, label={self.label!r}, group={self.group!r})"
-
-
-LEAF_KINDS = ("input", "parameter", "constant")
-_INFOS: dict[tuple, NodeInfo] = {}
-_MAX_INFOS = 100_000
-
-
-def _info(entry: Op | None, kind: str, label: str, group: str | None) -> Op | NodeInfo:
-    """The shared description of a node (its bare ``Op`` when it has no label or group)."""
-    if entry is not None and not label and group is None:
-        return entry
-    key = (entry, kind, label, group)
-    info = _INFOS.get(key)
-    if info is None:
-        if len(_INFOS) >= _MAX_INFOS:  # many distinct labels: start again (nodes keep theirs)
-            _INFOS.clear()
-        info = _INFOS[key] = NodeInfo(entry, kind, label, group)
-    return info
-
-
-_LEAVES = {kind: _info(None, kind, "", None) for kind in LEAF_KINDS}
+_LEAVES = {kind: node_info(None, kind, "", None) for kind in LEAF_KINDS}
 _ADD, _SUB, _MUL = OPS["add"], OPS["sub"], OPS["mul"]
 _CONSTANT = _LEAVES["constant"]
-
-
-class _Many:
-    """Marks an n-ary node: its parents are the list in ``_a``, their locals the array in ``_da``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MANY"
-
-
-MANY = _Many()
 _new = object.__new__
 
 
@@ -163,13 +125,17 @@ class Tensor:
         except (TypeError, ValueError):
             raise TypeError(f"a Tensor holds one number, got {type(data).__name__} {data!r}") from None
         self.grad = 0.0
-        self._op = _LEAVES[kind] if not label and group is None else _info(None, kind, label, group)
+        self._op = _LEAVES[kind] if not label and group is None else node_info(None, kind, label, group)
         self._a = None
         if _children:
             children = list(_children)
-            if not all(isinstance(c, Tensor) for c in children):
-                raise TypeError("a Tensor's _children are Tensors (the nodes it was computed from)")
-            self._a, self._b, self._da = children, MANY, array("d", bytes(8 * len(children)))
+            strangers = [c for c in children if not isinstance(c, Tensor)]
+            if strangers:
+                raise TypeError(
+                    f"node {quoted(label)}: its _children must be Tensors (the nodes it was computed from), got "
+                    f"{type(strangers[0]).__name__} {strangers[0]!r:.40}: wrap a number as Tensor(number) first"
+                )
+            self._a, self._b, self._da, self._db = children, MANY, array("d", bytes(8 * len(children))), None
 
     @property
     def label(self) -> str:
@@ -178,7 +144,7 @@ class Tensor:
     @label.setter
     def label(self, value: str) -> None:
         info = self._op
-        self._op = _info(info.entry, info.kind, value, info.group)
+        self._op = node_info(info.entry, info.kind, value, info.group)
 
     @property
     def group(self) -> str | None:
@@ -187,14 +153,16 @@ class Tensor:
     @group.setter
     def group(self, value: str | None) -> None:
         info = self._op
-        self._op = _info(info.entry, info.kind, info.label, value)
+        self._op = node_info(info.entry, info.kind, info.label, value)
 
     # ---- what the node is, read-only views for explanation and graph export
 
     @property
     def op(self) -> str:
-        """The op that made this node, as the ledger writes it ('*', 'tanh', '**2'); '' for a leaf."""
-        return self._op.tag
+        """The op that made this node, as the ledger writes it ('*', 'tanh', '**2'); '' for a leaf; for a node
+        written by hand, its label (the article names an op's output by its op: ``label='+'``)."""
+        info = self._op
+        return info.label if info.entry is None and self._a is not None else info.tag
 
     @property
     def op_entry(self) -> Op | None:
@@ -220,7 +188,10 @@ class Tensor:
 
     @property
     def local_grads(self) -> tuple[float, ...]:
-        """∂self/∂parent for each parent, in the same order as ``parents``."""
+        """∂self/∂parent for each parent, in the same order as ``parents``.
+
+        Raises ``UnknownDerivative`` for a node written by hand (``is_user_op``): its derivative lives in its
+        ``_backward`` closure, and no number is better than a wrong one."""
         a = self._a
         if a is None:
             return ()
@@ -228,8 +199,16 @@ class Tensor:
         if b is None:
             return (self._da,)
         if b is MANY:
+            if self._op.entry is None:
+                raise UnknownDerivative(self)
             return tuple(self._da)
         return (self._da, self._db)
+
+    @property
+    def is_user_op(self) -> bool:
+        """True for a node written by hand, the article's way (``Tensor(value, label, _children)``), whose
+        chain-rule step is a closure in ``_backward`` rather than an op of the table."""
+        return self._a is not None and self._op.entry is None
 
     @property
     def is_leaf(self) -> bool:
@@ -335,15 +314,47 @@ class Tensor:
         """The article's name: the set of this node's parents (``parents`` keeps their order)."""
         return set(self.parents)
 
-    def _backward(self) -> None:
+    @property
+    def _backward(self) -> Callable[[], None]:
+        """The article's field: this node's own chain-rule step, a function of no arguments.
+
+        For a node of the library's ops, its step from the stored local derivatives; for a node written by
+        hand, the closure assigned to it (``out._backward = _backward``), or a step that passes nothing on
+        until one is.  The article's hand-written loop (``for node in reversed(topo): node._backward()``)
+        calls it itself."""
+        if self._a is not None and self._b is MANY and self._db is not None:
+            return self._db
+        return self._chain_step
+
+    @_backward.setter
+    def _backward(self, step: Callable[[], None]) -> None:
+        """Make this node a user op: ``backward()`` calls ``step`` where it would take the node's own step."""
+        if not callable(step):
+            raise TypeError(
+                f"node {quoted(self.label)}: _backward must be a function to call with no arguments "
+                f"(def _backward(): ...; out._backward = _backward), got {type(step).__name__} {step!r:.40}"
+            )
+        if self._a is None:
+            raise ValueError(
+                f"node {quoted(self.label)} has no _children, so backward() never calls its _backward: "
+                "make the op's output with Tensor(value, label, _children=(a, b)) and set _backward on that"
+            )
+        if self._b is not MANY:  # an op of the library's, rewritten by hand: its closure replaces its step
+            parents = list(self.parents)
+            self._a, self._b, self._da = parents, MANY, array("d", bytes(8 * len(parents)))
+        if self._op.entry is not None:
+            self._op = node_info(None, "input", self.label or self._op.tag, self.group)
+        self._db = step
+        closures.assigned += 1
+
+    def _chain_step(self) -> None:
         """This node's own chain-rule step: add each local derivative × this node's grad into its parent.
 
         ``backward()`` takes exactly this step for every node in reverse topological order, written inline
         there because a method call per node cost about 40 % of a backward pass (2-16-16-1 on 100 points);
-        ``tests/core/test_article.py`` holds the two to the same gradients. The article's hand-written loop
-        (``for node in reversed(topo): node._backward()``) calls it itself."""
+        ``tests/core/test_article.py`` holds the two to the same gradients."""
         a = self._a
-        if a is None:
+        if a is None or self._op.entry is None:  # a leaf, or a node written by hand with no closure yet
             return
         g = self.grad
         b = self._b
@@ -368,6 +379,9 @@ class Tensor:
             return
         order = _interior_order(self)  # zeroes their gradients on the way
         self.grad = 1.0
+        if closures.assigned:  # a closure was assigned somewhere: the walk that checks each one
+            backward_with_user_steps(order)
+            return
         many = MANY
         for node in reversed(order):
             a = node._a
@@ -428,6 +442,7 @@ def _many(value: float, op: Op, parents: list[Tensor], locals_: array) -> Tensor
         out._a = parents
         out._da = locals_  # a float array is not tracked by the garbage collector
         out._b = MANY
+        out._db = None  # no closure: the library's own n-ary step
     else:
         out._a = None
     return out
@@ -655,145 +670,3 @@ def _interior_order(root: Tensor) -> list[Tensor]:
 
 _EXIT = object()  # the stack mark "this node's parents are done"
 _ZERO = float("0")  # a 0.0 that is no other 0.0 (literals are shared): "visited" in backward()'s walk
-
-
-# ------------------------------------------------------------------ words
-
-
-def derivative_formula(node: Tensor, index: int) -> str:
-    """A short text for ∂node/∂parent[index], in terms of the parents' names (from the op table)."""
-    return derivative_formulas(node)[index]
-
-
-def derivative_formulas(node: Tensor) -> list[str]:
-    """``derivative_formula`` for every parent of ``node``: the parents' names formatted once, or not at all
-    for a formula that names no operand (("1", "1") of +)."""
-    op, parents = node.op_entry, node.parents
-    if op is None:
-        return ["local"] * len(parents)
-    texts = op.formula[: len(parents)] if not callable(op.formula) else ()
-    if len(texts) == len(parents) and not any("{" in t or "}" in t for t in texts):
-        return list(texts)
-    names = [p.label or _fmt_number(p.data) for p in parents]
-    return [op.derivative_text(index, names) for index in range(len(parents))]
-
-
-def describe_node(node: Tensor) -> str:
-    """`log(-1)` style text: the op applied to its parents' values."""
-    op = node.op_entry
-    if op is None or node.is_leaf:
-        return node.label or _fmt_number(node.data)
-    values = [_fmt_number(p.data) for p in node.parents]
-    if op.symbol and len(values) == 2:  # '1 / 0': spaced, as a status line reads
-        return f"{values[0]} {op.symbol} {values[1]}"
-    return op.show(values, node)
-
-
-def _fmt_number(x: float) -> str:
-    return format_number(x, LEDGER)
-
-
-# ------------------------------------------------------- non-finite report
-
-
-class NonFinite:
-    """A node whose value or gradient is inf/nan, and the op that first made it so."""
-
-    __slots__ = ("node", "what", "source", "message")
-
-    def __init__(self, node: Tensor, what: str, source: Tensor, message: str):
-        self.node, self.what, self.source, self.message = node, what, source, message
-
-    def __repr__(self) -> str:
-        return f"NonFinite({self.what}: {self.message})"
-
-
-def non_finite_nodes(root: Tensor, order: list[Tensor] | None = None) -> list[NonFinite]:
-    """List nodes whose value or gradient is not finite, each with its origin.
-
-    A value's origin is the first node (in forward order) that turned finite
-    parents into a non-finite value; a gradient's origin is the first node (in
-    backward order) whose non-finite local derivative or gradient passed it on.
-    ``order`` is ``topological_order(root)`` when the caller has it already.
-    """
-    order = topological_order(root) if order is None else order
-    report: list[NonFinite] = []
-    value_origin: dict[Tensor, Tensor] = {}
-    for node in order:
-        if math.isfinite(node.data):
-            continue
-        origin = next((value_origin[p] for p in node.parents if p in value_origin), node)
-        value_origin[node] = origin
-        label = f" at node '{origin.label}'" if origin.label else ""
-        report.append(NonFinite(node, "value", origin, f"{describe_node(origin)} = {_fmt_number(origin.data)}{label}"))
-    grad_origin: dict[Tensor, Tensor] = {}
-    for node in reversed(order):
-        for parent in node.parents:
-            if not math.isfinite(parent.grad) and parent not in grad_origin:
-                # Passed on by a non-finite gradient, or made here by a non-finite local derivative.
-                grad_origin[parent] = grad_origin.get(node, node)
-    if not math.isfinite(root.grad):
-        grad_origin.setdefault(root, root)
-    for node in order:
-        if node in grad_origin:
-            origin = grad_origin[node]
-            name = node.label or describe_node(node)
-            report.append(
-                NonFinite(
-                    node,
-                    "grad",
-                    origin,
-                    f"grad({name}) = {_fmt_number(node.grad)}, first made non-finite at {describe_node(origin)}",
-                )
-            )
-    return report
-
-
-# --------------------------------------------------------------- gradcheck
-
-
-class GradcheckResult:
-    """Analytic vs numeric gradient of one input."""
-
-    __slots__ = ("name", "analytic", "numeric", "rel_error")
-
-    def __init__(self, name: str, analytic: float, numeric: float, rel_error: float):
-        self.name, self.analytic, self.numeric, self.rel_error = name, analytic, numeric, rel_error
-
-    def __repr__(self) -> str:
-        return (
-            f"GradcheckResult({self.name}: autograd={self.analytic:.6g}, "
-            f"numeric={self.numeric:.6g}, rel={self.rel_error:.2g})"
-        )
-
-
-def relative_error(a: float, b: float) -> float:
-    """|a − b| / max(|a|, |b|, 1): relative for large gradients, absolute below 1 (where
-    finite-difference round-off would swamp a pure relative error); 0 for equal infinities."""
-    if a == b:
-        return 0.0
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return INF
-    return abs(a - b) / max(abs(a), abs(b), 1.0)
-
-
-def gradcheck(
-    fn: Callable[..., Tensor], values: Sequence[float], eps: float = 1e-6, names: Sequence[str] | None = None
-) -> list[GradcheckResult]:
-    """Compare autograd with central finite differences for ``fn(*tensors)``.
-
-    ``fn`` is called with fresh leaf Tensors built from ``values`` and must
-    return a Tensor.  The step is scaled with the size of each value.
-    """
-    names = list(names) if names is not None else [f"x{i + 1}" for i in range(len(values))]
-    leaves = [Tensor(v, label=n) for v, n in zip(values, names)]
-    fn(*leaves).backward()
-    results = []
-    for i, v in enumerate(values):
-        h = eps * max(1.0, abs(v))
-        with no_grad():
-            up = fn(*[Tensor(v + h if j == i else w) for j, w in enumerate(values)]).data
-            down = fn(*[Tensor(v - h if j == i else w) for j, w in enumerate(values)]).data
-        numeric = (up - down) / (2.0 * h)
-        results.append(GradcheckResult(names[i], leaves[i].grad, numeric, relative_error(leaves[i].grad, numeric)))
-    return results

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from collections import deque
 
+from autograd_core.engine.explain import derivative_formula
 from autograd_core.engine.functional import grad
-from autograd_core.engine.tensor import Tensor, derivative_formula, topological_order
+from autograd_core.engine.tensor import Tensor, topological_order
 
 
 class ChainPath:

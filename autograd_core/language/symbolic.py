@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from autograd_core.engine.ops import OPS, Op
 from autograd_core.engine.tensor import Tensor, topological_order
+from autograd_core.engine.user_ops import UnknownDerivative
 from autograd_core.numbers import LEDGER, MINUS, format_number
 
 TEXT_LIMIT = 4000  # characters of a rendered formula before it is cut with "…"
@@ -268,6 +269,8 @@ def from_graph(root: Tensor, builder: Builder | None = None) -> tuple[Sym, dict[
                 syms[node] = builder.variable(name, node.data)
             continue
         op = node.op_entry
+        if op is None:
+            raise UnknownDerivative(node, "its rule, which a symbolic derivative is written from,")
         parents = [syms[p] for p in node.parents]
         if op.arity == 0:
             if op.base.name == "sum":

@@ -11,8 +11,10 @@ order), so replaying every step gives bit-for-bit ``backward()``'s gradients.
 
 from __future__ import annotations
 
+from autograd_core.engine.explain import UNKNOWN_FORMULA, derivative_formula
 from autograd_core.engine.ops import wrap
-from autograd_core.engine.tensor import Tensor, derivative_formula, topological_order
+from autograd_core.engine.tensor import Tensor, topological_order
+from autograd_core.engine.user_ops import UNKNOWN_LOCAL
 from autograd_core.numbers import LEDGER, format_number
 
 
@@ -24,7 +26,7 @@ class Contribution:
     def __init__(self, parent, index, local, formula, contribution, before, after):
         self.parent: Tensor = parent
         self.index: int = index  # argument position of the parent in the node's op
-        self.local: float = local  # ∂node/∂parent
+        self.local: float | None = local  # ∂node/∂parent (None for an op written by hand: its closure knows)
         self.formula: str = formula  # the same, as text: "b", "(1 − tanh²(h))"
         self.contribution: float = contribution  # local · grad(node)
         self.before: float = before  # parent's gradient before this edge
@@ -62,6 +64,14 @@ class BackwardStep:
         if self.node.is_leaf:
             lines.append(f"{name} is a leaf ({self.node.kind}): nothing to pass on; {_attr(name)} = {fmt(self.grad)}")
             return lines
+        if self.node.is_user_op:
+            lines.append(f"{name} is an op written in Python: its local derivative {UNKNOWN_LOCAL}")
+            for c in self.contributions:
+                p = node_name(c.parent)
+                lines.append(
+                    f"grad({p}) += {fmt(c.contribution)} (what its _backward added) → {_attr(p)} = {fmt(c.after)}"
+                )
+            return lines
         for c in self.contributions:
             p = node_name(c.parent)
             lines.append(
@@ -84,6 +94,10 @@ def backward_steps(root: Tensor) -> list[BackwardStep]:
     steps = []
     for number, node in enumerate(reversed(order)):
         g = grads[node]
+        if node.is_user_op:
+            contributions = _user_step(node, g, grads)
+            steps.append(BackwardStep(node, g, contributions, number, seed if node is root else None))
+            continue
         contributions = []
         for index, (parent, local) in enumerate(zip(node.parents, node.local_grads)):
             before = grads[parent]
@@ -95,6 +109,31 @@ def backward_steps(root: Tensor) -> list[BackwardStep]:
             )
         steps.append(BackwardStep(node, g, contributions, number, seed if node is root else None))
     return steps
+
+
+def _user_step(node: Tensor, g: float, grads: dict[Tensor, float]) -> list[Contribution]:
+    """An op written by hand, replayed: its closure is run on the replay's gradients, then every grad is put back.
+
+    What it added to each input is all that can be known (its local derivative lives in the closure), so each
+    distinct input gets one contribution, the difference its closure made."""
+    parents = list(dict.fromkeys(node.parents))
+    saved = [(n, n.grad) for n in (node, *parents)]
+    try:
+        node.grad = g
+        for parent in parents:
+            parent.grad = grads[parent]
+        node._backward()
+        after = [parent.grad for parent in parents]
+    finally:
+        for n, grad in saved:
+            n.grad = grad
+    contributions = []
+    for parent, value in zip(parents, after):
+        before = grads[parent]
+        grads[parent] = value
+        index = node.parents.index(parent)
+        contributions.append(Contribution(parent, index, None, UNKNOWN_FORMULA, value - before, before, value))
+    return contributions
 
 
 def grads_after(root: Tensor, steps: list[BackwardStep], k: int) -> dict[Tensor, float]:
@@ -125,6 +164,8 @@ def node_name(node: Tensor, depth: int = 2) -> str:
         return format_number(node.data, LEDGER)
     if depth == 0:
         return "…"
+    if node.op_entry is None:  # an op written by hand, unlabeled: its closure is all there is
+        return f"op({', '.join(node_name(p, depth - 1) for p in node.parents)})"
     text = node.op_entry.show([node_name(p, depth - 1) for p in node.parents], node)
     if len(text) > 30 and depth > 1:
         return node_name(node, depth - 1)

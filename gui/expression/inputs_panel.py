@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.engine.tensor import relative_error
+from autograd_core.engine.gradcheck import relative_error
 from autograd_core.numbers import COMPACT, LEDGER, format_number, format_scientific
 
 from ..graph_view.graph_state import Change

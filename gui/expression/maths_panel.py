@@ -13,6 +13,7 @@ import html
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
+from autograd_core.engine.user_ops import UnknownDerivative
 from autograd_core.language.symbolic import Builder, SymbolicError, derivative_of, local_derivatives, to_html
 from autograd_core.language.trace import node_name
 from autograd_core.numbers import LEDGER, format_number
@@ -167,7 +168,10 @@ class MathsPanel(QWidget):
 
     def _node_html(self) -> str:
         state = self.state
-        path = state.selected_path()
+        try:
+            path = state.selected_path()
+        except UnknownDerivative as error:  # an op written in Python: its closure holds the derivative
+            return f"<p>{esc(str(error))}.</p>"
         if path is None:
             return "<p><i>Click a node in the graph: its formula and the chain rule from it to the output.</i></p>"
         start = path.nodes[0]

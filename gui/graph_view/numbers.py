@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from autograd_core.drawing.graph import GraphSnapshot
+from autograd_core.engine.user_ops import UNKNOWN_LOCAL
 from autograd_core.numbers import format_full, format_number
 
 from .items import NUMBERS_MIN_POINTS
@@ -92,6 +93,9 @@ class BoxNumbers:
             else f"{self.snapshot.grad_name}: not computed yet",
         ]
         incoming = sorted(graph.in_edges(node, keys=True, data=True), key=lambda e: e[3].get("index", e[2]))
+        if attrs.get("user_op"):  # an op written in Python: one sentence, never a guessed number
+            lines.append(f"an op written in Python: its local derivative {UNKNOWN_LOCAL}")
+            incoming = ()
         if incoming:
             lines.append("local derivatives:")
         for u, v, key, data in incoming:

@@ -7,7 +7,7 @@ import pytest
 
 from autograd_core import Tensor, topological_order
 from autograd_core.drawing.graph import count_crossings, layout, to_networkx, update_values
-from autograd_core.engine.tensor import derivative_formula
+from autograd_core.engine.explain import derivative_formula
 from autograd_core.language.expression import compile_expression
 from autograd_core.learn.nn import MLP
 

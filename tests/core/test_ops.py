@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from autograd_core import Tensor, compile_expression
+from autograd_core.engine.explain import derivative_formula, describe_node
 from autograd_core.engine.ops import (
     OPS,
     SELU_ALPHA,
@@ -16,7 +17,6 @@ from autograd_core.engine.ops import (
     stable_sigmoid,
     stable_softmax,
 )
-from autograd_core.engine.tensor import derivative_formula, describe_node
 from autograd_core.language.expression import FUNCTION_NAMES, METHOD_NAMES
 from autograd_core.language.trace import node_name
 from autograd_core.learn.nn import ACTIVATION_HELP, ACTIVATIONS, MLP, activate_array, activation_range
