@@ -2,11 +2,14 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tools/render_svg.py graph.svg [more.svg ...] [--out DIR] [--scale 2]
     QT_QPA_PLATFORM=offscreen .venv/bin/python tools/render_svg.py --samples --out /tmp/svg
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/render_svg.py --notebook examples/article.ipynb --out /tmp/nb
 
 Each PNG is written beside its SVG (or into ``--out``), at ``--scale`` times the SVG's size.  ``--samples`` first
 draws the pictures worth checking by eye into ``--out``: a 10-node graph in light and dark, LR and TB, a neuron's
 graph inside a notebook-like page (light and dark), a graph with a user op, the folded overviews of two
-2,000-node expressions and of the article's 70,000-node training loss.
+2,000-node expressions and of the article's 70,000-node training loss.  ``--notebook`` executes a notebook in
+memory (nbclient, this venv's Python; the file is never written) and renders each SVG output as that notebook's
+output cell, on a light and a dark page.
 """
 
 from __future__ import annotations
@@ -103,17 +106,43 @@ def samples(out: Path) -> list[tuple[Path, str | None]]:
     return made
 
 
+def notebook_outputs(path: Path, out: Path) -> list[tuple[Path, str | None]]:
+    """Execute the notebook at ``path`` in memory and write each SVG output to ``out``; each is rendered twice,
+    on a light and on a dark notebook page."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(
+        notebook, kernel_name="python3", timeout=900, resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    for k, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            svg = output.get("data", {}).get("image/svg+xml")
+            if svg:
+                for page in ("light", "dark"):
+                    file = out / f"{path.stem}_cell{k}_{page}_page.svg"
+                    file.write_text(svg, encoding="utf-8")
+                    made.append((file, page))
+    return made
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("svgs", nargs="*", type=Path)
     parser.add_argument("--out", type=Path, help="folder for the PNGs (default: beside each SVG)")
     parser.add_argument("--scale", type=float, default=1.5)
     parser.add_argument("--samples", action="store_true", help="draw the sample pictures into --out first")
+    parser.add_argument("--notebook", type=Path, help="execute this notebook in memory and render its SVG outputs")
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     jobs = [(p, None) for p in args.svgs]
     if args.samples:
         jobs += samples(args.out or Path("svg-samples"))
+    if args.notebook:
+        jobs += notebook_outputs(args.notebook, args.out or Path("svg-samples"))
     for svg, page in jobs:
         folder = args.out or svg.parent
         folder.mkdir(parents=True, exist_ok=True)
