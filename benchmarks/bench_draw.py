@@ -1,9 +1,10 @@
 """Time and size of a graph's SVG picture (``autograd_core.draw``, a notebook cell's ``_repr_svg_``).
 
 Run: .venv/bin/python benchmarks/bench_draw.py
-Three graphs: 10 nodes, 2,000 nodes (the wide and the deep expression of bench_graph.py) and the article's whole
-training loss (its MLP 2-16-16-1 on 100 moons points, about 66,000 nodes).  A notebook shows a cell's result
-within 5 s and under 300 kB; the big ones are folded into an overview (``autograd_core.drawing.folding``).
+Graphs of 10 nodes, 300 (the most drawn box by box), 2,000 (the wide and the deep expression of bench_graph.py) and
+the article's whole training loss (its MLP 2-16-16-1 on 100 moons points: 65,740 nodes; on its 200: 131,140).
+A notebook shows a cell's result within 5 s and under 300 kB; the big ones are folded into an overview
+(``autograd_core.drawing.folding``).
 """
 
 from __future__ import annotations
@@ -71,14 +72,15 @@ def article_loss(points: int = 100) -> Tensor:
     return loss
 
 
-def expression(shape: str) -> Tensor:
-    """bench_graph.py's 2,000-node expressions: one wide neuron of 500 inputs, or 400 small neurons in a chain."""
+def expression(shape: str, nodes: int = 2000) -> Tensor:
+    """bench_graph.py's 2,000-node expressions: one wide neuron of 500 inputs, or 400 small neurons in a chain
+    (``nodes`` scales them)."""
     from autograd_core.language.expression import compile_expression
 
     if shape == "wide":
-        text = "tanh(" + " + ".join(f"w{i}*x{i}" for i in range(500)) + ")"
+        text = "tanh(" + " + ".join(f"w{i}*x{i}" for i in range(nodes // 4)) + ")"
     else:
-        text = "\n".join(["h0 = x", *(f"h{i} = tanh(w{i}*h{i - 1} + b{i})" for i in range(1, 401))])
+        text = "\n".join(["h0 = x", *(f"h{i} = tanh(w{i}*h{i - 1} + b{i})" for i in range(1, nodes // 5 + 1))])
     program = compile_expression(text)
     out = program.evaluate({name: 0.5 for name in program.inputs}).output
     out.backward()
@@ -109,9 +111,11 @@ def main() -> None:
     print(f"bench_draw: time and SVG size of a graph's picture (target < {TARGET_SECONDS:g} s, < 300 kB)")
     for name, build, repeats in (
         ("10 nodes", ten_nodes, 5),
+        ("300 nodes (wide expression: the most drawn whole)", lambda: expression("wide", 300), 3),
         ("2,000 nodes (wide expression)", lambda: expression("wide"), 3),
         ("2,001 nodes (deep expression)", lambda: expression("deep"), 3),
         ("article's training loss, 100 points", lambda: article_loss(100), 3),
+        ("article's training loss, 200 points (the notebook's last cell)", lambda: article_loss(200), 1),
     ):
         root = build()
         from autograd_core.engine.tensor import topological_order

@@ -33,7 +33,8 @@ def dominators(order: list[Tensor]) -> tuple[list[int], list[list[int]], list[li
     and ``consumers[i]`` list the indices of i's arguments (one per use) and of the nodes using it.
     """
     index = {node: i for i, node in enumerate(order)}
-    parents = [[index[p] for p in node.parents] for node in order]
+    at = index.__getitem__
+    parents = [list(map(at, node.parents)) for node in order]
     consumers: list[list[int]] = [[] for _ in order]
     for i, ps in enumerate(parents):
         for p in ps:
@@ -157,9 +158,14 @@ def _box_graph(order, boxes: dict, idom, parents, consumers) -> nx.MultiDiGraph:
     owner = {h: first for first, box in boxes.items() for h in box.members}
 
     def box_of(i: int) -> int:
+        path = []
         while i not in owner:
+            path.append(i)
             i = idom[i]
-        return owner[i]
+        box = owner[i]
+        for j in path:  # (remembered: the next walk from below stops here)
+            owner[j] = box
+        return box
 
     graph = nx.MultiDiGraph()
     for first, box in boxes.items():

@@ -10,6 +10,7 @@ article's 70,000-node training loss is a picture of a few kilobytes, not a froze
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import textwrap
@@ -114,12 +115,18 @@ def draw(
         raise ValueError(f"unknown theme {theme!r}; choose one of {', '.join(THEMES)}")
     if not isinstance(root, Tensor):
         raise TypeError(f"draw() takes a Tensor (the output whose graph to draw), got {type(root).__name__}")
-    order = topological_order(root)
-    if len(order) <= max_nodes:
-        graph, note = to_networkx(root), ""
-    else:
-        graph, note = fold(root, max_boxes, order)
-    svg = render(graph, direction, theme, note)
+    collecting = gc.isenabled()
+    gc.disable()  # the walks make many small lists: the collector would scan every node of a big graph for nothing
+    try:
+        order = topological_order(root)
+        if len(order) <= max_nodes:
+            graph, note = to_networkx(root), ""
+        else:
+            graph, note = fold(root, max_boxes, order)
+        svg = render(graph, direction, theme, note)
+    finally:
+        if collecting:
+            gc.enable()
     return GraphPicture(
         svg, nodes=len(order), boxes=graph.number_of_nodes(), note=note, direction=direction, theme=theme
     )
