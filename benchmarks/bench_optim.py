@@ -8,7 +8,7 @@
    training panel offers, at the config's learning rate: trainer steps per second, ms per
    step inside the optimizer, test accuracy at the end.
 3. The price of torch's fused multiply–adds: Adam's step on the 337 weights with the
-   module's ``fma`` against plain ``a*b + c`` (same process, alternating).
+   ``fma`` of ``optim/torch_float.py`` against plain ``a*b + c`` (same process, alternating).
 
     python benchmarks/bench_optim.py [--steps 500] [--train-steps 100]
 """
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autograd_core.engine.tensor import Tensor
 from autograd_core.learn import optim
+from autograd_core.learn.optim.torch_float import exact_fma
 from autograd_core.learn.training import Trainer, TrainingConfig
 
 LAB = {  # name → (optimizer over [x, y], a learning rate that moves on Rosenbrock)
@@ -128,7 +129,7 @@ def fma_price(rounds: int = 300) -> None:
 def _fma_kind(f) -> str:
     if f is getattr(math, "fma", None):
         return "math.fma"
-    if f is optim._exact_fma:
+    if f is exact_fma:
         return "exact rational fallback"
     return "C library via ctypes"
 

@@ -37,6 +37,22 @@ def derivative_formulas(node: Tensor) -> list[str]:
     return [op.derivative_text(index, names) for index in range(len(parents))]
 
 
+def node_name(node: Tensor, depth: int = 2) -> str:
+    """The node's label, a constant's value, or a short formula such as 'tanh(… + c)' (the op table's text)."""
+    if node.label:
+        return node.label
+    if node.is_leaf:
+        return format_number(node.data, LEDGER)
+    if depth == 0:
+        return "…"
+    if node.op_entry is None:  # an op written by hand, unlabeled: its closure is all there is
+        return f"op({', '.join(node_name(p, depth - 1) for p in node.parents)})"
+    text = node.op_entry.show([node_name(p, depth - 1) for p in node.parents], node)
+    if len(text) > 30 and depth > 1:
+        return node_name(node, depth - 1)
+    return text
+
+
 def describe_node(node: Tensor) -> str:
     """`log(-1)` style text: the op applied to its parents' values."""
     op = node.op_entry

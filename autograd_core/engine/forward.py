@@ -155,7 +155,7 @@ class ForwardStep:
         With ``numbers`` the local derivatives' values are written out too
         ('… = b · 1.0 + a · 0.0 = −3.0 · 1.0 + 2.0 · 0.0 = −3.0').
         """
-        from autograd_core.language.trace import node_name
+        from autograd_core.engine.explain import node_name
 
         name = node_name(self.node)
         dot = tangent_symbol(name)

@@ -11,7 +11,7 @@ order), so replaying every step gives bit-for-bit ``backward()``'s gradients.
 
 from __future__ import annotations
 
-from autograd_core.engine.explain import UNKNOWN_FORMULA, derivative_formula
+from autograd_core.engine.explain import UNKNOWN_FORMULA, derivative_formula, node_name
 from autograd_core.engine.ops import wrap
 from autograd_core.engine.tensor import Tensor, topological_order
 from autograd_core.engine.user_ops import UNKNOWN_LOCAL
@@ -154,22 +154,6 @@ def grads_after(root: Tensor, steps: list[BackwardStep], k: int) -> dict[Tensor,
 def fmt(x: float) -> str:
     """A gradient in the ledger: 6 significant digits, '1.0' rather than '1'."""
     return format_number(x, LEDGER, point=True)
-
-
-def node_name(node: Tensor, depth: int = 2) -> str:
-    """The node's label, a constant's value, or a short formula such as 'tanh(… + c)' (the op table's text)."""
-    if node.label:
-        return node.label
-    if node.is_leaf:
-        return format_number(node.data, LEDGER)
-    if depth == 0:
-        return "…"
-    if node.op_entry is None:  # an op written by hand, unlabeled: its closure is all there is
-        return f"op({', '.join(node_name(p, depth - 1) for p in node.parents)})"
-    text = node.op_entry.show([node_name(p, depth - 1) for p in node.parents], node)
-    if len(text) > 30 and depth > 1:
-        return node_name(node, depth - 1)
-    return text
 
 
 def output_name(output: Tensor, taken=()) -> str:

@@ -30,11 +30,21 @@ ACTIVATION_HELP: dict[str, str] = {
 INITIALIZATIONS = ("uniform", "he", "xavier")
 
 
-def _activation_op(activation: str) -> Op:
-    op = OPS.get(activation)
-    if op is None or not op.activation:
+def check_activation(activation) -> None:
+    """Refuse, in one sentence, what is not the name of an activation of the op table."""
+    if callable(activation):  # an op written in Python: a network here must be saved and exported, by name
+        name = getattr(activation, "__name__", "function")
+        raise ValueError(
+            f"the activation {name} is a Python function, and a network here takes an activation by name so that "
+            f"its sessions and exports can write it ({', '.join(ACTIVATIONS)}): use your op in your own Neuron"
+        )
+    if activation not in ACTIVATIONS:
         raise ValueError(f"unknown activation {activation!r}; choose one of {', '.join(ACTIVATIONS)}")
-    return op
+
+
+def _activation_op(activation: str) -> Op:
+    check_activation(activation)
+    return OPS[activation]
 
 
 def activation_range(activation: str) -> tuple[float, float]:
@@ -203,12 +213,11 @@ class MLP(Module):
         if isinstance(activation, list | tuple):
             if len(activation) != hidden:
                 raise ValueError(f"{len(activation)} activations for {hidden} hidden layers")
-            per_layer = [str(a) for a in activation]
+            per_layer = [a if callable(a) else str(a) for a in activation]
         else:
             per_layer = [activation] * hidden
         for name in (*per_layer, output_activation or "linear"):
-            if name not in ACTIVATIONS:
-                raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
+            check_activation(name)
         if init not in INITIALIZATIONS:
             raise ValueError(f"unknown initialization {init!r}; choose one of {', '.join(INITIALIZATIONS)}")
         if nin < 1:

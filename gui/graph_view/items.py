@@ -61,7 +61,7 @@ class NodeItem(QGraphicsItem):
             function = attrs.get("output_op") or ""
             function = function if function.isalpha() else attrs.get("output_label") or ""  # relu, or "score"
             return f"▣ {label} · {function}" if function else f"▣ {label} ({op})"
-        if label and op:
+        if label and op and label != op:  # an op written in Python is named by its label: "softsign", once
             return f"{label} = {op}"
         group = attrs.get("group")
         if op and group and kind == "op" and not is_generated_name(group):

@@ -345,3 +345,11 @@ def test_forward_mode_higher_order_and_symbolic_say_why_they_cannot():
         from_graph(out)
     with pytest.raises(UnknownDerivative, match="lives in its _backward closure"):
         h.local_grads  # noqa: B018  (the property raises)
+
+
+def test_a_network_refuses_a_python_function_as_its_activation_in_one_sentence():
+    """Sessions and exports write a network's activations by name; a closure could not be written back."""
+    from autograd_core import MLP
+
+    with pytest.raises(ValueError, match=r"^the activation softsign is a Python function[^.]*$"):
+        MLP(2, [4, 1], activation=softsign)

@@ -363,3 +363,24 @@ def test_edge_bundles_paint_each_edge_as_its_own_stroke(qtbot, view):
     reference, painted = picture(one_by_one), picture(bundled)
     assert painted != picture(lambda _p: None)
     assert painted == reference
+
+
+def test_an_op_written_in_python_is_an_op_box_named_by_its_label_and_its_derivative_is_not_guessed(qtbot, view):
+    """The article's way: out = Tensor(value, label, _children), out._backward = closure."""
+    x = Tensor(-2.0, label="x")
+    out = Tensor(x.data / (1 + abs(x.data)), label="softsign", _children=(x,))
+
+    def _backward():
+        x.grad += out.grad / (1 + abs(x.data)) ** 2
+
+    out._backward = _backward
+    y = out * 3.0
+    y.backward()
+    graph = to_networkx(y)
+    draw(qtbot, view, graph)
+    node = graph.graph["ids"][out]
+    item = view.nodes[node]
+    assert (item.kind, item.title, item.value, item.grad) == ("op", "softsign", out.data, 3.0)
+    tip = view.tooltip_for(node)
+    assert "an op written in Python: its local derivative lives in its _backward closure" in tip
+    assert "∂softsign/∂x" not in tip  # no number where the closure holds the derivative

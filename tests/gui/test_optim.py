@@ -24,12 +24,11 @@ from autograd_core.learn.optim import (
     FiniteDifferenceHessian,
     Newton,
     RMSprop,
-    _exact_fma,
-    _lerp,
     fma,
     learning_rate,
     make_optimizer,
 )
+from autograd_core.learn.optim.torch_float import exact_fma, lerp
 
 
 def _params(values, grads):
@@ -317,14 +316,14 @@ def test_fused_multiply_add_rounds_once():
     assert fma(0.1, 10.0, -1.0) == 5.551115123125783e-17 == float(Fraction(0.1) * 10 - 1)
     assert math.isnan(fma(math.inf, 0.0, 1.0)) and fma(1e308, 10.0, 0.0) == math.inf
     # torch.lerp changes formula at weight 0.5; both ends exact at weights 0 and 1
-    assert _lerp(2.0, 6.0, 0.25) == 3.0 and _lerp(2.0, 6.0, 0.75) == 5.0
-    assert _lerp(2.0, 6.0, 0.0) == 2.0 and _lerp(2.0, 6.0, 1.0) == 6.0
+    assert lerp(2.0, 6.0, 0.25) == 3.0 and lerp(2.0, 6.0, 0.75) == 5.0
+    assert lerp(2.0, 6.0, 0.0) == 2.0 and lerp(2.0, 6.0, 1.0) == 6.0
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6), st.floats(-1e12, 1e12))
 def test_the_loaded_fma_agrees_with_exact_rational_arithmetic(a, b, c):
-    assert fma(a, b, c) == _exact_fma(a, b, c)
+    assert fma(a, b, c) == exact_fma(a, b, c)
 
 
 # --------------------------------------------------------------------- Newton
