@@ -89,8 +89,15 @@ def samples(out: Path) -> list[tuple[Path, str | None]]:
         made.append((path, theme))
     a, c = Tensor(1.5, label="a"), Tensor(-2.0, label="c")
     user = Tensor(a.data * c.data, label="my_mul", _children=(a, c))
+
+    def _backward():  # an op written the article's way
+        a.grad += c.data * user.grad
+        c.grad += a.data * user.grad
+
+    user._backward = _backward
     y = (user + a).tanh()
     y.label = "y"
+    y.backward()
     path = out / "user_op.svg"
     draw(y).save(path)
     made.append((path, None))

@@ -27,6 +27,7 @@ MAX_NODES = 300  # drawn one box per node up to this many (about 100 kB of SVG);
 DIRECTIONS = ("LR", "TB")
 FOLD_NODES = 120  # a long drawing of up to this many boxes is cut into blocks when that fits a page better
 PAGE_ASPECT = 3.0  # ... a page being up to three times as wide as tall, or as tall as wide
+PAGE_WIDTH = 1200.0  # a drawing no longer than this (px) fits a notebook's page as it is
 
 # The graph view's colors of each theme (gui/shell/theme.py's palette: graph_*, borders, fills, error).
 THEMES = {
@@ -269,9 +270,12 @@ def _layout(graph, sizes: dict, direction: str):
 
 
 def _shape_cost(drawing) -> float:
-    """How far a drawing is from fitting a page: 1 when it is within PAGE_ASPECT either way, more otherwise."""
+    """How far a drawing is from fitting a page: 1 when it fits one as it is or is within PAGE_ASPECT either way,
+    more otherwise."""
     left, top, right, bottom = drawing.extent()
     w, h = max(right - left, 1.0), max(bottom - top, 1.0)
+    if max(w, h) <= PAGE_WIDTH:
+        return 1.0
     return max(w / h / PAGE_ASPECT, h / w / PAGE_ASPECT, 1.0)
 
 
