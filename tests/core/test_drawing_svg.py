@@ -157,6 +157,24 @@ def test_dominators_by_hand():
     assert parents[at[sq]] == [at[x], at[x]] and consumers[at[x]] == [at[sq], at[sq]]
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_dominators_agree_with_networkx_on_random_graphs(seed):
+    import networkx as nx
+
+    rng = random.Random(seed)
+    values = [Tensor(rng.uniform(-1, 1), label=f"x{i}") for i in range(6)]
+    for _ in range(60):  # each op reuses earlier values at random: shared nodes, x*x, long and short paths
+        a, b = rng.choice(values), rng.choice(values[-8:])
+        values.append(rng.choice([a * b, a + b, a.tanh(), a - b]))
+    root = Tensor.sum(values[-10:])
+    order = topological_order(root)
+    idom, parents, _ = dominators(order)
+    reverse = nx.DiGraph((i, p) for i, ps in enumerate(parents) for p in ps)
+    reverse.add_nodes_from(range(len(order)))
+    expected = nx.immediate_dominators(reverse, len(order) - 1)
+    assert {i: idom[i] for i in expected} == expected
+
+
 def test_a_big_graph_is_folded_into_a_small_overview_that_says_so():
     loss = article_loss(20)
     n = len(topological_order(loss))
@@ -171,6 +189,7 @@ def test_a_big_graph_is_folded_into_a_small_overview_that_says_so():
     assert any(b[2][0] == "▣ Σ 21 terms" for b in shown)  # the article's sum(…) of 20 terms, from 0
     graph, note = fold(loss)
     assert note == picture.note
-    # every node is in exactly one box
+    # every node is in exactly one box, and every box but the loss's feeds another (no edge between boxes lost)
     assert sum(attrs.get("members", 1) for _, attrs in graph.nodes(data=True)) == n
+    assert [b for b in graph if graph.out_degree(b) == 0] == [n - 1]
     assert draw(loss, max_boxes=80).boxes > picture.boxes
