@@ -29,6 +29,7 @@ __all__ = [
     "backward_steps",
     "compile_expression",
     "dataset_from_points",
+    "draw",
     "gradcheck",
     "grads_after",
     "is_grad_enabled",
@@ -45,9 +46,25 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """``to_networkx`` and ``layout`` load networkx on first use (keeps ``import autograd_core`` quick)."""
+    """``to_networkx``, ``layout`` and ``draw`` load networkx on first use (keeps ``import autograd_core`` quick)."""
     if name in ("to_networkx", "layout"):
         from autograd_core.drawing import graph
 
         return getattr(graph, name)
+    if name == "draw":
+        from autograd_core.drawing import svg
+
+        return svg.draw
     raise AttributeError(f"module 'autograd_core' has no attribute {name!r}")
+
+
+def _repr_svg_(self: Tensor) -> str:
+    """A notebook cell that ends with a Tensor shows its graph (IPython's display protocol)."""
+    from autograd_core.drawing import svg
+
+    return svg.draw(self).svg
+
+
+# Attached here, not in the engine: the engine never imports the drawing (the layers point one way), and the
+# drawing loads networkx, which a plain ``import autograd_core`` does not need until a graph is shown.
+Tensor._repr_svg_ = _repr_svg_

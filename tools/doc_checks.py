@@ -164,7 +164,8 @@ def exists(path: str, bases: list[Path]) -> bool:
 
 @functools.cache
 def _bound_names(source: Path) -> frozenset[str]:
-    """Every name a module binds: its functions, classes, assignments and imports."""
+    """Every name a module binds: its functions, classes, assignments and imports, and what its ``__all__``
+    exports (a module's ``__getattr__`` may load those on first use)."""
     names = set()
     for node in ast.walk(ast.parse(source.read_text("utf-8"))):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -173,6 +174,8 @@ def _bound_names(source: Path) -> frozenset[str]:
             names.add(node.id)
         elif isinstance(node, ast.alias):
             names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            names |= {c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant)}  # loaded lazily, maybe
     return frozenset(names)
 
 
