@@ -79,7 +79,7 @@ def test_a_predict_task_parses_with_its_answer_tolerance_and_reveal():
     [
         (("tolerance: 0.01\n", ""), "states no 'tolerance:'"),
         (("tolerance: 0.01", "tolerance: a lot"), "is not a number like 0.01 or 5%"),
-        (("answer: sign", "answer: colour"), "answer 'colour' is not one of number, sign"),
+        (("answer: sign", "answer: shape"), "answer 'shape' is not one of number, sign"),
         (("predict: grad(a)", "predict: grad(a) +"), "bad predict"),
         (("reveal: backward\n\n## Task: Predict the sign", "\n## Task: Predict the sign"), "has no 'reveal:'"),
         (("check: backward_done", "check: backward_done\ntolerance: 1"), "belongs to a predict task"),
