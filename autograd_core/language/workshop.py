@@ -21,6 +21,8 @@ from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.language.workshop_check import CheckResult, check_definition
 from autograd_core.language.workshop_definition import OpDefinition, WorkshopError, make_op
 
+MAX_OPS = 64  # ops a session or the settings may bring
+
 __all__ = [
     "CheckResult",
     "OpDefinition",
@@ -61,6 +63,8 @@ def load_definitions(data: object, lo: float = -3.0, hi: float = 3.0) -> list[st
     """Define every op saved by ``save_definitions``, in order; returns one sentence per op refused."""
     if not isinstance(data, list):
         return [f"the saved ops must be a list, got {type(data).__name__}"]
+    if len(data) > MAX_OPS:
+        return [f"{len(data):,} saved ops; the workshop keeps at most {MAX_OPS}"]
     problems = []
     for item in data:
         try:
@@ -70,5 +74,6 @@ def load_definitions(data: object, lo: float = -3.0, hi: float = 3.0) -> list[st
             continue
         result = define(definition, lo, hi)
         if not result.accepted:
-            problems.append(f"{definition.name}: {result.message}")
+            name = definition.name if len(definition.name) <= 40 else definition.name[:40] + "…"
+            problems.append(f"{name}: {result.message}")
     return problems

@@ -305,3 +305,49 @@ def test_a_definition_never_reaches_eval():
     assert not result.accepted and "not in the language" in result.message
     assert not Path("/tmp/should-not-exist").exists()
     assert math.isfinite(check_definition(SOFTSIGN).seconds)
+
+
+def test_a_session_keeps_the_ops_its_network_uses(tmp_path):
+    from autograd_core.session import load_session, save_session, trainer_from_session
+
+    define(SOFTSIGN)
+    trainer = Trainer(TrainingConfig(activation="soft", layers=[3], seed=4, samples=30))
+    trainer.step()
+    path = tmp_path / "run.json"
+    save_session(path, trainer)
+    CUSTOM_OPS.clear()  # a new app: the op is not defined until the session brings it
+    data = load_session(path)
+    assert data.custom_ops == [SOFTSIGN.to_dict()] and "soft" in CUSTOM_OPS
+    again = trainer_from_session(data)
+    assert again.model.state_dict() == trainer.model.state_dict()
+    assert again.step().train_loss == pytest.approx(trainer.step().train_loss, abs=1e-12)
+
+
+def test_a_session_with_a_hostile_op_is_refused_in_one_sentence(tmp_path):
+    import json
+
+    from autograd_core.session import SessionError, load_session, save_session
+
+    path = tmp_path / "run.json"
+    save_session(path, None)
+    doc = json.loads(path.read_text())
+    doc["custom_ops"] = [{"name": "x" * 10_000, "inputs": ["x"], "value": "x", "derivatives": ["1"]}]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(
+        SessionError, match=r"an op of the session is refused: x{40}…: the op's name is 10,000 characters"
+    ):
+        load_session(path)
+
+
+def test_a_version_2_session_without_ops_still_loads(tmp_path):
+    import json
+
+    from autograd_core.session import load_session, session_dict
+
+    trainer = Trainer(TrainingConfig(layers=[3], seed=4, samples=30))
+    doc = session_dict(trainer)
+    doc["version"] = 2
+    del doc["custom_ops"]
+    (tmp_path / "v2.json").write_text(json.dumps(doc))
+    data = load_session(tmp_path / "v2.json")
+    assert data.custom_ops == [] and data.weights == trainer.model.state_dict()
