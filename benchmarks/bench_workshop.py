@@ -27,6 +27,13 @@ CASES = {
     ),
     "wrong derivative (refused)": OpDefinition("soft", ("x",), "x / (1 + abs(x))", ("1 / (1 + abs(x))",)),
     "two inputs, 21 × 21": OpDefinition("blend", ("x", "y"), "x*y + sin(x)", ("y + cos(x)", "x")),
+    # near the size limits: 12 kinks, 300 characters, two inputs (the symbolic comparison runs out of time)
+    "large, two inputs (worst case)": OpDefinition(
+        "big",
+        ("x", "y"),
+        "+".join(f"abs(x - {k}*y) * sin(x + {k})" for k in range(12)),
+        ("+".join(f"(x - {k}*y)/abs(x - {k}*y) * sin(x + {k}) + abs(x - {k}*y) * cos(x + {k})" for k in range(4)), "0"),
+    ),
 }
 
 
