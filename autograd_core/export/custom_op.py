@@ -118,3 +118,32 @@ def torch_expression(definition: OpDefinition, operands: tuple[str, ...] | None 
 def torch_function(definition: OpDefinition) -> str:
     """``def name(x): return <torch ops>``, to paste before a model that uses it as its activation."""
     return f"def {definition.name}({', '.join(definition.inputs)}):\n    return {torch_expression(definition)}\n"
+
+
+def ops_needed(names) -> list[str]:
+    """The learner's ops among ``names`` and every op of theirs those call, in the order they were defined."""
+    wanted: set[str] = set()
+    stack = [n for n in names if n in CUSTOM_OPS]
+    while stack:
+        name = stack.pop()
+        if name not in wanted:
+            wanted.add(name)
+            stack.extend(getattr(CUSTOM_OPS.source(name), "uses", ()))
+    return [name for name in CUSTOM_OPS.names() if name in wanted]
+
+
+def definitions_code(names) -> list[str]:
+    """Lines that define the learner's ops ``names`` (and those they call) in a script on this library: the texts
+    as string literals, checked again there by the workshop (never run as Python)."""
+    needed = ops_needed(names)
+    if not needed:
+        return []
+    lines = [
+        "# ---- your ops from the workshop: their texts, checked again here in the expression language",
+        "from autograd_core.language.workshop import OpDefinition, define",
+        "",
+    ]
+    for name in needed:
+        d = CUSTOM_OPS.source(name).definition
+        lines.append(f"assert define(OpDefinition({d.name!r}, {d.inputs!r}, {d.value!r}, {d.derivatives!r})).accepted")
+    return [*lines, ""]
