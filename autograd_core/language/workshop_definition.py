@@ -39,7 +39,8 @@ COST_LIMIT = 5_000  # steps to compute the op once, through the learner's ops it
 RESERVED = frozenset({"linear", "True", "False", "None"})  # the network builder's "no activation", Python's words
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_NAMES_IN_TEXT = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_NAMES_IN_TEXT = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # a name, not a method (x.tanh) nor inside 1e5
+_CALLED_NAMES = re.compile(r"(?<!\w)[A-Za-z_]\w*")  # a name or a method
 _APPLY = 4  # the language's instruction that applies an op (see expression.py)
 
 
@@ -152,8 +153,10 @@ def _check_inputs(definition: OpDefinition) -> None:
         raise WorkshopError("an op takes one input (x) or two (x, y)", "inputs")
     for name in inputs:
         _check_identifier(name, "input", "inputs")
-        if name == definition.name or name in CUSTOM_OPS:
-            raise WorkshopError(f"the input {name!r} has the name of an op: call it x", "inputs")
+        if name == definition.name:
+            raise WorkshopError(f"the op and its input are both called {name!r}: rename one", "inputs")
+        if name in CUSTOM_OPS:
+            raise WorkshopError(f"the input {name!r} has the name of one of your ops: call it x", "inputs")
     if len(set(inputs)) != len(inputs):
         raise WorkshopError(f"the two inputs have the same name {inputs[0]!r}", "inputs")
     if not isinstance(definition.derivatives, tuple) or len(definition.derivatives) != len(inputs):
@@ -175,7 +178,7 @@ def _compile_text(definition: OpDefinition, index: int | None) -> Program:
         raise WorkshopError(f"type {what}", field)
     if len(text) > TEXT_LIMIT:
         raise WorkshopError(f"{what} is {len(text):,} characters long; an op's formula is at most {TEXT_LIMIT}", field)
-    if definition.name in _NAMES_IN_TEXT.findall(text):
+    if definition.name in _CALLED_NAMES.findall(text):
         raise WorkshopError(
             f"{what} calls {definition.name} itself: an op is written with ops that exist already, not with itself",
             field,
@@ -226,7 +229,7 @@ def compile_definition(definition: OpDefinition) -> CompiledDefinition:
     for index, program in enumerate([value, *derivatives]):
         _, what = _field(definition, index - 1 if index else None)
         for used in _custom_ops_in(program):
-            path = _path_to(used, definition.name)
+            path = _path_to(used, definition.name) if used != definition.name else None
             if path:
                 chain = ", which calls ".join(path[:-1])
                 raise WorkshopError(

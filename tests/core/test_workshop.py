@@ -137,6 +137,16 @@ def test_a_name_that_shadows_or_is_no_name_is_refused(name, words):
     assert result.grid is None
 
 
+def test_inputs_are_names_of_their_own():
+    same = check_definition(OpDefinition("x", ("x",), "x", ("1",)))
+    assert same.field == "inputs" and same.message == "the op and its input are both called 'x': rename one"
+    assert "is already an op of the engine" in check_definition(OpDefinition("f", ("tanh",), "1", ("0",))).message
+    two = check_definition(OpDefinition("f", ("x", "x"), "x", ("1", "1")))
+    assert two.message == "the two inputs have the same name 'x'"
+    assert "one input (x) or two" in check_definition(OpDefinition("f", ("x", "y", "z"), "x", ("1", "0", "0"))).message
+    assert "one derivative per input" in check_definition(OpDefinition("f", ("x", "y"), "x", ("1",))).message
+
+
 def test_a_ten_thousand_character_name_is_refused_in_a_short_sentence():
     result = check_definition(OpDefinition("a" * 10_000, ("x",), "x", ("1",)))
     assert result.message == f"the op's name is 10,000 characters long; a name is at most {NAME_LIMIT}"
@@ -145,6 +155,10 @@ def test_a_ten_thousand_character_name_is_refused_in_a_short_sentence():
 def test_an_op_that_calls_itself_is_refused_directly_and_through_another_op():
     direct = check_definition(OpDefinition("f", ("x",), "x * f(x)", ("1",)))
     assert direct.field == "value" and "calls f itself" in direct.message
+    assert define(OpDefinition("f", ("x",), "2*x", ("2",))).accepted
+    method = check_definition(OpDefinition("f", ("x",), "x", ("x.f()",)))  # as a method, redefining f
+    assert method.field == "derivative x" and "calls f itself" in method.message
+    undefine("f")
     assert define(OpDefinition("f", ("x",), "2*x", ("2",))).accepted
     assert define(OpDefinition("g", ("x",), "f(x) + x", ("3",))).accepted
     loop = define(OpDefinition("f", ("x",), "g(x)", ("3",)))
