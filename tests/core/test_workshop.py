@@ -387,3 +387,16 @@ def test_the_python_export_of_a_run_defines_the_ops_it_trains_with_and_trains_th
     assert script_train_loss(path) == pytest.approx(trainer.evaluate().train_loss, abs=1e-12)
     with pytest.raises(ExportUnsupported, match="soft2"):  # not wired yet: one sentence, not a broken script
         torch_script(config)
+
+
+def test_the_training_process_defines_the_ops_it_is_started_with():
+    from autograd_core.live.protocol import Start
+    from autograd_core.live.service import Engine
+
+    assert define(SOFTSIGN).accepted
+    saved = save_definitions()  # what the GUI sends
+    config = TrainingConfig(activation="soft", layers=[3], seed=1, samples=30).to_dict()
+    CUSTOM_OPS.clear()  # a fresh process knows no op of the learner's
+    engine = Engine(Start(config=config, custom_ops=saved), out=[])
+    assert engine.error is None and engine.trainer.model.activations[0] == "soft"
+    assert not engine.step_once() and engine.error is None and engine.trainer.step_count == 1
