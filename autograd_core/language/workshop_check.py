@@ -185,11 +185,19 @@ def check_definition(
     result = CheckResult(definition)
     try:
         compiled = result.compiled = compile_definition(definition)
+        try:
+            lo, hi = float(lo), float(hi)
+        except (TypeError, ValueError):
+            raise WorkshopError(f"the range must be two numbers, got {lo!r:.20} and {hi!r:.20}", "range") from None
         if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
             raise WorkshopError(f"the range must be two finite numbers, lo below hi, got [{lo}, {hi}]", "range")
         arity = len(definition.inputs)
         points = points or (POINTS_1D if arity == 1 else POINTS_2D)
-        if not 3 <= points <= (MAX_POINTS if arity == 1 else 101):
+        if (
+            isinstance(points, bool)
+            or not isinstance(points, int)
+            or not 3 <= points <= (MAX_POINTS if arity == 1 else 101)
+        ):
             raise WorkshopError(f"the grid takes 3 to {MAX_POINTS if arity == 1 else 101} points per axis", "range")
     except WorkshopError as error:
         result.error, result.field = error.message, error.field

@@ -400,3 +400,11 @@ def test_the_training_process_defines_the_ops_it_is_started_with():
     engine = Engine(Start(config=config, custom_ops=saved), out=[])
     assert engine.error is None and engine.trainer.model.activations[0] == "soft"
     assert not engine.step_once() and engine.error is None and engine.trainer.step_count == 1
+
+
+def test_a_value_undefined_everywhere_and_a_bad_range_are_said_in_one_sentence():
+    nowhere = check_definition(OpDefinition("nowhere", ("x",), "log(-1 - x*x)", ("-2*x / (-1 - x*x)",)))
+    assert nowhere.field == "value" and "undefined (nan or inf) at every point" in nowhere.message
+    assert check_definition(SOFTSIGN, 2.0, 1.0).field == "range"
+    assert "two numbers" in check_definition(SOFTSIGN, "a", 1.0).message
+    assert "3 to 2001 points" in check_definition(SOFTSIGN, -1.0, 1.0, 10**6).message
