@@ -147,3 +147,18 @@ def definitions_code(names) -> list[str]:
         d = CUSTOM_OPS.source(name).definition
         lines.append(f"assert define(OpDefinition({d.name!r}, {d.inputs!r}, {d.value!r}, {d.derivatives!r})).accepted")
     return [*lines, ""]
+
+
+def torch_module_name(name: str) -> str:
+    return f"Op_{name}"
+
+
+def torch_module(definition: OpDefinition) -> str:
+    """The op as a ``torch.nn.Module`` of torch ops, so a ``nn.Sequential`` can take it as an activation."""
+    x = definition.inputs[0]
+    return (
+        f"class {torch_module_name(definition.name)}(nn.Module):\n"
+        f'    """Your op {definition.name} from the workshop, as torch ops: torch differentiates them."""\n\n'
+        f"    def forward(self, {x}):\n"
+        f"        return {torch_expression(definition)}\n"
+    )

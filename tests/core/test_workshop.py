@@ -4,6 +4,7 @@ networks, sessions, exports)."""
 
 from __future__ import annotations
 
+import ast
 import math
 import os
 import subprocess
@@ -370,7 +371,7 @@ def test_a_version_2_session_without_ops_still_loads(tmp_path):
 def test_the_python_export_of_a_run_defines_the_ops_it_trains_with_and_trains_the_same(tmp_path):
     from export_helpers import script_train_loss
 
-    from autograd_core.export import python_script
+    from autograd_core.export import numpy_model_script, python_script
     from autograd_core.export.common import ExportUnsupported
     from autograd_core.export.to_torch import torch_script
 
@@ -385,8 +386,12 @@ def test_the_python_export_of_a_run_defines_the_ops_it_trains_with_and_trains_th
     path = tmp_path / "run.py"
     path.write_text(text)
     assert script_train_loss(path) == pytest.approx(trainer.evaluate().train_loss, abs=1e-12)
-    with pytest.raises(ExportUnsupported, match="soft2"):  # not wired yet: one sentence, not a broken script
-        torch_script(config)
+    torch_text = torch_script(config).text
+    ast.parse(torch_text)  # (torch itself is not installed here: tools/check_torch_exports.py runs it)
+    assert "class Op_soft2(nn.Module):" in torch_text and "    Op_soft2(),\n" in torch_text
+    assert "        return 2.0 * (x / (1.0 + torch.abs(x)))\n" in torch_text  # soft written out inside soft2
+    with pytest.raises(ExportUnsupported, match="soft2"):  # the NumPy model has no twin of it: one sentence
+        numpy_model_script(trainer.model)
 
 
 def test_the_training_process_defines_the_ops_it_is_started_with():
