@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
+from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.engine.tensor import topological_order
 from autograd_core.language.expression import ExpressionError, compile_expression
 
@@ -72,3 +73,6 @@ def expression_structure(text: str) -> Structure:
     output_op = root.op if not root.is_leaf else ""
     operands = tuple(p.label for p in root.parents if p.label)
     return Structure(output_op, operands, uses, ops)
+
+
+CUSTOM_OPS.subscribe(expression_structure.cache_clear)  # a text's ops change when the learner's ops do
