@@ -29,12 +29,15 @@ from dataclasses import dataclass, field
 
 from autograd_core.engine.tensor import Tensor
 from autograd_core.files import FileError, count_json_values, format_size, read_regular_file, write_atomically
+from autograd_core.language.workshop import load_definitions, save_definitions
 from autograd_core.learn.data import MAX_SAMPLES, Dataset
 from autograd_core.learn.runs import MAX_RUNS, Run, RunHistory, even_picks
 from autograd_core.learn.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
 
 FORMAT = "autograd-playground-session"
-VERSION = 2  # 2 adds "runs" (the run history); format 1 files (without it) are read with an empty history
+# 2 adds "runs" (the run history); format 1 files (without it) are read with an empty history.
+# 3 adds "custom_ops": the learner's ops of the workshop (a network may take one as its activation).
+VERSION = 3
 # The largest session the app writes (8 hidden layers of 256 with Adam state, 100,000 points both as
 # data and as painted points) is ~47 MiB and ~2.2 M values; the rest leaves room for a long history.
 # A full run history (50 runs of five 2,000-point curves, 64² pictures) adds at most ~11 MiB and ~1 M values.
@@ -57,7 +60,7 @@ FIELDS = {
     "stopped_reason",
     "extra",
 }
-FIELDS_BY_VERSION = {1: FIELDS, 2: FIELDS | {"runs"}}
+FIELDS_BY_VERSION = {1: FIELDS, 2: FIELDS | {"runs"}, 3: FIELDS | {"runs", "custom_ops"}}
 
 
 class SessionError(Exception):
@@ -78,6 +81,7 @@ class SessionData:
     sample_position: int = 0
     stopped_reason: str | None = None
     runs: list[Run] = field(default_factory=list)  # the run history, oldest first (RunHistory(runs) to go on)
+    custom_ops: list[dict] = field(default_factory=list)  # the learner's ops (workshop.save_definitions())
 
 
 def session_dict(
@@ -97,6 +101,7 @@ def session_dict(
         "stopped_reason": None,
         "extra": dict(extra or {}),
         "runs": _runs_list(runs),
+        "custom_ops": save_definitions(),
     }
     if trainer is not None:
         doc.update(
@@ -254,10 +259,14 @@ def parse_session(doc) -> SessionData:
 
     _check_counts(doc)
     runs = _parse_runs(doc.get("runs", []))
+    custom_ops = doc.get("custom_ops", [])
+    problems = load_definitions(custom_ops)  # before the config, whose activation may be one of them
+    if problems:
+        raise SessionError(f"an op of the session is refused: {problems[0]}")
     if doc["config"] is None:
         if any(doc[k] not in (None, []) for k in ("weights", "history", "optimizer_state", "data")):
             raise SessionError("a session without a config cannot hold weights, history, optimizer state or data")
-        return SessionData(None, None, [], None, extra, runs=runs)
+        return SessionData(None, None, [], None, extra, runs=runs, custom_ops=custom_ops)
 
     try:
         config = TrainingConfig.from_dict(doc["config"])
@@ -294,7 +303,9 @@ def parse_session(doc) -> SessionData:
         except (ValueError, TypeError) as exc:
             raise SessionError(f"bad data: {exc}") from exc
 
-    return SessionData(config, [float(v) for v in weights], metrics, state, extra, data, step, position, stopped, runs)
+    return SessionData(
+        config, [float(v) for v in weights], metrics, state, extra, data, step, position, stopped, runs, custom_ops
+    )
 
 
 def _parse_runs(items) -> list[Run]:
@@ -331,6 +342,9 @@ def trainer_from_session(data: SessionData) -> Trainer:
     """A Trainer in the saved state: same config, data, weights, optimizer state, history and step."""
     if data.config is None:
         raise SessionError("this session holds no trained model")
+    problems = load_definitions(data.custom_ops)  # the training process defines the session's ops too
+    if problems:
+        raise SessionError(f"an op of the session is refused: {problems[0]}")
     try:
         trainer = Trainer(data.config, data=data.data)
         trainer.model.load_state_dict(data.weights)

@@ -6,6 +6,7 @@ written out.  It prints ``train loss X`` last, the number ``main.py train --json
 from __future__ import annotations
 
 from autograd_core.export.common import BATCH_ORDER, INLINE_LIMIT, ScriptExport, list_literal, number, one_line
+from autograd_core.export.custom_op import definitions_code
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.regression import RegressionConfig, RegressionData
 from autograd_core.learn.training import DIVERGENCE_FACTOR, TrainingConfig
@@ -101,7 +102,8 @@ def _classification(c: TrainingConfig, data: Dataset | None, inline_limit) -> Sc
     lines.append("from autograd_core.learn.losses import data_loss, loss_array, regularization")
     if not c.features:
         lines.append("from autograd_core.learn.nn import MLP")
-    lines += ["from autograd_core.learn.optim import learning_rate, make_optimizer", "", "# ---- the data"]
+    lines += ["from autograd_core.learn.optim import learning_rate, make_optimizer", ""]
+    lines += [*definitions_code(c.activations or [c.activation]), "# ---- the data"]
     arrays = None
     if given:
         d = data if data is not None else c.make_data()
@@ -210,6 +212,7 @@ def _regression(c: RegressionConfig, data: RegressionData | None, inline_limit) 
         + (", huber" if c.loss == "huber" else "")
         + ("" if data is not None else ", make_regression_data, RegressionConfig"),
         "",
+        *definitions_code([c.activation]),
         "# ---- the data",
     ]
     arrays = None

@@ -11,6 +11,7 @@ import inspect
 
 import numpy as np
 
+from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.export.common import (
     BATCH_ORDER,
     INLINE_LIMIT,
@@ -22,6 +23,7 @@ from autograd_core.export.common import (
     number,
     one_line,
 )
+from autograd_core.export.custom_op import torch_module, torch_module_name
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.optim import FINAL_LR_FRACTION, make_optimizer
 from autograd_core.learn.regression import RegressionConfig, RegressionData, make_regression_data
@@ -122,12 +124,18 @@ def _regression_optimizer_defaults() -> dict:
 def _model_code(inputs: int, layers: list[int], outputs: int, activations: list[str]) -> str:
     sizes = [inputs, *layers, outputs]
     parts = []
+    modules: dict[str, str] = {}  # the learner's ops used as activations, as torch modules
     for i in range(len(sizes) - 1):
         parts.append(f"nn.Linear({sizes[i]}, {sizes[i + 1]})")
         if i < len(layers) and activations[i] != "linear":
+            if activations[i] in CUSTOM_OPS:
+                modules.setdefault(activations[i], torch_module(CUSTOM_OPS.source(activations[i]).definition))
+                parts.append(f"{torch_module_name(activations[i])}()")
+                continue
             check_activation(activations[i], TORCH_ACTIVATIONS, "PyTorch")
             parts.append(TORCH_ACTIVATIONS[activations[i]])
-    return "model = nn.Sequential(\n" + "".join(f"    {p},\n" for p in parts) + ")"
+    classes = "".join(f"{code}\n\n" for code in modules.values())
+    return classes + "model = nn.Sequential(\n" + "".join(f"    {p},\n" for p in parts) + ")"
 
 
 def torch_script(

@@ -42,13 +42,27 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from autograd_core.engine.ops import LANGUAGE_OPS, OPS, Op
+from autograd_core.engine.custom_ops import CUSTOM_OPS, find_op
+from autograd_core.engine.ops import OPS, Op
 from autograd_core.engine.tensor import Tensor
 
 # The language's functions and methods are the op table's (``autograd_core.engine.ops``):
 # ``tanh(x)`` / ``x.tanh()``, ``leaky_relu(x, 0.1)``, ``max(a, b)``, ``pow(a, b)``…
-FUNCTION_NAMES: tuple[str, ...] = tuple(op.name for op in LANGUAGE_OPS.values() if op.function)
-METHOD_NAMES: tuple[str, ...] = tuple(op.name for op in LANGUAGE_OPS.values() if op.method)
+# plus the learner's own ops of the workshop (``custom_ops.CUSTOM_OPS``), looked up when a text is compiled.
+FUNCTION_NAMES: tuple[str, ...] = tuple(op.name for op in OPS.values() if op.function)
+METHOD_NAMES: tuple[str, ...] = tuple(op.name for op in OPS.values() if op.method)
+
+
+def function_names() -> tuple[str, ...]:
+    """The names callable as ``name(x)`` now: the table's and the learner's ops."""
+    return FUNCTION_NAMES + CUSTOM_OPS.names()
+
+
+def method_names() -> tuple[str, ...]:
+    """The names callable as ``x.name()`` now."""
+    return METHOD_NAMES + CUSTOM_OPS.names()
+
+
 CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e}
 
 MAX_TEXT_LENGTH = 20_000
@@ -487,7 +501,7 @@ class _Compiler:
                 raise self.error("assign one name at a time (a, b = … is not supported)", target)
             raise self.error("only a name can be assigned, like h = a*b", target)
         name = target.id
-        if name in FUNCTION_NAMES:
+        if name in FUNCTION_NAMES or name in CUSTOM_OPS:
             raise self.error(f"cannot assign to '{name}': it is a function name", target)
         if name in CONSTANTS:
             raise self.error(f"cannot assign to '{name}': it is a constant", target)
@@ -549,7 +563,7 @@ class _Compiler:
             elif isinstance(node, ast.Call):
                 self.call(node, depth, work)
             elif isinstance(node, ast.Attribute):
-                if node.attr in METHOD_NAMES:
+                if node.attr in METHOD_NAMES or node.attr in CUSTOM_OPS:
                     raise self.error(f"'.{node.attr}' is a method: call it with brackets, like x.{node.attr}()", node)
                 raise self.error(
                     f"attributes such as '.{node.attr}' are not supported; methods are x.tanh() etc.", node
@@ -596,7 +610,7 @@ class _Compiler:
                 self.constants_used.add(name)
                 self.count(node)
             self.code.append((_CONST, name))
-        elif name in FUNCTION_NAMES:
+        elif name in FUNCTION_NAMES or name in CUSTOM_OPS:
             raise self.error(f"'{name}' is a function: call it with brackets, like {name}(x)", node)
         elif name in self.assigned:
             self.code.append((_LOAD, name))
@@ -621,19 +635,19 @@ class _Compiler:
         args = list(node.args)
         if isinstance(func, ast.Attribute):
             name = func.attr
-            if name not in METHOD_NAMES:
-                raise self.error(f"unknown method '{name}'{_suggest(name, METHOD_NAMES)}", func)
-            op = LANGUAGE_OPS[name]
+            if name not in METHOD_NAMES and name not in CUSTOM_OPS:
+                raise self.error(f"unknown method '{name}'{_suggest(name, method_names())}", func)
+            op = find_op(name)
             operands, extra = [func.value, *args[: op.arity - 1]], args[op.arity - 1 :]
             depths = [depth] + [depth + 1] * (len(operands) - 1)  # x.tanh().exp()… is a chain, not nesting
             method = True
         elif isinstance(func, ast.Name):
             name = func.id
-            if name not in FUNCTION_NAMES:
+            if name not in FUNCTION_NAMES and name not in CUSTOM_OPS:
                 if name in CONSTANTS or name in self.assigned or name in self.first_use or name in self.will_assign:
                     raise self.error(f"'{name}' is not a function", func)
-                raise self.error(f"unknown function '{name}'{_suggest(name, FUNCTION_NAMES)}", func)
-            op = LANGUAGE_OPS[name]
+                raise self.error(f"unknown function '{name}'{_suggest(name, function_names())}", func)
+            op = find_op(name)
             if name == "pow":
                 if len(args) != 2:
                     raise self.error(f"pow takes 2 arguments, pow(a, b) (got {len(args)})", node)

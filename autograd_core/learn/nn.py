@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 
+from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.engine.ops import ACTIVATION_OPS, OPS, Op
 from autograd_core.engine.tensor import Tensor
 from autograd_core.language.naming import weight_label
@@ -38,13 +39,19 @@ def check_activation(activation) -> None:
             f"the activation {name} is a Python function, and a network here takes an activation by name so that "
             f"its sessions and exports can write it ({', '.join(ACTIVATIONS)}): use your op in your own Neuron"
         )
-    if activation not in ACTIVATIONS:
-        raise ValueError(f"unknown activation {activation!r}; choose one of {', '.join(ACTIVATIONS)}")
+    if activation not in ACTIVATIONS and activation not in CUSTOM_OPS.activations():
+        choices = ", ".join(activation_names())
+        raise ValueError(f"unknown activation {activation!r}; choose one of {choices}")
+
+
+def activation_names() -> tuple[str, ...]:
+    """Every activation a network can take now: the table's, the learner's one-input ops, then linear."""
+    return (*ACTIVATIONS[:-1], *CUSTOM_OPS.activations(), LINEAR)
 
 
 def _activation_op(activation: str) -> Op:
     check_activation(activation)
-    return OPS[activation]
+    return OPS.get(activation) or CUSTOM_OPS.get(activation)
 
 
 def activation_range(activation: str) -> tuple[float, float]:

@@ -23,7 +23,7 @@ import numpy as np
 
 from autograd_core.engine.tensor import Tensor
 from autograd_core.language.expression import ExpressionError, compile_expression
-from autograd_core.learn.nn import ACTIVATIONS, INITIALIZATIONS, MLP
+from autograd_core.learn.nn import INITIALIZATIONS, MLP, activation_names
 from autograd_core.learn.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
 
 REGRESSION_LOSSES = ("mse", "huber")
@@ -111,7 +111,7 @@ class RegressionConfig:
             raise ValueError("x_min must be below x_max")
         if not 0 <= self.test_fraction < 0.95 or self.noise < 0 or self.lr <= 0 or self.huber_delta <= 0:
             raise ValueError("test_fraction must be in [0, 0.95), noise ≥ 0, lr > 0, huber_delta > 0")
-        if self.activation not in ACTIVATIONS or self.init not in INITIALIZATIONS:
+        if self.activation not in activation_names() or self.init not in INITIALIZATIONS:
             raise ValueError(f"unknown activation or initialization: {self.activation!r}, {self.init!r}")
         if self.loss not in REGRESSION_LOSSES:
             raise ValueError(f"loss must be one of {', '.join(REGRESSION_LOSSES)} for regression, got {self.loss!r}")

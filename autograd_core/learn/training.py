@@ -41,7 +41,7 @@ from autograd_core.learn.data import (
 from autograd_core.learn.features import FeatureMLP, check_features, check_finite, feature_values
 from autograd_core.learn.inspection import layer_gradient_norms
 from autograd_core.learn.losses import LOSSES, accuracy, data_loss, loss_array, penalty_array, regularization
-from autograd_core.learn.nn import ACTIVATIONS, INITIALIZATIONS, MLP
+from autograd_core.learn.nn import INITIALIZATIONS, MLP, activation_names
 from autograd_core.learn.optim import (
     OPTIMIZER_SETTINGS,
     OPTIMIZERS,
@@ -182,7 +182,7 @@ class TrainingConfig:
             raise ValueError(f"layers must be a list of at most {MAX_LAYERS} hidden layer widths")
         for width in self.layers:
             _integer("every layer width", width, 1, MAX_WIDTH)
-        _choice("activation", self.activation, ACTIVATIONS)
+        _choice("activation", self.activation, activation_names())
         check_features(self.features)
         if self.activations is not None:
             if not isinstance(self.activations, list) or len(self.activations) != len(self.layers):
@@ -191,7 +191,7 @@ class TrainingConfig:
                     f"got {self.activations!r}"
                 )
             for name in self.activations:
-                _choice("every activation", name, ACTIVATIONS)
+                _choice("every activation", name, activation_names())
         _integer("classes", self.classes, 2, MAX_CLASSES)
         if self.points is None and self.dataset in TWO_CLASS_DATASETS and self.classes != 2:
             raise ValueError(f"{self.dataset} has two classes; blobs and spiral take 2 to {MAX_CLASSES}")

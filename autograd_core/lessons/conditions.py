@@ -12,6 +12,8 @@ import ast
 import math
 import operator
 
+from autograd_core.lessons.structure import expression_structure
+
 # name -> what it is (docs/LESSONS.md lists the same table; tests/core/test_lessons.py holds the two together)
 STATE_NAMES: dict[str, str] = {
     "tab": 'the tab on screen: "expression", "training", "sample" or "lab"',
@@ -37,13 +39,19 @@ STATE_NAMES: dict[str, str] = {
     "previous_loss": "the training loss the run before this one ended on (nan before a second run)",
     "plot": 'the training plot on screen: "curves", "gradient_flow", "loss_slice", "confusion" or "landscape"',
     "diverged": "true while the app says training diverged",
+    "output_op": 'the op that made the output: "*", "+", "tanh", "**2"… ("" for a single input)',
 }
+# Read from the expression's text, not from the app (see structure.py): the GUI gives ``expression`` already.
+STRUCTURE_NAMES = ("output_op",)
 
 # function -> (number of arguments, what it does)
 FUNCTIONS: dict[str, tuple[int, str]] = {
     "grad": (1, "grad(a): the gradient shown for the node labeled a (0 before backward)"),
     "value": (1, "value(a): the value of the node labeled a"),
     "has": (1, "has(a): whether the expression has a node labeled a"),
+    "uses": (2, 'uses(x, "+"): how many times the node labeled x is an operand of a + node (x + x: 2)'),
+    "count": (1, 'count("relu"): how many nodes the op relu made (an op by name, or as the ledger writes it: "*")'),
+    "feeds_output": (1, "feeds_output(d): whether the node labeled d is an operand of the output itself"),
     "abs": (1, "abs(x): the size of x"),
     "min": (2, "min(x, y)"),
     "max": (2, "max(x, y)"),
@@ -111,15 +119,29 @@ def _validate(node: ast.AST) -> None:
             raise ConditionError(f"unknown function {ast.unparse(node.func)!r}; use {', '.join(FUNCTIONS)}", where)
         if node.keywords or len(node.args) != FUNCTIONS[name][0]:
             raise ConditionError(f"{name}() takes {FUNCTIONS[name][0]} argument(s)", where)
-        if name in ("grad", "value", "has"):
-            (arg,) = node.args
+        if name in ("grad", "value", "has", "feeds_output", "uses"):
+            arg = node.args[0]
             if not (isinstance(arg, ast.Name) or (isinstance(arg, ast.Constant) and isinstance(arg.value, str))):
                 raise ConditionError(f"{name}() takes a node's label, like {name}(a)", where)
-        else:
+        if name in ("uses", "count"):
+            op = node.args[-1]
+            if not (isinstance(op, ast.Constant) and isinstance(op.value, str)):
+                example = FUNCTIONS[name][1].split(":")[0]
+                raise ConditionError(f"{name}() takes an op in quotes, like {example}", where)
+        if name in ("abs", "min", "max"):
             for arg in node.args:
                 _validate(arg)
     else:
         raise ConditionError(f"{ast.unparse(node)!r} is not allowed in a condition", where)
+
+
+def _structure(state: dict):
+    return expression_structure(state.get("expression", "") or "")
+
+
+def evaluate(text: str, state: dict):
+    """The value of a condition's expression (a number, text, true/false) in ``state``: a prediction's truth."""
+    return _evaluate(parse_condition(text), state)
 
 
 def check(condition: str, state: dict) -> bool:
@@ -161,6 +183,8 @@ def _evaluate(node: ast.AST, state: dict):
     if isinstance(node, ast.Name):
         if node.id in ("true", "false"):
             return node.id == "true"
+        if node.id in STRUCTURE_NAMES and node.id not in state:
+            return _structure(state).output_op
         return state.get(node.id, math.nan)
     if isinstance(node, ast.Call):
         name = node.func.id
@@ -168,6 +192,13 @@ def _evaluate(node: ast.AST, state: dict):
             return _label(node.args[0]) in state.get("value", {})
         if name in ("grad", "value"):
             return state.get(name, {}).get(_label(node.args[0]), math.nan)
+        if name in ("uses", "count", "feeds_output"):
+            structure = _structure(state)
+            if name == "uses":
+                return structure.used(_label(node.args[0]), node.args[1].value)
+            if name == "count":
+                return structure.count(node.args[0].value)
+            return structure.feeds_output(_label(node.args[0]))
         args = [_evaluate(a, state) for a in node.args]
         return {"abs": abs, "min": min, "max": max}[name](*args)
     raise ConditionError(f"{ast.unparse(node)!r} is not allowed in a condition")

@@ -33,6 +33,9 @@ MAX_BYTES = 200_000  # a lesson is a page of text; anything bigger is not one
 TABS = ("expression", "training", "sample", "lab")
 HEADER_FIELDS = ("title", "tab", "setup", "controls")
 TASK_FIELDS = ("check", "hint", "show me")
+# A predict task (docs/LESSONS.md): the learner's guess, checked against ``predict:`` after ``reveal:`` runs.
+PREDICT_FIELDS = ("predict", "answer", "tolerance", "reveal")
+ANSWERS = ("number", "sign")
 # The app's controls a lesson can keep on screen (the rest step back while it runs).
 CONTROLS = (
     "editor",
@@ -96,11 +99,19 @@ class Action:
 
 @dataclasses.dataclass(frozen=True)
 class Task:
+    """A task: ``kind`` "do" ticks when the state meets ``condition``; "predict" asks for a guess first."""
+
     text: str
     condition: str
     hint: str
     show_me: tuple[Action, ...]
     line: int
+    kind: str = "do"
+    predict: str = ""  # a predict task: the condition-language expression whose value is the truth
+    answer: str = "number"  # "number", or "sign" (the learner picks +, − or 0)
+    tolerance: float = 0.0  # how far a number may be from the truth (a share of it when ``relative``)
+    relative: bool = False
+    reveal: tuple[Action, ...] = ()  # what the reveal button does (Backward…), after the guess
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,30 +286,69 @@ def _task(text: str, lines: list[str], line: int, path) -> Task:
     if not text:
         raise LessonError(path, line, "a task needs its words after '## Task:'")
     fields: dict = {}
+    numbers: dict = {}
     i = 0
     while i < len(lines):
         if not lines[i].strip():
             i += 1
             continue
-        name, value = _field(lines[i], TASK_FIELDS, path, line + 1 + i)
+        name, value = _field(lines[i], TASK_FIELDS + PREDICT_FIELDS, path, line + 1 + i)
         items, after = _list_items(lines, i + 1)
-        number = line + 1 + i
-        if name == "show me":
+        number = numbers[name] = line + 1 + i
+        if name in ("show me", "reveal"):
             fields[name] = _actions(value, [(line + j, t) for j, t in items], number, path)
         else:
             if items:
                 raise LessonError(path, number, f"{name} takes one line, not a list")
-            if name == "check":
+            if name in ("check", "predict"):
                 try:
                     parse_condition(value)
                 except ConditionError as exc:
-                    raise LessonError(path, number, f"bad condition: {exc}") from None
+                    raise LessonError(path, number, f"bad {'condition' if name == 'check' else name}: {exc}") from None
             fields[name] = value
         i = after
+    if "predict" in fields:
+        return _predict_task(text, fields, numbers, line, path)
+    extra = [name for name in PREDICT_FIELDS if name in fields]
+    if extra:
+        raise LessonError(path, numbers[extra[0]], f"'{extra[0]}:' belongs to a predict task, which has 'predict:'")
     for name in TASK_FIELDS:
         if name not in fields:
             raise LessonError(path, line, f"the task {text!r} has no '{name}:' line")
     return Task(text, fields["check"], fields["hint"], fields["show me"], line)
+
+
+def _predict_task(text: str, fields: dict, numbers: dict, line: int, path) -> Task:
+    """A predict task: predict, hint and reveal required; a number answer states its tolerance."""
+    for name in ("hint", "reveal"):
+        if name not in fields:
+            raise LessonError(path, line, f"the predict task {text!r} has no '{name}:' line")
+    answer = fields.get("answer", "number")
+    if answer not in ANSWERS:
+        raise LessonError(path, numbers["answer"], f"answer {answer!r} is not one of {', '.join(ANSWERS)}")
+    tolerance, relative = 0.0, False
+    if answer == "number":
+        if "tolerance" not in fields:
+            raise LessonError(path, line, f"the predict task {text!r} states no 'tolerance:' (like 0.01, or 5%)")
+        raw = fields["tolerance"].strip()
+        relative = raw.endswith("%")
+        number = raw[:-1].strip() if relative else raw
+        if not is_number(number) or not 0 <= float(number) < (100 if relative else 1e12):
+            raise LessonError(path, numbers["tolerance"], f"tolerance {raw!r} is not a number like 0.01 or 5%")
+        tolerance = float(number) / 100 if relative else float(number)
+    return Task(
+        text,
+        fields.get("check", "false"),  # ticked by the prediction, not by the state
+        fields["hint"],
+        fields.get("show me", fields["reveal"]),
+        line,
+        kind="predict",
+        predict=fields["predict"],
+        answer=answer,
+        tolerance=tolerance,
+        relative=relative,
+        reveal=fields["reveal"],
+    )
 
 
 def _code(lines: list[str], line: int, path, code: list, output: list) -> None:

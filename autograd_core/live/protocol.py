@@ -46,6 +46,9 @@ class Start:
     # With a regression ``config`` ({"task": "regression", ...}): (flat weights, step, history, optimizer state)
     # of the last good snapshot, so a restarted process goes on from there.
     regression_state: tuple | None = None
+    # The learner's own ops (``workshop.save_definitions()``), defined in the process before its trainer is made,
+    # so a network can take one as its activation.
+    custom_ops: list | None = None
 
 
 # ------------------------------------------------------------------ commands

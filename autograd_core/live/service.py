@@ -30,6 +30,7 @@ from collections import deque
 import numpy as np
 
 from autograd_core.lab.landscape import WeightHistory, loss_landscape
+from autograd_core.language.workshop import load_definitions
 from autograd_core.learn.data import Dataset, dataset_points
 from autograd_core.learn.inspection import loss_slice, next_step, parameter_index
 from autograd_core.learn.losses import predict
@@ -121,6 +122,8 @@ class Engine:
         # a Trainer cannot be without; nothing trains until a point is painted.
         self.no_points: Dataset | None = None
         self.evaluate_due = False  # the data or settings changed since the last figures: measure them again
+        if start.custom_ops:
+            load_definitions(start.custom_ops)
         try:
             if start.session is not None:
                 self.trainer = trainer_from_session(start.session)

@@ -385,7 +385,7 @@ def test_a_session_keeps_its_three_runs(tmp_path):
     assert len(data.runs) == 3
     assert data.runs == history.runs
     assert [r.task for r in data.runs] == ["classification", "classification", "regression"]
-    assert json.loads((tmp_path / "s.json").read_text())["version"] == 2
+    assert json.loads((tmp_path / "s.json").read_text())["version"] >= 2
 
 
 def test_an_old_session_without_runs_loads_with_an_empty_history(tmp_path):
@@ -393,7 +393,7 @@ def test_an_old_session_without_runs_loads_with_an_empty_history(tmp_path):
     trainer.run()
     doc = session_dict(trainer)
     doc["version"] = 1
-    del doc["runs"]
+    del doc["runs"], doc["custom_ops"]
     (tmp_path / "old.json").write_text(json.dumps(doc))
     data = load_session(tmp_path / "old.json")
     assert data.runs == []
