@@ -48,7 +48,7 @@ class FitAndZoom:
         lesson dock closing) tells it again with the new count, or withdraws it once none is, or once the
         user has zoomed or dragged away from what Fit showed."""
         said = self.fit_said
-        if not said:
+        if not said or self.busy:  # (a graph being drawn is judged once it is: its last Fit comes here too)
             return
         now = self.partial_fit_message() if self.auto_fit and self.fit_is_partial and self.boxes_off_screen() else ""
         if now != said:

@@ -15,9 +15,12 @@ pytestmark = pytest.mark.first_start  # the lesson dock opens as for a new user
 OFF = "off screen"
 
 
-def settle(qtbot, view) -> None:
-    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes), timeout=20_000)
-    qtbot.wait(30)  # (the resize a dock's closing makes arrives in the next turns)
+def settle(qtbot, view, cropped: bool = False) -> None:
+    """Wait until the graph is drawn and fitted to the view's final size (``cropped``: with boxes off screen)."""
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes) and view.settled, timeout=20_000)
+    qtbot.wait(30)  # (the resize a dock's opening or closing makes arrives in the next turns)
+    if cropped:
+        qtbot.waitUntil(lambda: view.fit_is_partial and view.boxes_off_screen() > 1 and view.settled, timeout=20_000)
 
 
 def fit_button(panel) -> QToolButton:
@@ -46,7 +49,7 @@ def test_fits_message_is_taken_back_when_leave_lesson_shows_every_box(qtbot, tmp
     window = new_main_window(qtbot, tmp_path, (1280, 720))
     panel, view = window.expression, window.expression.view
     start_lesson(qtbot, window, 6)
-    settle(qtbot, view)
+    settle(qtbot, view, cropped=True)
     qtbot.mouseClick(fit_button(panel), Qt.MouseButton.LeftButton)
     said = window.statusBar().currentMessage()
     assert f"of its {len(view.nodes)} boxes are off screen" in said and view.boxes_off_screen() > 1
@@ -63,7 +66,7 @@ def test_a_resize_that_fits_every_box_takes_the_message_back_and_one_that_change
     window = new_main_window(qtbot, tmp_path, (1024, 700))
     panel, view = window.expression, window.expression.view
     start_lesson(qtbot, window, 1)
-    settle(qtbot, view)
+    settle(qtbot, view, cropped=True)
     qtbot.mouseClick(fit_button(panel), Qt.MouseButton.LeftButton)
     first = window.statusBar().currentMessage()
     assert OFF in first and view.boxes_off_screen() > 0
@@ -81,7 +84,7 @@ def test_a_new_expression_takes_fits_message_back(qtbot, tmp_path):
     window = new_main_window(qtbot, tmp_path, (1024, 700))
     panel, view = window.expression, window.expression.view
     start_lesson(qtbot, window, 6)
-    settle(qtbot, view)
+    settle(qtbot, view, cropped=True)
     qtbot.mouseClick(fit_button(panel), Qt.MouseButton.LeftButton)
     assert OFF in window.statusBar().currentMessage()
     edit = panel.editor.edit
