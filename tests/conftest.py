@@ -37,17 +37,6 @@ def _no_start_here_dock(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _wheel_scrolls(request):
-    """The application-wide rule the app installs where it creates its QApplication (the wheel edits a spin
-    box, combo box or slider only once it has focus), installed on pytest-qt's application too."""
-    if "qtbot" not in request.fixturenames:
-        return
-    from gui.shell.app import install_wheel_guard
-
-    install_wheel_guard(request.getfixturevalue("qapp"))
-
-
-@pytest.fixture(autouse=True)
 def _flush_deleted_widgets(request):
     """After each Qt test, really delete its windows, so none leaks into the next test.
 
