@@ -226,6 +226,7 @@ class LossSlice:
     penalty: float = 0.0  # the L1/L2 part of ``loss``: loss = data_loss + penalty
     l1: float = 0.0
     l2: float = 0.0
+    step: int | None = None  # the training step (epoch, full batch) whose weights these are, when known
 
     @property
     def objective(self) -> str:

@@ -538,14 +538,16 @@ class Engine:
         """Seconds until the picked weight's slice is due again (≤ 0: now), or None when it is up to date."""
         if self.slice_spec is None or self._slice_key() == self.slice_key:
             return None
-        if self.slice_key is None:
+        if self.slice_key is None or not self.stepping:
+            # Nothing to keep training fast for: the slice of the weights the header shows comes with them (in the
+            # very snapshot that ends a run, or answers Pause or Step), never one interval later.
             return 0.0
         interval = max(SLICE_INTERVAL, self.slice_cost / SLICE_SHARE)
         return self.slice_time + interval - self.clock()
 
     def compute_slice(self):
-        """The loss slice of the picked weight, when the weights or data changed (at most every SLICE_INTERVAL,
-        and at most SLICE_SHARE of the time).
+        """The loss slice of the picked weight, when the weights or data changed (while training runs, at most
+        every SLICE_INTERVAL and at most SLICE_SHARE of the time; at rest, at once).
 
         Computed here, not in the GUI: it is a full-batch scalar backward
         (~100 ms for 150 points) plus the optimizer's next step on a copy of
@@ -583,6 +585,7 @@ class Engine:
             return None
         self.slice_key, self.slice_time = key, self.clock()
         self.slice_cost = self.slice_time - began
+        result.step = trainer.step_count  # while training runs the slice lags the header: it says whose weights
         return result
 
     # -------------------------------------------------------------- landscape

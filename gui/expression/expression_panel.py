@@ -57,6 +57,7 @@ class ExpressionPanel(QWidget):
 
     status = Signal(str)
     status_withdrawn = Signal(str)  # a message said earlier is no longer true
+    status_superseded = Signal(str, str)  # (said, now): a message said earlier, reworded for what is true now
     title = "Expression"
 
     def __init__(self, parent: QWidget | None = None):
@@ -188,9 +189,11 @@ class ExpressionPanel(QWidget):
         self.messages = StatusMessages(self._status_key, self)
         self.messages.said.connect(self.status)
         self.messages.withdrawn.connect(self.status_withdrawn)
+        self.messages.superseded.connect(self.status_superseded)
         self.messages.watch(self.state.changed, self.view.layout_started, self.view.groups_changed)
         self.state.message.connect(self._state_message)
         self.view.message.connect(self.messages.say)
+        self.view.message_superseded.connect(self.messages.supersede)
         self.view.groups_changed.connect(self._groups_changed)
         self.view.drawn.connect(self._groups_changed)
         self._press = None  # where a left click on the graph began (a click selects, a drag pans)

@@ -26,6 +26,9 @@ from .overlays import OVERVIEW_WIDTH, Legend
 class FitAndZoom:
     """Fit, zoom and overlay placement of a ``GraphView`` (mixed into it)."""
 
+    # the last "Fit keeps the graph's text readable…" message said and still true ("" when none)
+    fit_said: str = ""
+
     def _place_overview(self) -> None:
         """The overview map sits beside the legend, bottom left, while part of the graph is off screen."""
         vp = self.viewport().rect()
@@ -34,10 +37,23 @@ class FitAndZoom:
         off_screen = bool(self.nodes) and not shown.adjusted(-2, -2, 2, 2).contains(rect)
         if not off_screen or not self._room_for_map():
             self.overview.hide()
+        else:
+            self.overview.setGeometry(self._overview_geometry())
+            self.overview.show()
+            self.overview.update()
+        self._recheck_fit_message()
+
+    def _recheck_fit_message(self) -> None:
+        """Fit's message counts the boxes off screen: every move of the view (a resize, Fit, a new graph, the
+        lesson dock closing) tells it again with the new count, or withdraws it once none is, or once the
+        user has zoomed or dragged away from what Fit showed."""
+        said = self.fit_said
+        if not said or self.busy:  # (a graph being drawn is judged once it is: its last Fit comes here too)
             return
-        self.overview.setGeometry(self._overview_geometry())
-        self.overview.show()
-        self.overview.update()
+        now = self.partial_fit_message() if self.auto_fit and self.fit_is_partial and self.boxes_off_screen() else ""
+        if now != said:
+            self.fit_said = now
+            self.message_superseded.emit(said, now)
 
     def _room_for_map(self) -> bool:
         """Whether the viewport is big enough to show the overview map at all."""
@@ -164,7 +180,8 @@ class FitAndZoom:
             self._fit_around_focus(rect, readable)
             asked = not was_partial or whole is not None  # (the Fit button): say why it is not all shown
             if asked and self.boxes_off_screen():
-                self.message.emit(self.partial_fit_message())
+                self.fit_said = self.partial_fit_message()
+                self.message.emit(self.fit_said)
             return
         vp = QRectF(self.viewport().rect())
         # the viewport in scene units, placed so that the graph's top-left corner falls on ``corner``
@@ -181,17 +198,18 @@ class FitAndZoom:
         self._place_overview()
 
     def boxes_off_screen(self) -> int:
-        """How many boxes are not wholly in the viewport."""
+        """How many boxes are not wholly in the viewport (the box drawn, not the room kept for its outline)."""
         shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        return sum(1 for item in self.nodes.values() if not shown.contains(item.sceneBoundingRect()))
+        return sum(1 for item in self.nodes.values() if not shown.contains(item.mapRectToScene(item.box())))
 
     def partial_fit_message(self) -> str:
         """Why Fit does not show the whole graph, and how many boxes that leaves off screen."""
         off = self.boxes_off_screen()
         where = "drag it, click the map beside the legend," if self.overview.isVisible() else "drag it"
+        verb = "is" if off == 1 else "are"
         return (
-            f"Fit keeps the graph's text readable, so {off} of its {len(self.nodes)} boxes are off screen: {where} "
-            "or choose View ▸ Whole graph (Ctrl+9)."
+            f"Fit keeps the graph's text readable, so {off} of its {len(self.nodes)} boxes {verb} off screen: "
+            f"{where} or choose View ▸ Whole graph (Ctrl+9)."
         )
 
     def _layout_depends_on_fit(self) -> bool:

@@ -158,6 +158,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     layout_started = Signal()
     drawn = Signal()  # every item of the current graph is in the scene
     message = Signal(str)
+    message_superseded = Signal(str, str)  # (said, now): a message the view said is now this ("" withdraws it)
     groups_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None):

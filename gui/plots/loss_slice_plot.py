@@ -39,14 +39,16 @@ def caption(sl: LossSlice) -> str:
         reading = f"{f(sl.loss)} = train loss {f(sl.data_loss)} + {penalties} {f(sl.penalty)}"
     else:
         reading = f(sl.loss)
+    full = sl.batch >= sl.train_size
+    # whose weights: while training runs a slice comes about once a second, the header's figures every step
+    when = "" if sl.step is None else f" ({'epoch' if full else 'step'} {sl.step})"
     slope = (
-        f"<b>{sl.objective[0].upper()}{sl.objective[1:]} along {name}</b>: {reading} at {name} = {f(sl.weight)}. "
-        f"Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)}: downhill is {downhill}."
+        f"<b>{sl.objective[0].upper()}{sl.objective[1:]} along {name}</b>: {reading} at {name} = {f(sl.weight)}"
+        f"{when}. Slope of the tangent = ∂loss/∂{name} = {f(sl.gradient)}: downhill is {downhill}."
     )
     if not math.isfinite(sl.next_weight):
         return f"{slope}<br>No next step: {sl.problem or 'the step is not finite'}."
     lands = f"{f(sl.weight)} → <b>{f(sl.next_weight)}</b> (loss {f(sl.next_loss)})"
-    full = sl.batch >= sl.train_size
     if sl.optimizer == "sgd" and full:
         rule = f"{f(sl.weight)} − {f(sl.lr)} × {f(sl.gradient)} = <b>{f(sl.next_weight)}</b>"
         return f"{slope}<br>SGD's next step is w − lr × slope: {rule} (loss {f(sl.next_loss)})."

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QStatusBar
 
 
 @runtime_checkable
@@ -23,6 +24,33 @@ class WithdrawingArea(Protocol):
     """Names a message it sent that is no longer true: the window clears it if it is still shown."""
 
     status_withdrawn: SignalInstance  # (str)
+
+
+@runtime_checkable
+class SupersedingArea(Protocol):
+    """Names a message it sent and its new wording (the count it gave has changed): the window shows the new
+    one if the old one is still shown."""
+
+    status_superseded: SignalInstance  # (str, str)
+
+
+def connect_status(area: object, bar: QStatusBar, timeout_ms: int = 10000) -> None:
+    """Show an area's messages on the window's status bar, and take back or reword the ones it says changed."""
+
+    def withdraw(text: str) -> None:
+        if bar.currentMessage() == text:
+            bar.clearMessage()
+
+    def supersede(said: str, now: str) -> None:
+        if bar.currentMessage() == said:
+            bar.showMessage(now, timeout_ms)
+
+    if isinstance(area, StatusArea):
+        area.status.connect(lambda text: bar.showMessage(text, timeout_ms))
+    if isinstance(area, WithdrawingArea):
+        area.status_withdrawn.connect(withdraw)
+    if isinstance(area, SupersedingArea):
+        area.status_superseded.connect(supersede)
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ Areas (tabs) plug in through small protocols (``gui/shell/areas.py``), all of th
   ``view`` (a GraphView, for the zoom actions);
 * a ``status`` signal with one-line messages for the status bar, and a
   ``status_withdrawn`` signal naming a message that is no longer true (it is
-  cleared if still shown);
+  cleared if still shown), and ``status_superseded`` giving one its new wording;
 * ``state`` (a GraphState) and ``backward`` (its BackwardPanel): the Backward
   menu's keys (F5, F6, Shift+F6, F7) then drive this area's graph, and the
   non-finite warning in the status bar describes it.
@@ -52,11 +52,10 @@ from .areas import (
     PresentationArea,
     SessionArea,
     StateArea,
-    StatusArea,
     ThemedArea,
     TrainerArea,
     ViewArea,
-    WithdrawingArea,
+    connect_status,
 )
 from .errors import ErrorReporter
 from .settings import AppSettings
@@ -170,15 +169,7 @@ class MainWindow(QMainWindow):
         index = self.tabs.addTab(widget, title)
         if tip:
             self.tabs.setTabToolTip(index, tip)
-        if isinstance(widget, StatusArea):
-            widget.status.connect(lambda text: self.statusBar().showMessage(text, 10000))
-        if isinstance(widget, WithdrawingArea):
-            widget.status_withdrawn.connect(self._withdraw_status)
-
-    def _withdraw_status(self, text: str) -> None:
-        """An area says a message it sent is no longer true: clear it if it is still the one shown."""
-        if self.statusBar().currentMessage() == text:
-            self.statusBar().clearMessage()
+        connect_status(widget, self.statusBar())  # (and take back, or reword, what is no longer true)
 
     def _install_training_panels(self) -> None:
         # One area, not two: the network diagram, the boundary and the curves must be seen together while

@@ -31,6 +31,7 @@ class StatusMessages(QObject):
 
     said = Signal(str)
     withdrawn = Signal(str)  # this text, said earlier, is no longer true: clear it if it is still shown
+    superseded = Signal(str, str)  # (said, now): show ``now`` instead, if ``said`` is still shown
 
     def __init__(self, key: Callable[[], tuple], parent: QObject | None = None):
         super().__init__(parent)
@@ -54,6 +55,16 @@ class StatusMessages(QObject):
         if text and self.text == text:
             self.text, self._said_with = "", ()
             self.withdrawn.emit(text)
+
+    def supersede(self, said: str, now: str) -> None:
+        """The standing message ``said`` has a truer wording ``now`` (the same fact, updated); "" withdraws it."""
+        if not said or self.text != said:
+            return
+        if not now:
+            self.withdraw(said)
+            return
+        self.text, self._said_with = now, self.key()
+        self.superseded.emit(said, now)
 
     def watch(self, *signals) -> None:
         """Check the key after each of these signals."""

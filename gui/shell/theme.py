@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
 from .tab_frame import TAB_PAGE_FRAME, draw_tab_page_frame
+from .wheel_guard import guard_wheel
 
 THEMES = ("light", "dark")
 PRESENTATION_SCALE = 1.6
@@ -628,10 +629,10 @@ class NamedWidgetStyle(QProxyStyle):
 
     def polish(self, target):
         result = super().polish(target)
-        if isinstance(target, QWidget) and (
-            target.objectName() in STYLED_NAMES or target.property(TEXT_ROLE) is not None
-        ):
-            style_named_widget(target, self.theme, self.presentation)
+        if isinstance(target, QWidget):
+            guard_wheel(target)  # (a spin box, combo box or slider: the wheel scrolls past it until it has focus)
+            if target.objectName() in STYLED_NAMES or target.property(TEXT_ROLE) is not None:
+                style_named_widget(target, self.theme, self.presentation)
         return result
 
 

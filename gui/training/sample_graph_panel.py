@@ -86,6 +86,7 @@ class SampleGraphPanel(QWidget):
 
     status = Signal(str)
     status_withdrawn = Signal(str)  # a message said earlier is no longer true
+    status_superseded = Signal(str, str)  # (said, now): a message said earlier, reworded for what is true now
     title = "Sample graph"
 
     def __init__(self, parent: QWidget | None = None):
@@ -213,12 +214,14 @@ class SampleGraphPanel(QWidget):
         self.messages = StatusMessages(self._status_key, self)
         self.messages.said.connect(self.status)
         self.messages.withdrawn.connect(self.status_withdrawn)
+        self.messages.superseded.connect(self.status_superseded)
         self.messages.watch(self.state.changed, self.state.sample_changed)
         self.messages.watch(self.view.layout_started, self.view.groups_changed)
         self.state.changed.connect(self._redraw)  # one signal per change; the view draws the snapshot
         self.state.sample_changed.connect(self._sample_changed)
         self.state.message.connect(self.messages.say)
         self.view.message.connect(self.messages.say)
+        self.view.message_superseded.connect(self.messages.supersede)
         self.view.drawn.connect(self._update_hint)
         self._sync_follow_button()
 
