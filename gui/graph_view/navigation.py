@@ -130,6 +130,10 @@ class FitAndZoom:
         """The zoom at which box text is READABLE_POINTS on screen (× 1.5 in presentation mode)."""
         return READABLE_POINTS * self.font_scale / self.body_font.pointSizeF()
 
+    def fit_zoom(self) -> float:
+        """The smallest zoom Fit shows this graph's text at (presentation: above normal mode's text too)."""
+        return max(self.readable_scale(), self._fit_floor)
+
     # Fit keeps text readable for graphs of up to this many boxes; a bigger one is fitted whole.  A view whose
     # boxes are what it teaches (the sample graph, expanded) keeps text readable at any size.
     readable_fit_boxes: float = READABLE_FIT_MAX_BOXES
@@ -151,7 +155,7 @@ class FitAndZoom:
         if rect.isEmpty():
             return
         scale, corner = self.fit_placement(rect)
-        readable = max(self.readable_scale(), self._fit_floor)  # (presentation: above normal mode's text)
+        readable = self.fit_zoom()
         if switched and not self.busy and self._layout_depends_on_fit() and (self.fit_is_partial or scale < readable):
             # a layered drawing that must be cropped is laid out to show the most around its output; the
             # whole graph is laid out to show largest: lay it out again for what was asked

@@ -64,7 +64,7 @@ def _extras(window) -> list:
     expr = window.expression
     return [
         expr.mode,
-        expr.maths_box,
+        expr.maths_control,
         expr.layout_label,
         expr.layout_combo,
         expr.collapse_button,

@@ -228,6 +228,7 @@ class LessonPanel(QDockWidget):
         self.tracker.start(lesson)
         ok = self._setup()
         self.stepped_back.apply(self.window_, lesson.controls)
+        self.window_.expression.set_columns_fitted(True)  # the graph, the lesson's subject, gets the room
         first_open = next((i for i in range(len(lesson.tasks)) if not self.tracker.is_done(i)), 0)
         self.tasks.setCurrentRow(first_open)
         self.lessonStarted.emit(lesson.slug)
@@ -262,6 +263,7 @@ class LessonPanel(QDockWidget):
     def leave(self) -> None:
         """Back to the list; every control that stepped back returns."""
         self.stepped_back.restore()
+        self.window_.expression.set_columns_fitted(False)
         self.tracker.stop()
         self.lesson = None
         self.setWindowTitle("Start here")
