@@ -54,6 +54,7 @@ NARROW_CHARS = 110  # below this many average characters of width, two columns i
 # While a lesson runs the graph is its subject: it keeps at least this share of the area's width (more when its
 # boxes need more to be shown whole at a readable size), and the side columns are as wide as what they hold.
 GRAPH_LEAST = 0.4
+GRAPH_AREA_LEAST = 0.27  # ... and at least this share of the window's area (tools/layout_checks.py asks a quarter)
 SIDE_MOST_CHARS = 55  # a side column never takes more than this many average characters (330 px at 6 px)
 
 
@@ -275,7 +276,8 @@ class ExpressionPanel(QWidget):
 
     def column_widths(self) -> tuple[bool, list[int]]:
         """While a lesson runs: (narrow, the splitter's sizes).  Each side column gets its size hint; where the
-        graph would get less than it needs (GRAPH_LEAST of the width, or what its boxes need), the columns
+        graph would get less than it needs (GRAPH_LEAST of the width, GRAPH_AREA_LEAST of the window's area,
+        or what its boxes need at a readable zoom), the columns
         shrink toward their minimums; three columns only if the graph still gets that with the Backward column
         beside it, else that column moves under the inputs."""
         total = self.splitter.width() - 2 * self.splitter.handleWidth()
@@ -284,7 +286,9 @@ class ExpressionPanel(QWidget):
         left = [self._want(w) for w in pieces] or [(0, 0)]
         left_least, left_want = max(a for a, _ in left), max(b for _, b in left)
         right_least, right_want = self._want(self.backward_column)
-        graph = max(GRAPH_LEAST * total, min(self.graph_need(), total - left_least))
+        window = self.window()
+        area = GRAPH_AREA_LEAST * window.width() * window.height() / max(1, self.view.height())
+        graph = max(GRAPH_LEAST * total, min(max(self.graph_need(), area), total - left_least))
 
         def shrink(columns: list[tuple[int, int]], room: float) -> list[int]:
             wanted = sum(b for _, b in columns)
