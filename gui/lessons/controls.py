@@ -69,6 +69,7 @@ def _extras(window) -> list:
         expr.layout_combo,
         expr.collapse_button,
         expr.export_button,
+        window.training.boundary.tools,  # painting points: no lesson asks for it, and it takes the plot's height
     ]
 
 
