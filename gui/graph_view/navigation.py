@@ -156,6 +156,10 @@ class FitAndZoom:
             return
         scale, corner = self.fit_placement(rect)
         readable = self.fit_zoom()
+        if scale >= self.readable_scale():
+            # the whole graph fits with readable text: shown whole (presentation's floor, normal mode's text
+            # and more, raises the zoom only where no box is lost by it)
+            readable = min(readable, scale)
         if switched and not self.busy and self._layout_depends_on_fit() and (self.fit_is_partial or scale < readable):
             # a layered drawing that must be cropped is laid out to show the most around its output; the
             # whole graph is laid out to show largest: lay it out again for what was asked
