@@ -500,8 +500,12 @@ WHOLE_GRAPH_BOXES = 15  # a graph of up to this many boxes is shown whole (every
 
 def graph_box_findings(view, window=None) -> list[Finding]:
     """A graph of up to WHOLE_GRAPH_BOXES boxes shows every box inside its view (a box cut by the view's edge, or
-    off screen, is a finding); a bigger graph may be cropped on purpose (readable text, the overview map)."""
+    off screen, is a finding) while a lesson is about it, or when the view does not crop it on purpose (a Fit
+    that keeps text readable and says how many boxes it leaves off screen, with the overview map, does); a
+    bigger graph may be cropped."""
     if not _visible_on_screen(view) or view.busy or not view.nodes or len(view.nodes) > WHOLE_GRAPH_BOXES:
+        return []
+    if view.fit_is_partial and (window is None or view not in lesson_views(window)):
         return []
     shown = view.mapToScene(view.viewport().rect()).boundingRect().adjusted(-SLACK, -SLACK, SLACK, SLACK)
     off = [item for item in view.nodes.values() if not shown.contains(item.sceneBoundingRect())]
