@@ -201,7 +201,7 @@ class ExpressionPanel(QWidget):
         right.layout().insertWidget(0, self.mode)
         self.backward_column = right
         self._narrow = False  # the Backward column sits under the inputs (see _reflow)
-        self.columns_fitted = False  # a lesson runs: widths follow what each column holds (see fit_columns)
+        self.columns_fitted = False  # a lesson runs: widths follow what each column holds (column_widths)
         self._sizes_before: tuple | None = None  # the splitters' sizes before the lesson, given back after it
         self._refit = QTimer(self)  # a column's content changed: fit once, after the change settles
         self._refit.setSingleShot(True)
@@ -276,10 +276,9 @@ class ExpressionPanel(QWidget):
 
     def column_widths(self) -> tuple[bool, list[int]]:
         """While a lesson runs: (narrow, the splitter's sizes).  Each side column gets its size hint; where the
-        graph would get less than it needs (GRAPH_LEAST of the width, GRAPH_AREA_LEAST of the window's area,
-        or what its boxes need at a readable zoom), the columns
-        shrink toward their minimums; three columns only if the graph still gets that with the Backward column
-        beside it, else that column moves under the inputs."""
+        graph would get less than it needs (GRAPH_LEAST of the width, GRAPH_AREA_LEAST of the window's area, or
+        what its boxes need at a readable zoom), the columns shrink toward their minimums; three columns only if
+        the graph still gets that with the Backward column beside it, else that column moves under the inputs."""
         total = self.splitter.width() - 2 * self.splitter.handleWidth()
         maths = [] if self.maths_control.isHidden() else [self.maths_box]
         pieces = [w for w in (self.editor_box, self.inputs_box, *maths) if not w.isHidden()]
@@ -381,7 +380,6 @@ class ExpressionPanel(QWidget):
         if self.columns_fitted and kind == QEvent.Type.LayoutRequest and watched is not self.view.viewport():
             self._refit.start()  # what a column holds changed (a lesson stepped a control back, or showed it)
         elif watched is self.view.viewport():
-            kind = event.type()
             if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
                 self._press = event.position().toPoint()
             elif kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
