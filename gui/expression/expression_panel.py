@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyle,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -283,6 +284,11 @@ class ExpressionPanel(QWidget):
         maths = [] if self.maths_control.isHidden() else [self.maths_box]
         pieces = [w for w in (self.editor_box, self.inputs_box, *maths) if not w.isHidden()]
         left = [self._want(w) for w in pieces] or [(0, 0)]
+        # the input rows scroll up and down, never sideways: the column is at least as wide as a row
+        rows = self.inputs.body.minimumSizeHint().width() + self.style().pixelMetric(
+            QStyle.PixelMetric.PM_ScrollBarExtent
+        )
+        left.append((rows + 12, rows + 12))
         left_least, left_want = max(a for a, _ in left), max(b for _, b in left)
         right_least, right_want = self._want(self.backward_column)
         window = self.window()
@@ -315,6 +321,7 @@ class ExpressionPanel(QWidget):
         if narrow == self._narrow:
             if sizes is not None:
                 self.splitter.setSizes(sizes)
+                self._fit_editor_pane(sizes[0])
             return
         self._narrow = narrow
         column = self.backward_column
@@ -341,6 +348,24 @@ class ExpressionPanel(QWidget):
         self.maths_control.apply()
         if sizes is not None:
             self.splitter.setSizes(sizes)
+            self._fit_editor_pane(sizes[0])
+
+    def _fit_editor_pane(self, width: int) -> None:
+        """While a lesson runs: the editor's pane is tall enough for its title and buttons (wrapped onto two lines in
+        a narrow column) and every line of the expression; the pane below gives up the room."""
+        layout = self.editor_box.layout()
+        edit = self.editor.edit
+        lines = max(2, edit.document().blockCount() + 1)
+        head = layout.itemAt(0).layout().heightForWidth(max(1, width - 8))
+        need = head + lines * edit.fontMetrics().lineSpacing() + 2 * edit.frameWidth() + 24
+        sizes = self.left.sizes()
+        if len(sizes) < 2 or sizes[0] >= need:
+            return
+        donor = max(range(1, len(sizes)), key=lambda i: sizes[i])
+        give = min(need - sizes[0], max(0, sizes[donor] - 120))
+        sizes[0] += give
+        sizes[donor] -= give
+        self.left.setSizes(sizes)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
