@@ -266,14 +266,16 @@ class ExpressionPanel(QWidget):
         least = widget.minimumSizeHint().width()
         return least, max(least, min(widget.sizeHint().width(), most))
 
-    def graph_need(self) -> int:
-        """The width the drawn graph needs to be shown whole at its readable zoom (0 before the first one)."""
+    def graph_need(self, readable: bool = False) -> int:
+        """The width the drawn graph needs to be shown whole at Fit's zoom (``readable``: at the least zoom its
+        text is readable at; presentation's Fit would show it larger), 0 before the first one."""
         view = self.view
         if not view.nodes or view.busy:
             return 0
         rect = view.graph_rect()
         frame = view.width() - view.viewport().width()
-        return int(rect.width() * view.fit_zoom() + 2 * view.fit_margin + frame + 2)
+        zoom = view.readable_scale() if readable else view.fit_zoom()
+        return int(rect.width() * zoom + 2 * view.fit_margin + frame + 2)
 
     def column_widths(self) -> tuple[bool, list[int]]:
         """While a lesson runs: (narrow, the splitter's sizes).  Each side column gets its size hint; where the
@@ -285,15 +287,16 @@ class ExpressionPanel(QWidget):
         pieces = [w for w in (self.editor_box, self.inputs_box, *maths) if not w.isHidden()]
         left = [self._want(w) for w in pieces] or [(0, 0)]
         # the input rows scroll up and down, never sideways: the column is at least as wide as a row
-        rows = self.inputs.body.minimumSizeHint().width() + self.style().pixelMetric(
-            QStyle.PixelMetric.PM_ScrollBarExtent
-        )
-        left.append((rows + 12, rows + 12))
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        rows = self.inputs.body.minimumSizeHint().width() + bar + 12
+        left.append((left[0][0], rows))  # (wanted, not needed: the graph, the lesson's subject, comes first)
         left_least, left_want = max(a for a, _ in left), max(b for _, b in left)
         right_least, right_want = self._want(self.backward_column)
         window = self.window()
         area = GRAPH_AREA_LEAST * window.width() * window.height() / max(1, self.view.height())
         graph = max(GRAPH_LEAST * total, min(max(self.graph_need(), area), total - left_least))
+        if total - left_want - right_least < graph:  # short of room: whole at the readable zoom is enough
+            graph = max(GRAPH_LEAST * total, min(max(self.graph_need(readable=True), area), total - left_least))
 
         def shrink(columns: list[tuple[int, int]], room: float) -> list[int]:
             wanted = sum(b for _, b in columns)
