@@ -280,8 +280,8 @@ class ExpressionPanel(QWidget):
     def column_widths(self) -> tuple[bool, list[int]]:
         """While a lesson runs: (narrow, the splitter's sizes).  Each side column gets its size hint; where the
         graph would get less than it needs (GRAPH_LEAST of the width, GRAPH_AREA_LEAST of the window's area, or
-        what its boxes need at a readable zoom), the columns shrink toward their minimums; three columns only if
-        the graph still gets that with the Backward column beside it, else that column moves under the inputs."""
+        what its boxes need at a readable zoom), the Backward column moves under the inputs, and that one column
+        shrinks toward its minimum as far as the graph needs."""
         total = self.splitter.width() - 2 * self.splitter.handleWidth()
         maths = [] if self.maths_control.isHidden() else [self.maths_box]
         pieces = [w for w in (self.editor_box, self.inputs_box, *maths) if not w.isHidden()]
@@ -304,12 +304,11 @@ class ExpressionPanel(QWidget):
             spare = sum(b - a for a, b in columns) or 1
             return [int(b - give * (b - a) / spare) for a, b in columns]
 
-        three = shrink([(left_least, left_want), (right_least, right_want)], total - graph)
-        if total - sum(three) >= graph:
-            return False, [three[0], total - sum(three), three[1]]
+        if total - left_want - right_want >= graph:  # three columns, each as wide as it wants
+            return False, [left_want, total - left_want - right_want, right_want]
         tabs = 12  # the tab widget's frame around the Backward column
         least, want = max(left_least, right_least + tabs), max(left_want, right_want + tabs)
-        (side,) = shrink([(least, want)], total - graph)
+        (side,) = shrink([(least, want)], total - graph)  # else two: the graph gets the most
         return True, [side, total - side]
 
     def _reflow(self) -> None:
