@@ -136,7 +136,8 @@ class Spotlight(QWidget):
             self.hide()
             return
         pad = OUTLINE_PX + 3
-        self.setGeometry(shown_rect(target, self.parentWidget()).adjusted(-pad, -pad, pad, pad))
+        window = self.parentWidget()
+        self.setGeometry(shown_rect(target, window).adjusted(-pad, -pad, pad, pad).intersected(window.rect()))
 
     def paintEvent(self, _event) -> None:
         color = QColor(palette().selection)
