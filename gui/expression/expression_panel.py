@@ -266,16 +266,14 @@ class ExpressionPanel(QWidget):
         least = widget.minimumSizeHint().width()
         return least, max(least, min(widget.sizeHint().width(), most))
 
-    def graph_need(self, readable: bool = False) -> int:
-        """The width the drawn graph needs to be shown whole at Fit's zoom (``readable``: at the least zoom its
-        text is readable at; presentation's Fit would show it larger), 0 before the first one."""
+    def graph_need(self) -> int:
+        """The width the drawn graph needs to be shown whole at Fit's zoom (0 before the first one)."""
         view = self.view
         if not view.nodes or view.busy:
             return 0
         rect = view.graph_rect()
         frame = view.width() - view.viewport().width()
-        zoom = view.readable_scale() if readable else view.fit_zoom()
-        return int(rect.width() * zoom + 2 * view.fit_margin + frame + 2)
+        return int(rect.width() * view.fit_zoom() + 2 * view.fit_margin + frame + 2)
 
     def column_widths(self) -> tuple[bool, list[int]]:
         """While a lesson runs: (narrow, the splitter's sizes).  Each side column gets its size hint; where the
@@ -286,17 +284,17 @@ class ExpressionPanel(QWidget):
         maths = [] if self.maths_control.isHidden() else [self.maths_box]
         pieces = [w for w in (self.editor_box, self.inputs_box, *maths) if not w.isHidden()]
         left = [self._want(w) for w in pieces] or [(0, 0)]
-        # the input rows scroll up and down, never sideways: the column is at least as wide as a row
+        # the column wants an input row's width (its rows scroll sideways only where the graph needs the room)
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         rows = self.inputs.body.minimumSizeHint().width() + bar + 12
-        left.append((left[0][0], rows))  # (wanted, not needed: the graph, the lesson's subject, comes first)
+        left.append((left[0][0], rows))
         left_least, left_want = max(a for a, _ in left), max(b for _, b in left)
         right_least, right_want = self._want(self.backward_column)
         window = self.window()
         area = GRAPH_AREA_LEAST * window.width() * window.height() / max(1, self.view.height())
-        graph = max(GRAPH_LEAST * total, min(max(self.graph_need(), area), total - left_least))
-        if total - left_want - right_least < graph:  # short of room: whole at the readable zoom is enough
-            graph = max(GRAPH_LEAST * total, min(max(self.graph_need(readable=True), area), total - left_least))
+        tabs = 12  # the tab widget's frame around the Backward column under the inputs
+        least, want = max(left_least, right_least + tabs), max(left_want, right_want + tabs)
+        graph = max(GRAPH_LEAST * total, min(max(self.graph_need(), area), total - least))
 
         def shrink(columns: list[tuple[int, int]], room: float) -> list[int]:
             wanted = sum(b for _, b in columns)
@@ -306,8 +304,6 @@ class ExpressionPanel(QWidget):
 
         if total - left_want - right_want >= graph:  # three columns, each as wide as it wants
             return False, [left_want, total - left_want - right_want, right_want]
-        tabs = 12  # the tab widget's frame around the Backward column
-        least, want = max(left_least, right_least + tabs), max(left_want, right_want + tabs)
         (side,) = shrink([(least, want)], total - graph)  # else two: the graph gets the most
         return True, [side, total - side]
 
@@ -374,8 +370,8 @@ class ExpressionPanel(QWidget):
         self._reflow()
 
     def _graph_drawn(self) -> None:
-        """A lesson's new graph: the columns make room for it if it is not shown whole."""
-        if self.columns_fitted and self.view.fit_is_partial:
+        """A lesson's new graph: the columns make the room it needs (they settle: the same graph, the same sizes)."""
+        if self.columns_fitted:
             self._refit.start()
 
     def changeEvent(self, event) -> None:
