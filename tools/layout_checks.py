@@ -526,15 +526,22 @@ LESSON_VIEW_LEAST = 0.25
 
 
 def lesson_views(window) -> list[QWidget]:
-    """The views a running lesson is about: the graph (an expression lesson), the boundary and the curves (a
-    training lesson); none when no lesson runs."""
+    """The views a running lesson is about: the graph (an expression lesson); the boundary, the network diagram
+    and the curves a training lesson names among its controls; none when no lesson runs."""
     panel = getattr(window, "lessons", None)
     lesson = getattr(panel, "lesson", None) if panel is not None else None
     if lesson is None:
         return []
     if (lesson.tab or "expression") == "training":
         training = window.training
-        return [w for w in (training.boundary.plot, training.curves) if _visible_on_screen(w)]
+        named = {
+            "boundary": training.boundary.plot,
+            "diagram": training.diagram.view,
+            "curves": training.curves,
+            "loss_slice": training.curves,
+        }
+        views = {id(w): w for name, w in named.items() if name in lesson.controls}
+        return [w for w in views.values() if _visible_on_screen(w)]
     area = window.areas.get(lesson.tab or "expression")
     view = getattr(area, "view", None)
     return [view] if view is not None else []

@@ -20,6 +20,7 @@ from autograd_core.drawing.fit import (
     window_start,
 )
 
+from ..shell.theme import presentation_on
 from .overlays import OVERVIEW_WIDTH, Legend
 
 
@@ -146,7 +147,8 @@ class FitAndZoom:
         """Show the whole graph as large as it goes, clear of the legend; but never with text too small to
         read: a bigger graph is shown around its output, or the current step, with the overview map."""
         self.auto_fit = True
-        if not self.presentation and self.isVisible():
+        if not self.presentation and not presentation_on() and self.isVisible():
+            # (not while the window switches to presentation: its fonts are large already, this view's not yet)
             size = self.viewport().size()
             self._normal_viewports[self.window().size().toTuple()] = (float(size.width()), float(size.height()))
         rect = self.graph_rect()
