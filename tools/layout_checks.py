@@ -5,8 +5,10 @@ text does not fit (and is not elided on purpose with the full text in its toolti
 window, a legend or banner outside its view, a banner over a training plot, a plot whose background is not its
 theme's color, a table that scrolls sideways or cuts a cell's or header's text (without an elision and the whole
 text in its tooltip), and (presentation mode at 1280×720 and 1024×700) a decision boundary, loss/accuracy or loss
-slice plot whose data area is too small to read.  Used by ``tools/screenshot_tour.py`` (on every picture) and
-``tests/gui/test_layout_modes.py``.
+slice plot whose data area is too small to read; a box of a graph of up to 15 boxes outside its view, a running
+lesson's subject (its graph, or its boundary and curves) smaller than a quarter of the window, and a status
+message about boxes off screen that the view contradicts.  Used by ``tools/screenshot_tour.py`` (on every picture)
+and ``tests/gui/test_layout_modes.py``.
 """
 
 from __future__ import annotations
@@ -493,6 +495,97 @@ def cell_findings(table, cut: list | None = None) -> list[Finding]:
     return found
 
 
+WHOLE_GRAPH_BOXES = 15  # a graph of up to this many boxes is shown whole (every box inside its view)
+
+
+def graph_box_findings(view, window=None) -> list[Finding]:
+    """A graph of up to WHOLE_GRAPH_BOXES boxes shows every box inside its view (a box cut by the view's edge, or
+    off screen, is a finding) while a lesson is about it, or when the view does not crop it on purpose (a Fit
+    that keeps text readable and says how many boxes it leaves off screen, with the overview map, does); a
+    bigger graph may be cropped."""
+    if not _visible_on_screen(view) or view.busy or not view.nodes or len(view.nodes) > WHOLE_GRAPH_BOXES:
+        return []
+    if view.fit_is_partial and (window is None or view not in lesson_views(window)):
+        return []
+    shown = view.mapToScene(view.viewport().rect()).boundingRect().adjusted(-SLACK, -SLACK, SLACK, SLACK)
+    off = [item for item in view.nodes.values() if not shown.contains(item.sceneBoundingRect())]
+    if not off:
+        return []
+    return [Finding("box outside its view", describe(view), f"{len(off)} of {len(view.nodes)} boxes not wholly shown")]
+
+
+def _graph_views(window) -> list:
+    from gui.graph_view import GraphView
+
+    views = [getattr(area, "view", None) for area in getattr(window, "areas", {}).values()]
+    return [v for v in views if isinstance(v, GraphView)]
+
+
+# A lesson's subject: the views it is about, which together take at least this share of the window's area.
+LESSON_VIEW_LEAST = 0.25
+
+
+def lesson_views(window) -> list[QWidget]:
+    """The views a running lesson is about: the graph (an expression lesson); the boundary, the network diagram
+    and the curves a training lesson names among its controls; none when no lesson runs."""
+    panel = getattr(window, "lessons", None)
+    lesson = getattr(panel, "lesson", None) if panel is not None else None
+    if lesson is None:
+        return []
+    if (lesson.tab or "expression") == "training":
+        training = window.training
+        named = {
+            "boundary": training.boundary.plot,
+            "diagram": training.diagram.view,
+            "curves": training.curves,
+            "loss_slice": training.curves,
+        }
+        views = {id(w): w for name, w in named.items() if name in lesson.controls}
+        return [w for w in views.values() if _visible_on_screen(w)]
+    area = window.areas.get(lesson.tab or "expression")
+    view = getattr(area, "view", None)
+    return [view] if view is not None else []
+
+
+def lesson_view_findings(window) -> list[Finding]:
+    """A running lesson's subject takes at least a quarter of the window (it was a 180-px column beside two
+    columns of controls)."""
+    views = lesson_views(window)
+    if not views and getattr(getattr(window, "lessons", None), "lesson", None) is None:
+        return []
+    area = sum(v.width() * v.height() for v in views if _visible_on_screen(v))
+    whole = window.width() * window.height()
+    if area >= LESSON_VIEW_LEAST * whole:
+        return []
+    names = ", ".join(describe(v) for v in views) or "(not on screen)"
+    return [Finding("lesson view small", names, f"{area / whole:.0%} of the window, less than a quarter")]
+
+
+def status_findings(window) -> list[Finding]:
+    """A status message about the graph on screen says what the view shows: "N of its M boxes … off screen"
+    names as many boxes off screen as there are (it stayed after Leave lesson, after a resize, with none off)."""
+    import re
+
+    text = window.statusBar().currentMessage()
+    match = re.search(r"(\d+) of its (\d+) box(?:es)?\b[^.]*off screen", text)
+    if not match:
+        return []
+    area = window.tabs.currentWidget()
+    view = getattr(area, "view", None)
+    if view not in _graph_views(window) or view.busy:
+        return []
+    off, total = int(match.group(1)), int(match.group(2))
+    if (off, total) == (view.boxes_off_screen(), len(view.nodes)):
+        return []
+    return [
+        Finding(
+            "status contradicts view",
+            describe(view),
+            f"«{text[:60]}…» but {view.boxes_off_screen()} of {len(view.nodes)} boxes are off screen",
+        )
+    ]
+
+
 def _ancestors(widget: QWidget, window: QWidget):
     parent = widget.parentWidget()
     while parent is not None and parent is not window:
@@ -513,6 +606,10 @@ def check_window(window, mode=None) -> list[Finding]:
     found += collapsed_findings(window)
     found += table_findings(window)
     found += plot_size_findings(window, mode)
+    for view in _graph_views(window):
+        found += graph_box_findings(view, window)
+    found += lesson_view_findings(window)
+    found += status_findings(window)
     diagram = getattr(getattr(window, "training", None), "diagram", None)
     if diagram is not None and diagram.view.isVisible() and _visible_on_screen(diagram.view.viewport()):
         found += diagram_text_findings(diagram.view)

@@ -4,11 +4,14 @@
     python tools/screenshot_tour.py --out /tmp/tour --quick    # the representative states only
     python tools/screenshot_tour.py --only 'train-moons*' --modes 'dark-*-1024x700'
     python tools/screenshot_tour.py --list                     # state and mode names
+    QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" python tools/screenshot_tour.py --default-size \
+        --only 'lesson-*' --modes '*-1360x820'                 # on a real X server, at the app's own size
 
-Runs offscreen (no display needed).  Training runs in this process, a fixed number of steps per state, so the
-pictures are the same on every run.  The layout checks of ``tools/layout_checks.py`` run on every picture
-too, and ``tools/text_sizes.py`` compares each presentation-mode picture's text sizes with the normal-mode one of the
-same theme and size; their findings are listed in the index page and in ``findings.txt``.
+Runs offscreen by default (no display needed); on a real X server with QT_QPA_PLATFORM=xcb. Training runs in this
+process, a fixed number of steps per state, so the pictures are the same on every run. The layout checks of
+``tools/layout_checks.py`` run on every picture too, and ``tools/text_sizes.py`` compares each presentation-mode
+picture's text sizes with the normal-mode one of the same theme and size; their findings are listed in the index
+page and in ``findings.txt``.
 """
 
 from __future__ import annotations
@@ -34,15 +37,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="*", help="modes whose name matches, e.g. 'dark-presentation-*'")
     parser.add_argument("--list", action="store_true", help="list states and modes and exit")
     parser.add_argument("--no-checks", action="store_true", help="skip the layout checks")
+    parser.add_argument(
+        "--default-size",
+        action="store_true",
+        help="also the app's own default window size (1360×820), e.g. under xvfb-run with QT_QPA_PLATFORM=xcb",
+    )
     args = parser.parse_args(argv)
 
-    from tools.tour_states import MODES, build_states
+    from tools.tour_states import MODES, build_states, default_size_modes
 
     states = build_states()
     if args.quick:
         states = [s for s in states if s.representative]
     states = [s for s in states if any(fnmatch.fnmatch(s.name, p) for p in args.only.split(","))]
-    modes = [m for m in MODES if any(fnmatch.fnmatch(m.name, p) for p in args.modes.split(","))]
+    every = MODES + (default_size_modes() if args.default_size else ())
+    modes = [m for m in every if any(fnmatch.fnmatch(m.name, p) for p in args.modes.split(","))]
     if args.list:
         for s in states:
             print(f"state {s.name:32} {s.tab:11} {s.description}")

@@ -38,6 +38,14 @@ class Mode:
 MODES = tuple(Mode(t, p, s) for t in THEMES for p in PRESENTATION for s in SIZES)
 
 
+def default_size_modes() -> tuple[Mode, ...]:
+    """The app's own window size on a fresh configuration (gui/shell/window_settings.py), in every theme and
+    mode: what a new user sees first (the tour's ``--default-size``)."""
+    from gui.shell.window_settings import DEFAULT_SIZE
+
+    return tuple(Mode(t, p, DEFAULT_SIZE) for t in THEMES for p in PRESENTATION)
+
+
 @dataclass(frozen=True)
 class State:
     name: str
@@ -547,7 +555,7 @@ def _lesson(slug: str, shown: int = 1) -> Callable[[Tour], None]:
 
 
 def _start_here(t: Tour) -> None:
-    t.close_dialog()
+    t.show_tab("expression")  # (what a first start shows beside the list)
     t.window.lessons.leave()
     t.window.show_lessons()
     t.process(40)

@@ -96,12 +96,14 @@ class BackwardPanel(QWidget):
         grid.addWidget(self.speed, 2, 1)
         title = self.ledger_title = QLabel("<b>Ledger</b> (chain rule, step by step)")
         title.setToolTip(self.ledger.toolTip())
+        title.setWordWrap(True)  # (a narrow column: the graph beside it keeps the width)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(grid)
         layout.addWidget(self.progress)
         layout.addWidget(title)
         layout.addWidget(self.ledger, 1)
+        layout.addStretch(0)  # the ledger stepped back (a lesson): the buttons stay at the top, not half-way down
         self._trace = None  # the trace whose lines the ledger shows
         self._starts: list[int] = []  # first ledger row of each step shown
         self._bold = 0  # the step whose lines are bold

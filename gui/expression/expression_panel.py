@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyle,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -31,6 +32,7 @@ from autograd_core.language.expression import EmptyExpressionError
 from ..graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from ..graph_view.graph_state import Change
 from ..shell.areas import ExportingWindow
+from ..shell.flow_layout import FlowLayout
 from ..shell.status_messages import StatusMessages
 from ..shell.theme import monospace_font
 from .backward_panel import backward_column
@@ -50,6 +52,39 @@ def load_examples(path: Path = EXAMPLES_PATH) -> list[dict]:
 
 
 NARROW_CHARS = 110  # below this many average characters of width, two columns instead of three
+# While a lesson runs the graph is its subject: it keeps at least this share of the area's width (more when its
+# boxes need more to be shown whole at a readable size), and the side columns are as wide as what they hold.
+GRAPH_LEAST = 0.4
+GRAPH_AREA_LEAST = 0.27  # ... and at least this share of the window's area (tools/layout_checks.py asks a quarter)
+SIDE_MOST_CHARS = 55  # a side column never takes more than this many average characters (330 px at 6 px)
+
+
+class MathsControl:
+    """The Maths panel as one control a lesson hides and shows: beside the inputs it is a pane, in a narrow
+    area a tab (a hidden tab page is hidden by its tab widget too, so the panel's own flag cannot tell)."""
+
+    def __init__(self, panel: ExpressionPanel):
+        self.panel = panel
+        self.stepped_back = False
+
+    def isHidden(self) -> bool:
+        return self.stepped_back
+
+    def hide(self) -> None:
+        self.stepped_back = True
+        self.apply()
+
+    def show(self) -> None:
+        self.stepped_back = False
+        self.apply()
+
+    def apply(self) -> None:
+        box, tabs = self.panel.maths_box, self.panel.side_tabs
+        index = tabs.indexOf(box)
+        if index >= 0:
+            tabs.setTabVisible(index, not self.stepped_back)
+        else:
+            box.setVisible(not self.stepped_back)
 
 
 class ExpressionPanel(QWidget):
@@ -85,24 +120,25 @@ class ExpressionPanel(QWidget):
         self.evaluate_button.setObjectName("evaluateButton")
         self.evaluate_button.setToolTip("Compile and evaluate now (Ctrl+Enter); it also happens as you type")
         self.evaluate_button.clicked.connect(lambda: self.evaluate(self.editor.text()))
-        head = QHBoxLayout()
+        head = FlowLayout()  # the buttons wrap under the title in a narrow column (the graph keeps the width)
         head.addWidget(QLabel("<b>Expression</b>"))
-        head.addStretch(1)
+        head.addStretch()
         head.addWidget(self.examples_button)
         head.addWidget(self.evaluate_button)
-        editor_box = QWidget()
+        editor_box = self.editor_box = QWidget()
         editor_layout = QVBoxLayout(editor_box)
         editor_layout.setContentsMargins(4, 4, 4, 4)
         editor_layout.addLayout(head)
         editor_layout.addWidget(self.editor, 1)
         self.inputs = InputsPanel(self.state)
-        inputs_box = QWidget()
+        inputs_box = self.inputs_box = QWidget()
         inputs_layout = QVBoxLayout(inputs_box)
         inputs_layout.setContentsMargins(4, 4, 4, 4)
         inputs_layout.addWidget(QLabel("<b>Inputs</b>"))
         inputs_layout.addWidget(self.inputs, 1)
         self.maths = MathsPanel(self.state)
         maths_box = self.maths_box = QWidget()
+        self.maths_control = MathsControl(self)  # what a lesson steps back: the panel, or its tab when narrow
         maths_layout = QVBoxLayout(maths_box)
         maths_layout.setContentsMargins(4, 4, 4, 4)
         maths_layout.addWidget(QLabel("<b>Maths</b>"))
@@ -167,6 +203,12 @@ class ExpressionPanel(QWidget):
         right.layout().insertWidget(0, self.mode)
         self.backward_column = right
         self._narrow = False  # the Backward column sits under the inputs (see _reflow)
+        self.columns_fitted = False  # a lesson runs: widths follow what each column holds (column_widths)
+        self._sizes_before: tuple | None = None  # the splitters' sizes before the lesson, given back after it
+        self._refit = QTimer(self)  # a column's content changed: fit once, after the change settles
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._reflow)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("expressionSplitter")
@@ -198,15 +240,89 @@ class ExpressionPanel(QWidget):
         self.view.drawn.connect(self._groups_changed)
         self._press = None  # where a left click on the graph began (a click selects, a drag pans)
         self.view.viewport().installEventFilter(self)
+        for column in (self.editor_box, self.inputs_box, self.backward_column, self.backward):
+            column.installEventFilter(self)  # (what a column holds changed: its size hint with it)
+        self.view.drawn.connect(self._graph_drawn)
 
     # ---- reflow
 
+    def set_columns_fitted(self, on: bool) -> None:
+        """A lesson starts (on) or ends: while it runs, each side column is as wide as what it holds and the
+        graph takes the rest; after it, the columns the user had come back."""
+        if on == self.columns_fitted:
+            self._reflow()
+            return
+        self.columns_fitted = on
+        if on:
+            self._sizes_before = (self.splitter.sizes(), self.left.sizes(), self._narrow)
+        self._reflow()
+        if not on and self._sizes_before is not None:
+            sizes, left, narrow = self._sizes_before
+            self._sizes_before = None
+            if narrow == self._narrow:
+                self.splitter.setSizes(sizes)
+                self.left.setSizes(left)
+
+    def _want(self, widget: QWidget) -> tuple[int, int]:
+        """(least, wanted) width of a column's piece: its minimum and its size hint, at most SIDE_MOST_CHARS."""
+        most = SIDE_MOST_CHARS * max(1, self.fontMetrics().averageCharWidth())
+        least = widget.minimumSizeHint().width()
+        return least, max(least, min(widget.sizeHint().width(), most))
+
+    def graph_need(self) -> int:
+        """The width the drawn graph needs to be shown whole at Fit's zoom (0 before the first one)."""
+        view = self.view
+        if not view.nodes or view.busy:
+            return 0
+        rect = view.graph_rect()
+        frame = view.width() - view.viewport().width()
+        return int(rect.width() * view.fit_zoom() + 2 * view.fit_margin + frame + 2)
+
+    def column_widths(self) -> tuple[bool, list[int]]:
+        """While a lesson runs: (narrow, the splitter's sizes).  Each side column gets its size hint; where the
+        graph would get less than it needs (GRAPH_LEAST of the width, GRAPH_AREA_LEAST of the window's area, or
+        what its boxes need at a readable zoom), the Backward column moves under the inputs, and that one column
+        shrinks toward its minimum as far as the graph needs."""
+        total = self.splitter.width() - 2 * self.splitter.handleWidth()
+        maths = [] if self.maths_control.isHidden() else [self.maths_box]
+        pieces = [w for w in (self.editor_box, self.inputs_box, *maths) if not w.isHidden()]
+        left = [self._want(w) for w in pieces] or [(0, 0)]
+        # the column wants an input row's width (its rows scroll sideways only where the graph needs the room)
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        rows = self.inputs.body.minimumSizeHint().width() + bar + 12
+        left.append((left[0][0], rows))
+        left_least, left_want = max(a for a, _ in left), max(b for _, b in left)
+        right_least, right_want = self._want(self.backward_column)
+        window = self.window()
+        area = GRAPH_AREA_LEAST * window.width() * window.height() / max(1, self.view.height())
+        tabs = 12  # the tab widget's frame around the Backward column under the inputs
+        least, want = max(left_least, right_least + tabs), max(left_want, right_want + tabs)
+        graph = max(GRAPH_LEAST * total, min(max(self.graph_need(), area), total - least))
+
+        def shrink(columns: list[tuple[int, int]], room: float) -> list[int]:
+            wanted = sum(b for _, b in columns)
+            give = min(max(0.0, wanted - room), sum(b - a for a, b in columns))
+            spare = sum(b - a for a, b in columns) or 1
+            return [int(b - give * (b - a) / spare) for a, b in columns]
+
+        if total - left_want - right_want >= graph:  # three columns, each as wide as it wants
+            return False, [left_want, total - left_want - right_want, right_want]
+        (side,) = shrink([(least, want)], total - graph)  # else two: the graph gets the most
+        return True, [side, total - side]
+
     def _reflow(self) -> None:
         """Three columns need about 110 characters of width: narrower (1024 px in presentation mode), the
-        Backward column moves under the inputs, and the graph keeps the rest of the width."""
+        Backward column moves under the inputs, and the graph keeps the rest of the width.  While a lesson
+        runs, the widths follow what each column holds (``column_widths``)."""
         chars = self.width() / max(1, self.fontMetrics().averageCharWidth())
         narrow = self.isVisible() and chars < NARROW_CHARS
+        sizes = None
+        if self.columns_fitted and self.isVisible():
+            narrow, sizes = self.column_widths()
         if narrow == self._narrow:
+            if sizes is not None:
+                self.splitter.setSizes(sizes)
+                self._fit_editor_pane(sizes[0])
             return
         self._narrow = narrow
         column = self.backward_column
@@ -230,11 +346,36 @@ class ExpressionPanel(QWidget):
             side = min(330, int(self.width() * 0.26))
             self.splitter.setSizes([side, self.width() - 2 * side, side])
         column.show()
-        self.maths_box.show()
+        self.maths_control.apply()
+        if sizes is not None:
+            self.splitter.setSizes(sizes)
+            self._fit_editor_pane(sizes[0])
+
+    def _fit_editor_pane(self, width: int) -> None:
+        """While a lesson runs: the editor's pane is tall enough for its title and buttons (wrapped onto two lines in
+        a narrow column) and every line of the expression; the pane below gives up the room."""
+        layout = self.editor_box.layout()
+        edit = self.editor.edit
+        lines = max(2, edit.document().blockCount() + 1)
+        head = layout.itemAt(0).layout().heightForWidth(max(1, width - 8))
+        need = head + lines * edit.fontMetrics().lineSpacing() + 2 * edit.frameWidth() + 24
+        sizes = self.left.sizes()
+        if len(sizes) < 2 or sizes[0] >= need:
+            return
+        donor = max(range(1, len(sizes)), key=lambda i: sizes[i])
+        give = min(need - sizes[0], max(0, sizes[donor] - 120))
+        sizes[0] += give
+        sizes[donor] -= give
+        self.left.setSizes(sizes)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._reflow()
+
+    def _graph_drawn(self) -> None:
+        """A lesson's new graph: the columns make the room it needs (they settle: the same graph, the same sizes)."""
+        if self.columns_fitted:
+            self._refit.start()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
@@ -261,8 +402,10 @@ class ExpressionPanel(QWidget):
     # ---- clicking a node selects it (its formula and chain-rule path in the maths panel)
 
     def eventFilter(self, watched, event) -> bool:
-        if watched is self.view.viewport():
-            kind = event.type()
+        kind = event.type()
+        if self.columns_fitted and kind == QEvent.Type.LayoutRequest and watched is not self.view.viewport():
+            self._refit.start()  # what a column holds changed (a lesson stepped a control back, or showed it)
+        elif watched is self.view.viewport():
             if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
                 self._press = event.position().toPoint()
             elif kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:

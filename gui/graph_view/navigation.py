@@ -20,6 +20,7 @@ from autograd_core.drawing.fit import (
     window_start,
 )
 
+from ..shell.theme import presentation_on
 from .overlays import OVERVIEW_WIDTH, Legend
 
 
@@ -146,6 +147,10 @@ class FitAndZoom:
         """The zoom at which box text is READABLE_POINTS on screen (× 1.5 in presentation mode)."""
         return READABLE_POINTS * self.font_scale / self.body_font.pointSizeF()
 
+    def fit_zoom(self) -> float:
+        """The smallest zoom Fit shows this graph's text at (presentation: above normal mode's text too)."""
+        return max(self.readable_scale(), self._fit_floor)
+
     # Fit keeps text readable for graphs of up to this many boxes; a bigger one is fitted whole.  A view whose
     # boxes are what it teaches (the sample graph, expanded) keeps text readable at any size.
     readable_fit_boxes: float = READABLE_FIT_MAX_BOXES
@@ -158,7 +163,8 @@ class FitAndZoom:
         """Show the whole graph as large as it goes, clear of the legend; but never with text too small to
         read: a bigger graph is shown around its output, or the current step, with the overview map."""
         self.auto_fit = True
-        if not self.presentation and self.isVisible():
+        if not self.presentation and not presentation_on() and self.isVisible():
+            # (not while the window switches to presentation: its fonts are large already, this view's not yet)
             size = self.viewport().size()
             self._normal_viewports[self.window().size().toTuple()] = (float(size.width()), float(size.height()))
         rect = self.graph_rect()
@@ -167,7 +173,11 @@ class FitAndZoom:
         if rect.isEmpty():
             return
         scale, corner = self.fit_placement(rect)
-        readable = max(self.readable_scale(), self._fit_floor)  # (presentation: above normal mode's text)
+        readable = self.fit_zoom()
+        if scale >= self.readable_scale():
+            # the whole graph fits with readable text: shown whole (presentation's floor, normal mode's text
+            # and more, raises the zoom only where no box is lost by it)
+            readable = min(readable, scale)
         if switched and not self.busy and self._layout_depends_on_fit() and (self.fit_is_partial or scale < readable):
             # a layered drawing that must be cropped is laid out to show the most around its output; the
             # whole graph is laid out to show largest: lay it out again for what was asked

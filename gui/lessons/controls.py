@@ -64,11 +64,12 @@ def _extras(window) -> list:
     expr = window.expression
     return [
         expr.mode,
-        expr.maths_box,
+        expr.maths_control,
         expr.layout_label,
         expr.layout_combo,
         expr.collapse_button,
         expr.export_button,
+        window.training.boundary.tools,  # painting points: no lesson asks for it, and it takes the plot's height
     ]
 
 

@@ -3,7 +3,7 @@ its explanation, its tasks (✓ when the app's state meets them), Hint, Show me,
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -26,6 +26,7 @@ from autograd_core.numbers import format_number
 from .actions import ActionFailed, perform_all
 from .controls import SteppedBack
 from .lesson_state import LessonState
+from .pointer import Spotlight, task_control
 
 DONE, OPEN = "✓", "○"
 
@@ -55,6 +56,7 @@ class LessonPanel(QDockWidget):
         self.stack.addWidget(self._build_lesson())
         self.tracker.changed.connect(self._show_tasks)
         self._fill_list()
+        self.spotlight = Spotlight(window)  # the current task's control, outlined for a moment
 
     # ---------------------------------------------------------------- the list
 
@@ -228,8 +230,10 @@ class LessonPanel(QDockWidget):
         self.tracker.start(lesson)
         ok = self._setup()
         self.stepped_back.apply(self.window_, lesson.controls)
+        self.window_.expression.set_columns_fitted(True)  # the graph, the lesson's subject, gets the room
         first_open = next((i for i in range(len(lesson.tasks)) if not self.tracker.is_done(i)), 0)
         self.tasks.setCurrentRow(first_open)
+        self.point_at_task()
         self.lessonStarted.emit(lesson.slug)
         return ok
 
@@ -262,6 +266,7 @@ class LessonPanel(QDockWidget):
     def leave(self) -> None:
         """Back to the list; every control that stepped back returns."""
         self.stepped_back.restore()
+        self.window_.expression.set_columns_fitted(False)
         self.tracker.stop()
         self.lesson = None
         self.setWindowTitle("Start here")
@@ -335,6 +340,16 @@ class LessonPanel(QDockWidget):
             self.current_task = row
         self.hint.hide()
         self._sync_buttons()
+        self.point_at_task()
+
+    def point_at_task(self) -> None:
+        """Scroll the current task's control into view and outline it (after the layout settles: a lesson's
+        start moves the columns)."""
+        if self.lesson is None or not 0 <= self.current_task < len(self.lesson.tasks):
+            return
+        widget = task_control(self.window_, self.lesson.tasks[self.current_task])
+        if widget is not None:
+            QTimer.singleShot(0, lambda: self.spotlight.point_at(widget))
 
     def _sync_buttons(self) -> None:
         if self.lesson is None:
@@ -354,6 +369,7 @@ class LessonPanel(QDockWidget):
             return
         self.hint.setText(f"Hint: {self.lesson.tasks[self.current_task].hint}")
         self.hint.show()
+        self.point_at_task()
 
     def show_me(self) -> None:
         """Do the current task in the app, as a user would."""

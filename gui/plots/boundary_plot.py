@@ -181,7 +181,9 @@ class BoundaryPlot(QWidget):
         self.mode = "inspect"
         self.mode_group = QButtonGroup(self)
         self.mode_buttons: dict[str, QToolButton] = {}
-        tools = FlowLayout()  # wraps onto two lines in a narrow column
+        self.tools = QWidget()  # (one widget: a lesson steps the paint tools back as one control)
+        self.tools.setObjectName("boundaryTools")
+        tools = FlowLayout(self.tools)  # wraps onto two lines in a narrow column
         for mode in MODES:
             button = QToolButton()
             button.setText(MODE_LABELS[mode])
@@ -227,7 +229,7 @@ class BoundaryPlot(QWidget):
         toggles.addWidget(key)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(tools)
+        layout.addWidget(self.tools)
         layout.addWidget(self.plot, 1)
         layout.addLayout(toggles)
 

@@ -22,7 +22,7 @@ import html
 import json
 import os
 
-from PySide6.QtCore import QByteArray, QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QScrollArea,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -60,6 +59,7 @@ from .areas import (
 from .errors import ErrorReporter
 from .settings import AppSettings
 from .theme import THEMES, apply_theme, repainted_once, set_text_role
+from .window_settings import WindowSettings
 
 SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
@@ -722,23 +722,8 @@ class MainWindow(QMainWindow):
 
     def _restore_settings(self) -> None:
         s = self.settings
-        geometry = s.get_bytes("window/geometry")
-        if isinstance(geometry, QByteArray | bytes) and geometry:
-            self.restoreGeometry(geometry)
-        size = s.get_bytes("window/size")
-        if isinstance(size, QSize) and size.isValid() and not self.isMaximized():
-            self.resize(size)  # restoreGeometry shrinks to the current screen; a projector may be bigger
-        elif not geometry:
-            self.resize(1360, 820)
-        state = s.get_bytes("window/state")
-        if isinstance(state, QByteArray | bytes) and state:
-            self.restoreState(state)
-        self._splitter_states = {}  # applied at the first show, once the splitters have their real size
-        for splitter in self.findChildren(QSplitter):
-            value = s.get_bytes(f"splitters/{splitter.objectName()}")
-            if splitter.objectName() and isinstance(value, QByteArray | bytes) and value:
-                splitter.restoreState(value)
-                self._splitter_states[splitter] = value
+        self.window_settings = WindowSettings(self, s)
+        self.window_settings.restore()
         self.theme = s.get_str("view/theme", "light")
         self.presentation = s.get_bool("view/presentation", False)
         self.theme_actions.get(self.theme, self.theme_actions["light"]).setChecked(True)
@@ -763,12 +748,7 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> None:
         s = self.settings
-        s.set("window/geometry", self.saveGeometry())
-        s.set("window/state", self.saveState())
-        s.set("window/size", self.size())
-        for splitter in self.findChildren(QSplitter):
-            if splitter.objectName():
-                s.set(f"splitters/{splitter.objectName()}", splitter.saveState())
+        self.window_settings.save()
         s.set("view/theme", self.theme)
         s.set("view/presentation", self.presentation)
         s.set("window/tab", str(self.tabs.currentIndex()))
@@ -777,9 +757,7 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        for splitter, value in self._splitter_states.items():
-            splitter.restoreState(value)
-        self._splitter_states = {}
+        self.window_settings.shown()
 
     def grab(self, *args):
         self.setUpdatesEnabled(True)  # (right after a theme or mode switch its repaint is not due yet; else no-op)

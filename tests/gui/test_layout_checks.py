@@ -22,3 +22,48 @@ def test_the_banner_check_counts_only_what_a_scroll_area_leaves_on_screen(qtbot)
     viewport = area.viewport()
     assert shown.height() == viewport.height() < plot.height()
     assert shown.bottom() < 200  # nothing of it below the area, where a banner would be
+
+
+def test_the_box_check_finds_a_box_outside_its_graph_view(qtbot):
+    """Planted: a five-box graph zoomed in by the toolbar's + until boxes cross the view's edge (as lesson 1's x box
+    was cut at the left edge): the check names the view and how many boxes; Fit puts them back, and it is quiet."""
+    from PySide6.QtCore import Qt
+
+    from gui.expression.expression_panel import ExpressionPanel
+    from tools.layout_checks import graph_box_findings
+
+    panel = ExpressionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 600)
+    panel.show()
+    panel.state.load("f = x * 2 + 1", {"x": 2.0})
+    view = panel.view
+    qtbot.waitUntil(lambda: not view.busy and len(view.nodes) == 5 and view.settled, timeout=30000)
+    assert graph_box_findings(view) == []
+    for _ in range(6):
+        qtbot.mouseClick(panel.zoom_in_button, Qt.MouseButton.LeftButton)
+    found = graph_box_findings(view)
+    assert [f.kind for f in found] == ["box outside its view"], found
+    assert "of 5 boxes not wholly shown" in found[0].detail
+    qtbot.mouseClick(panel.fit_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.settled, timeout=30000)
+    assert graph_box_findings(view) == []
+
+
+def test_the_status_check_finds_a_message_the_view_contradicts(qtbot, tmp_path):
+    """Planted: the status line says boxes are off screen while the view shows all of them (as after Leave
+    lesson); the check reports it, and a message that matches the view is not reported."""
+    from conftest import new_main_window
+
+    from tools.layout_checks import status_findings
+
+    window = new_main_window(qtbot, tmp_path, (1400, 900))
+    view = window.expression.view
+    qtbot.waitUntil(lambda: not view.busy and bool(view.nodes) and view.settled, timeout=30000)
+    n = len(view.nodes)
+    assert view.boxes_off_screen() == 0
+    window.statusBar().showMessage(f"Fit keeps the graph's text readable, so 4 of its {n} boxes are off screen.")
+    found = status_findings(window)
+    assert [f.kind for f in found] == ["status contradicts view"], found
+    window.statusBar().showMessage(f"Fit keeps the graph's text readable, so 0 of its {n} boxes are off screen.")
+    assert status_findings(window) == []

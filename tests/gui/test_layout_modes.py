@@ -11,8 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage
+from PySide6.QtTest import QTest
 
+from gui.shell.window_settings import DEFAULT_SIZE
 from tools.layout_checks import theme_findings
 from tools.tour_states import MODES, Mode, representative_states
 
@@ -415,3 +419,107 @@ def test_a_hidden_lab_keeps_its_columns_through_a_mode_switch_and_reflows_once_w
     assert lab.side_tabs.indexOf(lab.right) >= 0
     assert moves and moves[-1] is True  # shown, it reflowed (for its current size and font)
     tour.window.set_presentation(False)
+
+
+# ------------------------------------------------------------------ lessons: the subject gets the room
+
+LESSON_SIZES = (DEFAULT_SIZE, (1280, 720), (1024, 700))
+
+
+def click_lesson(tour, number: int) -> None:
+    """Start lesson ``number`` (1-based) as a learner does: a click on it in Start here; then wait for its graph
+    and the columns around it to settle."""
+    window, panel = tour.window, tour.window.lessons
+    panel.leave()
+    window.show_lessons()
+    tour.process(30)
+    item = panel.list.item(number - 1)
+    panel.list.scrollToItem(item)
+    QTest.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=panel.list.visualItemRect(item).center())
+    assert panel.lesson is not None and panel.lesson.slug.startswith(f"{number:02d}")
+    tour.controller.pause()
+    for _ in range(2):  # (a graph shown in part makes the columns give it room, then it is laid out again)
+        tour.process(30)
+        tour.settle()
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+@pytest.mark.parametrize("size", LESSON_SIZES, ids=[f"{w}x{h}" for w, h in LESSON_SIZES])
+def test_lessons_1_to_6_show_their_whole_graph_at_a_readable_zoom(tour, size, presentation):
+    """With the lesson dock open, every box of lessons 1–6's graphs is inside the view at a zoom of at least 0.9
+    (box text at 90 % of its size or more), at the app's default size, 1280×720 and 1024×700, in both modes;
+    the graph takes at least a quarter of the window.  (Lesson 1 at 1280×720 showed 2 of its 5 boxes in a 180-px
+    column beside a 330-px column holding two buttons.)"""
+    from tools.layout_checks import graph_box_findings, lesson_view_findings
+
+    window = tour.window
+    tour.apply_mode(Mode("light", presentation, size))
+    try:
+        for number in range(1, 7):
+            click_lesson(tour, number)
+            view = window.expression.view
+            shown = view.mapToScene(view.viewport().rect()).boundingRect()
+            off = [n for n, item in view.nodes.items() if not shown.contains(item.sceneBoundingRect())]
+            assert view.nodes and off == [], (number, len(off), len(view.nodes))
+            assert view.transform().m11() >= 0.9, (number, view.transform().m11())
+            assert graph_box_findings(view) == [] and lesson_view_findings(window) == [], number
+            assert (window.width(), window.height()) == size
+    finally:
+        window.lessons.leave()
+        window.lessons.close()
+        tour.process(30)
+
+
+def test_a_column_of_two_buttons_shrinks_to_them_and_keeps_them_at_the_top(tour):
+    """Lesson 1 steps the Backward column back to Backward and Zero grad: the column is as wide as they need
+    (it was 330 px) and they sit at its top (they floated half-way down); Leave lesson gives the columns back."""
+    window = tour.window
+    tour.apply_mode(Mode("light", False, (1280, 720)))
+    expr = window.expression
+    click_lesson(tour, 1)
+    column = expr.backward_column
+    assert column.width() <= column.sizeHint().width() + 2, (column.width(), column.sizeHint().width())
+    button = expr.backward.backward_button
+    assert button.isVisible() and button.mapTo(column, button.rect().topLeft()).y() < 3 * button.height()
+    in_lesson = column.width()
+    window.lessons.leave()
+    tour.process(30)
+    left, _graph, right = expr.splitter.sizes()
+    assert left == right > in_lesson + 40  # the columns as they were before the lesson (330 : 330, scaled)
+    window.lessons.close()
+    tour.process(30)
+
+
+def test_lesson_8s_first_task_scrolls_its_button_into_view_and_outlines_it(tour):
+    """ "Press The article's run": the button sits below the fold of the settings at the default size.  When the
+    task becomes current it is scrolled into view (its Settings tab shown) and outlined; scrolled away again,
+    Hint brings it back and outlines it again."""
+    from gui.lessons.pointer import shown_rect
+
+    window = tour.window
+    tour.apply_mode(Mode("light", False, DEFAULT_SIZE))
+    try:
+        click_lesson(tour, 8)
+        panel = window.lessons
+        button = window.training.training_panel.article_button
+        spotlight = panel.spotlight
+        tour.wait_until(lambda: spotlight.isVisible())
+        whole = QRect(button.mapTo(window, QPoint(0, 0)), button.size())
+        assert button.isVisible() and shown_rect(button, window) == whole
+        assert spotlight.geometry().contains(whole) and spotlight.opacity > 0.5
+        assert spotlight.geometry().width() < whole.width() + 30  # around the button, not a whole panel
+        scroll = window.training.side_scroll
+        scroll.verticalScrollBar().setValue(0)
+        tour.process(30)
+        assert shown_rect(button, window) != QRect(button.mapTo(window, QPoint(0, 0)), button.size())
+        spotlight.fade.stop()
+        spotlight.hide()
+        QTest.mouseClick(panel.hint_button, Qt.MouseButton.LeftButton)
+        tour.wait_until(lambda: spotlight.isVisible())
+        whole = QRect(button.mapTo(window, QPoint(0, 0)), button.size())
+        assert shown_rect(button, window) == whole and spotlight.geometry().contains(whole)
+        assert panel.hint.isVisible()
+    finally:
+        window.lessons.leave()
+        window.lessons.close()
+        tour.process(30)
