@@ -44,6 +44,9 @@ def run(argv: list[str] | None = None) -> int:
     window = MainWindow()
     window.reporter.install()  # exceptions in slots: log + dialog, the app keeps running
     log.info("Autograd Playground started (log: %s)", log_path)
+    # The training process starts now, in the background, while the window shows: its first picture (data and
+    # boundary) is ready when Network training is first opened (benchmarks/bench_startup.py).
+    window.training.controller.start()
     window.show()
     # Start-up objects (Qt wrappers, modules, examples) never die: keep the collector from rescanning them
     # on every expression rebuild (benchmarks/bench_engine.py, "after gc.freeze()").
