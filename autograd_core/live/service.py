@@ -655,7 +655,11 @@ def _lower_priority(niceness: int) -> None:
         pass
 
 
-PARENT_CHECK_INTERVAL = 0.25  # seconds between looks at whether the process that started us is still there
+# A training process whose app is gone ends within this many seconds, even on a busy machine: on Linux the kernel
+# ends it with its parent (``gui.training.training_worker.CHILD_CODE``); elsewhere, or if the parent died before
+# that was set up, ``watch_parent`` looks this often.
+ENDS_WITHIN = 2.0
+PARENT_CHECK_INTERVAL = ENDS_WITHIN / 8
 
 
 def watch_parent(parent: int, interval: float = PARENT_CHECK_INTERVAL) -> threading.Thread:
