@@ -43,13 +43,9 @@ REPO = Path(__file__).resolve().parents[1]
 # Runs in the fresh process: main.py itself, with a window that notes when it is first painted, then opens the
 # training tab and notes when its boundary is painted with data and regions.
 DRIVER = r"""
-import json, os, runpy, sys, time
+import importlib.abc, importlib.util, json, os, runpy, sys, time
 sys.argv = ["main.py"]
 sys.path.insert(0, os.getcwd())
-import gui.shell.main_window as main_window
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
-
 OPEN_AFTER = float(os.environ["BENCH_OPEN_AFTER"])
 marks = {}
 
@@ -58,45 +54,69 @@ def mark(name):
     marks.setdefault(name, time.time())
 
 
-class Timed(main_window.MainWindow):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._painted = False
-        self.installEventFilter(self)
-        self.training.controller.changed.connect(lambda _change: mark("process_ready"))
+def instrument(main_window):
+    # Qt is imported here, when main.py imports the window, never earlier: the order of imports is the app's own.
+    from PySide6.QtCore import QEvent, QTimer
+    from PySide6.QtWidgets import QApplication
 
-    def eventFilter(self, watched, event):
-        if watched is self and event.type() == QEvent.Type.Paint and not self._painted:
-            self._painted = True
-            QTimer.singleShot(0, self._shown)  # after this frame is painted
-        return super().eventFilter(watched, event)
+    class Timed(main_window.MainWindow):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._painted = False
+            self.installEventFilter(self)
+            self.training.controller.changed.connect(lambda _change: mark("process_ready"))
 
-    def _shown(self):
-        mark("window_shown")
-        marks["cpu_at_show"] = time.process_time()  # this process's CPU seconds so far (all its threads)
-        marks["process_at_show"] = self.training.controller.worker is not None
-        QTimer.singleShot(int(OPEN_AFTER * 1000), self._open_training)
+        def eventFilter(self, watched, event):
+            if watched is self and event.type() == QEvent.Type.Paint and not self._painted:
+                self._painted = True
+                QTimer.singleShot(0, self._shown)  # after this frame is painted
+            return super().eventFilter(watched, event)
 
-    def _open_training(self):
-        mark("tab_opened")
-        self.tabs.setCurrentWidget(self.training)
-        self._poll = QTimer(self)
-        self._poll.setInterval(5)
-        self._poll.timeout.connect(self._check)
-        self._poll.start()
+        def _shown(self):
+            mark("window_shown")
+            marks["cpu_at_show"] = time.process_time()  # this process's CPU seconds so far (all its threads)
+            marks["process_at_show"] = self.training.controller.worker is not None
+            QTimer.singleShot(int(OPEN_AFTER * 1000), self._open_training)
 
-    def _check(self):
-        boundary = self.training.boundary
-        if boundary.placeholder.isVisible() or boundary._dataset is None or boundary._grid is None:
-            return
-        self._poll.stop()
-        boundary.plot.viewport().repaint()  # (painted now: the frame the learner sees)
-        mark("first_picture")
-        print("BENCH " + json.dumps(marks), flush=True)
-        QTimer.singleShot(0, QApplication.instance().quit)
+        def _open_training(self):
+            mark("tab_opened")
+            self.tabs.setCurrentWidget(self.training)
+            self._poll = QTimer(self)
+            self._poll.setInterval(5)
+            self._poll.timeout.connect(self._check)
+            self._poll.start()
+
+        def _check(self):
+            boundary = self.training.boundary
+            if boundary.placeholder.isVisible() or boundary._dataset is None or boundary._grid is None:
+                return
+            self._poll.stop()
+            boundary.plot.viewport().repaint()  # (painted now: the frame the learner sees)
+            mark("first_picture")
+            print("BENCH " + json.dumps(marks), flush=True)
+            QTimer.singleShot(0, QApplication.instance().quit)
+
+    main_window.MainWindow = Timed
 
 
-main_window.MainWindow = Timed
+class Hook(importlib.abc.MetaPathFinder):
+    # Instruments gui.shell.main_window as main.py's own imports load it.
+    def find_spec(self, name, path, target=None):
+        if name != "gui.shell.main_window":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        run_module = spec.loader.exec_module
+
+        def exec_module(module):
+            run_module(module)
+            instrument(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, Hook())
 runpy.run_path("main.py", run_name="__main__")
 """
 
@@ -142,14 +162,14 @@ def main() -> int:
         r = one_run(args.repo, args.open_after, env)
         runs.append(r)
         print(
-            f"  run {i + 1}: window shown {r['window']:.2f} s ({r['cpu']:.2f} s of CPU); first picture {r['picture']:.2f} s after opening the "
-            f"tab; training process ready {r['ready']:.2f} s"
+            f"  run {i + 1}: window shown {r['window']:.2f} s ({r['cpu']:.2f} s of CPU); "
+            f"first picture {r['picture']:.2f} s after opening the tab; training process ready {r['ready']:.2f} s"
             + (" (started before the window showed)" if r["started_early"] else "")
         )
+    window, cpu, picture = (statistics.median(r[key] for r in runs) for key in ("window", "cpu", "picture"))
     print(
-        f"median of {len(runs)}: window shown {statistics.median(r['window'] for r in runs):.2f} s after "
-        f"python main.py ({statistics.median(r['cpu'] for r in runs):.2f} s of CPU); first training picture {statistics.median(r['picture'] for r in runs):.2f} s after "
-        f"opening the tab; load after {os.getloadavg()[0]:.2f}"
+        f"median of {len(runs)}: window shown {window:.2f} s after python main.py ({cpu:.2f} s of CPU); "
+        f"first training picture {picture:.2f} s after opening the tab; load after {os.getloadavg()[0]:.2f}"
     )
     return 0
 
