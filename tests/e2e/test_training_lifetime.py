@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from training_gui_helpers import child_pids, lonely_point, set_spin
+from training_gui_helpers import PROCESS_WAIT_MS, child_pids, lonely_point, set_spin
 
 from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.protocol import Start
@@ -25,11 +25,7 @@ from gui.training.training_controller import TrainingController
 from gui.training.training_worker import TrainingWorker
 from gui.training.training_workspace import TrainingWorkspace
 
-# Waits follow from the product's figures.  The training process sends its first snapshot 0.3 s after it starts on
-# an idle machine and 4 s beside two busy processes on a shared two-core machine at load 13 (its start is ~0.4 s
-# of CPU, at the window's priority: benchmarks/bench_startup.py); a step of these small networks is milliseconds.
-# Every wait for the training process allows ten times the busy figure.
-TIMEOUT = 40_000
+TIMEOUT = PROCESS_WAIT_MS  # (the product's figures: see training_gui_helpers)
 # The app's window shows 1.5 s after ``python main.py`` on an idle machine, 4 s at load 6 (bench_startup.py).
 APP_START_WAIT = 60.0
 LEFT = Qt.MouseButton.LeftButton
