@@ -164,7 +164,7 @@ def main() -> int:
         print(
             f"  run {i + 1}: window shown {r['window']:.2f} s ({r['cpu']:.2f} s of CPU); "
             f"first picture {r['picture']:.2f} s after opening the tab; training process ready {r['ready']:.2f} s"
-            + (" (started before the window showed)" if r["started_early"] else "")
+            + (" (the training process was started by then)" if r["started_early"] else "")
         )
     window, cpu, picture = (statistics.median(r[key] for r in runs) for key in ("window", "cpu", "picture"))
     print(
