@@ -796,6 +796,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.expression.state.stop()
-        self.training.shutdown()  # (its process may run though its tab was never seen: the app starts it early)
         self.save_settings()
         super().closeEvent(event)
