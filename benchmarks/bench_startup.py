@@ -93,6 +93,8 @@ def instrument(main_window):
             self._poll.stop()
             boundary.plot.viewport().repaint()  # (painted now: the frame the learner sees)
             mark("first_picture")
+            if os.environ.get("BENCH_GRAB"):
+                self.grab().save(os.environ["BENCH_GRAB"])
             print("BENCH " + json.dumps(marks), flush=True)
             QTimer.singleShot(0, QApplication.instance().quit)
 
@@ -121,9 +123,15 @@ runpy.run_path("main.py", run_name="__main__")
 """
 
 
-def one_run(repo: Path, open_after: float, env: dict) -> dict:
+def one_run(repo: Path, open_after: float, env: dict, grab: str = "") -> dict:
     with tempfile.TemporaryDirectory() as config:
-        run_env = {**env, "XDG_CONFIG_HOME": config, "HOME": config, "BENCH_OPEN_AFTER": str(open_after)}
+        run_env = {
+            **env,
+            "XDG_CONFIG_HOME": config,
+            "HOME": config,
+            "BENCH_OPEN_AFTER": str(open_after),
+            "BENCH_GRAB": grab,
+        }
         t0 = time.time()
         done = subprocess.run(
             [sys.executable, "-c", DRIVER], cwd=repo, env=run_env, capture_output=True, text=True, timeout=120
@@ -146,6 +154,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--open-after", type=float, default=0.0, help="seconds after the window shows (default 0)")
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout to start (default: this one)")
+    parser.add_argument("--grab", default="", help="save the window at its first training picture (last run)")
     parser.add_argument("--no-bytecode-cache", action="store_true", help="compile every module at every start")
     args = parser.parse_args()
     env = dict(os.environ)
@@ -159,7 +168,7 @@ def main() -> int:
     )
     runs = []
     for i in range(args.runs):
-        r = one_run(args.repo, args.open_after, env)
+        r = one_run(args.repo, args.open_after, env, args.grab if i == args.runs - 1 else "")
         runs.append(r)
         print(
             f"  run {i + 1}: window shown {r['window']:.2f} s ({r['cpu']:.2f} s of CPU); "
