@@ -1,80 +1,140 @@
-"""Train every tuned preset over the issue's sweep (3 data seeds × 5 weight seeds) and check its goal.
+"""Train every tuned preset over seeds it was not tuned on and print the table: worst seed pair, its accuracy,
+time to goal.
 
-    python benchmarks/bench_presets.py                 # every task with a goal (several minutes on one core)
-    python benchmarks/bench_presets.py --task spiral   # one task (~1–4 min)
-    python benchmarks/bench_presets.py --task moons --runs 3 --default-data   # the preset's network on default data
+    python benchmarks/bench_presets.py                       # every task with a goal, the unseen 5 × 5 sweep
+    python benchmarks/bench_presets.py --task spiral3        # one task
+    python benchmarks/bench_presets.py --tuning              # the seeds the presets were tuned on (0–2 × 0–4)
+    python benchmarks/bench_presets.py --task spiral --set lr=0.05 --set batch_size=16   # try a change
+    python benchmarks/bench_presets.py --jobs 2              # runs in parallel (the machine is shared: keep it small)
 
-Prints, per task, each run's test accuracy, how many runs reach the goal, the
-median, the steps and seconds each run took and the first step at which the
-goal was reached (the app trains at this engine speed, so "seconds to goal" is
-what a learner waits after Play, plus ~1 s to start the training process).
+The presets were tuned on data seeds 0–2 × weight seeds 0–4; the default sweep
+is data seeds 5–9 × weight seeds 5–9, which no tuning looked at.  A run
+*reaches its goal* when the metric of ``GOALS`` is at or above the goal after
+its last step (what the learner is left with).  "Time to goal" is the first
+step at which the metric reached the goal, in seconds of this engine: the
+app's training process trains at this speed, so it is what a learner waits
+after Play (the snapshots it sends cost a little more).  Seconds are CPU
+seconds of the run's process (``time.process_time``): what an idle machine
+waits, and far less noisy than the wall clock on a shared, busy one (the load,
+``os.getloadavg``, is printed beside them).  The slowest run's step of goal ×
+the quickest run's ms per step is printed as well.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
-import statistics
+import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autograd_core.learn.presets import GOALS, PRESETS, preset_fields
-from autograd_core.learn.training import Trainer, TrainingConfig
+from autograd_core.learn.presets import GOALS, named_preset_config
+from autograd_core.learn.training import Trainer
+
+UNSEEN = [(d, w) for d in range(5, 10) for w in range(5, 10)]
+TUNING = [(d, w) for d in range(3) for w in range(5)]
+GOAL_SECONDS = 5.0
 
 
-def run_task(task: str, runs: int, default_data: bool) -> bool:
-    fields = dict(PRESETS[task])
-    if default_data:
-        fields.pop("samples", None)
-        fields.pop("noise", None)
-    fields = {**(preset_fields(fields["dataset"], fields.get("classes", 2)) or {}), **fields}
-    if default_data:
-        defaults = TrainingConfig()
-        fields["samples"], fields["noise"] = defaults.samples, defaults.noise
-    metric, goal = GOALS.get(task, ("test_acc", 0.0))
-    seeds = [(d, w) for d in range(3) for w in range(5)][:runs]
-    results, seconds, to_goal = [], [], []
-    for data_seed, seed in seeds:
-        config = dataclasses.replace(TrainingConfig(), **fields, data_seed=data_seed, seed=seed).validate()
-        trainer = Trainer(config)
-        t0 = time.perf_counter()
-        reached = None
-        while not trainer.finished:
-            m = trainer.step()
-            value = getattr(m, metric)
-            if reached is None and value is not None and value >= goal:
-                reached = (m.step, time.perf_counter() - t0)
-        seconds.append(time.perf_counter() - t0)
-        results.append(getattr(trainer.evaluate(), metric))
-        to_goal.append(reached)
-    hits = sum(v >= goal for v in results)
-    print(
-        f"{task:8s} goal {metric} ≥ {goal:.0%}: {hits}/{len(results)} runs, median {statistics.median(results):.1%}, "
-        f"min {min(results):.1%}; {fields['steps']} steps in {statistics.median(seconds):.1f} s (median)"
-        + (" [default data: samples 200, noise 0.1]" if default_data else "")
+def one_run(task: str, data_seed: int, seed: int, overrides: dict) -> dict:
+    """Train one preset run to its end; its final metric, when it first reached the goal, its speed."""
+    metric, goal = GOALS[task]
+    config = dataclasses.replace(named_preset_config(task, overrides), data_seed=data_seed, seed=seed)
+    trainer = Trainer(config)
+    reached = None
+    t0 = time.process_time()
+    while not trainer.finished:
+        m = trainer.step()
+        value = getattr(m, metric)
+        if reached is None and value is not None and value >= goal:
+            reached = (m.step, time.process_time() - t0)
+    seconds = time.process_time() - t0
+    return {
+        "seeds": (data_seed, seed),
+        "final": getattr(trainer.evaluate(), metric),
+        "reached": reached,
+        "seconds": seconds,
+        "ms_per_step": 1000 * seconds / max(1, trainer.step_count),
+        "steps": config.steps,
+    }
+
+
+def sweep(task: str, seeds, overrides: dict, jobs: int) -> list[dict]:
+    if jobs <= 1:
+        return [one_run(task, d, w, overrides) for d, w in seeds]
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(one_run, task, d, w, overrides) for d, w in seeds]
+        return [f.result() for f in futures]
+
+
+def summary(task: str, runs: list[dict]) -> tuple[str, bool]:
+    """One table row: the worst seed pair (lowest final metric, then slowest to goal), and whether all passed."""
+    metric, goal = GOALS[task]
+    worst = min(runs, key=lambda r: (r["final"], -(r["reached"] or (1e9, 1e9))[1]))
+    ms = min(r["ms_per_step"] for r in runs)
+    reached = [r["reached"] for r in runs]
+    missed = sum(r["final"] < goal for r in runs)
+    never = sum(r is None for r in reached)
+    slowest = max((r for r in reached if r is not None), key=lambda r: r[0], default=None)
+    seconds_slowest = max((r[1] for r in reached if r is not None), default=float("nan"))
+    ok = missed == 0 and never == 0 and slowest is not None and slowest[0] * ms / 1000 <= GOAL_SECONDS
+    to_goal = (
+        "never"
+        if slowest is None
+        else f"step {slowest[0]:4d} = {slowest[0] * ms / 1000:4.1f} s ({seconds_slowest:4.1f} s of CPU measured)"
     )
-    print("          each run: " + " ".join(f"{v:.1%}" for v in results))
-    reached = [r for r in to_goal if r is not None]
-    if reached:
-        print(
-            f"          goal first reached at step {max(r[0] for r in reached)} at worst, "
-            f"after {max(r[1] for r in reached):.1f} s at worst"
-        )
-    return hits == len(results)
+    row = (
+        f"{task:8s} {metric} ≥ {goal:.0%}  {len(runs) - missed:2d}/{len(runs)}  "
+        f"worst {worst['seeds'][0]},{worst['seeds'][1]}: {worst['final']:6.1%}   "
+        f"time to goal (slowest): {to_goal}   {ms:5.1f} ms/step, {worst['steps']} steps"
+    )
+    return row, ok
+
+
+def parse_set(items: list[str]) -> dict:
+    fields = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        try:
+            fields[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            fields[key] = value
+    return fields
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--task", choices=sorted(PRESETS), action="append", help="task(s) to run (default: all goals)")
-    parser.add_argument("--runs", type=int, default=15, help="runs of the sweep to do (default all 15)")
-    parser.add_argument("--default-data", action="store_true", help="the default 200 points at noise 0.1")
+    parser.add_argument("--task", choices=sorted(GOALS), action="append", help="task(s) to run (default: all goals)")
+    parser.add_argument("--tuning", action="store_true", help="the tuning seeds (data 0–2 × weight 0–4)")
+    parser.add_argument("--runs", type=int, default=None, help="only the first N seed pairs")
+    parser.add_argument("--jobs", type=int, default=1, help="runs in parallel (default 1)")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a preset field")
+    parser.add_argument("--each", action="store_true", help="print every run too")
     args = parser.parse_args()
+    seeds = (TUNING if args.tuning else UNSEEN)[: args.runs]
+    overrides = parse_set(args.set)
+    print(
+        f"seeds: {'tuning' if args.tuning else 'unseen'} {len(seeds)} pairs (data, weight); jobs {args.jobs}; "
+        f"load before {os.getloadavg()[0]:.2f}" + (f"; overrides {overrides}" if overrides else "")
+    )
     ok = True
     for task in args.task or list(GOALS):
-        ok &= run_task(task, args.runs, args.default_data)
+        runs = sweep(task, seeds, overrides, args.jobs)
+        row, passed = summary(task, runs)
+        ok &= passed
+        print(row + f"   load {os.getloadavg()[0]:.2f}", flush=True)
+        if args.each:
+            for r in runs:
+                print(f"          {r['seeds']}: {r['final']:.1%} reached {r['reached']} in {r['seconds']:.1f} s")
+    print(
+        f"goal: every run at its goal after its last step, and the slowest at most {GOAL_SECONDS:g} s to reach it "
+        "(steps × the quietest run's ms per step)"
+    )
     return 0 if ok else 1
 
 

@@ -69,7 +69,9 @@ def _shown_workspace(qtbot, controller):
     qtbot.addWidget(w)
     w.resize(1300, 800)
     w.show()
-    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=30_000)
+    from training_gui_helpers import PROCESS_WAIT_MS
+
+    qtbot.waitUntil(lambda: w.controller.last_snapshot is not None, timeout=PROCESS_WAIT_MS)
     return w
 
 

@@ -5,8 +5,10 @@ have 2 to ``MAX_CLASSES``; iris and wine (scikit-learn's bundled copies) have
 three, seen through two chosen features or their first two principal
 components.
 
-scikit-learn's generators where they exist (moons, circles, blobs), so figures
-match what learners see elsewhere; XOR and spiral are a few lines of numpy.
+Moons, circles and blobs are scikit-learn's generators, point for point (the same numbers for the same
+``random_state``, so figures match what learners see elsewhere), written out here in a few lines of numpy:
+importing scikit-learn takes a second or more (it pulls in SciPy), and the training process makes its data
+before its first picture.  XOR and spiral are our own.
 Labels are 0 … K−1 everywhere; losses that want ±1 (hinge, MSE, two classes) convert inside.
 The train/test split is stratified and seeded, so the same seed always gives
 the same points on every machine.
@@ -27,7 +29,11 @@ MAX_CLASSES = 6
 MULTICLASS_DATASETS = ("blobs", "spiral")  # take any number of classes from 2 to MAX_CLASSES
 TABLE_DATASETS = {"iris": 3, "wine": 3}  # scikit-learn's bundled tables: their number of classes
 TWO_CLASS_DATASETS = ("moons", "circles", "xor")
-SKLEARN_DATASETS = ("moons", "circles", "blobs")  # made by scikit-learn's generators (``sklearn_seed`` applies)
+SKLEARN_DATASETS = (
+    "moons",
+    "circles",
+    "blobs",
+)  # scikit-learn's generators, point for point (``sklearn_seed`` applies)
 
 
 def dataset_classes(name: str, classes: int = 2) -> int:
@@ -258,6 +264,75 @@ def _num(v) -> float | None:
         return None
 
 
+# scikit-learn's make_moons, make_circles and make_blobs (1.x), step for step and draw for draw: the same
+# RandomState, the same order of draws (shuffle, then noise), so the same seed gives the same points
+# (tests/core/test_data.py compares them with scikit-learn's own).
+
+
+def _halves(samples: int) -> tuple[int, int]:
+    return samples // 2, samples - samples // 2
+
+
+def _shuffled(X: np.ndarray, y: np.ndarray, generator: np.random.RandomState):
+    """``sklearn.utils.shuffle(X, y, random_state=generator)``."""
+    indices = np.arange(len(X))
+    generator.shuffle(indices)
+    return X[indices], y[indices]
+
+
+def _two_rings(out_x, out_y, in_x, in_y, n_out: int, n_in: int):
+    X = np.vstack([np.append(out_x, in_x), np.append(out_y, in_y)]).T
+    y = np.hstack([np.zeros(n_out, dtype=np.intp), np.ones(n_in, dtype=np.intp)])
+    return X, y
+
+
+def make_moons(samples: int, noise: float | None, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``sklearn.datasets.make_moons(samples, noise=noise, random_state=seed)``."""
+    n_out, n_in = _halves(samples)
+    generator = np.random.RandomState(seed)
+    X, y = _two_rings(
+        np.cos(np.linspace(0, np.pi, n_out)),
+        np.sin(np.linspace(0, np.pi, n_out)),
+        1 - np.cos(np.linspace(0, np.pi, n_in)),
+        1 - np.sin(np.linspace(0, np.pi, n_in)) - 0.5,
+        n_out,
+        n_in,
+    )
+    X, y = _shuffled(X, y, generator)
+    if noise is not None:
+        X += generator.normal(scale=noise, size=X.shape)
+    return X, y
+
+
+def make_circles(samples: int, noise: float | None, factor: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``sklearn.datasets.make_circles(samples, noise=noise, factor=factor, random_state=seed)``."""
+    n_out, n_in = _halves(samples)
+    generator = np.random.RandomState(seed)
+    outer = np.linspace(0, 2 * np.pi, n_out, endpoint=False)
+    inner = np.linspace(0, 2 * np.pi, n_in, endpoint=False)
+    X, y = _two_rings(np.cos(outer), np.sin(outer), np.cos(inner) * factor, np.sin(inner) * factor, n_out, n_in)
+    X, y = _shuffled(X, y, generator)
+    if noise is not None:
+        X += generator.normal(scale=noise, size=X.shape)
+    return X, y
+
+
+def make_blobs(samples: int, centers, std: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``sklearn.datasets.make_blobs(samples, centers=centers, cluster_std=std, random_state=seed)``."""
+    generator = np.random.RandomState(seed)
+    centers = np.asarray(centers, dtype=float)
+    k = len(centers)
+    counts = [samples // k + (i < samples % k) for i in range(k)]
+    X = np.empty((samples, centers.shape[1]), dtype=np.float64)
+    y = np.empty(samples, dtype=int)
+    start = 0
+    for i, n in enumerate(counts):
+        X[start : start + n] = generator.normal(loc=centers[i], scale=std, size=(n, centers.shape[1]))
+        y[start : start + n] = i
+        start += n
+    return _shuffled(X, y, generator)
+
+
 def _generate(
     name: str,
     samples: int,
@@ -273,24 +348,16 @@ def _generate(
     if sklearn_seed is not None:
         sk_seed = sklearn_seed
     if name == "moons":
-        from sklearn.datasets import make_moons
-
-        return make_moons(n_samples=samples, noise=noise, random_state=sk_seed)
+        return make_moons(samples, noise, sk_seed)
     if name == "circles":
-        from sklearn.datasets import make_circles
-
-        return make_circles(n_samples=samples, noise=noise, factor=0.5, random_state=sk_seed)
+        return make_circles(samples, noise, 0.5, sk_seed)
     if name == "blobs":
-        from sklearn.datasets import make_blobs
-
         # Fixed centers so "noise" means the same thing as elsewhere: 0 → tight, 0.3 → overlapping.
         if classes > 2:  # K centers evenly round a circle of radius √2 (two classes keep their diagonal pair)
             angles = 2.0 * math.pi * np.arange(classes) / classes + math.pi / 4
             centers = math.sqrt(2.0) * np.column_stack([np.cos(angles), np.sin(angles)])
-            return make_blobs(n_samples=samples, centers=centers, cluster_std=0.2 + 4.0 * noise, random_state=sk_seed)
-        return make_blobs(
-            n_samples=samples, centers=[[-1.0, -1.0], [1.0, 1.0]], cluster_std=0.2 + 4.0 * noise, random_state=sk_seed
-        )
+            return make_blobs(samples, centers, 0.2 + 4.0 * noise, sk_seed)
+        return make_blobs(samples, [[-1.0, -1.0], [1.0, 1.0]], 0.2 + 4.0 * noise, sk_seed)
     if name == "xor":
         X = rng.uniform(-1.0, 1.0, size=(samples, 2))
         y = (X[:, 0] * X[:, 1] < 0).astype(int)

@@ -103,10 +103,10 @@ def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int
 class TrainingController(QObject):
     """Commands in, snapshots out.  All training goes through ``autograd_core.learn.training.Trainer``.
 
-    The training process starts on ``start()`` (the training area calls it
-    when first shown): commands before that wait and go first, so an unseen
-    tab costs nothing and opening a session never starts a process nobody
-    watches.  The controller belongs to its widget (pass it as ``parent``):
+    The training process starts on ``start()``: the app calls it as it opens
+    (so the tab's first picture is ready when it is first opened), a bare
+    training area when it is first shown.  Commands before that wait and go
+    first.  The controller belongs to its widget (pass it as ``parent``):
     when the widget goes, the training process goes with it.
     """
 

@@ -48,7 +48,20 @@ from autograd_core.session import SessionData, parse_session, trainer_from_sessi
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESTART_WINDOW = 60.0  # seconds: more than MAX_RESTARTS deaths within this window and the worker gives up
 MAX_RESTARTS = 5
-CHILD_CODE = "import autograd_core.live.service as p; p.child_main()"
+# The child's first lines, before any import: it must not outlive this process, even while it is still starting
+# (a second or more on a busy machine) or starved of CPU.  On Linux the kernel kills it when the thread that
+# started it ends (PR_SET_PDEATHSIG: every worker is started from the GUI thread, which lives as long as the app);
+# a parent already gone by then, or another system, is caught by the service's own watch (``child_main``).
+CHILD_CODE = (
+    "import os, sys\n"
+    "if sys.platform.startswith('linux'):\n"
+    "    import ctypes, signal\n"
+    "    ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n"  # 1: PR_SET_PDEATHSIG
+    "if os.getppid() != int(sys.argv[3]):\n"
+    "    os._exit(0)\n"
+    "import autograd_core.live.service as p\n"
+    "p.child_main()\n"
+)
 _LIVE: set[ProcessWorker] = set()  # running workers, kept alive until stopped
 
 
@@ -59,16 +72,11 @@ def _stop_all() -> None:
         worker.stop(2000)
 
 
+# The training process runs this much below the window's priority once its first picture is sent: where both
+# want the CPU (a busy or small machine), the window's answer to a click comes first and training takes what is
+# left (on an idle core it runs as fast).  Its start runs at the window's priority, so the first picture never
+# waits behind every other busy process of the machine (niced from the start it took over 30 s to come under load).
 TRAINING_NICENESS = 10
-
-
-def _yield_to_the_window(pid: int) -> None:
-    """The training process runs at a lower priority: where both want the CPU (a busy or small machine), the
-    window's answer to a click comes first and training takes what is left (on an idle core it runs as fast)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, os.getpid()) + TRAINING_NICENESS)
-    except (AttributeError, OSError):  # (no priorities on this system, or the child is already gone)
-        pass
 
 
 class TrainingWorker(QObject):
@@ -255,7 +263,15 @@ class ProcessWorker(TrainingWorker):
         env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *filter(None, [env.get("PYTHONPATH")])])
         try:
             process = subprocess.Popen(
-                [sys.executable, "-c", CHILD_CODE, str(cmd_read), str(out_write)],
+                [
+                    sys.executable,
+                    "-c",
+                    CHILD_CODE,
+                    str(cmd_read),
+                    str(out_write),
+                    str(os.getpid()),
+                    str(TRAINING_NICENESS),
+                ],
                 pass_fds=(cmd_read, out_write),
                 env=env,
                 cwd=str(REPO_ROOT),
@@ -263,7 +279,6 @@ class ProcessWorker(TrainingWorker):
         finally:
             os.close(cmd_read)
             os.close(out_write)
-        _yield_to_the_window(process.pid)
         self._process = process
         self._commands = Connection(cmd_write, readable=False)
         events = Connection(out_read, writable=False)

@@ -131,3 +131,49 @@ def test_the_shipped_table_names_are_scikit_learns_and_need_no_scikit_learn():
     assert out.stdout.strip() == "False"
     with pytest.raises(ValueError, match="not a bundled table"):
         table_feature_names("moons")
+
+
+@pytest.mark.parametrize("samples", [1, 2, 7, 200, 301])
+@pytest.mark.parametrize("seed", [0, 42, 2**31 - 2])
+def test_moons_circles_and_blobs_are_scikit_learns_points_exactly(samples, seed):
+    """Our numpy generators (no scikit-learn import, which takes a second) give scikit-learn's very numbers."""
+    from sklearn import datasets as sk
+
+    from autograd_core.learn.data import make_blobs, make_circles, make_moons
+
+    pairs = [
+        (make_moons(samples, 0.2, seed), sk.make_moons(n_samples=samples, noise=0.2, random_state=seed)),
+        (make_moons(samples, 0.0, seed), sk.make_moons(n_samples=samples, noise=0.0, random_state=seed)),
+        (
+            make_circles(samples, 0.1, 0.5, seed),
+            sk.make_circles(n_samples=samples, noise=0.1, factor=0.5, random_state=seed),
+        ),
+    ]
+    for centers in ([[-1.0, -1.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0], [-1.0, 0.5]]):
+        if samples >= len(centers):
+            pairs.append(
+                (
+                    make_blobs(samples, centers, 0.6, seed),
+                    sk.make_blobs(n_samples=samples, centers=centers, cluster_std=0.6, random_state=seed),
+                )
+            )
+    for (X, y), (sk_X, sk_y) in pairs:
+        np.testing.assert_array_equal(X, sk_X)
+        np.testing.assert_array_equal(y, sk_y)
+
+
+def test_making_the_default_data_imports_no_scikit_learn():
+    """The training process makes its data before its first picture: scikit-learn (with SciPy) would add a second."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from autograd_core.learn.data import make_dataset\n"
+        "for name in ('moons', 'circles', 'blobs', 'xor', 'spiral'):\n"
+        "    make_dataset(name, seed=3)\n"
+        "print(sorted(m for m in ('sklearn', 'scipy') if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

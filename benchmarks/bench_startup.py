@@ -1,0 +1,187 @@
+"""The first picture: how long a learner waits for the window, then for Network training's first picture.
+
+    QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" python benchmarks/bench_startup.py
+    python benchmarks/bench_startup.py --runs 5 --open-after 1.0     # the tab opened 1 s after the window shows
+    python benchmarks/bench_startup.py --repo /tmp/older-checkout    # the same measure of another checkout
+
+Each run is a fresh ``python main.py`` (a fresh config directory, so it is a
+first start, with Start here open), timed from just before the process is
+started.  Printed per run and as the median of the runs:
+
+- *window shown*: the main window's first frame is painted;
+- *first picture*: the Network training tab is opened (``--open-after``
+  seconds after the window shows: 0, at once, is the worst case) and its
+  boundary plot shows the data and the decision regions, painted; the figure
+  is the time from opening the tab;
+- *training process ready*: its first snapshot reached the window, from the
+  start of ``python main.py``;
+- the CPU seconds the app's process used until its window showed: on a
+  shared, busy machine the wall-clock figures stretch with the load, this one
+  hardly does (it is what an idle machine would wait, give or take the disk).
+
+Bytecode: a user's Python caches compiled modules (``__pycache__``); a
+sandbox with ``PYTHONDONTWRITEBYTECODE=1`` compiles every module at every
+start (about 0.3 s more here).  The runs use a cache of their own
+(``PYTHONPYCACHEPREFIX``), warmed by one run that is not counted;
+``--no-bytecode-cache`` measures without one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Runs in the fresh process: main.py itself, with a window that notes when it is first painted, then opens the
+# training tab and notes when its boundary is painted with data and regions.
+DRIVER = r"""
+import importlib.abc, importlib.util, json, os, runpy, sys, time
+sys.argv = ["main.py"]
+sys.path.insert(0, os.getcwd())
+OPEN_AFTER = float(os.environ["BENCH_OPEN_AFTER"])
+marks = {}
+
+
+def mark(name):
+    marks.setdefault(name, time.time())
+
+
+def instrument(main_window):
+    # Qt is imported here, when main.py imports the window, never earlier: the order of imports is the app's own.
+    from PySide6.QtCore import QEvent, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    class Timed(main_window.MainWindow):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._painted = False
+            self.installEventFilter(self)
+            self.training.controller.changed.connect(lambda _change: mark("process_ready"))
+
+        def eventFilter(self, watched, event):
+            if watched is self and event.type() == QEvent.Type.Paint and not self._painted:
+                self._painted = True
+                QTimer.singleShot(0, self._shown)  # after this frame is painted
+            return super().eventFilter(watched, event)
+
+        def _shown(self):
+            mark("window_shown")
+            marks["cpu_at_show"] = time.process_time()  # this process's CPU seconds so far (all its threads)
+            marks["process_at_show"] = self.training.controller.worker is not None
+            QTimer.singleShot(int(OPEN_AFTER * 1000), self._open_training)
+
+        def _open_training(self):
+            mark("tab_opened")
+            self.tabs.setCurrentWidget(self.training)
+            self._poll = QTimer(self)
+            self._poll.setInterval(5)
+            self._poll.timeout.connect(self._check)
+            self._poll.start()
+
+        def _check(self):
+            boundary = self.training.boundary
+            if boundary.placeholder.isVisible() or boundary._dataset is None or boundary._grid is None:
+                return
+            self._poll.stop()
+            boundary.plot.viewport().repaint()  # (painted now: the frame the learner sees)
+            mark("first_picture")
+            if os.environ.get("BENCH_GRAB"):
+                self.grab().save(os.environ["BENCH_GRAB"])
+            print("BENCH " + json.dumps(marks), flush=True)
+            QTimer.singleShot(0, QApplication.instance().quit)
+
+    main_window.MainWindow = Timed
+
+
+class Hook(importlib.abc.MetaPathFinder):
+    # Instruments gui.shell.main_window as main.py's own imports load it.
+    def find_spec(self, name, path, target=None):
+        if name != "gui.shell.main_window":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        run_module = spec.loader.exec_module
+
+        def exec_module(module):
+            run_module(module)
+            instrument(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, Hook())
+runpy.run_path("main.py", run_name="__main__")
+"""
+
+
+def one_run(repo: Path, open_after: float, env: dict, grab: str = "") -> dict:
+    with tempfile.TemporaryDirectory() as config:
+        run_env = {
+            **env,
+            "XDG_CONFIG_HOME": config,
+            "HOME": config,
+            "BENCH_OPEN_AFTER": str(open_after),
+            "BENCH_GRAB": grab,
+        }
+        t0 = time.time()
+        done = subprocess.run(
+            [sys.executable, "-c", DRIVER], cwd=repo, env=run_env, capture_output=True, text=True, timeout=120
+        )
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("BENCH ")), None)
+    if line is None:
+        raise RuntimeError(f"no measurement (exit {done.returncode}):\n{done.stdout}\n{done.stderr[-3000:]}")
+    marks = json.loads(line[6:])
+    return {
+        "window": marks["window_shown"] - t0,
+        "picture": marks["first_picture"] - marks["tab_opened"],
+        "ready": marks.get("process_ready", float("nan")) - t0,
+        "cpu": marks["cpu_at_show"],
+        "started_early": marks["process_at_show"],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--open-after", type=float, default=0.0, help="seconds after the window shows (default 0)")
+    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout to start (default: this one)")
+    parser.add_argument("--grab", default="", help="save the window at its first training picture (last run)")
+    parser.add_argument("--no-bytecode-cache", action="store_true", help="compile every module at every start")
+    args = parser.parse_args()
+    env = dict(os.environ)
+    if not args.no_bytecode_cache:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "agp-bench-pycache")
+        one_run(args.repo, args.open_after, env)  # warms the cache; not counted
+    print(
+        f"{args.repo}: {args.runs} fresh starts, tab opened {args.open_after:g} s after the window shows, "
+        f"platform {env.get('QT_QPA_PLATFORM', 'default')}, load {os.getloadavg()[0]:.2f}"
+    )
+    runs = []
+    for i in range(args.runs):
+        r = one_run(args.repo, args.open_after, env, args.grab if i == args.runs - 1 else "")
+        runs.append(r)
+        print(
+            f"  run {i + 1}: window shown {r['window']:.2f} s ({r['cpu']:.2f} s of CPU); "
+            f"first picture {r['picture']:.2f} s after opening the tab; training process ready {r['ready']:.2f} s"
+            + (" (the training process was started by then)" if r["started_early"] else "")
+        )
+    window, cpu, picture = (statistics.median(r[key] for r in runs) for key in ("window", "cpu", "picture"))
+    print(
+        f"median of {len(runs)}: window shown {window:.2f} s after python main.py ({cpu:.2f} s of CPU); "
+        f"first training picture {picture:.2f} s after opening the tab; load after {os.getloadavg()[0]:.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
