@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from training_gui_helpers import PROCESS_WAIT_MS
 
 from gui.shell.main_window import MainWindow
 from gui.shell.settings import AppSettings
@@ -49,7 +50,7 @@ def test_a_seeded_monkey_breaks_nothing(qtbot, tmp_path):
     shown = {window.tabs.currentIndex()}
     window.tabs.currentChanged.connect(shown.add)
     with Monkey(window, SEED, tmp_path / "files") as monkey:
-        qtbot.waitUntil(lambda: window.training.controller.last_snapshot is not None, timeout=30_000)
+        qtbot.waitUntil(lambda: window.training.controller.last_snapshot is not None, timeout=PROCESS_WAIT_MS)
         tabs = window.tabs.count()
         for tab in range(tabs):  # a share of the actions starts on each tab, so every area is tried on every run
             window.tabs.setCurrentIndex(tab)
@@ -111,7 +112,7 @@ def test_the_monkey_fails_when_the_training_process_dies(qtbot, tmp_path):
     window.setCentralWidget(workspace)
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: workspace.controller.last_snapshot is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: workspace.controller.last_snapshot is not None, timeout=PROCESS_WAIT_MS)
     waiting = [("wait", 1, None, wait)]
     with Monkey(window, 3, tmp_path, widget_actions=[], window_actions=waiting) as monkey:
         monkey.run(1)
