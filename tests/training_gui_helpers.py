@@ -12,6 +12,27 @@ TIMEOUT = 30_000
 PROCESS_WAIT_MS = 40_000
 
 
+def engine_and_worker(start):
+    """A training ``Engine`` and the GUI's ``TrainingWorker`` joined by in-process pipes, and ``run(command=None)``:
+    send a command as the worker would (numbered), let the engine take one turn, hand its replies to the worker."""
+    from autograd_core.live.service import Engine
+    from gui.training.training_worker import LocalPipe, TrainingWorker
+
+    worker = TrainingWorker(start)
+    commands, replies = LocalPipe(), LocalPipe()
+    engine = Engine(start, replies)
+
+    def run(command=None):
+        if command is not None:
+            worker.sent += 1
+            commands.send(type(command)(**{**command.__dict__, "seq": worker.sent}))
+        engine.run_once(commands)
+        while replies.poll():
+            worker._receive(replies.recv())
+
+    return engine, worker, run
+
+
 def small_workspace(qtbot, **config):
     """A shown training workspace on a small ``TrainingConfig(**config)``, its engine in this process, ready."""
     from autograd_core.learn.training import TrainingConfig

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from training_gui_helpers import PROCESS_WAIT_MS, child_pids, lonely_point, set_spin
+from training_gui_helpers import PROCESS_WAIT_MS, child_pids, engine_and_worker, lonely_point, set_spin
 
 from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.protocol import Start
@@ -22,7 +22,6 @@ from autograd_core.session import save_session
 from gui.shell.main_window import MainWindow
 from gui.shell.settings import AppSettings
 from gui.training.training_controller import TrainingController
-from gui.training.training_worker import TrainingWorker
 from gui.training.training_workspace import TrainingWorkspace
 
 TIMEOUT = PROCESS_WAIT_MS  # (the product's figures: see training_gui_helpers)
@@ -288,17 +287,7 @@ def test_restart_state_continues_exactly_where_the_snapshot_was(qapp):
     from gui.training.training_worker import LocalPipe
 
     start = Start(config=TrainingConfig(samples=60, layers=[5], optimizer="adam", batch_size=8).to_dict())
-    worker = TrainingWorker(start)
-    commands, replies = LocalPipe(), LocalPipe()
-    engine = Engine(start, replies)
-
-    def run(command=None):
-        if command is not None:
-            worker.sent += 1
-            commands.send(type(command)(**{**command.__dict__, "seq": worker.sent}))
-        engine.run_once(commands)
-        while replies.poll():
-            worker._receive(replies.recv())
+    engine, worker, run = engine_and_worker(start)
 
     run(Step(7))
     for _ in range(7):

@@ -4,7 +4,7 @@ map, legend, diagram, paint tools and the confusion matrix (a clicked cell rings
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from training_gui_helpers import set_spin, settle, small_workspace
+from training_gui_helpers import engine_and_worker, set_spin, settle, small_workspace
 
 from autograd_core.learn.losses import confusion_matrix
 from autograd_core.learn.training import TrainingConfig
@@ -130,21 +130,11 @@ def test_a_restart_keeps_classes_activations_and_imported_data(imported):
     from autograd_core.learn.tabular import parse_table, table_dataset
     from autograd_core.live.protocol import ImportData, Start, Step
     from autograd_core.live.service import Engine
-    from gui.training.training_worker import LocalPipe, TrainingWorker
+    from gui.training.training_worker import LocalPipe
 
     config = TrainingConfig(dataset="spiral", classes=3, samples=60, layers=[5, 4], activations=["tanh", "relu"])
     start = Start(config=config.to_dict())
-    worker = TrainingWorker(start)
-    commands, replies = LocalPipe(), LocalPipe()
-    engine = Engine(start, replies)
-
-    def run(command=None):
-        if command is not None:
-            worker.sent += 1
-            commands.send(type(command)(**{**command.__dict__, "seq": worker.sent}))
-        engine.run_once(commands)
-        while replies.poll():
-            worker._receive(replies.recv())
+    engine, worker, run = engine_and_worker(start)
 
     if imported:
         rows = "".join(f"{i % 11},{(i * 5) % 13},{['ant', 'bee', 'cow', 'dog'][i % 4]}\n" for i in range(80))
