@@ -50,6 +50,7 @@ from autograd_core.engine.user_ops import (  # noqa: F401  (the errors are part 
     closures,
     quoted,
 )
+from autograd_core.engine.walks import interior_order, topological_order
 
 INF = math.inf
 NAN = math.nan
@@ -377,7 +378,7 @@ class Tensor:
         if self._a is None:
             self.grad += 1.0
             return
-        order = _interior_order(self)  # zeroes their gradients on the way
+        order = interior_order(self)  # zeroes their gradients on the way
         self.grad = 1.0
         if closures.assigned:  # a closure was assigned somewhere: the walk that checks each one
             backward_with_user_steps(order)
@@ -573,100 +574,3 @@ def _derive_methods() -> None:
 
 _derive_methods()
 _tensor_pow = OPS["pow"].apply
-
-
-# ---------------------------------------------------------------- graph walk
-
-
-def topological_order(root: Tensor) -> list[Tensor]:
-    """Every node reachable from ``root``, each after all of its parents.
-
-    Iterative depth-first post-order (an explicit stack, so a chain of a
-    million ops is fine); parents are visited in argument order.  A node met
-    for the first time is pushed back under an ``_EXIT`` mark, its later
-    operands on top, and the walk goes straight on to its first operand; the
-    node is written out when its mark comes off the stack, after its parents.
-    """
-    order: list[Tensor] = []
-    visited: set[Tensor] = set()
-    stack: list = []
-    push, pop, emit, visit = stack.append, stack.pop, order.append, visited.add
-    exit_, many = _EXIT, MANY
-    node = root
-    while True:
-        while node not in visited:
-            visit(node)
-            a = node._a
-            if a is None:
-                emit(node)
-                break
-            push(node)
-            push(exit_)
-            b = node._b
-            if b is not None:
-                if b is many:
-                    for parent in a[:0:-1]:
-                        if parent not in visited:
-                            push(parent)
-                    a = a[0]
-                elif b not in visited:
-                    push(b)
-            node = a
-        if not stack:
-            return order
-        node = pop()
-        while node is exit_:
-            emit(pop())
-            if not stack:
-                return order
-            node = pop()
-
-
-def _interior_order(root: Tensor) -> list[Tensor]:
-    """``topological_order(root)`` without its leaves, with every gradient set to 0: ``backward()``'s walk.
-
-    The same walk with the leaves skipped (they have nothing to pass on), so
-    ``backward()`` visits nodes in exactly the order ``trace`` replays.  A
-    visited node is marked by its gradient being ``_ZERO``, a 0.0 of its own
-    (no set to fill; ``backward()`` then adds into it, which replaces it).
-    If anything interrupts the walk, the marks are removed.
-    """
-    order: list[Tensor] = []
-    stack: list = []
-    push, pop, emit = stack.append, stack.pop, order.append
-    exit_, many, zero = _EXIT, MANY, _ZERO
-    node = root
-    try:
-        while True:
-            while node._a is not None and node.grad is not zero:
-                node.grad = zero
-                push(node)
-                push(exit_)
-                a = node._a
-                b = node._b
-                if b is not None:
-                    if b is many:
-                        for parent in a[:0:-1]:
-                            if parent._a is not None and parent.grad is not zero:
-                                push(parent)
-                        a = a[0]
-                    elif b._a is not None and b.grad is not zero:
-                        push(b)
-                node = a
-            if not stack:
-                return order
-            node = pop()
-            while node is exit_:
-                emit(pop())
-                if not stack:
-                    return order
-                node = pop()
-    except BaseException:
-        for marked in (*order, *stack):
-            if marked is not exit_:
-                marked.grad = 0.0
-        raise
-
-
-_EXIT = object()  # the stack mark "this node's parents are done"
-_ZERO = float("0")  # a 0.0 that is no other 0.0 (literals are shared): "visited" in backward()'s walk
