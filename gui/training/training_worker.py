@@ -51,7 +51,8 @@ MAX_RESTARTS = 5
 # The child's first lines, before any import: it must not outlive this process, even while it is still starting
 # (a second or more on a busy machine) or starved of CPU.  On Linux the kernel kills it when the thread that
 # started it ends (PR_SET_PDEATHSIG: every worker is started from the GUI thread, which lives as long as the app);
-# a parent already gone by then, or another system, is caught by the service's own watch (``child_main``).
+# a parent already gone by then, or another system, is caught by the process's own watch
+# (``autograd_core.live.process.child_main``).
 CHILD_CODE = (
     "import os, sys\n"
     "if sys.platform.startswith('linux'):\n"
@@ -59,7 +60,7 @@ CHILD_CODE = (
     "    ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n"  # 1: PR_SET_PDEATHSIG
     "if os.getppid() != int(sys.argv[3]):\n"
     "    os._exit(0)\n"
-    "import autograd_core.live.service as p\n"
+    "import autograd_core.live.process as p\n"
     "p.child_main()\n"
 )
 _LIVE: set[ProcessWorker] = set()  # running workers, kept alive until stopped

@@ -16,8 +16,9 @@ from PySide6.QtCore import QSettings, Qt
 from training_gui_helpers import PROCESS_WAIT_MS, child_pids, engine_and_worker, lonely_point, set_spin
 
 from autograd_core.learn.training import Trainer, TrainingConfig
+from autograd_core.live.process import ENDS_WITHIN
 from autograd_core.live.protocol import Start
-from autograd_core.live.service import ENDS_WITHIN, Snapshot
+from autograd_core.live.service import Snapshot
 from autograd_core.session import save_session
 from gui.shell.main_window import MainWindow
 from gui.shell.settings import AppSettings
@@ -205,7 +206,7 @@ def test_deleting_the_training_area_ends_its_process_and_nothing_fires_into_it(q
 @pytest.mark.parametrize("when", ["while it starts", "after its first snapshot"])
 def test_the_training_process_ends_when_the_app_is_killed(when):
     """Killed with SIGKILL (no atexit, no aboutToQuit, no Stop), the app takes its training process with it within
-    the service's ``ENDS_WITHIN``, even while that process is still starting (it then reads no pipe yet)."""
+    the process's ``ENDS_WITHIN``, even while that process is still starting (it then reads no pipe yet)."""
     wait_first = when == "after its first snapshot"
     script = (
         "import sys, time\n"
