@@ -9,7 +9,7 @@ from training_gui_helpers import small_workspace
 from autograd_core.numbers import format_number
 from tests.gui.test_true_numbers import header_train_loss, pick_edge
 
-EPOCHS = 40
+EPOCHS = 200  # long enough (a few seconds) for slices to arrive while the run goes on, on a fast machine too
 
 
 @pytest.fixture
