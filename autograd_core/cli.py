@@ -421,8 +421,7 @@ def _cost_accepted(parser: argparse.ArgumentParser, cost: RunCost, limits: RunLi
 
 def _final_grid(trainer: Trainer):
     """The trained model's decision regions as the app's training service draws them (for the run's picture)."""
-    from autograd_core.live.regions import class_regions
-    from autograd_core.live.service import map_extent
+    from autograd_core.learn.regions import class_regions, map_extent
 
     try:
         return class_regions(trainer.model, map_extent(trainer.data))

@@ -4,7 +4,7 @@
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_multiclass.py --gui   # also the window's longest stall
                                                                             # while the import dialog reads
 
-- Region map: ``autograd_core.live.regions.class_regions`` (vectorised forward of a
+- Region map: ``autograd_core.learn.regions.class_regions`` (vectorised forward of a
   2-16-16-K network on a 200×200 grid, softmax, arg-max, confidence, every
   class boundary by marching squares) plus ``region_image`` (the RGBA picture);
   median of 15 frames.  Target ≤ 20 ms.
@@ -28,9 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autograd_core.learn.nn import MLP
+from autograd_core.learn.regions import class_regions, grid_points, region_image
 from autograd_core.learn.tabular import read_table, table_dataset
 from autograd_core.learn.training import Trainer, TrainingConfig
-from autograd_core.live.regions import class_regions, grid_points, region_image
 
 PALETTE = [(21, 101, 192), (239, 108, 0), (46, 125, 50), (194, 24, 91), (106, 27, 154), (0, 131, 143)]
 

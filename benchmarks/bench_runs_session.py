@@ -22,10 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autograd_core.files import format_size
+from autograd_core.learn.regions import class_regions, map_extent
 from autograd_core.learn.runs import CURVE_POINTS, MAX_RUNS, RunHistory, record_trainer_run
 from autograd_core.learn.training import Trainer, TrainingConfig
-from autograd_core.live.regions import class_regions
-from autograd_core.live.service import map_extent
 from autograd_core.session import load_session, save_session
 
 

@@ -23,16 +23,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from autograd_core.learn.data import MAX_CLASSES
+from autograd_core.learn.regions import RegionGrid
 from autograd_core.learn.regression import regression_config_from_dict
 from autograd_core.learn.training import TrainingConfig
-
-if TYPE_CHECKING:  # (the live package's protocol imports sessions, which import this module)
-    from autograd_core.live.regions import RegionGrid
 
 MAX_RUNS = 50
 CURVE_POINTS = 2_000
@@ -650,7 +647,7 @@ def first_point(run: Run | None, steps: int):
 def record_trainer_run(runs: RunHistory, trainer, seconds: float, grid=None, start=None) -> Run:
     """Start a run for ``trainer`` (named against the last) and record its history and final picture.
 
-    ``grid`` is the trained model's ``RegionGrid`` (``live.regions.class_regions`` on ``live.service.map_extent``),
+    ``grid`` is the trained model's ``RegionGrid`` (``class_regions`` on ``map_extent``, both in ``learn.regions``),
     as a snapshot carries it; ``start`` the metrics before the first step, when known.
     """
     is_regression = getattr(trainer, "task", "classification") == "regression"

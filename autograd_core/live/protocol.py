@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from autograd_core.learn.regions import RegionGrid
 from autograd_core.learn.training import StepMetrics
-from autograd_core.live.regions import RegionGrid
 from autograd_core.session import SessionData
 
 # ------------------------------------------------------------------ the first message

@@ -33,6 +33,7 @@ from autograd_core.language.workshop import load_definitions
 from autograd_core.learn.data import Dataset, dataset_points
 from autograd_core.learn.inspection import loss_slice, next_step, parameter_index
 from autograd_core.learn.losses import predict
+from autograd_core.learn.regions import GRID_RESOLUTION, RegionGrid, class_regions, map_extent, square_extent
 from autograd_core.learn.regression import RegressionRun, regression_config_from_dict
 from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.protocol import (
@@ -56,12 +57,10 @@ from autograd_core.live.protocol import (
     TrainerState,
     UpdateSettings,
 )
-from autograd_core.live.regions import GRID_RESOLUTION, RegionGrid, class_regions
 from autograd_core.session import session_dict, trainer_from_session
 
 __all__ = ["GRID_RESOLUTION", "Engine", "RegionGrid", "Snapshot", "map_extent", "square_extent"]
 
-GRID_MARGIN = 0.15  # fraction of the data range added on each side
 SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
 SLICE_SHARE = 0.25  # …and never more than this share of the time: a slow slice comes less often
 IDLE_WAIT = 0.5  # seconds the paused process sleeps between looks at its pipe (a command wakes it at once)
@@ -84,22 +83,6 @@ def predicted_classes(model, X: np.ndarray, weights) -> np.ndarray:
         return np.empty(0, dtype=np.uint8)
     with np.errstate(all="ignore"):
         return predict(model.forward_array(X, weights=weights)).astype(np.uint8)
-
-
-def square_extent(extent: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    """Widen the shorter side so the map is square: with equal axis scales it then fills its plot."""
-    x0, x1, y0, y1 = extent
-    half = max(x1 - x0, y1 - y0) / 2
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    return (cx - half, cx + half, cy - half, cy + half)
-
-
-def map_extent(dataset: Dataset) -> tuple[float, float, float, float]:
-    """Where the boundary map of ``dataset`` lies: its bounds with a margin, made square.
-
-    Computed here only: the snapshot's ``RegionGrid.extent`` carries it to every view.
-    """
-    return square_extent(dataset.bounds(margin=GRID_MARGIN))
 
 
 class Engine:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.language.naming import class_name, input_name
 from autograd_core.learn.data import MAX_CLASSES
-from autograd_core.live.regions import region_rgba
+from autograd_core.learn.regions import region_rgba
 from autograd_core.live.service import Snapshot
 from autograd_core.numbers import format_fixed
 

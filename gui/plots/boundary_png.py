@@ -50,7 +50,7 @@ def _equal_aspect(bounds, width: int, height: int):
 
 def map_pixels(regions, pal) -> np.ndarray:
     """The map of a ``RegionGrid`` as RGBA rows from the top (y1) down: the live map's ``region_rgba``, flipped."""
-    from autograd_core.live.regions import region_rgba
+    from autograd_core.learn.regions import region_rgba
 
     from ..training.training_style import region_colors
 
@@ -74,9 +74,9 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     # The service's margin, the window widened to this canvas's shape (the live map's is square: map_extent).
     x0, x1, y0, y1 = _equal_aspect(data.bounds(GRID_MARGIN), pw, ph)
 
-    # One pipeline with the live view: autograd_core.live.regions evaluates the grid (rows y0 → y1) and traces the
+    # One pipeline with the live view: autograd_core.learn.regions evaluates the grid (rows y0 → y1) and traces the
     # boundaries, and region_rgba paints it as the live map does.
-    from autograd_core.live.regions import class_regions
+    from autograd_core.learn.regions import class_regions
 
     classes = trainer.config.num_classes
     regions = class_regions(trainer.model, (x0, x1, y0, y1), GRID)
@@ -98,7 +98,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     painter.drawImage(QRectF(left - cell_w / 2, top - cell_h / 2, pw + cell_w, ph + cell_h), heat)
     painter.setClipRect(plot)
 
-    # Every class boundary (for two classes the P = 0.5 line), as the segments autograd_core.live.regions traced.
+    # Every class boundary (for two classes the P = 0.5 line), as the segments autograd_core.learn.regions traced.
     path = QPainterPath()
     for i in range(0, len(regions.boundary_x), 2):
         path.moveTo(px(regions.boundary_x[i], regions.boundary_y[i]))

@@ -725,7 +725,7 @@ def class_colors(theme: str | None = None) -> tuple[str, ...]:
 
 
 def class_rgb(theme: str | None = None) -> list[tuple[int, int, int]]:
-    """The same as (r, g, b) triples (for ``autograd_core.live.regions.region_image``)."""
+    """The same as (r, g, b) triples (for ``autograd_core.learn.regions.region_image``)."""
     return [rgb(c) for c in class_colors(theme)]
 
 

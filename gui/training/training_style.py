@@ -36,7 +36,7 @@ def probability_colormap(pal: Palette | None = None) -> pg.ColorMap:
 
 
 def region_colors(pal: Palette | None = None) -> dict:
-    """The colors ``autograd_core.live.regions.region_rgba`` paints a map in (``palette``, ``background``,
+    """The colors ``autograd_core.learn.regions.region_rgba`` paints a map in (``palette``, ``background``,
     ``ramp``): one call for the live map and the PNG, so both draw the same picture of the same grid."""
     pal = pal or palette()
     return {

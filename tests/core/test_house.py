@@ -47,6 +47,52 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path):
     assert cycles(pkg) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]
 
 
+# Layers of the core that point one way: the engine is the bottom floor (it imports no other folder of the core,
+# only leaf modules such as numbers.py), and the training service (live/) uses learn/, which never imports it back.
+CORE_FOLDERS = tuple(
+    f"autograd_core.{p.name}" for p in sorted((ROOT / "autograd_core").iterdir()) if (p / "__init__.py").exists()
+)
+FORBIDDEN_LAYERS = {
+    "autograd_core.engine": tuple(f for f in CORE_FOLDERS if f != "autograd_core.engine"),
+    "autograd_core.learn": ("autograd_core.live",),
+}
+
+
+def layer_breaches(package: Path, forbidden: dict[str, tuple[str, ...]]) -> set[tuple[str, str]]:
+    """(importer, imported) pairs where a module of a folder in ``forbidden`` imports a folder it may not."""
+    return {
+        (importer, imported)
+        for importer, imported in import_graph(package).edges
+        for folder, banned in forbidden.items()
+        if importer.startswith(folder + ".") and any(imported == b or imported.startswith(b + ".") for b in banned)
+    }
+
+
+def test_the_core_layers_point_one_way():
+    assert "autograd_core.language" in FORBIDDEN_LAYERS["autograd_core.engine"]
+    assert layer_breaches(ROOT / "autograd_core", FORBIDDEN_LAYERS) == set()
+
+
+def test_a_layer_breach_is_found(tmp_path):
+    core = tmp_path / "autograd_core"
+    for folder in ("engine", "learn", "live"):
+        (core / folder).mkdir(parents=True)
+        (core / folder / "__init__.py").write_text("")
+    (core / "__init__.py").write_text("")
+    (core / "numbers.py").write_text("")
+    (core / "live" / "service.py").write_text("from autograd_core.learn import training\n")  # allowed: down
+    (core / "learn" / "training.py").write_text("def f():\n    from autograd_core.live import service\n")
+    (core / "engine" / "tensor.py").write_text(
+        "from autograd_core.engine import ops\nfrom autograd_core import numbers\n"
+    )
+    (core / "engine" / "ops.py").write_text("from autograd_core.learn import training\n")
+    forbidden = {**FORBIDDEN_LAYERS, "autograd_core.engine": ("autograd_core.learn", "autograd_core.live")}
+    assert {importer for importer, _ in layer_breaches(core, forbidden)} == {
+        "autograd_core.engine.ops",
+        "autograd_core.learn.training",
+    }
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_folder_holds_more_than_15_modules(package):
     crowded = {

@@ -1,4 +1,4 @@
-"""Decision regions (autograd_core.live.regions) and the grid the training service sends, without Qt."""
+"""Decision regions (autograd_core.learn.regions) and the grid the training service sends, without Qt."""
 
 import math
 import pickle
@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from autograd_core.learn.nn import MLP
-from autograd_core.live.protocol import Start, Step
-from autograd_core.live.regions import (
+from autograd_core.learn.regions import (
     RegionGrid,
     class_regions,
     grid_points,
@@ -17,6 +16,7 @@ from autograd_core.live.regions import (
     region_rgba,
     regions_from_scores,
 )
+from autograd_core.live.protocol import Start, Step
 from autograd_core.live.service import GRID_RESOLUTION, Engine, map_extent
 
 

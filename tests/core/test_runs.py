@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from autograd_core.cli import main as cli_main
+from autograd_core.learn.regions import RegionGrid, class_regions, map_extent
 from autograd_core.learn.regression import RegressionConfig, RegressionRun, regression_config_dict
 from autograd_core.learn.run_cost import RunLimits, estimate_run_cost
 from autograd_core.learn.runs import (
@@ -25,8 +26,6 @@ from autograd_core.learn.runs import (
     record_trainer_run,
 )
 from autograd_core.learn.training import Trainer, TrainingConfig
-from autograd_core.live.regions import RegionGrid, class_regions
-from autograd_core.live.service import map_extent
 from autograd_core.session import (
     SessionError,
     load_session,

@@ -104,7 +104,7 @@ def test_sample_entry_row_fits_a_projector_without_clipping(qtbot, window):
 def test_boundary_plot_shows_a_sensible_empty_state_before_training_reports(qtbot):
     """For ~1 s after the tab first showed, the axes read −500…500 (×0.001) on an empty plot."""
     from autograd_core.learn.data import make_dataset
-    from autograd_core.live.regions import class_regions
+    from autograd_core.learn.regions import class_regions
     from autograd_core.live.service import Snapshot, map_extent
     from gui.plots.boundary_plot import BoundaryPlot
 

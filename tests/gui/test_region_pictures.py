@@ -1,11 +1,11 @@
-"""The live boundary map and the PNG export paint a RegionGrid with one function (autograd_core.live.regions)."""
+"""The live boundary map and the PNG export paint a RegionGrid with one function (autograd_core.learn.regions)."""
 
 import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
 from autograd_core.learn.nn import MLP
-from autograd_core.live.regions import class_regions, region_rgba
+from autograd_core.learn.regions import class_regions, region_rgba
 from autograd_core.live.service import Snapshot
 from gui.plots.boundary_plot import BoundaryPlot
 from gui.plots.boundary_png import map_pixels

@@ -11,8 +11,8 @@ from conftest import new_main_window
 from PySide6.QtCore import Qt
 from training_gui_helpers import child_pids, set_spin
 
+from autograd_core.learn.regions import probability_ramp
 from autograd_core.learn.training import Trainer
-from autograd_core.live.regions import probability_ramp
 from autograd_core.numbers import format_number
 from autograd_core.session import load_session
 from gui.training.training_style import region_colors

@@ -17,11 +17,15 @@ GUI's theme palette) and go out as an RGBA array.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from autograd_core.engine.ops import softmax_array
 from autograd_core.learn.losses import class_probabilities
+
+if TYPE_CHECKING:
+    from autograd_core.learn.data import Dataset
 
 GRID_RESOLUTION = 90  # points per side of the live map (the training service's grid)
 
@@ -251,3 +255,22 @@ def region_rgba(
     if grid.classes == 2 and ramp is not None:
         return probability_ramp(grid.winner if discrete else grid.probability, ramp)
     return region_image(grid, palette, background, strength, discrete)
+
+
+GRID_MARGIN = 0.15  # fraction of the data range added on each side
+
+
+def square_extent(extent: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Widen the shorter side so the map is square: with equal axis scales it then fills its plot."""
+    x0, x1, y0, y1 = extent
+    half = max(x1 - x0, y1 - y0) / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return (cx - half, cx + half, cy - half, cy + half)
+
+
+def map_extent(dataset: Dataset) -> tuple[float, float, float, float]:
+    """Where the boundary map of ``dataset`` lies: its bounds with a margin, made square.
+
+    Computed once, by the training service: the snapshot's ``RegionGrid.extent`` carries it to every view.
+    """
+    return square_extent(dataset.bounds(margin=GRID_MARGIN))
