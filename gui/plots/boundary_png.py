@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from autograd_core.live.service import GRID_MARGIN
+from autograd_core.learn.regions import GRID_MARGIN
 from autograd_core.numbers import LEDGER, format_number, format_percent
 
 GRID = 240  # samples per axis of the probability map
