@@ -20,21 +20,17 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QCheckBox,
     QComboBox,
     QFrame,
     QGraphicsItem,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTabBar,
-    QTableWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -51,11 +47,7 @@ from ..plots.surface_image import BandKey, beside, show_bands
 from ..shell.theme import graph_colors, lab_colors, monospace_font
 from ..training.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, style_axes
 from .optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState
-from .results_table import (
-    COLUMN_TIPS,
-    COLUMNS,
-    ResultsTable,
-)
+from .results_table import ResultsTable
 
 CLICK_PX = 4  # a press and release this close together is a click, not a pan
 HIT_PX = 8  # a click this close to a path point picks that step
@@ -73,7 +65,7 @@ def formula_html(text: str) -> str:
     return re.sub("(\\w\u0302)", r"<i>\1</i>", html.escape(text))
 
 
-class OptimizerLabPanel(ResultsTable, QWidget):
+class OptimizerLabPanel(QWidget):
     """The lab tab."""
 
     status = Signal(str)
@@ -87,7 +79,6 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         self.step_state = GraphState(self)
         self.selected: tuple[int, int] | None = None  # (racer index, step) shown in the step graph
         self._press: QPoint | None = None
-        self._filling = False
         self._table_time = 0.0
 
         # ---- left: function and controls
@@ -189,49 +180,14 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         self._setting_range = False
         item.getViewBox().sigRangeChangedManually.connect(lambda *_: self._range_timer.start())
 
-        self.table = QTableWidget(len(self.lab.rows), len(COLUMNS))
-        self.table.setObjectName("labTable")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        # Widths are fitted once per fill, not on every change: a resize-to-contents column measures every
-        # cell again on each setText (0.5 ms a cell; the table changes on every frame of a race).
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for c, tip in enumerate(COLUMN_TIPS):
-            self.table.horizontalHeaderItem(c).setToolTip(tip)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # (the tips hold the names)
-        self.table.viewport().installEventFilter(self)  # a new width fits the columns again
-        self._natural_widths: list[int] = []
-        self.table.setToolTip(
-            "Tick the optimizers to race; double-click lr or Settings to edit them (used from the next race). "
-            "Distance is to the nearest known minimum."
-        )
-        self.table.itemChanged.connect(self._item_changed)
-        # narrow, the table shows the results or the settings, whole, rather than every column cut to "…"
-        self.table_tabs = QTabBar()
-        self.table_tabs.setObjectName("labTableTabs")
-        self.table_tabs.setDocumentMode(True)
-        self.table_tabs.setExpanding(False)
-        self.table_tabs.addTab("Results")
-        self.table_tabs.setTabToolTip(0, "Each racer's steps, loss, distance to the nearest minimum and note")
-        self.table_tabs.addTab("Settings")
-        self.table_tabs.setTabToolTip(1, "Each optimizer's learning rate and other settings: double-click to edit")
-        self.table_tabs.hide()
-        self.table_tabs.currentChanged.connect(lambda _index: self._fit_columns())
-        self._compact = False  # the table shows one view at a time
-        table_box = QWidget()
-        table_box.setObjectName("labTableBox")
-        table_layout = QVBoxLayout(table_box)
-        table_layout.setContentsMargins(0, 0, 0, 0)
-        table_layout.setSpacing(0)
-        table_layout.addWidget(self.table_tabs)
-        table_layout.addWidget(self.table, 1)
+        self.results = ResultsTable(self.lab)
+        self.results.status.connect(self.status)
+        self.results.compact_changed.connect(self._share_height)
+        self.table, self.table_tabs = self.results.table, self.results.tabs
         center = QSplitter(Qt.Orientation.Vertical)
         self.band_key = BandKey("f(x, y)")  # the map's color scale: which band is which value
         center.addWidget(beside(self.plot, self.band_key))
-        center.addWidget(table_box)
+        center.addWidget(self.results)
         center.setStretchFactor(0, 3)
         center.setSizes([520, 260])
 
@@ -289,7 +245,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
 
         self.lab.changed.connect(self._lab_changed)
         self.lab.message.connect(self.status)
-        self._fill_table()
+        self.results.fill()
         self.editor.set_text(self.lab.text)
         self.set_theme("light")
         self._lab_changed(LabChange.SURFACE | LabChange.ERROR | LabChange.RACE | LabChange.PLAYING)
@@ -322,17 +278,17 @@ class OptimizerLabPanel(ResultsTable, QWidget):
             )
         if change & LabChange.RACE:
             if lab.race is not None:
-                self.table_tabs.setCurrentIndex(0)  # a new race: its results
+                self.results.show_results()
             self._new_paths()
         if change & (LabChange.PATHS | LabChange.RACE):
             self._draw_paths()
             # while playing, the numbers change faster than anyone reads them: 10 times a second is enough
             now = time.monotonic()
             if not lab.playing or change & LabChange.RACE or now - self._table_time >= TABLE_INTERVAL_S:
-                self._update_table()
+                self.results.update_figures()
                 self._table_time = now
         if change & LabChange.PLAYING and not lab.playing:
-            self._update_table()
+            self.results.update_figures()
         if change & LabChange.PLAYING:
             self.play_button.setText("Pause" if lab.playing else "Play")
         if change & (LabChange.PATHS | LabChange.SURFACE):
@@ -373,7 +329,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         start = self.lab.start
         self.start_item.setData(*(([start[0]], [start[1]]) if start else ([], [])))
         if race is None:
-            self._fill_table()
+            self.results.fill()
             return
         for i, _racer in enumerate(race.racers):
             color = self._racer_color(i)
@@ -389,7 +345,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
             self._drawn.append(-1)
         # the same brush objects every frame, so the scatter item reuses its rendered symbols
         self._head_brushes = [pg.mkBrush(self._racer_color(i)) for i in range(len(race.racers))]
-        self._fill_table()
+        self.results.fill()
 
     def _racer_color(self, racer_index: int) -> QColor:
         row = self.lab.race_rows[racer_index]
@@ -447,8 +403,6 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         return pixel_to_data(self.plot, pos)
 
     def eventFilter(self, watched, event) -> bool:
-        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
-            self._fit_columns()
         if watched is self.plot.viewport():
             kind = event.type()
             if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
@@ -532,6 +486,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
+        self.results.set_theme(theme)
         colors = graph_colors(theme)
         lab = lab_colors(theme)
         self.plot.setBackground(colors.background)
@@ -561,7 +516,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         self.editor.edit.setFont(monospace_font(QApplication.font().pointSizeF() * 1.15))
         self._style_axes()
         self._reflow()
-        self._measure_columns()  # (in the new font)
+        self.results.measure_columns()  # (in the new font)
 
     def _style_axes(self) -> None:
         """Axis text in the theme's color and the mode's plot text size (≥ 1.5× in presentation mode)."""
@@ -625,14 +580,7 @@ class OptimizerLabPanel(ResultsTable, QWidget):
         total = sum(self.center.sizes())
         if total <= 0:
             return
-        table = self.table
-        need = (
-            table.verticalHeader().length()
-            + table.horizontalHeader().sizeHint().height()
-            + 2 * table.frameWidth()
-            + (self.table_tabs.sizeHint().height() if self.table_tabs.isVisibleTo(self) else 0)
-        )
-        height = min(need, total // 2)
+        height = min(self.results.needed_height(), total // 2)
         self.center.setSizes([total - height, height])
 
     def resizeEvent(self, event) -> None:

@@ -1,6 +1,7 @@
 """The Optimizer lab's results table: one row per racer, columns fitted to the width, Results or Settings tabs.
 
-A mixin of ``OptimizerLabPanel`` (it uses the panel's ``state``, ``table`` and tab bar). It is its own job:
+A widget of its own, composed into ``OptimizerLabPanel``: it reads and edits the lab's ``LabState`` and tells
+the panel what it needs through signals (a message; a new height when its view tabs come or go). Its job:
 fitting eight rows of optimizer settings and results into whatever width the window gives, cutting a cell
 short only with its whole text in its tooltip.
 """
@@ -9,16 +10,24 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
-from PySide6.QtWidgets import QTableWidgetItem
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTabBar,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from autograd_core.learn.optim import OPTIMIZER_LABELS
 from autograd_core.numbers import format_full, format_number
 
 from ..shell.table_cells import table_cell
 from ..shell.theme import lab_colors
-from .optimizer_lab_state import settings_text
+from .optimizer_lab_state import LabState, settings_text
 
 COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")
 COLUMN_TIPS = (
@@ -42,10 +51,80 @@ EDITABLE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.I
 RESERVED = (3, 4, 5)  # Steps, Loss, Distance: room for longer numbers than shown, given up when the table is tight
 
 
-class ResultsTable:
-    """Filling and fitting the lab's results table (mixed into ``OptimizerLabPanel``)."""
+class ResultsTable(QWidget):
+    """The lab's results table over its view tabs (Results, Settings), filled from and edited into ``lab``."""
 
-    def _fill_table(self) -> None:
+    status = Signal(str)
+    compact_changed = Signal()  # the view tabs came or went: the table's height changed
+
+    def __init__(self, lab: LabState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("labTableBox")
+        self.lab = lab
+        self.theme = "light"
+        self._filling = False
+        self.table = QTableWidget(len(lab.rows), len(COLUMNS))
+        self.table.setObjectName("labTable")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        # Widths are fitted once per fill, not on every change: a resize-to-contents column measures every
+        # cell again on each setText (0.5 ms a cell; the table changes on every frame of a race).
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for c, tip in enumerate(COLUMN_TIPS):
+            self.table.horizontalHeaderItem(c).setToolTip(tip)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # (the tips hold the names)
+        self.table.viewport().installEventFilter(self)  # a new width fits the columns again
+        self._natural_widths: list[int] = []
+        self.table.setToolTip(
+            "Tick the optimizers to race; double-click lr or Settings to edit them (used from the next race). "
+            "Distance is to the nearest known minimum."
+        )
+        self.table.itemChanged.connect(self._item_changed)
+        # narrow, the table shows the results or the settings, whole, rather than every column cut to "…"
+        self.tabs = QTabBar()
+        self.tabs.setObjectName("labTableTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.setExpanding(False)
+        self.tabs.addTab("Results")
+        self.tabs.setTabToolTip(0, "Each racer's steps, loss, distance to the nearest minimum and note")
+        self.tabs.addTab("Settings")
+        self.tabs.setTabToolTip(1, "Each optimizer's learning rate and other settings: double-click to edit")
+        self.tabs.hide()
+        self.tabs.currentChanged.connect(lambda _index: self._fit_columns())
+        self._compact = False  # the table shows one view at a time
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.tabs)
+        layout.addWidget(self.table, 1)
+
+    def set_theme(self, theme: str) -> None:
+        """The racers' swatches follow the theme (the next fill paints them)."""
+        self.theme = theme
+
+    def show_results(self) -> None:
+        """A new race: its results in view."""
+        self.tabs.setCurrentIndex(0)
+
+    def needed_height(self) -> int:
+        """Every racer's row, with the header (and the view tabs when shown)."""
+        table = self.table
+        return (
+            table.verticalHeader().length()
+            + table.horizontalHeader().sizeHint().height()
+            + 2 * table.frameWidth()
+            + (self.tabs.sizeHint().height() if self.tabs.isVisibleTo(self) else 0)
+        )
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return super().eventFilter(watched, event)
+
+    def fill(self) -> None:
         self._filling = True
         try:
             for r, row in enumerate(self.lab.rows):  # each cell's item kept and changed (table_cells says why)
@@ -73,8 +152,8 @@ class ResultsTable:
                     cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
         finally:
             self._filling = False
-        self._update_table()
-        self._measure_columns()
+        self.update_figures()
+        self.measure_columns()
 
     @staticmethod
     def _lr_tip(lr: float) -> str:
@@ -86,7 +165,7 @@ class ResultsTable:
         about = "other settings, torch's names: double-click to edit (used from the next race)"
         return f"{text} — {about}" if text else about[0].upper() + about[1:]
 
-    def _measure_columns(self) -> None:
+    def measure_columns(self) -> None:
         """Each column's natural width (its contents, in the font in use), then fitted to the table's width."""
         for c in range(self.table.columnCount()):
             self.table.setColumnHidden(c, False)  # (a hidden column measures nothing)
@@ -115,12 +194,12 @@ class ResultsTable:
         compact = key + min(settings_least, natural[2]) + min(least, natural[6]) > room + 1
         if compact != self._compact:
             self._compact = compact
-            self.table_tabs.setVisible(compact)
-            self._share_height()
+            self.tabs.setVisible(compact)
+            self.compact_changed.emit()
         if not compact:
             shown = list(range(len(COLUMNS)))
         else:
-            shown = list(RESULTS_VIEW if self.table_tabs.currentIndex() == 0 else SETTINGS_VIEW)
+            shown = list(RESULTS_VIEW if self.tabs.currentIndex() == 0 else SETTINGS_VIEW)
         widths = {c: natural[c] for c in shown}
         excess = sum(widths.values()) - room
         if excess > 0:
@@ -151,12 +230,12 @@ class ResultsTable:
                 widths = {c: max(least, int(w * room / total)) for c, w in widths.items()}
                 widest = max(widths, key=widths.get)  # the floor may leave a few pixels over
                 widths[widest] -= max(sum(widths.values()) - room, 0)
-        if compact and self.table_tabs.currentIndex() == 0:
+        if compact and self.tabs.currentIndex() == 0:
             left_out = [COLUMNS[c] for c in RESULTS_VIEW if c not in widths]
             tip = "Each racer's steps, loss, distance to the nearest minimum and note"
             if left_out:
                 tip += f" ({' and '.join(left_out)} left out at this width: widen the table to see them)"
-            self.table_tabs.setTabToolTip(0, tip)
+            self.tabs.setTabToolTip(0, tip)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
         for c in range(len(COLUMNS)):
@@ -186,7 +265,7 @@ class ResultsTable:
             [metrics.horizontalAdvance(t) + 14 for t in texts] + [metrics.horizontalAdvance(header) + 4 * margin]
         )
 
-    def _update_table(self) -> None:
+    def update_figures(self) -> None:
         race = self.lab.race
         by_row = {}
         if race is not None:

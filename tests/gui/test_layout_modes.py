@@ -246,7 +246,7 @@ def test_every_lab_table_cell_shows_its_whole_text_or_is_elided_with_a_tooltip(t
     item.setToolTip("")
     table.setColumnWidth(0, 30)
     assert any(f.kind == "clipped cell" for f in cell_findings(table))
-    lab._fill_table()
+    lab.results.fill()
     assert cell_findings(table) == []
     tour.apply_mode(Mode("light", False, (1280, 720)))
 
