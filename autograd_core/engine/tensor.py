@@ -224,7 +224,7 @@ class Tensor:
 
     # The ops (``/ **``, unary minus, ``x.tanh()``, ``a.max(b)``…) are made
     # from the op table below the class.  The three every graph is made of are
-    # written out here: they compute exactly what their table rules (``ops._add``,
+    # written out here: they compute exactly what their table rules (``ops.arithmetic._add``,
     # ``_sub``, ``_mul``) do, which a test checks, and skipping the rule's call
     # saves a fifth of the forward pass on micrograd's graph.
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograd_core.engine.ops import OPS, SELU_ALPHA, SELU_SCALE
+from autograd_core.engine.custom_ops import CUSTOM_OPS
+from autograd_core.engine.ops import OPS
 from autograd_core.language.expression import CONSTANTS
 from autograd_core.learn.features import feature_program
 
@@ -108,100 +109,33 @@ def list_literal(values) -> str:
 
 # ------------------------------------------------------------ features as code
 
-# NumPy: the op table's numpy twins, by name, as calls; helpers (below) are defined in the script when used.
-_NUMPY_CALLS = {
-    "pow": "np.power({0}, {1})",
-    "pow_const": "np.power({0}, {n})",
-    "rpow_const": "np.power({c}, {0})",
-    "max": "np.maximum({0}, {1})",
-    "min": "np.minimum({0}, {1})",
-    "exp": "np.exp({0})",
-    "log": "np.log({0})",
-    "sin": "np.sin({0})",
-    "cos": "np.cos({0})",
-    "abs": "np.abs({0})",
-    "sqrt": "np.sqrt({0})",
-    "tanh": "np.tanh({0})",
-    "erf": "erf({0})",
-    "relu": "relu({0})",
-    "leaky_relu": "leaky_relu({0}, {slope})",
-    "sigmoid": "sigmoid({0})",
-    "elu": "elu({0}, {alpha})",
-    "selu": "selu({0})",
-    "silu": "silu({0})",
-    "gelu": "gelu({0})",
-    "gelu_tanh": "gelu_tanh({0})",
-    "softsign": "softsign({0})",
-    "hardtanh": "hardtanh({0}, {low}, {high})",
-    "mish": "mish({0})",
-    "softplus": "softplus({0})",
-}
-# The helpers, each written as the op's numpy twin in autograd_core.engine.ops (the same numbers), and what
-# each needs defined before it.
-NUMPY_HELPERS = {
-    "relu": ("def relu(z):\n    return np.maximum(z, 0.0)\n", ()),
-    "leaky_relu": ("def leaky_relu(z, slope=0.01):\n    return np.where(z > 0.0, z, slope * z)\n", ()),
-    "tanh": ("def tanh(z):\n    return np.tanh(z)\n", ()),
-    "sigmoid": (
-        "def sigmoid(z):\n"
-        "    # 1 / (1 + e^-z), in the form that cannot overflow on either side of 0\n"
-        "    e = np.exp(-np.abs(z))\n"
-        "    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))\n",
-        (),
-    ),
-    "elu": ("def elu(z, alpha=1.0):\n    return np.where(z > 0.0, z, alpha * np.expm1(np.minimum(z, 0.0)))\n", ()),
-    "selu": (
-        f"def selu(z):\n    scale, alpha = {SELU_SCALE!r}, {SELU_ALPHA!r}\n"
-        "    return scale * np.where(z > 0.0, z, alpha * np.expm1(np.minimum(z, 0.0)))\n",
-        (),
-    ),
-    "silu": ("def silu(z):\n    return z * sigmoid(z)\n", ("sigmoid",)),
-    "erf": ("erf = np.vectorize(math.erf, otypes=[float])\n", ()),
+# The exports' spellings of each op come from its record (``Op.spell``): the op table's, and those of an op
+# registered beside it (``CUSTOM_OPS``). Built on each call, so an op registered later is spelled too.
+
+
+def _ops():
+    return [*OPS.values(), *(CUSTOM_OPS.get(name) for name in CUSTOM_OPS.names())]
+
+
+def spellings(target: str) -> dict[str, str]:
+    """Op name → how ``target`` ("numpy", "torch", "torch_module" or "python") writes it, for every op that
+    has a spelling there."""
+    return {op.name: text for op in _ops() if (text := getattr(op.spell, target)) is not None}
+
+
+# NumPy helpers that are no op of their own: erfc (GELU's exact form) and the identity of a linear layer.
+_EXTRA_NUMPY_HELPERS = {
     "erfc": ("erfc = np.vectorize(math.erfc, otypes=[float])\n", ()),
-    "gelu": (f"def gelu(z):\n    return z * (0.5 * erfc(-z * {math.sqrt(0.5)!r}))\n", ("erfc",)),
-    "gelu_tanh": (
-        "def gelu_tanh(z):\n"
-        f"    return 0.5 * z * (1.0 + np.tanh({math.sqrt(2.0 / math.pi)!r} * (z + 0.044715 * z * z * z)))\n",
-        (),
-    ),
-    "softsign": ("def softsign(z):\n    return z / (1.0 + np.abs(z))\n", ()),
-    "hardtanh": (
-        "def hardtanh(z, low=-1.0, high=1.0):\n    return np.where(z <= low, low, np.where(z >= high, high, z))\n",
-        (),
-    ),
-    "softplus": ("def softplus(z):\n    return np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z)))\n", ()),
-    "mish": ("def mish(z):\n    return z * np.tanh(softplus(z))\n", ("softplus",)),
     "linear": ("def linear(z):\n    return z\n", ()),
 }
 
-# PyTorch: the same ops as torch calls (torch.nn.functional is F).
-_TORCH_CALLS = {
-    "pow": "torch.pow({0}, {1})",
-    "pow_const": "torch.pow({0}, {n})",
-    "rpow_const": "torch.pow({c}, {0})",
-    "max": "torch.maximum({0}, {1})",
-    "min": "torch.minimum({0}, {1})",
-    "exp": "torch.exp({0})",
-    "log": "torch.log({0})",
-    "sin": "torch.sin({0})",
-    "cos": "torch.cos({0})",
-    "abs": "torch.abs({0})",
-    "sqrt": "torch.sqrt({0})",
-    "erf": "torch.erf({0})",
-    "tanh": "torch.tanh({0})",
-    "relu": "torch.relu({0})",
-    "leaky_relu": "F.leaky_relu({0}, {slope})",
-    "sigmoid": "torch.sigmoid({0})",
-    "elu": "F.elu({0}, {alpha})",
-    "selu": "F.selu({0})",
-    "silu": "F.silu({0})",
-    "gelu": "F.gelu({0})",
-    "gelu_tanh": 'F.gelu({0}, approximate="tanh")',
-    "softsign": "F.softsign({0})",
-    "hardtanh": "F.hardtanh({0}, {low}, {high})",
-    "mish": "F.mish({0})",
-    "softplus": "F.softplus({0})",
-}
+
+def numpy_helper_table() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Helper name → (its definition in the NumPy script, the helpers it needs defined before it)."""
+    table = {op.name: (op.spell.numpy_helper, op.spell.numpy_needs) for op in _ops() if op.spell.numpy_helper}
+    return {**table, **_EXTRA_NUMPY_HELPERS}
+
+
 _OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 
@@ -211,7 +145,8 @@ def feature_code(text: str, target: str, prefix: str = "part") -> tuple[str, set
     part (``h = x1*x2``), as ``{prefix}1 = …`` (the learner's names stay out of the code).  A part without x1
     or x2 is worked out here (with the op table's numpy twins, as the app does) and written as its number.
     Raises ExportUnsupported for an op the target table lacks."""
-    calls = _NUMPY_CALLS if target == "numpy" else _TORCH_CALLS
+    calls = spellings(target)
+    helpers = numpy_helper_table()
     program = feature_program(text)
     used: set[str] = set()
 
@@ -235,7 +170,7 @@ def feature_code(text: str, target: str, prefix: str = "part") -> tuple[str, set
                 raise ExportUnsupported(f"the feature {one_line(text)!r} uses {op.name}, which has no {target} twin")
             if target == "numpy":
                 head = calls[op.name].split("(", 1)[0]
-                if head in NUMPY_HELPERS:
+                if head in helpers:
                     used.add(head)
             if target == "torch" and op.name in ("max", "min") and not all(isinstance(a, str) for a in args[:2]):
                 # torch.maximum takes two tensors: against a number it is a clamp (the same values)
@@ -269,20 +204,19 @@ def feature_code(text: str, target: str, prefix: str = "part") -> tuple[str, set
 def numpy_helpers(names: set[str]) -> str:
     """The definitions of the NumPy helpers ``names`` (and of those they call), in a fixed order."""
     wanted: list[str] = []
+    table = numpy_helper_table()
 
     def add(name: str) -> None:
-        for need in NUMPY_HELPERS[name][1]:
+        for need in table[name][1]:
             add(need)
         if name not in wanted:
             wanted.append(name)
 
     for name in sorted(names):
         add(name)
-    return "\n\n".join(NUMPY_HELPERS[name][0] for name in wanted)
+    return "\n\n".join(table[name][0] for name in wanted)
 
 
 def check_activation(name: str, table: dict, target: str) -> None:
     if name != "linear" and name not in table:
         raise ExportUnsupported(f"the activation {name} has no {target} counterpart")
-    if name != "linear" and name not in OPS:  # pragma: no cover - the tables follow the op table
-        raise ExportUnsupported(f"the activation {name} is not one of the engine's ops")

@@ -8,31 +8,10 @@ tables here; another op of the learner's is written out inline, from its own pro
 from __future__ import annotations
 
 from autograd_core.engine.custom_ops import CUSTOM_OPS
-from autograd_core.export.common import _TORCH_CALLS, ExportUnsupported, number
+from autograd_core.export.common import ExportUnsupported, number, spellings
 from autograd_core.language.expression import CONSTANTS, Program
 from autograd_core.language.workshop_definition import OpDefinition, compile_definition
 
-# Plain Python on floats (the article's closures compute the value with ``math``).
-_PYTHON_CALLS = {
-    "pow": "{0} ** {1}",
-    "pow_const": "{0} ** {n}",
-    "rpow_const": "{c} ** {0}",
-    "max": "max({0}, {1})",
-    "min": "min({0}, {1})",
-    "exp": "math.exp({0})",
-    "log": "math.log({0})",
-    "sin": "math.sin({0})",
-    "cos": "math.cos({0})",
-    "abs": "abs({0})",
-    "sqrt": "math.sqrt({0})",
-    "tanh": "math.tanh({0})",
-    "erf": "math.erf({0})",
-    "relu": "max({0}, 0.0)",
-    "leaky_relu": "({0} if {0} > 0 else {slope} * {0})",
-    "sigmoid": "1.0 / (1.0 + math.exp(-{0}))",
-    "softplus": "math.log1p(math.exp({0}))",
-    "softsign": "{0} / (1.0 + abs({0}))",
-}
 _OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 
@@ -92,7 +71,7 @@ def python_closure(definition: OpDefinition) -> str:
     compiled = compile_definition(definition)
     d = compiled.definition
     data = {x: f"{x}.data" for x in d.inputs}
-    value = _code(compiled.value, data, _PYTHON_CALLS, "Python")
+    value = _code(compiled.value, data, spellings("python"), "Python")
     children = f"({d.inputs[0]},)" if len(d.inputs) == 1 else f"({', '.join(d.inputs)})"
     lines = [
         f"def {d.name}({', '.join(d.inputs)}):",
@@ -101,7 +80,7 @@ def python_closure(definition: OpDefinition) -> str:
         "    def _backward():",
     ]
     for x, program in zip(d.inputs, compiled.derivatives):
-        local = _code(program, data, _PYTHON_CALLS, "Python")
+        local = _code(program, data, spellings("python"), "Python")
         local = local if _is_call(local) or local.replace(".", "").isalnum() else f"({local})"
         lines.append(f"        {x}.grad += {local} * out.grad")
     lines += ["", "    out._backward = _backward", "    return out", ""]
@@ -112,7 +91,7 @@ def torch_expression(definition: OpDefinition, operands: tuple[str, ...] | None 
     """The op's value as torch ops on tensors named ``operands`` (its inputs by default): torch differentiates it."""
     compiled = compile_definition(definition)
     names = operands or compiled.definition.inputs
-    return _code(compiled.value, dict(zip(compiled.definition.inputs, names)), _TORCH_CALLS, "PyTorch")
+    return _code(compiled.value, dict(zip(compiled.definition.inputs, names)), spellings("torch"), "PyTorch")
 
 
 def torch_function(definition: OpDefinition) -> str:

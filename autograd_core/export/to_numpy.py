@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from autograd_core.export.common import (
-    NUMPY_HELPERS,
     ExportUnsupported,
     feature_code,
     list_literal,
+    numpy_helper_table,
     numpy_helpers,
     one_line,
 )
@@ -47,8 +47,9 @@ def numpy_model_script(
         activations.append("linear")
     if len(activations) != len(weights):
         raise ValueError(f"{len(activations)} activations for {len(weights)} layers")
+    helpers = numpy_helper_table()
     for name in activations:
-        if name not in NUMPY_HELPERS:
+        if name not in helpers:
             raise ExportUnsupported(f"the activation {name} has no NumPy twin in this export")
     inputs = 1 if task == "regression" else 2
     if weights[0][0].shape[1] != inputs + len(features):

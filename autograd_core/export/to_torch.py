@@ -22,29 +22,13 @@ from autograd_core.export.common import (
     list_literal,
     number,
     one_line,
+    spellings,
 )
 from autograd_core.export.custom_op import torch_module, torch_module_name
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.optim import FINAL_LR_FRACTION, make_optimizer
 from autograd_core.learn.regression import RegressionConfig, RegressionData, make_regression_data
 from autograd_core.learn.training import DIVERGENCE_FACTOR, TrainingConfig
-
-# The app's activations as torch.nn modules (their default parameters are the op table's).
-TORCH_ACTIVATIONS = {
-    "relu": "nn.ReLU()",
-    "leaky_relu": "nn.LeakyReLU(0.01)",
-    "tanh": "nn.Tanh()",
-    "sigmoid": "nn.Sigmoid()",
-    "elu": "nn.ELU(alpha=1.0)",
-    "selu": "nn.SELU()",
-    "silu": "nn.SiLU()",
-    "gelu": "nn.GELU()",
-    "gelu_tanh": 'nn.GELU(approximate="tanh")',
-    "softsign": "nn.Softsign()",
-    "hardtanh": "nn.Hardtanh(-1.0, 1.0)",
-    "mish": "nn.Mish()",
-    "softplus": "nn.Softplus()",
-}
 
 _SCHEDULE_CODE = {
     "constant": "    return LR  # constant",
@@ -128,12 +112,14 @@ def _model_code(inputs: int, layers: list[int], outputs: int, activations: list[
     for i in range(len(sizes) - 1):
         parts.append(f"nn.Linear({sizes[i]}, {sizes[i + 1]})")
         if i < len(layers) and activations[i] != "linear":
-            if activations[i] in CUSTOM_OPS:
-                modules.setdefault(activations[i], torch_module(CUSTOM_OPS.source(activations[i]).definition))
+            torch_modules = spellings("torch_module")  # (from the op's record)
+            source = CUSTOM_OPS.source(activations[i]) if activations[i] not in torch_modules else None
+            if source is not None:  # a workshop op: its value as a torch module of its own
+                modules.setdefault(activations[i], torch_module(source.definition))
                 parts.append(f"{torch_module_name(activations[i])}()")
                 continue
-            check_activation(activations[i], TORCH_ACTIVATIONS, "PyTorch")
-            parts.append(TORCH_ACTIVATIONS[activations[i]])
+            check_activation(activations[i], torch_modules, "PyTorch")
+            parts.append(torch_modules[activations[i]])
     classes = "".join(f"{code}\n\n" for code in modules.values())
     return classes + "model = nn.Sequential(\n" + "".join(f"    {p},\n" for p in parts) + ")"
 

@@ -339,4 +339,14 @@ def make_op(compiled: CompiledDefinition) -> Op:
 
     text = f"{d.name}({{0}})" if arity == 1 else f"{d.name}({{0}}, {{1}})"
     help_ = f"{d.signature()} = {' '.join(d.value.split())} — your op, checked in the workshop"
-    return Op(d.name, arity, rule, derivative, numpy, text, formula, help_, activation=arity == 1)
+    return Op(
+        name=d.name,
+        arity=arity,
+        rule=rule,
+        derivative=derivative,
+        numpy=numpy,
+        text=text,
+        formula=formula,
+        help=help_,
+        activation=arity == 1,
+    )

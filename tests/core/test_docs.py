@@ -101,12 +101,12 @@ def test_a_missing_module_in_the_map_fails(tmp_path):
     (tmp_path / "gui" / "newarea" / "__init__.py").write_text("")
     architecture = tmp_path / "docs" / "ARCHITECTURE.md"
     text = architecture.read_text("utf-8")
-    cut = "- `ops.py`: The op table: everything the engine and the app know about an op, in one entry."
+    cut = "- `tensor.py`: The scalar autograd engine: a number that remembers its parents."
     assert cut in text
-    architecture.write_text(text.replace(cut, "- `ops.py`: The op table: everything the engine and the app know"))
+    architecture.write_text(text.replace(cut, "- `tensor.py`: The scalar autograd engine: a number that"))
     assert module_map_problems(tmp_path) == [
         "autograd_core/engine/planted.py is missing",
-        "autograd_core/engine/ops.py's entry stops mid-sentence",
+        "autograd_core/engine/tensor.py's entry stops mid-sentence",
         "gui/newarea/ is missing",
         "gui/shell/errors.py does not exist",
     ]

@@ -4,6 +4,7 @@ and unsupported settings are one-line errors.  (PyTorch exports: test_export_tor
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import json
 import tokenize
@@ -12,8 +13,8 @@ import numpy as np
 import pytest
 from export_helpers import FEATURE_GROUPS, MATRIX, cli_run, cli_train_loss, load_module, script_train_loss
 
+from autograd_core.engine.ops import OPS
 from autograd_core.export import ExportUnsupported, numpy_model_script, python_export, python_script, torch_script
-from autograd_core.export import to_torch as torch_module
 from autograd_core.learn.nn import ACTIVATIONS, MLP
 from autograd_core.learn.regression import RegressionConfig, RegressionTrainer
 from autograd_core.learn.training import Trainer, TrainingConfig
@@ -143,7 +144,7 @@ def test_bad_export_paths_are_one_line_errors_before_training(tmp_path):
 
 
 def test_an_unsupported_setting_is_one_sentence_and_nothing_is_written(tmp_path, monkeypatch):
-    monkeypatch.delitem(torch_module.TORCH_ACTIVATIONS, "tanh")
+    monkeypatch.setattr(OPS["tanh"], "spell", dataclasses.replace(OPS["tanh"].spell, torch_module=None))
     config = TrainingConfig(activation="tanh", steps=1)
     with pytest.raises(ExportUnsupported) as caught:
         torch_script(config)
