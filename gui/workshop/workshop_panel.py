@@ -336,6 +336,26 @@ class WorkshopPanel(QWidget):
         if source is not None:
             self.show_definition(source.definition)
 
+    def remove_op(self, name: str) -> bool:
+        """Remove your op ``name`` if there is one (a lesson's setup defines it afresh); False when none."""
+        if name not in CUSTOM_OPS:
+            return False
+        undefine(name)
+        return True
+
+    def action_widget(self, words: list[str]) -> QWidget:
+        """The widget a lesson's ``op STEP …`` action types into or clicks (for its pointer)."""
+        step = words[0] if words else ""
+        if step in ("name", "inputs", "value"):
+            return getattr(self, step)
+        if step == "derivative":
+            inputs = self.input_names()
+            name = words[1] if len(words) > 1 else ""
+            return self.derivatives[inputs.index(name)] if name in inputs[:2] else self.derivatives[0]
+        if step == "range":
+            return self.lo
+        return {"clear": self.clear_button, "remove": self.remove_button}.get(step, self.define_button)
+
     def remove_selected(self) -> None:
         item = self.ops.currentItem() or (self.ops.item(0) if self.ops.count() == 1 else None)
         if item is None:
