@@ -50,7 +50,12 @@ def slice_of(result: CheckResult) -> dict | None:
 
 
 class DerivativePlot(QWidget):
-    """The plot and one line under it saying what is drawn."""
+    """The plot and one line under it saying what is drawn.
+
+    Its curves and marks are made once and given new data on each check (making and adding items anew cost
+    more than the check itself)."""
+
+    NAMES = ("your derivative", "slope (central differences)", "they disagree", "value undefined")
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -61,9 +66,19 @@ class DerivativePlot(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(180)
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
         self.legend = self.plot.addLegend(offset=(8, 8))
+        self.line = pg.PlotDataItem(connect="finite")
+        self.dots = pg.PlotDataItem(pen=None, symbol="o", symbolSize=5)
+        self.rings = pg.PlotDataItem(pen=None, symbol="o", symbolSize=12, symbolBrush=None)
+        self.undefined = pg.PlotDataItem(pen=None, symbol="s", symbolSize=6)
+        self.worst = pg.PlotDataItem(pen=None, symbol="x", symbolSize=16)
+        self.worst_line = pg.InfiniteLine(0.0, angle=90)
+        self.items = (self.line, self.dots, self.rings, self.undefined)
+        for item in (*self.items, self.worst, self.worst_line):
+            self.plot.addItem(item)
+        self._in_legend: list = []
         self.caption = QLabel("Type an op and press Check and define: its derivative is drawn here.")
         self.caption.setObjectName("hintLabel")
         self.caption.setWordWrap(True)
@@ -77,81 +92,74 @@ class DerivativePlot(QWidget):
     def restyle(self) -> None:
         pal = palette()
         style_plot(self.plot, pal)
+        width = 3 if presentation_on() else 2
+        self.line.setPen(pg.mkPen(pal.layer_colors[0], width=width))
+        self.dots.setSymbolBrush(pal.plot_text)
+        self.dots.setSymbolPen(pal.plot_text)
+        self.rings.setSymbolPen(pg.mkPen(pal.error, width=2))
+        self.undefined.setSymbolBrush(pal.muted)
+        self.undefined.setSymbolPen(pal.muted)
+        self.worst.setSymbolPen(pg.mkPen(pal.error, width=3))
+        self.worst.setSymbolBrush(pal.error)
+        self.worst_line.setPen(pg.mkPen(pal.error, width=1, style=Qt.PenStyle.DashLine))
         self.legend.setLabelTextColor(pal.plot_text)
         self.legend.setLabelTextSize(f"{plot_font(presentation_on()).pointSizeF():g}pt")
+        self._in_legend = []  # the labels take the new color and size when added again
         self.show_result(self.result)
+
+    def _legend(self, shown: list) -> None:
+        if shown == self._in_legend:
+            return
+        self.legend.clear()
+        for item in shown:
+            self.legend.addItem(item, self.NAMES[self.items.index(item)])
+        self._in_legend = shown
 
     def show_result(self, result: CheckResult | None) -> None:
         self.result = result
-        self.plot.clear()
-        self.legend.clear()
         drawn = self.drawn = slice_of(result) if result is not None else None
+        self.worst_x = None
         if drawn is None:
+            for item in (*self.items, self.worst):
+                item.setData([], [])
+            self.worst_line.hide()
+            self._legend([])
+            self.plot.setLabel("bottom", "")
+            self.plot.setLabel("left", "")
             return
-        pal = palette()
         name, x = result.definition.name, drawn["x"]
         ok = ~drawn["undefined"]
         with np.errstate(all="ignore"):
             typed = np.where(ok & np.isfinite(drawn["typed"]), drawn["typed"], np.nan)
             slope = np.where(ok, drawn["slope"], np.nan)
-        width = 3 if presentation_on() else 2
-        line = pg.mkPen(pal.layer_colors[0], width=width)
-        self.plot.plot(x, typed, pen=line, name="your derivative", connect="finite")
-        step = max(1, len(x) // 40)
-        self.plot.plot(
-            x[::step],
-            slope[::step],
-            pen=None,
-            symbol="o",
-            symbolSize=5,
-            symbolBrush=pal.plot_text,
-            symbolPen=pal.plot_text,
-            name="slope (central differences)",
-        )
-        bad = drawn["disagree"]
-        finite = np.concatenate([v[np.isfinite(v)] for v in (typed, slope)]) if ok.any() else np.zeros(1)
+        finite = np.concatenate([v[np.isfinite(v)] for v in (typed, slope)])
         low = float(finite.min()) if finite.size else 0.0
-        if bad.any():
-            thinned = np.zeros_like(bad)
-            thinned[::step] = True
-            ringed = bad & thinned if (bad & thinned).any() else bad
-            self.plot.plot(
-                x[ringed],
-                np.where(np.isfinite(slope[ringed]), slope[ringed], low),
-                pen=None,
-                symbol="o",
-                symbolSize=12,
-                symbolBrush=None,
-                symbolPen=pg.mkPen(pal.error, width=2),
-                name="they disagree",
-            )
+        step = max(1, len(x) // 40)
+        self.line.setData(x, typed)
+        self.dots.setData(x[::step], slope[::step])
+        bad = drawn["disagree"]
+        thinned = np.zeros_like(bad)
+        thinned[::step] = True
+        ringed = bad & thinned if (bad & thinned).any() else bad
+        self.rings.setData(x[ringed], np.where(np.isfinite(slope[ringed]), slope[ringed], low))
+        gaps = drawn["undefined"]
+        self.undefined.setData(x[gaps], np.full(int(gaps.sum()), low))
+        shown = [self.line, self.dots] + [self.rings] * bool(bad.any()) + [self.undefined] * bool(gaps.any())
+        self._legend(shown)
         worst = result.worst
         if worst is not None and drawn["input"] == worst["input"]:
             at = worst["point"][result.definition.inputs.index(worst["input"])]
-            for y in (worst["typed"], worst["slope"]):
-                if np.isfinite(y):
-                    self.plot.plot(
-                        [at], [y], pen=None, symbol="x", symbolSize=16, symbolPen=pg.mkPen(pal.error, width=3)
-                    )
-            mark = pg.InfiniteLine(at, angle=90, pen=pg.mkPen(pal.error, width=1, style=Qt.PenStyle.DashLine))
-            self.plot.addItem(mark)
+            ys = [y for y in (worst["typed"], worst["slope"]) if np.isfinite(y)]
+            self.worst.setData([at] * len(ys), ys)
+            self.worst_line.setValue(at)
+            self.worst_line.show()
             self.worst_x = at
         else:
-            self.worst_x = None
-        if drawn["undefined"].any():
-            self.plot.plot(
-                x[drawn["undefined"]],
-                np.full(int(drawn["undefined"].sum()), low),
-                pen=None,
-                symbol="s",
-                symbolSize=6,
-                symbolBrush=pal.muted,
-                symbolPen=pal.muted,
-                name="value undefined",
-            )
+            self.worst.setData([], [])
+            self.worst_line.hide()
         self.plot.setLabel("bottom", f"{drawn['input']}{drawn['where']}")
         self.plot.setLabel("left", f"∂{name}/∂{drawn['input']}" if len(name) <= 24 else "derivative")
-        n_bad, n_undefined = int(bad.sum()), int(drawn["undefined"].sum())
+        n_bad, n_undefined = int(bad.sum()), int(gaps.sum())
         parts = [f"Line: your ∂{name}/∂{drawn['input']}; dots: the slope of the value ({result.tolerance})."]
         if n_bad:
             parts.append(f"Red rings: {n_bad} point{'s' if n_bad > 1 else ''} where they disagree; ✕ the worst one.")
