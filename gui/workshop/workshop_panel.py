@@ -126,10 +126,8 @@ class WorkshopPanel(QWidget):
         self.code = QPlainTextEdit()
         self.code.setObjectName("workshop_code")
         self.code.setReadOnly(True)
-        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # (a narrow window wraps, never cuts)
         self.code.setFont(monospace_font())
-        self.code.setMinimumHeight(self.code.fontMetrics().lineSpacing() * 5)
-        self.code.setMaximumHeight(self.code.fontMetrics().lineSpacing() * 11)
         self.code.setToolTip("Your op in the article's engine: its value, then _backward adding local × out.grad")
         self.message = QLabel()
         self.message.setObjectName("workshop_message")
@@ -140,7 +138,6 @@ class WorkshopPanel(QWidget):
         self.ops = QListWidget()
         self.ops.setObjectName("workshop_ops")
         self.ops.setToolTip("Click one to edit it again")
-        self.ops.setMaximumHeight(self.ops.fontMetrics().lineSpacing() * 7)
         self.remove_button = QPushButton("Remove")
         self.remove_button.setObjectName("workshop_remove")
         self.remove_button.setToolTip("Forget the selected op (graphs and networks built with it keep it)")
@@ -180,16 +177,17 @@ class WorkshopPanel(QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         self.ops.itemClicked.connect(self._edit_item)
         custom_ops_signal().changed.connect(self._ops_changed)
+        self._fit_code()
         self._typed()
         self._load_settings()
         self._ops_changed()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if not self._split_once:  # the fields and the article's code get two fifths, the plot the rest
+        if not self._split_once:  # the fields and the article's code get 45 %, the plot the rest
             self._split_once = True
             width = max(self.splitter.width(), 600)
-            self.splitter.setSizes([int(width * 0.42), width - int(width * 0.42)])
+            self.splitter.setSizes([int(width * 0.45), width - int(width * 0.45)])
 
     # ------------------------------------------------------------ what is typed
 
@@ -404,11 +402,17 @@ class WorkshopPanel(QWidget):
             if isinstance(section.get(key), int | float):
                 box.setValue(float(section[key]))
 
+    def _fit_code(self) -> None:
+        """The article's code box tall enough for its lines (and a few wrapped ones) at the font now in use."""
+        self.code.setFixedHeight(self.code.fontMetrics().lineSpacing() * 12 + 12)
+        self.ops.setMaximumHeight(self.ops.fontMetrics().lineSpacing() * 7)
+
     def set_theme(self, _theme: str) -> None:
         self.plot.restyle()
 
     def set_presentation(self, _on: bool) -> None:
         self.plot.restyle()
+        self._fit_code()
 
 
 def install_workshop(window) -> WorkshopPanel:
