@@ -328,6 +328,7 @@ class WorkshopPanel(QWidget):
         self.remove_button.setEnabled(self.ops.count() > 0)
         if self.settings is not None and not self._loading:
             self.settings.set(SETTINGS_KEY, json.dumps(save_definitions()))
+            self.settings.sync()  # (an op is the learner's work: on disk at once, not only when the app closes)
 
     def _edit_item(self, item: QListWidgetItem) -> None:
         source = CUSTOM_OPS.source(item.data(Qt.ItemDataRole.UserRole))
