@@ -543,7 +543,7 @@ def lesson_views(window) -> list[QWidget]:
         views = {id(w): w for name, w in named.items() if name in lesson.controls}
         return [w for w in views.values() if _visible_on_screen(w)]
     area = window.areas.get(lesson.tab or "expression")
-    view = getattr(area, "view", None)
+    view = getattr(area, "view", None) or getattr(getattr(area, "plot", None), "plot", None)  # (the workshop's)
     return [view] if view is not None else []
 
 

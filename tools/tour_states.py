@@ -554,6 +554,22 @@ def _lesson(slug: str, shown: int = 1) -> Callable[[Tour], None]:
     return setup
 
 
+def _workshop(derivative: str) -> Callable[[Tour], None]:
+    """The Op workshop with soft typed in and checked: accepted, or refused with its disagreements marked."""
+
+    def setup(t: Tour) -> None:
+        from gui.lessons.actions import op_step
+
+        t.show_tab("workshop")
+        panel = t.window.workshop
+        for step in ("clear", "name soft", "inputs x", "value x / (1 + abs(x))", f"derivative x {derivative}", "check"):
+            op_step(panel, step)
+        t.window.statusBar().clearMessage()
+        t.process(40)
+
+    return setup
+
+
 def _start_here(t: Tour) -> None:
     t.show_tab("expression")  # (what a first start shows beside the list)
     t.window.lessons.leave()
@@ -618,6 +634,8 @@ def build_states() -> list[State]:
         State("export-python", "training", _export("python"), False, "File → Export run as Python"),
         State("export-torch", "training", _export("torch"), False, "File → Export run as PyTorch"),
         State("export-numpy", "training", _export("numpy"), False, "File → Export trained model as NumPy"),
+        State("workshop-accepted", "workshop", _workshop("1 / (1 + abs(x))**2"), False, "soft checked and defined"),
+        State("workshop-refused", "workshop", _workshop("1 / (1 + abs(x))"), True, "a wrong derivative refused"),
     ]
     from autograd_core.lessons import load_lessons
 

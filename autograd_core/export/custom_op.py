@@ -125,6 +125,16 @@ def definitions_code(names) -> list[str]:
     for name in needed:
         d = CUSTOM_OPS.source(name).definition
         lines.append(f"assert define(OpDefinition({d.name!r}, {d.inputs!r}, {d.value!r}, {d.derivatives!r})).accepted")
+    for name in needed:  # what each one is, in the article's own form (a comment: the engine's op above runs)
+        try:
+            closure = python_closure(CUSTOM_OPS.source(name).definition)
+        except ExportUnsupported:
+            continue
+        lines += [
+            "",
+            f"# {name} in the article's form:",
+            *(f"# {line}" if line else "#" for line in closure.splitlines()),
+        ]
     return [*lines, ""]
 
 

@@ -60,7 +60,9 @@ def save_definitions() -> list[dict]:
 
 
 def load_definitions(data: object, lo: float = -3.0, hi: float = 3.0) -> list[str]:
-    """Define every op saved by ``save_definitions``, in order; returns one sentence per op refused."""
+    """Define every op saved by ``save_definitions``, in order; returns one sentence per op refused.
+
+    An op already defined with the same texts is left as it is (a training process told the ops again)."""
     if not isinstance(data, list):
         return [f"the saved ops must be a list, got {type(data).__name__}"]
     if len(data) > MAX_OPS:
@@ -72,6 +74,9 @@ def load_definitions(data: object, lo: float = -3.0, hi: float = 3.0) -> list[st
         except WorkshopError as error:
             problems.append(error.message)
             continue
+        known = CUSTOM_OPS.source(definition.name)
+        if known is not None and known.definition == definition:
+            continue  # checked when it was defined: defining it again would only notify every observer
         result = define(definition, lo, hi)
         if not result.accepted:
             name = definition.name if len(definition.name) <= 40 else definition.name[:40] + "…"

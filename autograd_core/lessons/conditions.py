@@ -40,6 +40,7 @@ STATE_NAMES: dict[str, str] = {
     "plot": 'the training plot on screen: "curves", "gradient_flow", "loss_slice", "confusion" or "landscape"',
     "diverged": "true while the app says training diverged",
     "output_op": 'the op that made the output: "*", "+", "tanh", "**2"… ("" for a single input)',
+    "workshop_refused": "how many wrong derivatives the Op workshop refused since the lesson's setup (op clear)",
 }
 # Read from the expression's text, not from the app (see structure.py): the GUI gives ``expression`` already.
 STRUCTURE_NAMES = ("output_op",)
@@ -52,6 +53,7 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "uses": (2, 'uses(x, "+"): how many times the node labeled x is an operand of a + node (x + x: 2)'),
     "count": (1, 'count("relu"): how many nodes the op relu made (an op by name, or as the ledger writes it: "*")'),
     "feeds_output": (1, "feeds_output(d): whether the node labeled d is an operand of the output itself"),
+    "defined": (1, "defined(soft): whether an op of yours named soft is checked and defined in the Op workshop"),
     "abs": (1, "abs(x): the size of x"),
     "min": (2, "min(x, y)"),
     "max": (2, "max(x, y)"),
@@ -119,7 +121,7 @@ def _validate(node: ast.AST) -> None:
             raise ConditionError(f"unknown function {ast.unparse(node.func)!r}; use {', '.join(FUNCTIONS)}", where)
         if node.keywords or len(node.args) != FUNCTIONS[name][0]:
             raise ConditionError(f"{name}() takes {FUNCTIONS[name][0]} argument(s)", where)
-        if name in ("grad", "value", "has", "feeds_output", "uses"):
+        if name in ("grad", "value", "has", "feeds_output", "uses", "defined"):
             arg = node.args[0]
             if not (isinstance(arg, ast.Name) or (isinstance(arg, ast.Constant) and isinstance(arg.value, str))):
                 raise ConditionError(f"{name}() takes a node's label, like {name}(a)", where)
@@ -190,6 +192,8 @@ def _evaluate(node: ast.AST, state: dict):
         name = node.func.id
         if name == "has":
             return _label(node.args[0]) in state.get("value", {})
+        if name == "defined":
+            return _label(node.args[0]) in state.get("ops", ())
         if name in ("grad", "value"):
             return state.get(name, {}).get(_label(node.args[0]), math.nan)
         if name in ("uses", "count", "feeds_output"):

@@ -8,6 +8,7 @@ A file is a ``---`` header (title, tab, setup, controls), the explanation, ``## 
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
 from pathlib import Path
@@ -30,7 +31,7 @@ LESSONS_DIR = next(
     _ROOT / "resources" / "lessons",
 )
 MAX_BYTES = 200_000  # a lesson is a page of text; anything bigger is not one
-TABS = ("expression", "training", "sample", "lab")
+TABS = ("expression", "training", "sample", "lab", "workshop")
 HEADER_FIELDS = ("title", "tab", "setup", "controls")
 TASK_FIELDS = ("check", "hint", "show me")
 # A predict task (docs/LESSONS.md): the learner's guess, checked against ``predict:`` after ``reveal:`` runs.
@@ -76,7 +77,23 @@ ACTIONS: dict[str, str] = {
     "pause": "",
     "reset": "",
     "slice": "",
+    "op": "a step in the Op workshop: op name soft, op inputs x, op value …, op derivative x …, op range -3 3, "
+    "op check, op clear, op remove soft",
 }
+# The Op workshop's steps (``op STEP …``) -> what follows the step ("" for nothing).
+OP_STEPS = {
+    "name": "text",
+    "inputs": "text",
+    "value": "text",
+    "derivative": "input text",
+    "range": "two numbers",
+    "check": "",
+    "clear": "",
+    "remove": "text",
+}
+# The ops a lesson defines in the workshop (its ``op name X`` actions): an expression or an activation may name
+# them before they exist, as they will once the learner has defined them.
+_LESSON_OPS: contextvars.ContextVar[frozenset] = contextvars.ContextVar("lesson_ops", default=frozenset())
 
 
 class LessonError(ValueError):
@@ -153,6 +170,10 @@ def parse_action(text: str, line: int, path) -> Action:
 
 def _bad_argument(verb: str, args: str) -> str:
     choices = {"tab": TABS, "preset": tuple(PRESETS), "dataset": DATASETS, "activation": ACTIVATIONS}
+    if verb == "activation" and args in _LESSON_OPS.get():
+        return ""
+    if verb == "op":
+        return _bad_op_step(args)
     if verb in choices and args not in choices[verb]:
         return f"{verb} {args!r} is not one of {', '.join(choices[verb])}"
     if verb == "set" and (len(args.split()) != 2 or not is_number(args.split()[1])):
@@ -167,7 +188,25 @@ def _bad_argument(verb: str, args: str) -> str:
         try:
             compile_expression(args.replace("; ", "\n"))
         except ExpressionError as exc:
-            return f"the expression does not parse: {exc}"
+            if not any(re.search(rf"\b{name}\s*\(", args) for name in _LESSON_OPS.get()):
+                return f"the expression does not parse: {exc}"
+    return ""
+
+
+def _bad_op_step(args: str) -> str:
+    words = args.split()
+    step = words[0] if words else ""
+    if step not in OP_STEPS:
+        return f"op {step!r} is not one of {', '.join(OP_STEPS)}"
+    wants, rest = OP_STEPS[step], words[1:]
+    if not wants and rest:
+        return f"op {step} takes nothing after it"
+    if wants == "text" and not rest:
+        return f"op {step} needs its text, like: op {step} x"
+    if wants == "input text" and len(rest) < 2:
+        return "op derivative needs an input and its derivative, like: op derivative x 1 - tanh(x)**2"
+    if wants == "two numbers" and not (len(rest) == 2 and all(is_number(w) for w in rest)):
+        return "op range needs two numbers, like: op range -3 3"
     return ""
 
 
@@ -212,6 +251,14 @@ def _list_items(lines: list[str], start: int) -> tuple[list[tuple[int, str]], in
 
 def parse_lesson(text: str, path="lesson.md") -> Lesson:
     """Read one lesson's text; raise LessonError (file, line, problem) for the first thing wrong."""
+    token = _LESSON_OPS.set(frozenset(re.findall(r"\bop name\s+([A-Za-z]\w*)", text)))
+    try:
+        return _parse_lesson(text, path)
+    finally:
+        _LESSON_OPS.reset(token)
+
+
+def _parse_lesson(text: str, path) -> Lesson:
     path = Path(path)
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":

@@ -100,6 +100,14 @@ class Reset(Command):
 
 
 @dataclass(frozen=True)
+class DefineOps(Command):
+    """The learner's ops (``workshop.save_definitions()``) as they are now: the process defines the new ones, so a
+    network can take an op defined after the process started as its activation."""
+
+    definitions: list
+
+
+@dataclass(frozen=True)
 class SetData(Command):
     """Go on training the same weights on edited (painted) data: ``Dataset.to_dict()`` and its [x, y, label] rows."""
 

@@ -39,6 +39,7 @@ from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.protocol import (
     Command,
     ComputeLandscape,
+    DefineOps,
     Export,
     Exported,
     ImportData,
@@ -221,6 +222,10 @@ class Engine:
                     self.steps_requested += max(0, int(count))
                 case SetDelay(seconds=seconds):
                     self.delay = max(0.0, float(seconds))
+                case DefineOps(definitions=definitions):
+                    problems = load_definitions(definitions)
+                    if problems:
+                        self.error = "; ".join(problems)
                 case UpdateSettings(fields=fields):
                     self.trainer.update_settings(**fields)
                     self.revision += 1

@@ -94,8 +94,44 @@ def perform(window, action) -> None:
         training.curves.setCurrentWidget(training.loss_slice)
         if training.diagram.picked is None:
             controller.request_slice((0, 0, 0))
+    elif verb == "op":
+        window.tabs.setCurrentWidget(window.workshop)
+        op_step(window.workshop, arg)
     else:
         raise ActionFailed(f"unknown action {verb!r}")
+
+
+def _type_into(field, text: str) -> None:
+    """Replace a field's text as typing does (its textChanged runs; the workshop's code follows)."""
+    field.setFocus()
+    field.selectAll()
+    field.insert(text)
+
+
+def op_step(workshop, arg: str) -> None:
+    """One ``op …`` action in the Op workshop: type into its fields, click Check and define, New op, Remove."""
+    step, _, rest = arg.strip().partition(" ")
+    rest = rest.strip()
+    if step in ("name", "inputs", "value"):
+        _type_into(getattr(workshop, step), rest)
+    elif step == "derivative":
+        name, _, text = rest.partition(" ")
+        inputs = workshop.input_names()
+        if name not in inputs[:2]:
+            raise ActionFailed(f"the op's inputs are {', '.join(inputs) or 'none'}, not {name!r}")
+        _type_into(workshop.derivatives[inputs.index(name)], text.strip())
+    elif step == "range":
+        lo, hi = (_number(w) for w in rest.split())
+        workshop.lo.setValue(lo)
+        workshop.hi.setValue(hi)
+    elif step == "check":
+        workshop.define_button.click()
+    elif step == "clear":
+        workshop.clear_button.click()
+    elif step == "remove":
+        workshop.remove_op(rest)
+    else:
+        raise ActionFailed(f"unknown workshop step {step!r}")
 
 
 def perform_all(window, actions) -> None:

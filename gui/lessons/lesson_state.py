@@ -12,6 +12,7 @@ import math
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.lessons import LessonError, check
 
 SETTINGS_KEY = "lessons/done/"  # + slug -> list of task numbers done
@@ -87,8 +88,18 @@ def build_state(window) -> dict:
         "plot": plots.get(page, "settings"),
         "diverged": bool(snap is not None and snap.diverged is not None),
         "tab": tab,
+        **workshop_state(window),
         "grad": grad,
         "value": value,
+    }
+
+
+def workshop_state(window) -> dict:
+    """The Op workshop's part: the learner's ops defined now, and the wrong derivatives refused."""
+    workshop = getattr(window, "workshop", None)
+    return {
+        "ops": CUSTOM_OPS.names(),
+        "workshop_refused": workshop.refused_derivatives if workshop is not None else 0,
     }
 
 
@@ -117,6 +128,8 @@ class LessonState(QObject):
         controller = window.training.controller
         controller.changed.connect(self._training_changed)
         window.tabs.currentChanged.connect(self._poke)
+        if getattr(window, "workshop", None) is not None:
+            window.workshop.checked.connect(self._poke)
         window.training.curves.currentChanged.connect(self._poke)
 
     # ---------------------------------------------------------------- lesson

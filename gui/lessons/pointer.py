@@ -41,6 +41,7 @@ def task_control(window, task) -> QWidget | None:
                 "layers": training.network_panel,
                 "activation": training.network_panel.activation,
                 "slice": training.curves.tabBar(),
+                "op": window.workshop.action_widget(words),
             }.get(verb)
         if widget is not None:
             return widget

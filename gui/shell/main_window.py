@@ -45,6 +45,7 @@ from ..expression.expression_panel import ExpressionPanel
 from ..graph_view import GraphView
 from ..graph_view.graph_state import GraphState
 from ..runs.exports import add_export_actions, show_export
+from ..workshop.workshop_panel import install_workshop
 from .areas import (
     BackwardArea,
     ExportableArea,
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow):
         self._install_training_panels()
         self._install_sample_panel()
         self._install_lab_panel()
+        self.workshop = install_workshop(self)  # (its ops come back from the settings before the expression does)
 
         self.non_finite_label = QLabel()
         self.non_finite_label.setObjectName("nonFiniteLabel")

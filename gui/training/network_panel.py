@@ -23,9 +23,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.learn.nn import ACTIVATION_HELP, ACTIVATIONS, INITIALIZATIONS
+from autograd_core.engine.custom_ops import CUSTOM_OPS
+from autograd_core.learn.nn import ACTIVATION_HELP, INITIALIZATIONS, activation_names
 
 from ..shell.number_box import WholeNumberBox
+from ..workshop.ops_signal import custom_ops_signal
 from .features_editor import FeaturesEditor
 from .training_controller import TrainingController, parameter_count
 
@@ -36,6 +38,25 @@ INIT_HELP = {
     "he": "He: normal with variance 2/fan-in, suited to ReLU",
     "xavier": "Xavier/Glorot: uniform scaled by fan-in and fan-out, suited to tanh/sigmoid",
 }
+
+
+def fill_activations(box: QComboBox, keep: str | None = None) -> None:
+    """The activations a network can take now (the table's, then the learner's one-input ops), ``keep`` chosen.
+
+    An op of the learner's that a network still uses stays listed after it was removed, so the box never shows
+    another activation than the one training."""
+    names = list(activation_names())
+    if keep and keep not in names:
+        names.append(keep)
+    box.blockSignals(True)
+    box.clear()
+    for name in names:
+        op = CUSTOM_OPS.get(name)
+        help_text = ACTIVATION_HELP.get(name) or (f"your op {name}, from the Op workshop" if op else name)
+        box.addItem(name, name)
+        box.setItemData(box.count() - 1, help_text, Qt.ItemDataRole.ToolTipRole)
+    box.setCurrentIndex(max(0, box.findData(keep)))
+    box.blockSignals(False)
 
 
 class NetworkPanel(QGroupBox):
@@ -58,9 +79,7 @@ class NetworkPanel(QGroupBox):
         self.add_button.clicked.connect(self.add_layer)
 
         self.activation = QComboBox()
-        for name in ACTIVATIONS:
-            self.activation.addItem(name, name)
-            self.activation.setItemData(self.activation.count() - 1, ACTIVATION_HELP[name], Qt.ItemDataRole.ToolTipRole)
+        fill_activations(self.activation)
         self.activation.setToolTip(
             "Activation of every hidden layer (each layer's own box below sets it alone; the output is a linear score)"
         )
@@ -91,6 +110,7 @@ class NetworkPanel(QGroupBox):
         self.init.currentIndexChanged.connect(self._send)
         self.seed.valueChanged.connect(self._send)
         controller.changed.connect(self._training_changed)
+        custom_ops_signal().changed.connect(self._ops_changed)
         self.show_config(controller.config)
 
     # ----------------------------------------------------------- widgets ↔ config
@@ -104,6 +124,8 @@ class NetworkPanel(QGroupBox):
         try:
             self._rebuild_rows(list(config.layers), config.hidden_activations)
             first = config.hidden_activations[0] if config.layers else config.activation
+            if self.activation.findData(first) < 0:
+                fill_activations(self.activation, first)
             self.activation.setCurrentIndex(max(0, self.activation.findData(first)))
             self.init.setCurrentIndex(max(0, self.init.findData(config.init)))
             self.seed.setValue(int(config.seed))
@@ -146,9 +168,7 @@ class NetworkPanel(QGroupBox):
             spin.setToolTip(f"Neurons in hidden layer {i + 1} (1–{MAX_NEURONS})")
             spin.valueChanged.connect(self._send)
             act = QComboBox()
-            for name in ACTIVATIONS:
-                act.addItem(name, name)
-                act.setItemData(act.count() - 1, ACTIVATION_HELP[name], Qt.ItemDataRole.ToolTipRole)
+            fill_activations(act, activations[i])
             act.setCurrentIndex(max(0, act.findData(activations[i])))
             act.setToolTip(f"Activation of hidden layer {i + 1}")
             act.currentIndexChanged.connect(self._send)
@@ -192,6 +212,15 @@ class NetworkPanel(QGroupBox):
             self._rebuild_rows(layers, activations)
             self._updating = False
             self._send()
+
+    def _ops_changed(self) -> None:
+        """An op of the learner's was defined or removed: every activation box lists the ones there are now."""
+        self._updating = True
+        try:
+            for box in [self.activation, *self.layer_activations]:
+                fill_activations(box, box.currentData())
+        finally:
+            self._updating = False
 
     def _training_changed(self, change) -> None:
         if "task" in change:

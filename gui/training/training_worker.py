@@ -39,11 +39,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from autograd_core.language.workshop import save_definitions
 from autograd_core.learn.data import Dataset
 from autograd_core.learn.training import Trainer, TrainingConfig
-from autograd_core.live.protocol import Command, Export, Exported, Snapshot, Start, Stop
+from autograd_core.live.protocol import Command, DefineOps, Export, Exported, Snapshot, Start, Stop
 from autograd_core.live.service import Engine, is_regression
 from autograd_core.session import SessionData, parse_session, trainer_from_session
+
+from ..workshop.ops_signal import custom_ops_signal
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESTART_WINDOW = 60.0  # seconds: more than MAX_RESTARTS deaths within this window and the worker gives up
@@ -107,6 +110,11 @@ class TrainingWorker(QObject):
         self._ids = itertools.count(1)
         self.sent = 0  # commands sent; a snapshot with seq == sent has seen them all
         self.gave_up = False
+        # An op the learner defines while this runs is defined in the engine too (a network may then take it).
+        custom_ops_signal().changed.connect(self._ops_changed)
+
+    def _ops_changed(self) -> None:
+        self.send(DefineOps(save_definitions()))
 
     # ----------------------------------------------------------- GUI-thread API
 
@@ -255,6 +263,8 @@ class ProcessWorker(TrainingWorker):
         return self._process.pid
 
     def _spawn(self, start: Start) -> None:
+        # the learner's ops as they are now (a restart too), defined in the child before its trainer is made
+        start = dataclasses.replace(start, custom_ops=save_definitions() or start.custom_ops)
         # A fresh interpreter (never fork a process that runs Qt threads; and unlike multiprocessing's
         # "spawn" this does not re-run the caller's __main__), talking over two pipes.  The child's only
         # link to us is its command pipe: when this process dies, however, the child reads EOF and ends.

@@ -407,6 +407,27 @@ def test_the_training_process_defines_the_ops_it_is_started_with():
     assert not engine.step_once() and engine.error is None and engine.trainer.step_count == 1
 
 
+def test_a_running_training_process_defines_ops_it_is_told_later_and_notifies_no_one_for_known_ones():
+    from autograd_core.live.protocol import DefineOps, Reset, Start
+    from autograd_core.live.service import Engine
+
+    engine = Engine(Start(config=TrainingConfig(layers=[3], seed=1, samples=30).to_dict()), out=[])
+    assert define(SOFTSIGN).accepted
+    saved = save_definitions()
+    CUSTOM_OPS.clear()  # the process's own registry: it has not heard of soft
+    engine.handle(DefineOps(saved))
+    assert "soft" in CUSTOM_OPS and engine.error is None
+    engine.handle(Reset(TrainingConfig(activation="soft", layers=[3], seed=1, samples=30).to_dict()))
+    assert engine.error is None and engine.trainer.model.activations[0] == "soft"
+    heard = []
+    stop = CUSTOM_OPS.subscribe(lambda: heard.append(1))
+    engine.handle(DefineOps(saved))  # told again (a restart replays it): the same texts, nothing changes
+    assert heard == []
+    engine.handle(DefineOps([{**saved[0], "derivatives": ["1 / (1 + abs(x))"], "name": "bad"}]))
+    assert "bad" not in CUSTOM_OPS and "bad: at x = −3 your derivative" in engine.error
+    stop()
+
+
 def test_a_value_undefined_everywhere_and_a_bad_range_are_said_in_one_sentence():
     nowhere = check_definition(OpDefinition("nowhere", ("x",), "log(-1 - x*x)", ("-2*x / (-1 - x*x)",)))
     assert nowhere.field == "value" and "undefined (nan or inf) at every point" in nowhere.message

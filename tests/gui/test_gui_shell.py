@@ -57,6 +57,7 @@ def test_areas_and_menus(window):
         "Network training",
         "Sample graph",
         "Optimizer lab",
+        "Op workshop",
     ]
     menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
     assert {"File", "View", "Help"} <= set(menus)
