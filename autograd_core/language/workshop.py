@@ -50,8 +50,10 @@ def undefine(name: str) -> None:
 
 
 def definitions() -> list[OpDefinition]:
-    """The ops you defined, in the order you defined them."""
-    return [CUSTOM_OPS.source(name).definition for name in CUSTOM_OPS.names()]
+    """The ops you defined in the workshop, in the order you defined them (an op registered from code, with no
+    definition behind it, is not one: a session cannot keep it)."""
+    sources = (CUSTOM_OPS.source(name) for name in CUSTOM_OPS.names())
+    return [source.definition for source in sources if source is not None]
 
 
 def save_definitions() -> list[dict]:
