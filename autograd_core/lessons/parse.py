@@ -12,6 +12,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+from autograd_core.language.break_it import BUGS
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.learn.data import DATASETS
 from autograd_core.learn.nn import ACTIVATIONS
@@ -36,6 +37,7 @@ TASK_FIELDS = ("check", "hint", "show me")
 # A predict task (docs/LESSONS.md): the learner's guess, checked against ``predict:`` after ``reveal:`` runs.
 PREDICT_FIELDS = ("predict", "answer", "tolerance", "reveal")
 ANSWERS = ("number", "sign")
+BREAK_CHOICES = (*BUGS, "off")  # the Break-it switch: one of the article's two bugs, or the correct backward
 # The app's controls a lesson can keep on screen (the rest step back while it runs).
 CONTROLS = (
     "editor",
@@ -56,6 +58,7 @@ CONTROLS = (
     "boundary",
     "loss_slice",
     "diagram",
+    "break_it",
 )
 # verb -> what its argument is ("" for none); docs/LESSONS.md lists them
 ACTIONS: dict[str, str] = {
@@ -76,6 +79,7 @@ ACTIONS: dict[str, str] = {
     "pause": "",
     "reset": "",
     "slice": "",
+    "break": "a bug to switch on, or off: " + ", ".join(BREAK_CHOICES),
 }
 
 
@@ -152,7 +156,13 @@ def parse_action(text: str, line: int, path) -> Action:
 
 
 def _bad_argument(verb: str, args: str) -> str:
-    choices = {"tab": TABS, "preset": tuple(PRESETS), "dataset": DATASETS, "activation": ACTIVATIONS}
+    choices = {
+        "tab": TABS,
+        "preset": tuple(PRESETS),
+        "dataset": DATASETS,
+        "activation": ACTIVATIONS,
+        "break": BREAK_CHOICES,
+    }
     if verb in choices and args not in choices[verb]:
         return f"{verb} {args!r} is not one of {', '.join(choices[verb])}"
     if verb == "set" and (len(args.split()) != 2 or not is_number(args.split()[1])):
