@@ -114,6 +114,7 @@ class BackwardPanel(QWidget):
         self._starts: list[int] = []  # first ledger row of each step shown
         self._bold = 0  # the step whose lines are bold
         self._labeled_forward = False  # the buttons read as forward mode's
+        self._first_mark = None  # the first marked line of a broken backward (Break it), shown when it ends
         state.changed.connect(self._state_changed)
         state.playing_changed.connect(self._playing)
         self.refresh()
@@ -187,10 +188,7 @@ class BackwardPanel(QWidget):
         if state.root is None:
             self.progress.setText("No graph yet: nothing to differentiate.")
         elif broken:
-            self.progress.setText(
-                f"BROKEN backward, step {state.position} of {total}"
-                + (": these gradients are wrong on purpose" if state.position == total else "")
-            )
+            self.progress.setText(f"BROKEN backward (step {state.position} of {total})")
         elif stepping:
             node = state.current_step.node if state.current_step is not None else None
             name = (node.label or node.op) if node is not None else ""
@@ -229,8 +227,11 @@ class BackwardPanel(QWidget):
             self._starts = []
             self._bold = 0
             self._trace = trace
+            self._first_mark = None
         while len(self._starts) > target:
             first = self._starts.pop()
+            if self._first_mark is not None and self.ledger.row(self._first_mark) >= first:
+                self._first_mark = None
             while self.ledger.count() > first:
                 self.ledger.takeItem(self.ledger.count() - 1)
         while len(self._starts) < target:
@@ -240,12 +241,14 @@ class BackwardPanel(QWidget):
             for i, sentence in enumerate(sentences_of(k)):
                 # (no Python object stored in the item: a segfault in ledger.clear() was seen once while the
                 # layout thread ran, and nothing read that data)
-                item = QListWidgetItem(f"{k}. {sentence}")
                 mark = marks[i] if i < len(marks) else ""
+                item = QListWidgetItem(f"{k}. ⚠ {sentence}" if mark else f"{k}. {sentence}")  # (⚠: seen selected too)
                 if mark:
                     item.setForeground(QColor(palette().error))
                     item.setToolTip(MARK_TIPS[mark])
                     item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, mark)
+                    if self._first_mark is None:
+                        self._first_mark = item
                 self.ledger.addItem(item)
         self._set_bold(self._bold, False)
         self._bold = target
@@ -253,6 +256,8 @@ class BackwardPanel(QWidget):
         if last is not None:
             self.ledger.setCurrentItem(last)
             self.ledger.scrollToItem(last)
+            if self._first_mark is not None and target == len(trace):  # a broken pass done: its first wrong line
+                self.ledger.scrollToItem(self._first_mark)
         else:
             self.ledger.clearSelection()
 

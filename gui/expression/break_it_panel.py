@@ -2,12 +2,24 @@
 
 The broken replay itself is ``autograd_core.language.break_it``; ``ExpressionState.set_bug`` walks it.  This panel
 only offers the switch, shows the bug's code in the article's form, and, while the grads on screen are broken,
-says so: a marker, the one sentence why (``Replay.reason``) and a gradient check in the error color.
+says why in one sentence (``Replay.reason``) with a gradient check in the error color; the BROKEN marks themselves
+are over the ledger (``BackwardPanel``'s progress line) and beside the graph (``ExpressionPanel.broken_badge``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from autograd_core.language.break_it import BUG_CODE
 from autograd_core.numbers import LEDGER, format_number
@@ -17,12 +29,12 @@ from ..shell.theme import monospace_font, set_text_role
 
 # (what the switch says, the bug: a key of break_it.BUGS, None for the correct backward)
 CHOICES = (
-    ("Correct (+=)", None),
-    ("= in place of +=", "assign"),
-    ("Wrong order: creation order", "creation_order"),
-    ("Wrong order: as soon as one consumer delivered", "eager"),
+    ("Correct (+=)", None, "backward as the article writes it: grad +=, in reversed topological order"),
+    ("= in place of +=", "assign", "each edge writes grad = … and throws away what the node already held"),
+    ("Wrong order: creation", "creation_order", "nodes processed in the order they were made, not its reverse"),
+    ("Wrong order: eager", "eager", "each node passed on as soon as one consumer delivered, not all of them"),
 )
-MARKER = "⚠ BROKEN backward: the grads shown are wrong on purpose"
+CODE_LINES = 5  # the bug's code box shows this many lines at most (it scrolls): the ledger above keeps the height
 
 
 def check_line(wrong: list[tuple[str, float, float]]) -> str:
@@ -35,7 +47,7 @@ def check_line(wrong: list[tuple[str, float, float]]) -> str:
 
 
 class BreakItPanel(QWidget):
-    """The Break-it switch, the bug's code, and the marks of a broken backward."""
+    """The Break-it switch (this row), and ``details``: the bug's code and what a broken backward says."""
 
     def __init__(self, state, parent: QWidget | None = None):
         super().__init__(parent)
@@ -43,8 +55,9 @@ class BreakItPanel(QWidget):
         self.state = state
         self.combo = QComboBox()
         self.combo.setObjectName("breakItCombo")
-        for text, bug in CHOICES:
+        for i, (text, bug, tip) in enumerate(CHOICES):
             self.combo.addItem(text, bug)
+            self.combo.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         self.combo.setToolTip(
             "Break it: run backward with one of the article's two bugs on purpose and see what goes wrong. "
             "A broken result is always marked and never kept; Correct (+=) brings the right grads back."
@@ -54,10 +67,6 @@ class BreakItPanel(QWidget):
         self.combo.activated.connect(self._chosen)
         title = QLabel("<b>Break it</b>")
         title.setToolTip(self.combo.toolTip())
-        self.marker = QLabel(MARKER)
-        self.marker.setObjectName("brokenMarker")
-        self.marker.setWordWrap(True)
-        set_text_role(self.marker, "error")
         self.reason = QLabel()
         self.reason.setObjectName("brokenReason")
         self.reason.setWordWrap(True)
@@ -66,20 +75,33 @@ class BreakItPanel(QWidget):
         self.check.setWordWrap(True)
         set_text_role(self.check, "error")
         self.check.setToolTip("The grads shown against central finite differences of the expression")
-        self.code = QLabel()
+        self.code = QPlainTextEdit()
         self.code.setObjectName("bugCode")
-        self.code.setTextFormat(self.code.textFormat().PlainText)
+        self.code.setReadOnly(True)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # code keeps its lines; the box scrolls
         self.code.setToolTip("The bug as the article's code would have it")
-        self.code.setFont(monospace_font())
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 0)
+        self._code_font(monospace_font())
+        layout = QHBoxLayout(self)  # the switch: one row under the Backward buttons
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
         layout.addWidget(title)
-        layout.addWidget(self.combo)
-        layout.addWidget(self.marker)
-        layout.addWidget(self.reason)
-        layout.addWidget(self.check)
-        layout.addWidget(self.code)
+        layout.addWidget(self.combo, 1)
+        # What a broken run says, under the ledger (``details``, placed by the area), scrolls in its own box: a
+        # short column keeps the ledger readable.
+        details = QWidget()
+        inner = QVBoxLayout(details)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.setSpacing(3)
+        inner.addWidget(self.check)  # the red check first: in a short column it is what shows
+        inner.addWidget(self.reason)
+        inner.addWidget(self.code)
+        inner.addStretch(1)
+        self.details = QScrollArea()
+        self.details.setObjectName("breakItDetails")
+        self.details.setWidgetResizable(True)
+        self.details.setFrameShape(QFrame.Shape.NoFrame)
+        self.details.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.details.setWidget(details)
         state.changed.connect(self._state_changed)
         self.refresh()
 
@@ -107,14 +129,24 @@ class BreakItPanel(QWidget):
         if self.combo.currentData() != state.bug:
             self.combo.setCurrentIndex(max(0, self.combo.findData(state.bug)))
         broken = state.broken
-        self.marker.setVisible(broken)
         self.reason.setVisible(broken)
         self.reason.setText(state.replay.reason if broken else "")
         done = state.broken_done
         self.check.setVisible(done)
         self.check.setText(check_line(state.broken_checks()) if done else "")
         self.code.setVisible(state.bug is not None)
-        self.code.setText(BUG_CODE.get(state.bug, "") if state.bug else "")
+        if self.details.isHidden() != (state.bug is None):
+            self.details.setVisible(state.bug is not None)
+        code = BUG_CODE.get(state.bug, "") if state.bug else ""
+        if self.code.toPlainText() != code:
+            self.code.setPlainText(code)
+
+    def _code_font(self, font) -> None:
+        self.code.setFont(font)
+        lines = CODE_LINES * self.code.fontMetrics().lineSpacing()
+        self.code.setFixedHeight(
+            lines + 2 * self.code.frameWidth() + 8 + self.code.horizontalScrollBar().sizeHint().height()
+        )
 
     def set_presentation(self, _on: bool) -> None:
-        self.code.setFont(monospace_font(QApplication.font().pointSizeF()))
+        self._code_font(monospace_font(QApplication.font().pointSizeF()))

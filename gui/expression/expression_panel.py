@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStyle,
     QTabWidget,
@@ -191,10 +192,13 @@ class ExpressionPanel(QWidget):
         bar.addWidget(label)
         bar.addWidget(self.layout_combo)
         bar.addStretch(1)
-        self.broken_badge = QLabel("⚠ BROKEN backward")  # beside the graph whose grads are broken on purpose
+        self.broken_badge = QLabel("⚠ BROKEN")  # beside the graph whose grads are broken on purpose
         self.broken_badge.setObjectName("brokenBadge")
-        self.broken_badge.setToolTip("Break it is on: the grads in the boxes come from a backward broken on purpose")
+        self.broken_badge.setToolTip(
+            "BROKEN backward: the grads in the boxes come from a backward broken on purpose (Break it)"
+        )
         set_text_role(self.broken_badge, "error")
+        self.broken_badge.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # never cut
         self.broken_badge.hide()
         bar.addWidget(self.broken_badge)
         for b in (self.collapse_button, self.zoom_out_button, self.zoom_in_button, self.fit_button, self.export_button):
@@ -210,7 +214,8 @@ class ExpressionPanel(QWidget):
         self.mode = ModePanel(self.state)
         right.layout().insertWidget(0, self.mode)
         self.break_it = BreakItPanel(self.state)
-        right.layout().addWidget(self.break_it)
+        self.backward.layout().insertWidget(1, self.break_it)  # the switch, under the Backward buttons
+        right.layout().addWidget(self.break_it.details, 1)  # what a broken run says, under the ledger (bug on only)
         self.backward_column = right
         self._narrow = False  # the Backward column sits under the inputs (see _reflow)
         self.columns_fitted = False  # a lesson runs: widths follow what each column holds (column_widths)

@@ -56,7 +56,7 @@ def control_widgets(window) -> dict[str, list]:
         "boundary": [training.boundary],
         "loss_slice": [TabPages(curves, [training.loss_slice])],
         "diagram": [training.diagram],
-        "break_it": [expr.break_it],
+        "break_it": [expr.break_it, expr.break_it.details],
     }
 
 
