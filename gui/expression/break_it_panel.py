@@ -64,7 +64,7 @@ class BreakItPanel(QWidget):
         )
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(12)  # a narrow column: the long entries are cut in the closed combo only
-        self.combo.activated.connect(self._chosen)
+        self.combo.currentIndexChanged.connect(self._chosen)  # (refresh's own setting is the state's: no-op)
         title = QLabel("<b>Break it</b>")
         title.setToolTip(self.combo.toolTip())
         self.reason = QLabel()
@@ -114,8 +114,8 @@ class BreakItPanel(QWidget):
         index = self.combo.findData(bug)
         if index < 0:
             raise ValueError(f"no Break-it choice {bug!r}")
-        self.combo.setCurrentIndex(index)
-        self._chosen(index)
+        self.combo.setCurrentIndex(index)  # (its signal switches the state)
+        self.state.set_bug(bug)
 
     def _chosen(self, _index: int) -> None:
         self.state.set_bug(self.combo.currentData())

@@ -186,3 +186,19 @@ def test_a_lesson_without_the_switch_hides_it_and_turns_it_off(qtbot, window):
     assert expr.break_it.isHidden() and expr.state.bug is None
     window.lessons.leave()
     assert not expr.break_it.isHidden()
+
+
+def test_a_session_saved_during_a_broken_run_comes_back_correct(qtbot, panel):
+    from gui.expression.expression_panel import ExpressionPanel
+
+    type_expression(qtbot, panel, "y = x + x")
+    choose(qtbot, panel, "assign")
+    qtbot.mouseClick(panel.backward.backward_button, Qt.MouseButton.LeftButton)
+    data = panel.session_state()
+    assert "assign" not in repr(data) and "broken" not in repr(data).lower()  # never kept
+    other = ExpressionPanel()
+    qtbot.addWidget(other)
+    other.restore_session(data)
+    assert other.state.bug is None and other.break_it.combo.currentData() is None
+    qtbot.mouseClick(other.backward.backward_button, Qt.MouseButton.LeftButton)
+    assert other.state.input_grad("x") == 2.0 and not other.state.broken
