@@ -17,7 +17,8 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from ..shell.theme import palette
 
 BANNER_PAD = 8
-SVG_CHARS = 90  # a banner line of the SVG wraps at this many characters
+SVG_CHARS = (60, 90)  # a banner line of the SVG wraps at this many characters (the bold label, the sentence)
+SVG_CHAR_WIDTH = 0.64  # an average character's width in a sans-serif font, per unit of font size (bold: wider)
 
 
 def note(label: str, reason: str) -> str:
@@ -77,9 +78,10 @@ def _svg(view, path: str, label: str, reason: str) -> None:
     if box is None:
         raise OSError(f"could not mark {path} as broken: no viewBox in the SVG written")
     width, height = float(box.group(1)), float(box.group(2))
-    lines = [(label, 15, True)] + [(line, 12, False) for line in textwrap.wrap(reason, SVG_CHARS)]
+    lines = [(line, 15, True) for line in textwrap.wrap(label, SVG_CHARS[0])]
+    lines += [(line, 12, False) for line in textwrap.wrap(reason, SVG_CHARS[1])]
     banner = sum(size + 6 for _t, size, _b in lines) + 2 * BANNER_PAD
-    width = max(width, max(len(t) * size * 0.6 for t, size, _b in lines) + 2 * BANNER_PAD)
+    width = max(width, max(len(t) * size * SVG_CHAR_WIDTH for t, size, _b in lines) + 2 * BANNER_PAD)
     pal = palette()
     svg = svg.replace(box.group(0), f'viewBox="0 {-banner:g} {width:g} {height + banner:g}"', 1)
     svg = re.sub(
@@ -88,11 +90,12 @@ def _svg(view, path: str, label: str, reason: str) -> None:
     flag = escape(note(label, reason))
     svg = svg.replace(
         "<desc>Generated with Qt</desc>",
-        f'<desc>{flag}</desc>\n<metadata id="broken" data-broken="true">{flag}</metadata>',
+        f'<desc>{flag}</desc>\n<metadata id="broken" data-broken="true">{flag}</metadata>\n'
+        f'<rect x="0" y="{-banner:g}" width="{width:g}" height="{height + banner:g}" fill="{pal.graph_background}"/>',
         1,
     )
     y = -banner + BANNER_PAD
-    texts = [f'<rect x="0" y="{-banner:g}" width="{width:g}" height="{banner:g}" fill="{pal.graph_background}"/>']
+    texts = []
     for text, size, bold in lines:
         y += size + 4
         color = pal.error if bold else pal.graph_text
