@@ -164,6 +164,7 @@ class Tour:
             panel.state.set_derivative(None)
         panel.state.select(None)
         panel.side_tabs.setCurrentIndex(0)  # (narrow: Backward's tab)
+        panel.break_it.set_bug(None)  # (a Break-it state before: backward correct again)
         panel.load_example(example)
         if panel.layout_combo.currentData() != "layered":
             panel.layout_combo.setCurrentIndex(panel.layout_combo.findData("layered"))
@@ -246,6 +247,20 @@ def _gradcheck(t: Tour) -> None:
     state.backward()
     state.set_gradcheck(True)
     t.settle()
+
+
+def _break_it(bug: str) -> Callable[[Tour], None]:
+    """The Break-it ledger: the bug switched on, Backward clicked on the example it breaks."""
+
+    def setup(t: Tour) -> None:
+        t.show_tab("expression")
+        t.example("x + x (why gradients add up)" if bug == "assign" else "Reused intermediate node")
+        panel = t.window.expression
+        panel.break_it.set_bug(bug)
+        panel.backward.backward_button.click()
+        t.settle()
+
+    return setup
 
 
 def _layout(key: str) -> Callable[[Tour], None]:
@@ -584,6 +599,9 @@ def build_states() -> list[State]:
         State("expr-neuron", "expression", _expression_example(NEURON), True, "the default example"),
         State("expr-stepping", "expression", _stepping, True, "backward, four steps in, ledger"),
         State("expr-gradcheck", "expression", _gradcheck, False, "after Backward, gradient check on"),
+        State("expr-break-assign", "expression", _break_it("assign"), True, "Break it: '=' for '+=' on x + x"),
+        State("expr-break-creation", "expression", _break_it("creation_order"), False, "Break it: creation order"),
+        State("expr-break-eager", "expression", _break_it("eager"), False, "Break it: eager order, reused node"),
         State("expr-layout-spring", "expression", _layout("spring"), False, "spring layout"),
         State("expr-layout-kamada", "expression", _layout("kamada_kawai"), False, "Kamada–Kawai layout"),
     ]

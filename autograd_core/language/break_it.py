@@ -110,6 +110,15 @@ class BrokenStep(BackwardStep):
                 lines.append(f"too late: {p} had already passed its gradient on, so its inputs never get this part")
         return lines
 
+    def marks(self) -> list[str]:
+        """What each line of ``sentences()`` shows: "" (a plain line), "overwritten" or "late", for the ledger."""
+        marks = [""] * ((1 if self.is_root else 0) + (1 if self.node.is_leaf else 0))
+        for c in self.contributions:
+            marks.append("overwritten" if c.overwritten is not None else "")
+            if c.late:
+                marks.append("late")
+        return marks
+
 
 class Replay:
     """A replay of backward, correct or broken on purpose (see the module docstring)."""

@@ -39,6 +39,8 @@ STATE_NAMES: dict[str, str] = {
     "previous_loss": "the training loss the run before this one ended on (nan before a second run)",
     "plot": 'the training plot on screen: "curves", "gradient_flow", "loss_slice", "confusion" or "landscape"',
     "diverged": "true while the app says training diverged",
+    "broken": 'the Break-it switch: "assign", "creation_order" or "eager" ("" when backward is correct)',
+    "broken_done": "true once a backward broken on purpose ran to the end (backward_done stays false then)",
     "output_op": 'the op that made the output: "*", "+", "tanh", "**2"… ("" for a single input)',
     "workshop_refused": "how many wrong derivatives the Op workshop refused since the lesson's setup (op clear)",
 }

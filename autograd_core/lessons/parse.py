@@ -13,6 +13,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+from autograd_core.language.break_it import BUGS
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.learn.data import DATASETS
 from autograd_core.learn.nn import ACTIVATIONS
@@ -37,6 +38,7 @@ TASK_FIELDS = ("check", "hint", "show me")
 # A predict task (docs/LESSONS.md): the learner's guess, checked against ``predict:`` after ``reveal:`` runs.
 PREDICT_FIELDS = ("predict", "answer", "tolerance", "reveal")
 ANSWERS = ("number", "sign")
+BREAK_CHOICES = (*BUGS, "off")  # the Break-it switch: one of the article's two bugs, or the correct backward
 # The app's controls a lesson can keep on screen (the rest step back while it runs).
 CONTROLS = (
     "editor",
@@ -57,6 +59,7 @@ CONTROLS = (
     "boundary",
     "loss_slice",
     "diagram",
+    "break_it",
 )
 # verb -> what its argument is ("" for none); docs/LESSONS.md lists them
 ACTIONS: dict[str, str] = {
@@ -79,6 +82,7 @@ ACTIONS: dict[str, str] = {
     "slice": "",
     "op": "a step in the Op workshop: op name soft, op inputs x, op value …, op derivative x …, op range -3 3, "
     "op check, op clear, op remove soft",
+    "break": "a bug to switch on, or off: " + ", ".join(BREAK_CHOICES),
 }
 # The Op workshop's steps (``op STEP …``) -> what follows the step ("" for nothing).
 OP_STEPS = {
@@ -169,7 +173,13 @@ def parse_action(text: str, line: int, path) -> Action:
 
 
 def _bad_argument(verb: str, args: str) -> str:
-    choices = {"tab": TABS, "preset": tuple(PRESETS), "dataset": DATASETS, "activation": ACTIVATIONS}
+    choices = {
+        "tab": TABS,
+        "preset": tuple(PRESETS),
+        "dataset": DATASETS,
+        "activation": ACTIVATIONS,
+        "break": BREAK_CHOICES,
+    }
     if verb == "activation" and args in _LESSON_OPS.get():
         return ""
     if verb == "op":

@@ -7,6 +7,7 @@ this panel only lists them, highlights the current step and drives the state.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
@@ -20,8 +21,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..graph_view.graph_state import Change, GraphState
+from ..shell.theme import palette, set_text_role
 
 SPEEDS_MS = (1500, 1000, 700, 450, 300, 180, 100, 50)  # slider position -> interval
+MARK_TIPS = {  # a ledger line of a backward broken on purpose (Break it), and why it is marked
+    "overwritten": "'=' in place of '+=': this line threw away the gradient the node already held",
+    "late": "Too late: the node had already passed its gradient on, so its inputs never get this part",
+}
 
 
 def backward_column(state) -> tuple[QWidget, BackwardPanel]:
@@ -108,6 +114,7 @@ class BackwardPanel(QWidget):
         self._starts: list[int] = []  # first ledger row of each step shown
         self._bold = 0  # the step whose lines are bold
         self._labeled_forward = False  # the buttons read as forward mode's
+        self._first_mark = None  # the first marked line of a broken backward (Break it), shown when it ends
         state.changed.connect(self._state_changed)
         state.playing_changed.connect(self._playing)
         self.refresh()
@@ -176,8 +183,12 @@ class BackwardPanel(QWidget):
             return
         stepping = state.mode == "stepping"
         total = len(state.steps)
+        broken = getattr(state, "broken", False)
+        set_text_role(self.progress, "error" if broken else None)
         if state.root is None:
             self.progress.setText("No graph yet: nothing to differentiate.")
+        elif broken:
+            self.progress.setText(f"BROKEN backward (step {state.position} of {total})")
         elif stepping:
             node = state.current_step.node if state.current_step is not None else None
             name = (node.label or node.op) if node is not None else ""
@@ -210,28 +221,43 @@ class BackwardPanel(QWidget):
         else:
             trace, target = state.steps, (state.position if state.mode == "stepping" else 0)
             sentences_of = state.step_sentences
+        marks_of = getattr(state, "step_marks", None) if not self._forward() else None
         if trace is not self._trace:  # a new trace (new graph, new values, other mode): write it again
             self.ledger.clear()
             self._starts = []
             self._bold = 0
             self._trace = trace
+            self._first_mark = None
         while len(self._starts) > target:
             first = self._starts.pop()
+            if self._first_mark is not None and self.ledger.row(self._first_mark) >= first:
+                self._first_mark = None
             while self.ledger.count() > first:
                 self.ledger.takeItem(self.ledger.count() - 1)
         while len(self._starts) < target:
             k = len(self._starts) + 1
             self._starts.append(self.ledger.count())
-            for sentence in sentences_of(k):
+            marks = marks_of(k) if marks_of is not None else ()
+            for i, sentence in enumerate(sentences_of(k)):
                 # (no Python object stored in the item: a segfault in ledger.clear() was seen once while the
                 # layout thread ran, and nothing read that data)
-                self.ledger.addItem(QListWidgetItem(f"{k}. {sentence}"))
+                mark = marks[i] if i < len(marks) else ""
+                item = QListWidgetItem(f"{k}. ⚠ {sentence}" if mark else f"{k}. {sentence}")  # (⚠: seen selected too)
+                if mark:
+                    item.setForeground(QColor(palette().error))
+                    item.setToolTip(MARK_TIPS[mark])
+                    item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, mark)
+                    if self._first_mark is None:
+                        self._first_mark = item
+                self.ledger.addItem(item)
         self._set_bold(self._bold, False)
         self._bold = target
         last = self._set_bold(target, True)
         if last is not None:
             self.ledger.setCurrentItem(last)
             self.ledger.scrollToItem(last)
+            if self._first_mark is not None and target == len(trace):  # a broken pass done: its first wrong line
+                self.ledger.scrollToItem(self._first_mark)
         else:
             self.ledger.clearSelection()
 
@@ -247,6 +273,24 @@ class BackwardPanel(QWidget):
             font.setBold(bold)
             item.setFont(font)
         return item
+
+    def recolor(self) -> None:
+        """A theme switch: the marked lines of a broken backward take the new palette's error color."""
+        color = QColor(palette().error)
+        for i in range(self.ledger.count()):
+            item = self.ledger.item(i)
+            if item.data(Qt.ItemDataRole.AccessibleDescriptionRole):
+                item.setForeground(color)
+
+    def marked(self) -> list[tuple[str, str]]:
+        """(mark, text) of each marked ledger line: what a broken backward overwrote or delivered too late."""
+        lines = []
+        for i in range(self.ledger.count()):
+            item = self.ledger.item(i)
+            mark = item.data(Qt.ItemDataRole.AccessibleDescriptionRole)
+            if mark:
+                lines.append((mark, item.text()))
+        return lines
 
     def sentences(self) -> list[str]:
         return [self.ledger.item(i).text() for i in range(self.ledger.count())]

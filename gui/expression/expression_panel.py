@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStyle,
     QTabWidget,
@@ -34,8 +35,10 @@ from ..graph_view.graph_state import Change
 from ..shell.areas import ExportingWindow
 from ..shell.flow_layout import FlowLayout
 from ..shell.status_messages import StatusMessages
-from ..shell.theme import monospace_font
+from ..shell.theme import monospace_font, set_text_role
 from .backward_panel import backward_column
+from .break_it_panel import BreakItPanel
+from .broken_export import export_broken
 from .expression_editor import EMPTY_HINT, ExpressionEditor
 from .expression_state import ExpressionState
 from .inputs_panel import InputsPanel
@@ -189,6 +192,15 @@ class ExpressionPanel(QWidget):
         bar.addWidget(label)
         bar.addWidget(self.layout_combo)
         bar.addStretch(1)
+        self.broken_badge = QLabel("⚠ BROKEN")  # beside the graph whose grads are broken on purpose
+        self.broken_badge.setObjectName("brokenBadge")
+        self.broken_badge.setToolTip(
+            "BROKEN backward: the grads in the boxes come from a backward broken on purpose (Break it)"
+        )
+        set_text_role(self.broken_badge, "error")
+        self.broken_badge.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # never cut
+        self.broken_badge.hide()
+        bar.addWidget(self.broken_badge)
         for b in (self.collapse_button, self.zoom_out_button, self.zoom_in_button, self.fit_button, self.export_button):
             bar.addWidget(b)
         center = QWidget()
@@ -201,6 +213,9 @@ class ExpressionPanel(QWidget):
         right, self.backward = backward_column(self.state)
         self.mode = ModePanel(self.state)
         right.layout().insertWidget(0, self.mode)
+        self.break_it = BreakItPanel(self.state)
+        self.backward.layout().insertWidget(1, self.break_it)  # the switch, under the Backward buttons
+        right.layout().addWidget(self.break_it.details, 1)  # what a broken run says, under the ledger (bug on only)
         self.backward_column = right
         self._narrow = False  # the Backward column sits under the inputs (see _reflow)
         self.columns_fitted = False  # a lesson runs: widths follow what each column holds (column_widths)
@@ -240,7 +255,7 @@ class ExpressionPanel(QWidget):
         self.view.drawn.connect(self._groups_changed)
         self._press = None  # where a left click on the graph began (a click selects, a drag pans)
         self.view.viewport().installEventFilter(self)
-        for column in (self.editor_box, self.inputs_box, self.backward_column, self.backward):
+        for column in (self.editor_box, self.inputs_box, self.backward_column, self.backward, self.break_it):
             column.installEventFilter(self)  # (what a column holds changed: its size hint with it)
         self.view.drawn.connect(self._graph_drawn)
 
@@ -397,6 +412,11 @@ class ExpressionPanel(QWidget):
         self.messages.say(f"Example: {example['name']}. {example.get('description', '')}")
 
     def export_image(self, path: str) -> None:
+        state = self.state
+        if state.broken:  # a broken backward's picture says so, in the picture and in the file
+            export_broken(self.view, path, state.replay.label, state.replay.reason)
+            self.messages.say(f"Graph saved to {path}, marked BROKEN: its grads are wrong on purpose")
+            return
         self.view.export(path, background=True)  # the view says when the file is written (or why not)
 
     # ---- clicking a node selects it (its formula and chain-rule path in the maths panel)
@@ -445,6 +465,7 @@ class ExpressionPanel(QWidget):
             state.direction,
             state.forward_position,
             state.derivative,
+            state.bug,
         )
 
     def _state_message(self, text: str) -> None:
@@ -498,6 +519,7 @@ class ExpressionPanel(QWidget):
             self._error_changed(self.state.error)
         if change & Change.everything_drawn():
             self._redraw()
+        self.broken_badge.setVisible(self.state.broken)
 
     def _error_changed(self, err) -> None:
         self.editor.show_error(err)
@@ -522,10 +544,12 @@ class ExpressionPanel(QWidget):
     def set_theme(self, theme: str) -> None:
         self.view.set_theme(theme)
         self.mode.set_theme(theme)
+        self.backward.recolor()
         self.editor.set_dark(theme == "dark")
 
     def set_presentation(self, on: bool) -> None:
         self.view.set_presentation(on)
+        self.break_it.set_presentation(on)
         self.editor.edit.setFont(monospace_font(QApplication.font().pointSizeF() * 1.15))
 
     # ---- session

@@ -13,7 +13,11 @@ parse errors and the gradient check, and the maths views:
 * ``derivative``: show d(output)/d(x) (1st or 2nd order) as its own graph,
   built with ``grad(create_graph=True)``, instead of the expression;
 * ``selected``: a node whose chain-rule path to the output the maths panel
-  writes out (and the graph highlights).
+  writes out (and the graph highlights);
+* ``bug``: Break it, backward run with one of the article's two bugs on purpose
+  (``autograd_core.language.break_it``): Backward and Step then walk the broken
+  replay, whose wrong grads are shown (never written into a Tensor) and marked
+  ``broken``; turning the switch off runs the correct backward again.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from autograd_core.drawing.graph import GraphSnapshot, numbers_of
 from autograd_core.drawing.grouping import OVERVIEW_NODES, overview_graph
 from autograd_core.engine.forward import forward_steps, pass_counts
 from autograd_core.engine.functional import grad
+from autograd_core.engine.gradcheck import relative_error
 from autograd_core.engine.tensor import Tensor, topological_order
+from autograd_core.language.break_it import BUGS, replay_backward
 from autograd_core.language.chain_path import ChainPath, chain_path
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.language.trace import output_name
@@ -38,6 +44,7 @@ from ..graph_view.worker import LatestJob
 
 # Values given to inputs the user has not set yet: the article's a, b, c first.
 DEFAULT_VALUES = (2.0, -3.0, 10.0, 0.5, -1.5, 3.0, -0.5, 1.5, -2.0, 0.25)
+MISMATCH = 1e-4  # relative error above which a gradient check is flagged (the inputs' check, Break it's)
 ASYNC_TEXT_CHARS = 1500  # a typed text this long (~250 nodes) is compiled and its graph built on a worker thread
 
 
@@ -83,6 +90,8 @@ class ExpressionState(GraphState):
         self._derivative_signature = None
         self._compiled: tuple | None = None  # (text, program or ExpressionError) from compile_text
         self._job = LatestJob(self)  # request_text's compile and graph building, off the GUI thread
+        self.bug: str | None = None  # the Break-it switch: a key of break_it.BUGS, None for the correct backward
+        self.replay = None  # the broken Replay whose steps are walked (None: the correct backward_steps)
 
     # ------------------------------------------------------------ program
 
@@ -195,6 +204,7 @@ class ExpressionState(GraphState):
             if lo < hi:
                 self.ranges[name] = (lo, hi)
         self.mode = "none"
+        self.replay = None
         self.text_changed.emit(text)
         return self.set_text(text, force=True)
 
@@ -361,6 +371,8 @@ class ExpressionState(GraphState):
     def show_root(self, root, structure_changed: bool = True, also: Change = Change.NONE, graph=None) -> None:
         with self.batch():
             super().show_root(root, structure_changed, also, graph)
+            if self.replay is not None and self.mode == "stepping" and root is not None:
+                self._broken_replay(self.position)  # new values: the same bug, replayed on them
             self._rebuild_forward()
             if self.structure_version != self._selected_version:
                 self.selected = None
@@ -392,7 +404,38 @@ class ExpressionState(GraphState):
             if not self.forward_trace:
                 self._rebuild_forward()
             return self._forward_move(self.forward_position + 1)
-        return super().step()
+        if self.bug is None:
+            return super().step()
+        if self.root is None:  # a broken step: as GraphState.step, but the engine never runs the real backward
+            return False
+        if self.mode != "stepping" or self.replay is None:
+            self.start_stepping()
+        if self.position >= len(self.steps):
+            return False
+        first = self.position == 0
+        self._apply_next()
+        last = self.position == len(self.steps)
+        self._refresh_grads(checks=first or last)
+        if last:
+            self.message.emit(self.broken_message())
+        return True
+
+    def start_stepping(self) -> None:
+        if self.bug is None:
+            self.replay = None
+            super().start_stepping()
+            return
+        self.mode = "stepping"
+        self._broken_replay(0)
+
+    def _broken_replay(self, k: int | None) -> None:
+        """Walk the broken replay of the shown root from its start, ``k`` steps taken (None: all of them); the
+        Tensors hold no grads meanwhile."""
+        self.root.zero_grad()
+        self.replay = replay_backward(self.root, self.bug)
+        self.steps = self.replay.steps
+        self._replay(len(self.steps) if k is None else min(k, len(self.steps)))
+        self._notify(Change.GRADS | Change.STEP)
 
     def back(self) -> bool:
         if self.direction == "forward":
@@ -400,12 +443,24 @@ class ExpressionState(GraphState):
         return super().back()
 
     def backward(self) -> None:
-        """In forward mode: every tangent at once (the whole forward pass)."""
+        """In forward mode: every tangent at once (the whole forward pass).  With a bug on: the broken replay
+        walked to its end, from zero each time (its wrong grads never accumulate)."""
         if self.direction == "forward":
             self.stop()
             self._forward_move(len(self.forward_trace))
             return
-        super().backward()
+        if self.bug is None:
+            self.replay = None
+            super().backward()
+            return
+        if self.root is None:
+            return
+        self.stop()
+        with self.batch():
+            self.mode = "stepping"
+            self._broken_replay(None)
+            self._refresh_grads()
+        self.message.emit(self.broken_message())
 
     def zero_grad(self) -> None:
         """In forward mode: back to no tangent computed."""
@@ -413,7 +468,66 @@ class ExpressionState(GraphState):
             self.stop()
             self._forward_move(0)
             return
+        self.replay = None
         super().zero_grad()
+
+    # ------------------------------------------------------------ Break it
+
+    def set_bug(self, bug: str | None) -> None:
+        """Switch a bug on (a key of BUGS) or off (None).  Grads on screen are walked again at once with the new
+        setting: the broken ones appear, or, switched off, the right ones come back."""
+        if bug is not None and bug not in BUGS:
+            raise ValueError(f"unknown bug {bug!r}; choose one of {', '.join(BUGS)}")
+        if bug == self.bug:
+            return
+        self.stop()
+        self.bug = bug
+        with self.batch():
+            shown = self.root is not None and self.direction == "reverse" and self.mode != "none"
+            if shown and (self.mode == "done" or self.position >= len(self.steps)):
+                self.backward()  # the whole pass, broken or right
+            elif shown:
+                position = self.position
+                self.start_stepping()
+                while self.position < position and self.position < len(self.steps):
+                    self._apply_next()
+                self._refresh_grads()
+            self._notify(Change.STEP | Change.CHECKS)
+        if bug is None:
+            self.message.emit("Break it off: backward is correct again" + (", right grads shown." if shown else "."))
+        elif not shown:
+            self.message.emit(f"Break it on ({BUGS[bug]}): press Backward or Step to run the broken backward.")
+
+    @property
+    def broken(self) -> bool:
+        """True while the grads on screen come from a backward broken on purpose (never a correct result)."""
+        return (
+            self.replay is not None and self.replay.broken and self.mode == "stepping" and self.direction == "reverse"
+        )
+
+    @property
+    def broken_done(self) -> bool:
+        """The broken backward walked to its end: its wrong grads are all on screen."""
+        return self.broken and self.position >= len(self.steps)
+
+    def broken_message(self) -> str:
+        return f"BROKEN backward ({BUGS[self.bug]}): {self.replay.reason}" if self.broken else ""
+
+    def step_marks(self, k: int) -> list[str]:
+        """What each ledger line of step ``k`` shows: "" or, in a broken replay, "overwritten" / "late"."""
+        step = self.steps[k - 1]
+        return step.marks() if hasattr(step, "marks") else [""] * len(step.sentences())
+
+    def broken_checks(self) -> list[tuple[str, float, float]]:
+        """(input, grad shown, finite-difference gradient) for each input whose shown grad is wrong."""
+        if not self.broken_done or self.program is None or not self.program.inputs:
+            return []
+        wrong = []
+        for result in self.gradient_check():
+            shown = self.input_grad(result.name)
+            if shown is not None and relative_error(shown, result.numeric) > MISMATCH:
+                wrong.append((result.name, shown, result.numeric))
+        return wrong
 
     def play(self, interval_ms: int | None = None) -> None:
         if self.direction != "forward":

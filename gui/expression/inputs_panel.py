@@ -28,13 +28,12 @@ from autograd_core.numbers import COMPACT, LEDGER, format_number, format_scienti
 from ..graph_view.graph_state import Change
 from ..shell.number_box import NumberBox
 from ..shell.theme import set_text_role
-from .expression_state import ExpressionState
+from .expression_state import MISMATCH, ExpressionState
 
 SLIDER_STEPS = 1000
 MAX_ROWS = 40  # thousands of rows of widgets would freeze the window for seconds
 ROWS_PER_TURN = 6  # new rows built per event-loop turn (the first ones fill the visible part)
 ROW_PAUSE_MS = 30  # between turns: a graph's layout, on a worker thread, needs Python's lock meanwhile
-MISMATCH = 1e-4  # relative error above which a gradient check is flagged
 BOX_LIMIT = 1e15  # the spin boxes' range; beyond it (or inf/nan) the value is shown as text
 
 

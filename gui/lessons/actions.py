@@ -89,6 +89,8 @@ def perform(window, action) -> None:
             panel.play_button.click()
     elif verb == "reset":
         panel.reset_button.click()
+    elif verb == "break":
+        expr.break_it.set_bug(None if arg == "off" else arg)  # the switch, as choosing it in its list does
     elif verb == "slice":
         window.tabs.setCurrentWidget(training)
         training.curves.setCurrentWidget(training.loss_slice)

@@ -56,6 +56,7 @@ def control_widgets(window) -> dict[str, list]:
         "boundary": [training.boundary],
         "loss_slice": [TabPages(curves, [training.loss_slice])],
         "diagram": [training.diagram],
+        "break_it": [expr.break_it, expr.break_it.details],
     }
 
 
@@ -82,6 +83,8 @@ class SteppedBack:
     def apply(self, window, controls) -> None:
         self.restore()
         wanted = set(controls)
+        if "break_it" not in wanted:
+            window.expression.break_it.set_bug(None)  # a lesson without the switch never runs a broken backward
         registry = control_widgets(window)
         keep = {id(w) for name in wanted for w in registry.get(name, [])}
         for widget in [w for name, ws in registry.items() if name not in wanted for w in ws] + _extras(window):

@@ -50,9 +50,9 @@ def build_state(window) -> dict:
     sizes = [2, *config.layers, max(1, getattr(config, "outputs", 1))]
     parameters = sum((a + 1) * b for a, b in itertools.pairwise(sizes))
     steps = last.step if last is not None else 0
-    backward_done = expr.mode == "done" or (
-        expr.mode == "stepping" and bool(expr.steps) and expr.position >= len(expr.steps)
-    )
+    backward_done = not expr.broken and (
+        expr.mode == "done" or (expr.mode == "stepping" and bool(expr.steps) and expr.position >= len(expr.steps))
+    )  # a backward broken on purpose (Break it) is never a done backward: broken_done says it ran
     page = training.curves.currentWidget()
     plots = {
         training.metrics: "curves",
@@ -69,6 +69,8 @@ def build_state(window) -> dict:
         "output": _float(root.data) if root is not None else math.nan,
         "nodes": len(expr.tensors or []),
         "backward_done": backward_done,
+        "broken": expr.bug or "",
+        "broken_done": expr.broken_done,
         "ledger_steps": expr.position if expr.mode == "stepping" else 0,
         "mode": expr.direction,
         "layers": ",".join(str(n) for n in config.layers),

@@ -98,3 +98,31 @@ def test_every_bug_has_the_articles_code_and_an_unknown_one_is_refused():
     ev = compile_expression("x * 2").evaluate({"x": 1.0})
     with pytest.raises(ValueError, match="unknown bug"):
         replay_backward(ev.output, "reverse")
+
+
+def test_lesson_10s_prediction_is_judged_against_the_broken_grad_the_app_shows():
+    from autograd_core.lessons import check, load_lesson
+    from autograd_core.lessons.predict import check_prediction, read_guess
+
+    lesson = load_lesson(ROOT / "resources/lessons/10-break-it.md")
+    task = lesson.tasks[0]
+    assert task.kind == "predict" and [a.verb for a in task.reveal] == ["break", "backward"]
+    ev = compile_expression("y = x + x").evaluate({"x": 3.0})
+    shown = replay_backward(ev.output, "assign").grads[ev.inputs["x"]]  # what the boxes show after the reveal
+    state = {"expression": "y = x + x", "broken": "assign", "broken_done": True, "grad": {"x": shown}}
+    assert check_prediction(task, read_guess("1"), state).correct
+    wrong = check_prediction(task, read_guess("2"), state)
+    assert not wrong.correct and "you said 2" in wrong.sentence
+    assert check(task.condition, state)
+    assert not check(task.condition, {**state, "broken": ""})  # the right grads never tick the broken task
+
+
+@pytest.mark.parametrize("bug", list(BUGS))
+def test_each_ledger_line_has_its_mark_and_only_the_overwriting_or_late_lines_are_marked(bug):
+    broken = replay_backward(reused().output, bug)
+    for step in broken.steps:
+        lines, marks = step.sentences(), step.marks()
+        assert len(lines) == len(marks)
+        for line, mark in zip(lines, marks, strict=True):
+            assert (mark == "overwritten") == ("threw away" in line)
+            assert (mark == "late") == line.startswith("too late:")

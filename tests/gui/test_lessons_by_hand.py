@@ -84,6 +84,13 @@ def pick(qtbot, combo, text):
     combo.setCurrentIndex(index)
 
 
+def load_example(qtbot, window, name):
+    """Examples → ``name``: the entry of the real menu, then wait for its graph."""
+    panel = window.expression
+    next(a for a in panel.examples_menu.actions() if a.text() == name).trigger()
+    qtbot.waitUntil(lambda: not panel.view.busy and bool(panel.view.nodes))
+
+
 def play_until_finished(qtbot, window):
     controller = window.training.controller
     click(qtbot, window.training.training_panel.play_button)
@@ -146,6 +153,16 @@ BY_HAND = {
             click(q, w.training.training_panel.reset_button),
             play_until_finished(q, w),
         ),
+    ],
+    "10": [
+        lambda q, w: (pick(q, w.expression.break_it.combo, "= in place of +="), backward(q, w)),
+        lambda q, w: (
+            load_example(q, w, "Reused intermediate node"),
+            pick(q, w.expression.break_it.combo, "Wrong order: eager"),
+            backward(q, w),
+        ),
+        lambda q, w: (pick(q, w.expression.break_it.combo, "Wrong order: creation"), backward(q, w)),
+        lambda q, w: pick(q, w.expression.break_it.combo, "Correct (+=)"),
     ],
 }
 
