@@ -71,7 +71,7 @@ def main() -> int:
     from gui.shell.app import create_app
 
     app = create_app()  # as the app: its switch interval (gui/shell/app.py)
-    from gui.shell.theme import apply_theme
+    from gui.look.app_style import apply_theme
     from gui.training.training_workspace import TrainingWorkspace
 
     apply_theme(app, "light")

@@ -3,7 +3,7 @@
 
 Three checks, each a function ``tests/core/test_docs.py`` runs on the tree and on a planted defect:
 
-- ``missing_paths``: a repository path (``gui/shell/theme.py``, ``tests/core/``, ``resources/lessons/*.md``) or
+- ``missing_paths``: a repository path (``gui/look/theme.py``, ``tests/core/``, ``resources/lessons/*.md``) or
   module (``autograd_core.drawing.fit``) named in README.md, docs/*.md, the folders' README.md, the newest entry
   of CHANGELOG.md, pyproject.toml, requirements*.txt, .ci/run or a docstring or comment of the code that does not
   exist. A path counts when its first part is one of the repository's own top-level names or

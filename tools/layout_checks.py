@@ -277,7 +277,7 @@ def theme_findings(window, theme: str) -> list[Finding]:
     """The plots and the diagram show the palette's plot background (sampled pixels, corners of each view)."""
     import pyqtgraph as pg
 
-    from gui.shell.theme import palette
+    from gui.look.theme import palette
 
     want = QColor(palette(theme).plot_background)
     found = []

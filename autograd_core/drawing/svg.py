@@ -29,7 +29,7 @@ FOLD_NODES = 120  # a long drawing of up to this many boxes is cut into blocks w
 PAGE_ASPECT = 3.0  # ... a page being up to three times as wide as tall, or as tall as wide
 PAGE_WIDTH = 1200.0  # a drawing no longer than this (px) fits a notebook's page as it is
 
-# The graph view's colors of each theme (gui/shell/theme.py's palette: graph_*, borders, fills, error).
+# The graph view's colors of each theme (gui/look/theme.py's palette: graph_*, borders, fills, error).
 THEMES = {
     "light": {
         "background": "#fbfbfd",

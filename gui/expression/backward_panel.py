@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..graph_view.graph_state import Change, GraphState
-from ..shell.theme import palette, set_text_role
+from ..look.app_style import set_text_role
+from ..look.theme import palette
 
 SPEEDS_MS = (1500, 1000, 700, 450, 300, 180, 100, 50)  # slider position -> interval
 MARK_TIPS = {  # a ledger line of a backward broken on purpose (Break it), and why it is marked

@@ -25,7 +25,7 @@ from autograd_core.language.break_it import BUG_CODE
 from autograd_core.numbers import LEDGER, format_number
 
 from ..graph_view.graph_state import Change
-from ..shell.theme import monospace_font, set_text_role
+from ..look.app_style import monospace_font, set_text_role
 
 # (what the switch says, the bug: a key of break_it.BUGS, None for the correct backward)
 CHOICES = (

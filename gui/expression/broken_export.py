@@ -14,7 +14,7 @@ from html import escape
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
-from ..shell.theme import palette
+from ..look.theme import palette
 
 BANNER_PAD = 8
 SVG_CHARS = (60, 90)  # a banner line of the SVG wraps at this many characters (the bold label, the sentence)

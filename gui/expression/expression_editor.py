@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QW
 
 from autograd_core.language.expression import CONSTANTS, FUNCTION_NAMES, EmptyExpressionError
 
-from ..shell.theme import SYNTAX_KINDS, Palette, monospace_font, palette, theme_notifier
+from ..look.app_style import monospace_font
+from ..look.theme import SYNTAX_KINDS, Palette, palette, theme_notifier
 
 DEBOUNCE_MS = 250
 # A line this long that arrives at once (a pasted or loaded 2,000-node expression) is shown plain and colored

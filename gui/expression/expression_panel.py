@@ -32,10 +32,10 @@ from autograd_core.language.expression import EmptyExpressionError
 
 from ..graph_view import LAYOUTS, GraphView, tool_button, view_tool_buttons
 from ..graph_view.graph_state import Change
+from ..look.app_style import monospace_font, set_text_role
 from ..shell.areas import ExportingWindow
 from ..shell.flow_layout import FlowLayout
 from ..shell.status_messages import StatusMessages
-from ..shell.theme import monospace_font, set_text_role
 from .backward_panel import backward_column
 from .break_it_panel import BreakItPanel
 from .broken_export import export_broken

@@ -26,8 +26,8 @@ from autograd_core.engine.gradcheck import relative_error
 from autograd_core.numbers import COMPACT, LEDGER, format_number, format_scientific
 
 from ..graph_view.graph_state import Change
+from ..look.app_style import set_text_role
 from ..shell.number_box import NumberBox
-from ..shell.theme import set_text_role
 from .expression_state import MISMATCH, ExpressionState
 
 SLIDER_STEPS = 1000

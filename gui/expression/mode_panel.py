@@ -17,7 +17,7 @@ from autograd_core.engine.forward import tangent_symbol
 from autograd_core.numbers import LEDGER, format_number
 
 from ..graph_view.graph_state import Change
-from ..shell.theme import palette
+from ..look.theme import palette
 
 AGREE = 1e-12  # relative difference under which forward and reverse mode are said to agree
 

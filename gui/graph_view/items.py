@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 from autograd_core.drawing.grouping import is_generated_name
 from autograd_core.numbers import format_number
 
-from ..shell.theme import gradient_strength, readable_text
+from ..look.theme import gradient_strength, readable_text
 
 if TYPE_CHECKING:
     from .view import GraphView

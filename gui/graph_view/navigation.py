@@ -20,7 +20,7 @@ from autograd_core.drawing.fit import (
     window_start,
 )
 
-from ..shell.theme import presentation_on
+from ..look.theme import presentation_on
 from .overlays import OVERVIEW_WIDTH, Legend
 
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from autograd_core.numbers import format_number
 
-from ..shell.theme import diverging_color
+from ..look.theme import diverging_color
 
 if TYPE_CHECKING:
     from .view import GraphView

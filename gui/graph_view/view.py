@@ -52,7 +52,7 @@ from autograd_core.drawing.fit import (
 from autograd_core.drawing.graph import GraphSnapshot, snapshot_of_graph
 from autograd_core.numbers import format_number
 
-from ..shell.theme import diverging_color, graph_colors, palette
+from ..look.theme import diverging_color, graph_colors, palette
 from .export import GraphExport
 from .items import (
     BOX_PADDING,

@@ -43,8 +43,9 @@ from autograd_core.numbers import format_number
 from ..expression.expression_editor import ExpressionEditor
 from ..graph_view import GraphView, view_tool_buttons
 from ..graph_view.graph_state import GraphState
+from ..look.app_style import monospace_font
+from ..look.theme import graph_colors, lab_colors
 from ..plots.surface_image import BandKey, beside, show_bands
-from ..shell.theme import graph_colors, lab_colors, monospace_font
 from ..training.training_style import data_to_pixel, map_plot, pixel_to_data, plot_font, style_axes
 from .optimizer_lab_state import CUSTOM, SPEEDS, LabChange, LabState
 from .results_table import ResultsTable

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 from autograd_core.learn.optim import OPTIMIZER_LABELS
 from autograd_core.numbers import format_full, format_number
 
+from ..look.theme import lab_colors
 from ..shell.table_cells import table_cell
-from ..shell.theme import lab_colors
 from .optimizer_lab_state import LabState, settings_text
 
 COLUMNS = ("Optimizer", "lr", "Settings", "Steps", "Loss", "Distance", "Note")

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEasingCurve, QPoint, QRect, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QScrollArea, QStackedWidget, QTabWidget, QWidget
 
-from ..shell.theme import palette
+from ..look.theme import palette
 
 FADE_MS = 2600  # how long the outline takes to fade away
 OUTLINE_PX = 3

@@ -41,8 +41,8 @@ from autograd_core.learn.regions import region_rgba
 from autograd_core.live.service import Snapshot
 from autograd_core.numbers import format_fixed
 
+from ..look.theme import Palette, palette, plot_text_size, readable_text
 from ..shell.flow_layout import FlowLayout
-from ..shell.theme import Palette, palette, plot_text_size, readable_text
 from ..training.training_style import (
     data_to_pixel,
     pixel_to_data,

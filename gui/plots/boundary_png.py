@@ -63,7 +63,7 @@ def render_boundary(trainer, width: int = 820, height: int = 700):
     from PySide6.QtCore import QPointF, QRectF, Qt
     from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen
 
-    from ..shell.theme import PALETTES
+    from ..look.theme import PALETTES
     from ..training.training_style import probability_colormap
 
     pal = PALETTES["light"]  # a file for print or slides: always the light theme

@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ..shell.theme import Palette, palette, plot_text_size
+from ..look.theme import Palette, palette, plot_text_size
 from .metrics_plots import restyle_step_plot, step_plot
 
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushBu
 
 from autograd_core.numbers import format_fixed, format_number, format_percent
 
-from ..shell.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
+from ..look.theme import current_theme, lab_colors, palette, presentation_on, theme_notifier
 from ..training.training_style import map_plot, style_plot
 from .surface_image import BandKey, beside, show_bands
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 from autograd_core.learn.inspection import LossSlice
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette
+from ..look.theme import Palette, palette
 from ..training.training_style import style_plot
 
 CAPTION_LINES = 3

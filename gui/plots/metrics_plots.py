@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QHBoxLayout, QLabel, QVB
 from autograd_core.live.metric_history import MetricHistory
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette
+from ..look.theme import Palette, palette
 from ..training.training_style import set_plot_title, style_plot
 
 CURVE_WIDTH = 2.5

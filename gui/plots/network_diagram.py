@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from autograd_core.language.naming import class_name, connection_name, parameter_name, unit_name
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette, plot_text_size
+from ..look.theme import Palette, palette, plot_text_size
 from .network_diagram_layout import (
     LABEL_GAP_PX,
     LAYER_GAP,

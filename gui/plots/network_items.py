@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette, plot_text_size
+from ..look.theme import Palette, palette, plot_text_size
 
 if TYPE_CHECKING:
     from .network_diagram import NetworkDiagram

@@ -20,7 +20,7 @@ from PySide6.QtGui import QImage
 from autograd_core.learn.nn import ACTIVATIONS, activation_range
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette
+from ..look.theme import Palette, palette
 
 MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)
 

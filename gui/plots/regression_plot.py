@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from autograd_core.numbers import format_number
 
-from ..shell.theme import Palette, palette, plot_text_size
+from ..look.theme import Palette, palette, plot_text_size
 from ..training.training_style import style_plot
 
 

@@ -2,7 +2,7 @@
 
 Shared by the Optimizer lab's map and the training area's loss landscape; the
 bands come from ``autograd_core.lab.surfaces.contour_bands``, the colors from the
-theme (``gui.shell.theme.lab_colors``).
+theme (``gui.look.theme.lab_colors``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
 from autograd_core.lab.surfaces import contour_bands
 from autograd_core.numbers import format_number
 
-from ..shell.theme import lab_colors, palette
+from ..look.theme import lab_colors, palette
 
 
 def band_colors(count: int, theme: str) -> np.ndarray:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QS
 from autograd_core.learn.runs import describe_change
 from autograd_core.numbers import format_number
 
-from ..shell.theme import palette
+from ..look.theme import palette
 from .table import best_score, format_score
 
 

@@ -44,6 +44,8 @@ from autograd_core.files import FileError, check_writable
 from ..expression.expression_panel import ExpressionPanel
 from ..graph_view import GraphView
 from ..graph_view.graph_state import GraphState
+from ..look.app_style import apply_theme, repainted_once, set_text_role
+from ..look.theme import THEMES
 from ..runs.exports import add_export_actions, show_export
 from ..workshop.workshop_panel import install_workshop
 from .areas import (
@@ -59,7 +61,6 @@ from .areas import (
 )
 from .errors import ErrorReporter
 from .settings import AppSettings
-from .theme import THEMES, apply_theme, repainted_once, set_text_role
 from .window_settings import WindowSettings
 
 SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"

@@ -28,8 +28,8 @@ from autograd_core.language.naming import class_name
 from autograd_core.learn.losses import confusion_from_predictions, per_class_accuracy
 from autograd_core.numbers import format_percent
 
+from ..look.theme import palette, readable_text, theme_notifier
 from ..shell.table_cells import resize_table, table_cell
-from ..shell.theme import palette, readable_text, theme_notifier
 
 COUNT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # a count: click it to ring its points
 ACCURACY_FLAGS = Qt.ItemFlag.ItemIsEnabled

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 from autograd_core.files import FileError
 from autograd_core.learn.tabular import DELIMITER_NAMES, PREVIEW_ROWS, Table, TableError, read_table, table_dataset
 
+from ..look.app_style import set_text_role
 from ..shell.number_box import WholeNumberBox
 from ..shell.table_cells import resize_table, table_cell
-from ..shell.theme import set_text_role
 
 POLL_MS = 30
 

@@ -38,9 +38,9 @@ from autograd_core.numbers import LEDGER, format_number, parse_number
 
 from ..expression.backward_panel import backward_column
 from ..graph_view import GraphView, view_tool_buttons
+from ..look.app_style import set_text_role
 from ..shell.areas import ExportingWindow
 from ..shell.status_messages import StatusMessages
-from ..shell.theme import set_text_role
 from .sample_state import NO_NETWORK, SampleState
 
 FOLLOW_INTERVAL_MS = 250  # while training runs, the graph is rebuilt at most 4 times a second

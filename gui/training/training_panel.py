@@ -34,8 +34,8 @@ from autograd_core.learn.optim import OPTIMIZERS
 from autograd_core.learn.presets import describe_preset
 from autograd_core.numbers import COMPACT, MISSING, format_fixed, format_number, format_percent
 
+from ..look.theme import Palette, palette
 from ..shell.number_box import NumberBox, WholeNumberBox
-from ..shell.theme import Palette, palette
 from .regression_settings import TaskSettings
 from .training_controller import SPEEDS, TrainingController
 

@@ -1,6 +1,6 @@
 """Color helpers of the training views (the plots and the network diagram must agree).
 
-The colors themselves are in ``gui.shell.theme`` (one ``Palette`` per theme); this module turns them into what
+The colors themselves are in ``gui.look.theme`` (one ``Palette`` per theme); this module turns them into what
 pyqtgraph and the diagram need.  Class 0 is blue and class 1 orange everywhere: points, the probability map
 and the color bar; the sign of a weight has its own pair (``Palette.sign_colors``).  The map behind the points is paler
 than the points (light theme) or darker (dark theme), so both read on a projector.
@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
-from ..shell.theme import PALETTES, Palette, class_rgb, palette, plot_text_size, rgb
+from ..look.theme import PALETTES, Palette, class_rgb, palette, plot_text_size, rgb
 
 # The light theme's class colors (the names other modules and tests import; views use palette()).
 CLASS_COLORS = PALETTES["light"].class_colors

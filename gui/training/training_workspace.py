@@ -38,6 +38,7 @@ from autograd_core.learn.inspection import dead_units, unit_maps
 from autograd_core.learn.runs import RunHistory
 from autograd_core.session import load_session, save_session
 
+from ..look.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
 from ..plots.boundary_plot import BoundaryPlot
 from ..plots.gradient_flow_plot import GradientFlowPlot
 from ..plots.landscape_plot import LandscapePlot
@@ -49,7 +50,6 @@ from ..plots.regression_plot import RegressionPlot
 from ..runs.keeper import RunKeeper
 from ..runs.picture import SideBySideDialog
 from ..runs.table import RunsPanel
-from ..shell.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
 from .confusion_panel import ConfusionPanel
 from .network_panel import NetworkPanel
 from .sample_entry import SampleEntry

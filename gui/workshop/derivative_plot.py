@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from autograd_core.language.workshop import CheckResult
 from autograd_core.numbers import format_number
 
-from ..shell.theme import palette, presentation_on
+from ..look.theme import palette, presentation_on
 from ..training.training_style import plot_font, style_plot
 
 

@@ -39,8 +39,8 @@ from autograd_core.language.workshop import (
     undefine,
 )
 
+from ..look.app_style import monospace_font, set_text_role
 from ..shell.number_box import NumberBox
-from ..shell.theme import monospace_font, set_text_role
 from .derivative_plot import DerivativePlot
 from .ops_signal import custom_ops_signal
 

@@ -205,7 +205,7 @@ def test_a_qt_free_test_in_tests_gui_is_found(tmp_path):
         "gui/test_clicks.py": "def test_a(qtbot):\n    pass\n",
         "gui/test_fixture.py": "def test_b(ws):\n    pass\n",  # Qt through a conftest fixture
         "gui/test_helper.py": "from gui_helpers import Qt\n",  # Qt through a helper
-        "gui/test_lazy.py": "def test_c():\n    from gui.shell.theme import palette\n",
+        "gui/test_lazy.py": "def test_c():\n    from gui.look.theme import palette\n",
         "gui/test_numbers.py": "from autograd_core.numbers import format_number\n\ndef test_d(plain):\n    pass\n",
     }.items():
         (tests / name).parent.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ from PySide6.QtGui import QImage, QPalette
 
 from autograd_core.lessons import load_lessons
 from autograd_core.lessons.predict import check_prediction
-from gui.shell.theme import palette
+from gui.look.theme import palette
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
 
 from autograd_core import Tensor
 from autograd_core.learn.nn import MLP
+from gui.look.theme import PRESENTATION_SCALE
 from gui.shell.errors import ErrorReporter, setup_logging
 from gui.shell.main_window import POINTER_AND_FIELD_KEYS, MainWindow, ShortcutsDialog
 from gui.shell.settings import AppSettings
-from gui.shell.theme import PRESENTATION_SCALE
 
 # Any Qt warning fails these tests (the offscreen platform's own notice aside).
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -279,7 +279,7 @@ def test_every_widget_takes_the_new_theme_and_size_even_those_made_later(qtbot, 
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QLabel
 
-    from gui.shell.theme import NAMED_COLORS
+    from gui.look.app_style import NAMED_COLORS
 
     def color(widget):
         return widget.palette().color(QPalette.ColorRole.WindowText).name()
@@ -445,7 +445,7 @@ def test_a_switch_restyles_the_shown_tab_at_once_and_a_hidden_one_as_it_is_shown
     a second or more; a hidden tab takes the new look when it is shown, before it is painted."""
     from PySide6.QtGui import QColor
 
-    from gui.shell.theme import graph_colors, palette
+    from gui.look.theme import graph_colors, palette
 
     lab, sample = window.lab, window.sample
     boundary = window.training.boundary.plot

@@ -57,7 +57,7 @@ def test_a_mode_switch_never_resizes_the_window(tour):
 
 
 def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
-    from gui.shell.theme import PALETTES, PLOT_TEXT_PT
+    from gui.look.theme import PALETTES, PLOT_TEXT_PT
 
     training = tour.window.training
     tour.apply_mode(Mode("dark", False, (1280, 720)))
@@ -85,7 +85,7 @@ def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
 def test_the_lab_and_landscape_follow_a_runtime_theme_and_mode_switch(tour):
     """View → Dark theme / Presentation mode while the lab or the landscape is shown: they repaint in the
     palette's background and their plot text grows ≥ 1.5×."""
-    from gui.shell.theme import PALETTES, graph_colors
+    from gui.look.theme import PALETTES, graph_colors
     from tools.tour_states import _lab, _landscape
 
     window = tour.window

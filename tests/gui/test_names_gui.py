@@ -63,7 +63,7 @@ def test_choosing_iris_names_species_and_components_in_every_view(qtbot, ws):
     # the class-region map fades into the theme's own background: pale on light, dark on dark
     from PySide6.QtWidgets import QApplication
 
-    from gui.shell.theme import apply_theme
+    from gui.look.app_style import apply_theme
 
     assert boundary.image.image[..., :3].mean() > 150
     try:

@@ -160,7 +160,7 @@ def test_unit_maps_stay_visible_after_a_theme_switch(qtbot, diagram, theme):
     """A theme switch re-styled each circle with an opaque fill, which hid the map drawn behind its outline."""
     from PySide6.QtGui import QColor
 
-    from gui.shell.theme import palette
+    from gui.look.theme import palette
 
     diagram.set_weights(weights(SIZES))
     maps = [np.linspace(-1, 1, 16 * 8 * 8).reshape(16, 8, 8), np.linspace(0, 1, 16 * 8 * 8).reshape(16, 8, 8)]
@@ -189,7 +189,7 @@ def test_labels_keep_their_presentation_size_and_never_touch_in_a_short_view(qtb
     size in pixels, 1.5× normal) touched or overlapped there (x1 on x2, score1 on score2).  The narrow layers
     spread out towards the tallest one's height, and where that is not enough their labels alternate between
     columns: no two texts closer than 2 px, none cut by the view's edge, the whole network in view."""
-    from gui.shell.theme import palette, plot_text_size
+    from gui.look.theme import palette, plot_text_size
     from tools.layout_checks import diagram_text_findings
 
     diagram.apply_palette(palette("light"), presentation=True)

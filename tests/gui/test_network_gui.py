@@ -129,7 +129,7 @@ def test_gradient_mode_and_seed(qtbot, ws):
 
 
 def test_presentation_mode_and_image_export(qtbot, ws, tmp_path):
-    from gui.shell.theme import PLOT_TEXT_PT
+    from gui.look.theme import PLOT_TEXT_PT
 
     ws.set_presentation(True)
     axis = ws.boundary.plot.getPlotItem().getAxis("bottom")

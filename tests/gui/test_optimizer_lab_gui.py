@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from autograd_core.lab.surfaces import PRESETS
-from gui.shell.theme import graph_colors
+from gui.look.theme import graph_colors
 
 LEFT = Qt.MouseButton.LeftButton
 

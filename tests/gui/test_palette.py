@@ -16,7 +16,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
 from autograd_core.drawing.color_difference import CVD_KINDS, delta_e, lab, nearest, simulate
-from gui.shell.theme import (
+from gui.look.theme import (
     CLASS_TEXT_ON,
     PALETTES,
     SYNTAX_KINDS,
@@ -42,7 +42,7 @@ QT_COLOR_NAMES = {"white", "black", "red", "green", "blue", "cyan", "magenta", "
 COLOR_WORDS = QT_COLOR_NAMES | {"gray", "orange", "purple", "w", "k", "r", "g", "b", "c", "m", "y"}
 # (file, a fragment of the offending line): why it may stay.
 ALLOWED: dict[tuple[str, str], str] = {
-    ("gui/shell/tab_frame.py", "Qt.GlobalColor.transparent"): "clears a cached picture before Fusion paints on it",
+    ("gui/look/tab_frame.py", "Qt.GlobalColor.transparent"): "clears a cached picture before Fusion paints on it",
 }
 
 
@@ -102,7 +102,7 @@ def colors_outside_the_theme(gui: Path) -> list[str]:
     offences = []
     for path in sorted(gui.rglob("*.py")):
         name = path.relative_to(gui.parent).as_posix()
-        if name == "gui/shell/theme.py":
+        if name == "gui/look/theme.py":
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
         for line, what in hard_coded_colors(path):
@@ -116,7 +116,7 @@ def test_a_color_in_a_nested_gui_module_is_found(tmp_path):
     gui = tmp_path / "gui"
     for name, text in {
         "__init__.py": "",
-        "shell/theme.py": "LIGHT = '#ffffff'\n",  # the palette itself may name colors
+        "look/theme.py": "LIGHT = '#ffffff'\n",  # the palette itself may name colors
         "plots/deep/curve.py": "from PySide6.QtGui import QColor\nPEN = QColor('#d0021b')\n",
         "training/panel.py": "label.setStyleSheet(f'color: {pal.error};')\n",  # from the palette: fine
     }.items():
@@ -129,7 +129,7 @@ def test_a_color_in_a_nested_gui_module_is_found(tmp_path):
 
 
 def test_no_view_writes_a_color_of_its_own():
-    """Every color of gui/ comes from gui/shell/theme.py (the palette of the theme applied)."""
+    """Every color of gui/ comes from gui/look/theme.py (the palette of the theme applied)."""
     assert len(list(GUI.rglob("*.py"))) > 50  # every folder of the app is read
     assert colors_outside_the_theme(GUI) == []
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QColor
 
+from gui.look.theme import PALETTES, contrast_ratio, palette
 from gui.plots import network_diagram
 from gui.plots.neuron_maps import color_table
-from gui.shell.theme import PALETTES, contrast_ratio, palette
 
 TIMEOUT = 20_000
 STRONGEST_INPUTS = getattr(network_diagram, "STRONGEST_INPUTS", 3)  # (named here so main's code runs the tests)

@@ -155,8 +155,9 @@ def test_paint_buttons_are_readable_in_both_themes(qtbot, theme):
     """Blue 'Paint class 0' text on the dark theme's gray button had a contrast of about 2:1."""
     from PySide6.QtGui import QColor, QPalette
 
+    from gui.look.app_style import apply_theme
+    from gui.look.theme import PALETTES
     from gui.plots.boundary_plot import BoundaryPlot
-    from gui.shell.theme import PALETTES, apply_theme
 
     app = QApplication.instance()
     base = app.property("basePointSize") or app.font().pointSizeF()

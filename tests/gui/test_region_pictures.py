@@ -7,9 +7,9 @@ from PySide6.QtGui import QImage
 from autograd_core.learn.nn import MLP
 from autograd_core.learn.regions import class_regions, region_rgba
 from autograd_core.live.service import Snapshot
+from gui.look.theme import PALETTES
 from gui.plots.boundary_plot import BoundaryPlot
 from gui.plots.boundary_png import map_pixels
-from gui.shell.theme import PALETTES
 from gui.training.training_style import region_colors
 
 EXTENT = (-2.0, 2.0, -1.5, 2.5)

@@ -150,7 +150,7 @@ def test_the_monkeys_oracle_sees_a_lie_and_passes_the_truth(qtbot, training_wind
     from gui_oracle import check_window
 
     from gui.expression.inputs_panel import InputsPanel
-    from gui.shell.theme import release_repaints
+    from gui.look.app_style import release_repaints
 
     window = training_window
     ws = window.training

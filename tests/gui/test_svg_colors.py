@@ -7,7 +7,7 @@ import pytest
 
 from autograd_core.drawing.svg import THEMES, fill_color, text_color
 from autograd_core.drawing.svg import gradient_strength as svg_strength
-from gui.shell.theme import PALETTES, diverging_color, gradient_strength, readable_text
+from gui.look.theme import PALETTES, diverging_color, gradient_strength, readable_text
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

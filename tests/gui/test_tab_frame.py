@@ -6,7 +6,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage, QPainter, QPixmapCache
 from PySide6.QtWidgets import QApplication, QStyle, QStyleFactory, QStyleOptionTabWidgetFrame, QTabWidget
 
-from gui.shell import tab_frame, theme
+from gui.look import app_style, tab_frame
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 FRAME = QStyle.PrimitiveElement.PE_FrameTabWidget
@@ -24,9 +24,9 @@ def picture(style, option, widget) -> np.ndarray:
 @pytest.mark.parametrize("name", ["light", "dark"])
 def test_the_tab_page_frame_is_fusions_and_drawn_once_per_size(qtbot, name):
     app = QApplication.instance()
-    theme.apply_theme(app, name)
+    app_style.apply_theme(app, name)
     style = app.style()
-    assert isinstance(style, theme.NamedWidgetStyle)
+    assert isinstance(style, app_style.NamedWidgetStyle)
     tabs = QTabWidget()
     qtbot.addWidget(tabs)
     option = QStyleOptionTabWidgetFrame()
@@ -44,4 +44,4 @@ def test_the_tab_page_frame_is_fusions_and_drawn_once_per_size(qtbot, name):
     option.rect = QRect(0, 0, 320, 200)  # another size: another picture
     assert np.array_equal(picture(style, option, tabs), picture(fusion, option, tabs))
     assert tab_frame.pictures_drawn == before + 2
-    theme.apply_theme(app, "light")
+    app_style.apply_theme(app, "light")

@@ -9,8 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QTableWidget
 
 from autograd_core.numbers import format_percent
+from gui.look.app_style import apply_theme
+from gui.look.theme import palette
 from gui.shell.table_cells import resize_table, table_cell
-from gui.shell.theme import apply_theme, palette
 from gui.training.confusion_panel import ConfusionPanel
 
 LEFT = Qt.MouseButton.LeftButton

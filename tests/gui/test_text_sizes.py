@@ -50,7 +50,7 @@ class _Panel(QWidget):
         self.resize(500, 700)
 
     def look(self, presentation: bool) -> None:
-        from gui.shell.theme import palette
+        from gui.look.theme import palette
         from gui.training.training_style import set_plot_title, style_plot
 
         scale = 1.6 if presentation else 1.0
@@ -146,7 +146,7 @@ def test_a_text_item_counts_at_its_size_on_screen_scaled_by_its_view(qtbot):
 def test_the_theme_check_samples_the_plots_themselves(qtbot):
     """A pyqtgraph plot's own visible region is empty (its viewport covers it): the theme check looked at the
     network diagram only.  It samples each plot shown now: a white plot in the dark theme is found."""
-    from gui.shell.theme import palette
+    from gui.look.theme import palette
     from tools.layout_checks import theme_findings
 
     window = QWidget()

@@ -14,7 +14,8 @@ from training_gui_helpers import lonely_point, set_spin, settle, small_workspace
 
 import autograd_core.live.service as service
 from autograd_core.numbers import format_number
-from gui.shell.theme import PALETTES, apply_theme, contrast_ratio
+from gui.look.app_style import apply_theme
+from gui.look.theme import PALETTES, contrast_ratio
 
 pytestmark = [pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -307,7 +308,7 @@ def test_dark_theme_check_boxes_and_radio_buttons_stand_out_from_the_window(qtbo
     assert any(abs(r - white) < 0.05 for r in indicator_contrasts(forward))  # the dot
     # and the colors they are drawn in, as the theme states them (imported here: the test fails on the drawing
     # above, not on the name, where they are missing)
-    from gui.shell.theme import INDICATOR_COLORS
+    from gui.look.app_style import INDICATOR_COLORS
 
     colors, window = INDICATOR_COLORS["dark"], PALETTES["dark"].window
     assert contrast_ratio(colors["border"], window) >= 3.0 and contrast_ratio(colors["checked"], window) >= 3.0
@@ -316,7 +317,7 @@ def test_dark_theme_check_boxes_and_radio_buttons_stand_out_from_the_window(qtbo
 
 def test_light_theme_check_boxes_and_radio_buttons_stand_out_from_the_window(qtbot, panel):
     """The light theme's indicators too: Fusion's unticked border read 1.65:1 on the light window."""
-    from gui.shell.theme import INDICATOR_COLORS
+    from gui.look.app_style import INDICATOR_COLORS
 
     forward, check = panel.mode.forward_button, panel.inputs.gradcheck
     if check.isChecked():

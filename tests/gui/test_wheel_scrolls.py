@@ -1,6 +1,6 @@
 """The wheel scrolls, it never edits: a spin box, combo box or slider without keyboard focus lets the wheel scroll
 its scroll area; once a click (or Tab) has focused it, the wheel changes it as before.  One filter
-(``gui.shell.wheel_guard``), given to every such control as the app's style polishes it."""
+(``gui.look.wheel_guard``), given to every such control as the app's style polishes it."""
 
 from conftest import new_main_window
 from PySide6.QtCore import QPoint, QPointF, Qt
