@@ -431,7 +431,7 @@ class BoxLayer(QGraphicsItem):
         self._rects: list[QRectF] | None = None
         bounds = QRectF()
         for item in items:
-            bounds = bounds.united(item._bounds.translated(item.pos()))
+            bounds = bounds.united(item.boundingRect().translated(item.pos()))
         self._bounds = bounds
         self.setZValue(1)
 
@@ -444,7 +444,7 @@ class BoxLayer(QGraphicsItem):
 
     def _regroup(self) -> list:
         if self._rects is None:  # boxes do not move once built
-            self._rects = [item._box.translated(item.pos()) for item in self.items]
+            self._rects = [item.box().translated(item.pos()) for item in self.items]
         look = self.look
         by_look: dict = {}  # look -> (a box with that look, the rectangles of every box with it)
         for item, rect in zip(self.items, self._rects):
