@@ -57,12 +57,9 @@ class ItemBuilder:
         finished: Callable[[], None],
     ):
         self.scene, self.context, self.look = scene, context, look
-        self._tooltip_for, self._toggle_group, self._grad_name, self._finished = (
-            tooltip_for,
-            toggle_group,
-            grad_name,
-            finished,
-        )
+        # (the items call these two straight, the hover's and each repainted box's text: no hop through a method)
+        self.tooltip_for, self.grad_name = tooltip_for, grad_name
+        self._toggle_group, self._finished = toggle_group, finished
         self.nodes: dict = {}
         self.edges: dict = {}
         self.positions: dict = {}
@@ -84,12 +81,6 @@ class ItemBuilder:
         self.batch_timer.timeout.connect(self.run_batch)
 
     # ---- what the items ask (ItemHost)
-
-    def grad_name(self) -> str:
-        return self._grad_name()
-
-    def tooltip_for(self, node) -> str:
-        return self._tooltip_for(node)
 
     def toggle_group_soon(self, node) -> None:
         """Open or close ``node``'s group once the current event is handled (a double-click on its box: the

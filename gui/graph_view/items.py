@@ -109,7 +109,10 @@ class NodeItem(QGraphicsItem):
 
     def pen(self) -> QPen:
         """The border pen, built once per look (kind, state, theme, line width) and shared by every box."""
-        return self.look.box_pen(self.kind, self.non_finite, self.highlighted, self.current)
+        look = self.look  # (looked up here, built there: a repaint asks every box on screen)
+        kind, non_finite, highlighted, current = self.kind, self.non_finite, self.highlighted, self.current
+        pen = look.box_pens.get((kind, non_finite, highlighted, current, look.theme, look.line_width))
+        return pen if pen is not None else look.box_pen(kind, non_finite, highlighted, current)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         look = self.look
