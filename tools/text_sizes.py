@@ -264,12 +264,11 @@ def _view_kind(view: QGraphicsView) -> str | None:
     import pyqtgraph as pg
 
     from gui.graph_view import GraphView
+    from gui.plots.network_diagram_layout import DiagramView
 
     if isinstance(view, GraphView):
         return GRAPH
-    if isinstance(view, pg.GraphicsView):
-        return PLOT
-    if getattr(view, "diagram", None) is not None:  # the network diagram's view
+    if isinstance(view, pg.GraphicsView | DiagramView):  # (the network diagram's view: a plot's text too)
         return PLOT
     return None
 

@@ -1,9 +1,11 @@
 """The graph view: a zoomable drawing of a computation graph (see ``view``), re-exported for the rest of the app.
 
-Its parts: ``view`` (GraphView: scene, building, layout jobs), ``navigation`` (Fit and zoom), ``items`` (boxes,
-edges, box fonts), ``overlays`` (legend, overview map), ``numbers`` (box numbers, tooltips), ``export``
-(PNG/SVG); the Qt-free parts are in the core: ``autograd_core.drawing.fit`` (the fit policy) and
-``autograd_core.drawing.collapse`` (groups drawn as one box).
+Its parts, composed by ``view`` (GraphView, a small widget): ``appearance`` (theme, fonts, shared pens),
+``layout_runner`` (layouts, on a worker thread when slow), ``builder`` (the scene's items, added in batches; their
+numbers and highlights), ``items`` (boxes, edges), ``navigation`` (Fit and zoom, where the overlays sit),
+``overlays`` (legend, overview map), ``export`` (PNG/SVG); the Qt-free parts are in the core:
+``autograd_core.drawing.fit`` (the fit policy), ``autograd_core.drawing.collapse`` (groups drawn as one box) and
+``autograd_core.graph_numbers`` (what a box and its tooltip say).
 """
 
 from autograd_core.drawing.collapse import collapse_groups, groups_of
@@ -18,7 +20,8 @@ from autograd_core.drawing.fit import (
     view_scale,
 )
 
-from .items import BoxFonts, BoxLayer, EdgeBundle, EdgeItem, NodeItem, TrunkItem, painter_path
+from .appearance import Appearance, BoxFonts
+from .items import BoxLayer, EdgeBundle, EdgeItem, NodeItem, TrunkItem, painter_path
 from .overlays import Legend, OverviewMap
 from .view import (
     HUGE_GRAPH_NODES,
@@ -37,6 +40,7 @@ __all__ = [
     "PRESENTATION_TEXT_MARGIN",
     "READABLE_FIT_MAX_BOXES",
     "READABLE_POINTS",
+    "Appearance",
     "BoxFonts",
     "BoxLayer",
     "EdgeBundle",

@@ -1,27 +1,26 @@
-"""The scene's items: each box (``NodeItem``), edge (``EdgeItem``), bundle of plain edges, trunk, the layer that
-paints every box at once when zoomed far out, and the fonts boxes are measured and drawn in.
+"""The scene's items: each box (``NodeItem``), edge (``EdgeItem``), bundle of plain edges, trunk, and the layer
+that paints every box at once when zoomed far out.
 
-Each item paints itself straight from its numbers and the view's shared pens and colors (no child text items),
-and draws less the further out the view is zoomed; see ``view.GraphView``.
+Each item paints itself straight from its numbers and the shared pens and colors of its host's ``Appearance``
+(no child text items), and draws less the further out the view is zoomed.  What an item asks of whoever built
+it is ``ItemHost`` (the view's ``ItemBuilder``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
 
-from autograd_core.drawing.grouping import is_generated_name
-from autograd_core.numbers import format_number
+from autograd_core.drawing import Drawing
+from autograd_core.graph_numbers import box_lines, box_title
 
 from ..look.theme import gradient_strength, readable_text
-
-if TYPE_CHECKING:
-    from .view import GraphView
+from .appearance import Appearance
 
 BOX_PADDING = 14.0  # a box is this much wider than its longest text (drawn 4 px in from each side)
 NUMBERS_MIN_POINTS = 4.5  # on-screen size below which a box's numbers are not drawn (they could not be read)
@@ -30,12 +29,29 @@ NAMES_MIN_POINTS = 5.0  # ... and below which its name, drawn larger, is not dra
 NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents  # (an enum lookup costs a microsecond or two)
 
 
+class ItemHost(Protocol):
+    """What the scene's items ask of whoever builds them: the look they share, the drawing they are placed
+    from, and the box text a hover or double-click asks for."""
+
+    look: Appearance
+    drawing: Drawing | None
+    plain: bool  # zoomed so far out that the box layer paints every box
+
+    def grad_name(self) -> str: ...
+
+    def trunk_rect(self, source) -> QRectF: ...
+
+    def tooltip_for(self, node) -> str: ...
+
+    def toggle_group_soon(self, node) -> None: ...
+
+
 class NodeItem(QGraphicsItem):
     """One box: name/op, value, gradient; fill by gradient, border by kind."""
 
-    def __init__(self, view: GraphView, node, attrs: dict, width: float, height: float):
+    def __init__(self, host: ItemHost, node, attrs: dict, width: float, height: float):
         super().__init__()
-        self.view, self.node = view, node
+        self.host, self.look, self.node = host, host.look, node
         self.kind = attrs.get("kind", "op")
         self.source = attrs.get("output") if self.kind == "group" else node  # whose numbers it shows
         self.title = self._title(attrs)
@@ -51,26 +67,12 @@ class NodeItem(QGraphicsItem):
         self._texts: tuple = (None,)  # (key, value text, gradient text): formatted once per new number
         self.setAcceptHoverEvents(True)
         self.setZValue(1)  # boxes above edges
-        if view._plain:  # far out the box layer paints every box at once (GraphView._set_plain)
+        if host.plain:  # far out the box layer paints every box at once (ItemBuilder.set_plain)
             self.setFlag(NO_CONTENTS, True)
 
     @staticmethod
     def _title(attrs: dict) -> str:
-        label, op, kind = attrs.get("label") or "", attrs.get("op") or "", attrs.get("kind", "op")
-        if kind == "group":
-            function = attrs.get("output_op") or ""
-            function = function if function.isalpha() else attrs.get("output_label") or ""  # relu, or "score"
-            return f"▣ {label} · {function}" if function else f"▣ {label} ({op})"
-        if label and op and label != op:  # an op written in Python is named by its label: "softsign", once
-            return f"{label} = {op}"
-        group = attrs.get("group")
-        if op and group and kind == "op" and not is_generated_name(group):
-            return f"{group} · {op}"  # which neuron (or named value) an opened group's node belongs to
-        if label:
-            return label
-        if kind == "constant" and not op:
-            return "const"
-        return op or "?"
+        return box_title(attrs)
 
     def set_numbers(self, value: float | None, grad: float | None, scale: float) -> bool:
         """Take new numbers; True when the box's look (color, inf/nan border) changed."""
@@ -90,7 +92,7 @@ class NodeItem(QGraphicsItem):
 
     def fill(self) -> QColor:
         """The fill for the gradient, at 1/128 steps of the color scale (one QColor per step, shared)."""
-        return self.view.fill_for(self.shade)
+        return self.look.fill_for(self.shade)
 
     def look(self) -> tuple:
         """What a box shows when its numbers are too small to be drawn: its color (to 1/128) and its border."""
@@ -98,67 +100,41 @@ class NodeItem(QGraphicsItem):
 
     def texts(self) -> tuple[str, str]:
         """The value and gradient lines, formatted once per new number (not once per repaint)."""
-        view = self.view
-        grad_name = view.snapshot.grad_name if view.snapshot is not None else "grad"
+        grad_name = self.host.grad_name()
         key = (self.value, self.grad, grad_name, self.kind)
         cached = self._texts
         if cached[0] != key or cached[0] is None:  # (nan != nan: formatted again, which is right too)
-            value_name = "out" if self.kind == "group" else "data"  # a group shows its output
-            cached = self._texts = (
-                key,
-                f"{value_name} {format_number(self.value)}",
-                f"{grad_name} {format_number(self.grad)}",
-            )
+            cached = self._texts = (key, *box_lines(self.kind, self.value, self.grad, grad_name))
         return cached[1], cached[2]
 
     def pen(self) -> QPen:
         """The border pen, built once per look (kind, state, theme, line width) and shared by every box."""
-        view = self.view
-        key = (self.kind, self.non_finite, self.highlighted, self.current, view.theme, view.line_width)
-        pen = view._box_pens.get(key)
-        if pen is None:
-            colors, lw = view.colors, view.line_width
-            pen = QPen(colors.op_border, lw)
-            if self.kind == "input":
-                pen = QPen(colors.leaf_border, lw * 2)
-            elif self.kind == "parameter":
-                pen = QPen(colors.parameter_border, lw * 2)
-            elif self.kind == "constant":
-                pen = QPen(colors.constant_border, lw, Qt.PenStyle.DashLine)
-            elif self.kind == "group":
-                pen = QPen(colors.parameter_border, lw * 1.5, Qt.PenStyle.DashDotLine)
-            if self.non_finite:
-                pen = QPen(colors.non_finite, lw * 3)
-            if self.highlighted:
-                pen = QPen(colors.highlight, lw * (4 if self.current else 3))
-            view._box_pens[key] = pen
-        return pen
+        look = self.look  # (looked up here, built there: a repaint asks every box on screen)
+        kind, non_finite, highlighted, current = self.kind, self.non_finite, self.highlighted, self.current
+        pen = look.box_pens.get((kind, non_finite, highlighted, current, look.theme, look.line_width))
+        return pen if pen is not None else look.box_pen(kind, non_finite, highlighted, current)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        view = self.view
+        look = self.look
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         fill = self.fill()
-        if lod * view._name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
-            pen = self.pen()
-            plain = view._plain_pens.get(id(pen))
-            if plain is None:  # the same color and width, solid (a dashed outline of a 2-pixel box is noise)
-                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
-            painter.setPen(plain)
+        if lod * look.name_points < NAMES_MIN_POINTS:  # far out (big graphs): a plain box, the fast path
+            painter.setPen(look.plain_pen(self.pen()))
             painter.setBrush(fill)
             painter.drawRect(-self.width / 2, -self.height / 2, self.width, self.height)
             return
-        colors = view.colors
+        colors = look.colors
         rect = self.box()
         pen = self.pen()
         # Semantic zoom: numbers only where they can be read, names a little further out, then plain boxes.
-        body_points = lod * view.body_font.pointSizeF()
+        body_points = lod * look.body_font.pointSizeF()
         if body_points < NUMBERS_MIN_POINTS:
             painter.setPen(QPen(pen.color(), pen.widthF()))
             painter.setBrush(fill)
             painter.drawRect(rect)
-            if lod * view.name_font.pointSizeF() >= NAMES_MIN_POINTS:
-                painter.setPen(readable_text(fill, view.theme))
-                _draw_fitted(painter, rect.adjusted(3, 0, -3, 0), self.title, view.name_font, view._name_metrics)
+            if lod * look.name_font.pointSizeF() >= NAMES_MIN_POINTS:
+                painter.setPen(readable_text(fill, look.theme))
+                _draw_fitted(painter, rect.adjusted(3, 0, -3, 0), self.title, look.name_font, look.name_metrics)
             return
         painter.setPen(pen)
         painter.setBrush(fill)
@@ -168,28 +144,28 @@ class NodeItem(QGraphicsItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(colors.non_finite, Qt.BrushStyle.BDiagPattern))
             painter.drawRoundedRect(rect, radius, radius)
-        text = readable_text(fill, view.theme)
+        text = readable_text(fill, look.theme)
         painter.setPen(text)
         line_h = rect.height() / 3
         top = QRectF(rect.left() + 4, rect.top() + 2, rect.width() - 8, line_h)
-        painter.setFont(view.title_font)
+        painter.setFont(look.title_font)
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.title)
         mid = top.translated(0, line_h - 2)
         value_text, grad_text = self.texts()
-        _draw_fitted(painter, mid, value_text, view.body_font, view._body_metrics)
+        _draw_fitted(painter, mid, value_text, look.body_font, look.body_metrics)
         bottom = mid.translated(0, line_h - 2)
-        _draw_fitted(painter, bottom, grad_text, view.body_font, view._body_metrics)
+        _draw_fitted(painter, bottom, grad_text, look.body_font, look.body_metrics)
 
     def hoverEnterEvent(self, event) -> None:
-        self.setToolTip(self.view.tooltip_for(self.node))
+        self.setToolTip(self.host.tooltip_for(self.node))
         super().hoverEnterEvent(event)
 
     def mouseDoubleClickEvent(self, event) -> None:
-        # Collapsing or opening a group rebuilds every item, this one included: do it after Qt has finished
-        # delivering this click (deleting the item that holds the mouse grab inside its own event crashes Qt).
+        # Collapsing or opening a group rebuilds every item, this one included: the host does it after Qt has
+        # finished delivering this click (deleting the item that holds the mouse grab inside its own event
+        # crashes Qt).
         event.accept()
-        view, node = self.view, self.node
-        QTimer.singleShot(0, view, lambda: view.toggle_group_of(node))
+        self.host.toggle_group_soon(self.node)
 
 
 def _draw_fitted(painter: QPainter, rect: QRectF, text: str, font: QFont, metrics: QFontMetricsF) -> None:
@@ -238,7 +214,7 @@ def arrow_points(arrow: tuple, line_width: float) -> tuple:
     return ((ex, ey), (bx + nx_, by + ny_), (bx - nx_, by - ny_))
 
 
-def edge_bounds(view: GraphView, commands: list, own: QPainterPath, points: tuple) -> QRectF:
+def edge_bounds(host: ItemHost, commands: list, own: QPainterPath, points: tuple) -> QRectF:
     """What an edge paints: its route's points (a trunk stretch: its end, where the edge leaves it), its
     arrowhead and, for a route along a trunk (painted whole when highlighted), the trunk."""
     bounds = own.controlPointRect()
@@ -247,7 +223,7 @@ def edge_bounds(view: GraphView, commands: list, own: QPainterPath, points: tupl
     bounds = bounds.united(QRectF(left, top, max(x0, x1, x2) - left, max(y0, y1, y2) - top))
     for c in commands:
         if c[0] == "T":
-            bounds = bounds.united(view.trunk_rect(c[1]))
+            bounds = bounds.united(host.trunk_rect(c[1]))
     return bounds.adjusted(-6, -6, 6, 6)
 
 
@@ -258,9 +234,9 @@ class EdgeItem(QGraphicsItem):
     is one ``TrunkItem``); highlighted, it paints its whole route.
     """
 
-    def __init__(self, view: GraphView, u, v, key):
+    def __init__(self, host: ItemHost, u, v, key):
         super().__init__()
-        self.view, self.u, self.v, self.key = view, u, v, key
+        self.host, self.u, self.v, self.key = host, u, v, key
         self.highlighted = False
         self.commands: list = []
         self._own_path: QPainterPath | None = None  # built when first needed: plain edges are painted by bundles
@@ -287,9 +263,9 @@ class EdgeItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.commands = commands
         self._path = None
-        self.arrow_points = arrow_points(arrow, self.view.line_width)
-        self._own_path = own = painter_path(commands, self.view.drawing.trunks, whole=False)
-        self._bounds = edge_bounds(self.view, commands, own, self.arrow_points)
+        self.arrow_points = arrow_points(arrow, self.host.look.line_width)
+        self._own_path = own = painter_path(commands, self.host.drawing.trunks, whole=False)
+        self._bounds = edge_bounds(self.host, commands, own, self.arrow_points)
 
     @property
     def arrow(self) -> QPolygonF:
@@ -299,7 +275,7 @@ class EdgeItem(QGraphicsItem):
     def own_path(self) -> QPainterPath:
         """The route without its trunk stretch (the trunk's own item draws that)."""
         if self._own_path is None:
-            self._own_path = painter_path(self.commands, self.view.drawing.trunks, whole=False)
+            self._own_path = painter_path(self.commands, self.host.drawing.trunks, whole=False)
         return self._own_path
 
     @property
@@ -307,7 +283,7 @@ class EdgeItem(QGraphicsItem):
         """The whole route as drawn, trunk stretch included."""
         if self._path is None:
             has_trunk = any(c[0] == "T" for c in self.commands)
-            self._path = painter_path(self.commands, self.view.drawing.trunks) if has_trunk else self.own_path
+            self._path = painter_path(self.commands, self.host.drawing.trunks) if has_trunk else self.own_path
         return self._path
 
     def boundingRect(self) -> QRectF:
@@ -317,9 +293,9 @@ class EdgeItem(QGraphicsItem):
         return self.path
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        colors = self.view.colors
-        color = colors.highlight if self.highlighted else colors.edge
-        painter.setPen(self.view.edge_pen(self.highlighted))
+        look = self.host.look
+        color = look.colors.highlight if self.highlighted else look.colors.edge
+        painter.setPen(look.edge_pen(self.highlighted))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self.path if self.highlighted else self.own_path)
         if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
@@ -337,17 +313,17 @@ class EdgeBundle(QGraphicsItem):
     into the next 16) took Qt's stroker five times as long as stroking them one by one (119 ms against 23 ms for
     the sample graph's 310 edges), and that was most of the first picture of the Sample graph tab."""
 
-    def __init__(self, view: GraphView, edges: list):
-        """``edges``: (u, v, key) of the view's drawing, each painted as an ``EdgeItem`` would paint it plain
+    def __init__(self, host: ItemHost, edges: list):
+        """``edges``: (u, v, key) of the host's drawing, each painted as an ``EdgeItem`` would paint it plain
         (the items themselves are made only when needed: see ``LazyEdges``)."""
         super().__init__()
-        self.view = view
+        self.look = host.look
         self.paths: list[QPainterPath] = []
         self.arrows = QPainterPath()
         arrows = self.arrows
         paths = self.paths
-        drawing = view.drawing
-        routes, tips, trunks, width = drawing.paths, drawing.arrows, drawing.trunks, view.line_width
+        drawing = host.drawing
+        routes, tips, trunks, width = drawing.paths, drawing.arrows, drawing.trunks, host.look.line_width
         bounds = QRectF()
         for edge in edges:
             commands = routes[edge]
@@ -359,14 +335,14 @@ class EdgeBundle(QGraphicsItem):
             arrows.lineTo(x1, y1)
             arrows.lineTo(x2, y2)
             arrows.closeSubpath()
-            bounds = bounds.united(edge_bounds(view, commands, own, points))
+            bounds = bounds.united(edge_bounds(host, commands, own, points))
         self._bounds = bounds
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setPen(self.view.edge_pen(False))
+        painter.setPen(self.look.edge_pen(False))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         draw = painter.drawPath
         for path in self.paths:
@@ -374,7 +350,7 @@ class EdgeBundle(QGraphicsItem):
         if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < 0.2:
             return  # zoomed far out: the arrowhead is a dot
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(self.view.colors.edge)
+        painter.setBrush(self.look.colors.edge)
         painter.drawPath(self.arrows)
 
 
@@ -384,8 +360,8 @@ class LazyEdges(Mapping):
     Plain edges are painted by their ``EdgeBundle``; an item is needed only to highlight its edge (or by
     whoever asks for it), so a 1,600-edge overview makes none of its items while it is built."""
 
-    def __init__(self, view: GraphView, edges: list, root: QGraphicsItem):
-        self.view, self.root = view, root
+    def __init__(self, host: ItemHost, edges: list, root: QGraphicsItem):
+        self.host, self.root = host, root
         self._keys = dict.fromkeys(edges)  # (in the drawing's order)
         self._items: dict = {}
 
@@ -394,8 +370,8 @@ class LazyEdges(Mapping):
         if item is None:
             if edge not in self._keys:
                 raise KeyError(edge)
-            drawing = self.view.drawing
-            item = EdgeItem(self.view, *edge)
+            drawing = self.host.drawing
+            item = EdgeItem(self.host, *edge)
             item.set_route(drawing.paths[edge], drawing.arrows[edge])
             item.setParentItem(self.root)
             self._items[edge] = item
@@ -419,9 +395,9 @@ class LazyEdges(Mapping):
 class TrunkItem(QGraphicsItem):
     """The shared stretch of a node's long edges (drawn once, under the edges that ride it)."""
 
-    def __init__(self, view: GraphView, commands: list):
+    def __init__(self, look: Appearance, commands: list):
         super().__init__()
-        self.view = view
+        self.look = look
         self.path = painter_path(commands)
         self._bounds = self.bounds_of(self.path)
 
@@ -434,7 +410,7 @@ class TrunkItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setPen(self.view.edge_pen(False))
+        painter.setPen(self.look.edge_pen(False))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self.path)
 
@@ -450,15 +426,15 @@ class BoxLayer(QGraphicsItem):
     color or border changed (``mark_dirty``).
     """
 
-    def __init__(self, view: GraphView, items: list[NodeItem]):
+    def __init__(self, look: Appearance, items: list[NodeItem]):
         super().__init__()
-        self.view = view
+        self.look = look
         self.items = items
         self._groups: list | None = None
         self._rects: list[QRectF] | None = None
         bounds = QRectF()
         for item in items:
-            bounds = bounds.united(item._bounds.translated(item.pos()))
+            bounds = bounds.united(item.boundingRect().translated(item.pos()))
         self._bounds = bounds
         self.setZValue(1)
 
@@ -471,8 +447,8 @@ class BoxLayer(QGraphicsItem):
 
     def _regroup(self) -> list:
         if self._rects is None:  # boxes do not move once built
-            self._rects = [item._box.translated(item.pos()) for item in self.items]
-        view = self.view
+            self._rects = [item.box().translated(item.pos()) for item in self.items]
+        look = self.look
         by_look: dict = {}  # look -> (a box with that look, the rectangles of every box with it)
         for item, rect in zip(self.items, self._rects):
             key = (item.kind, item.non_finite, item.highlighted, item.current, item.shade)
@@ -482,11 +458,7 @@ class BoxLayer(QGraphicsItem):
             group[1].append(rect)
         groups = []
         for item, rects in by_look.values():
-            pen = item.pen()
-            plain = view._plain_pens.get(id(pen))
-            if plain is None:  # the same color and width, solid (a dashed outline of a 2-pixel box is noise)
-                plain = view._plain_pens[id(pen)] = QPen(pen.color(), pen.widthF())
-            groups.append((plain, item.fill(), rects))
+            groups.append((look.plain_pen(item.pen()), item.fill(), rects))
         return groups
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
@@ -506,27 +478,3 @@ class _Root(QGraphicsObject):
 
     def paint(self, painter, option, widget=None) -> None:
         pass
-
-
-class BoxFonts:
-    """The fonts of the boxes at one text scale, and the sizes a layout needs from them.
-
-    Fitting a graph cancels bigger fonts if boxes and gaps grow alike, and wasted room shrinks the text.  So
-    a box is as wide as its title and numbers need when it is laid out, and at least as wide as usual
-    numbers need (a longer one met later, a slider away, is drawn a little smaller: the tooltip has it in
-    full)."""
-
-    VALUE_SAMPLE = "data −0.0000"
-
-    def __init__(self, scale: float):
-        base = 11.0 * scale
-        self.title = QFont()
-        self.title.setPointSizeF(base)
-        self.title.setBold(True)
-        self.body = QFont()
-        self.body.setPointSizeF(base * 0.9)
-        self.title_metrics = QFontMetricsF(self.title)
-        self.body_metrics = QFontMetricsF(self.body)
-        self.node_height = self.body_metrics.height() * 3 + 6
-        self.value_width = self.body_metrics.horizontalAdvance(self.VALUE_SAMPLE)
-        self.widths: dict[str, float] = {}  # box width per title (titles repeat: +, *, tanh)

@@ -1,10 +1,15 @@
-"""A zoomable drawing of any computation graph from ``autograd_core.drawing.graph.to_networkx``: the view itself
-(its scene, building the items in batches, layouts on a worker thread, groups, highlights, appearance).
+"""A zoomable drawing of any computation graph from ``autograd_core.drawing.graph.to_networkx``: the view itself,
+a small widget composed of the parts that do the work.
 
 Reusable on purpose: the expression playground shows an expression here, and a
 network's sample graph can be shown with its neuron groups collapsed.  The view
 knows nothing of how the graph was made; it reads node attributes (``label, op,
 data, grad, kind, group``) and edge attributes (``local, formula, index``).
+
+Its parts, each given what it needs when it is made (no part reads another's private state):
+``Appearance`` (theme, fonts, shared pens), ``LayoutRunner`` (layouts, on a worker thread when slow),
+``ItemBuilder`` (the scene's items, built in batches; box numbers; highlights), ``Navigator`` (Fit, zoom,
+where the overlays sit) and ``Exporter`` (PNG, SVG).  What a box says is ``autograd_core.graph_numbers``.
 
 Speed: each node is one custom item painted directly (no child text items);
 text is skipped when zoomed out, and further out one ``BoxLayer`` paints every
@@ -13,120 +18,43 @@ value change repaints only the boxes whose numbers can be read and changed, or
 whose color changed; layouts of large graphs are computed on a worker thread;
 items are added in batches so the window never freezes, and an edge's painter
 paths are built only when it is highlighted (bundles paint plain edges).
-
-Fit and zoom are in ``navigation``, the numbers and tooltips in ``numbers``, export in ``export``.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from weakref import WeakMethod
 
 import networkx as nx
-from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QCursor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QCursor, QPainter
 from PySide6.QtWidgets import (
-    QFrame,
     QGraphicsScene,
     QGraphicsView,
-    QHBoxLayout,
     QLabel,
-    QPushButton,
     QToolButton,
     QWidget,
 )
 
-from autograd_core.drawing import LAYER_GAP, NODE_GAP, Drawing
 from autograd_core.drawing.collapse import collapse_groups, groups_of
-from autograd_core.drawing.fit import (
-    DIRECTION_BOTH_NODES,
-    NORMAL_FIT_MARGIN,
-    PRESENTATION_FIT_MARGIN,
-    PRESENTATION_GAPS,
-    layout_for_view,
-    view_scale,
-)
+from autograd_core.drawing.fit import DIRECTION_BOTH_NODES, view_scale
 from autograd_core.drawing.graph import GraphSnapshot, snapshot_of_graph
-from autograd_core.numbers import format_number
+from autograd_core.graph_numbers import grad_of, tooltip_html, value_of
 
-from ..look.theme import diverging_color, graph_colors, palette
-from .export import GraphExport
-from .items import (
-    BOX_PADDING,
-    NAMES_MIN_POINTS,
-    NO_CONTENTS,
-    BoxFonts,
-    BoxLayer,
-    EdgeBundle,
-    LazyEdges,
-    NodeItem,
-    TrunkItem,
-    _Root,
-    painter_path,
-)
-from .navigation import FitAndZoom
-from .numbers import BoxNumbers
-from .overlays import BusySign, Legend, OverviewMap
-from .worker import paused_gc
+from ..look.theme import palette
+from .appearance import Appearance
+from .builder import ItemBuilder, node_width
+from .export import Exporter
+from .items import NAMES_MIN_POINTS, NUMBERS_MIN_POINTS, NodeItem
+from .layout_runner import LayoutRunner
+from .navigation import Navigator
+from .overlays import BusySign, LargeGraphBanner, Legend, OverviewMap
 
 LAYOUTS = {"layered": "Layered", "spring": "Spring", "kamada_kawai": "Kamada–Kawai"}
 ASYNC_LAYOUT_NODES = 40  # above this, drawing is batched and antialiasing is off
-SYNC_LAYOUT_NODES = 15  # a layered layout up to this size is computed at once; every other one on a worker thread
 
 LARGE_GRAPH_NODES = 1500  # above this the view says so and offers to collapse groups
 HUGE_GRAPH_NODES = 6000  # above this nothing is drawn until the user asks
 KAMADA_KAWAI_MAX_NODES = 600  # O(n²) memory and time: refuse beyond this
-BATCH = 100  # items per building task; one event-loop turn runs tasks for at most BATCH_MS
-BATCH_MS = 15.0
-
-
-class _LayoutSignals(QObject):
-    """Carries a finished layout from the worker thread to the GUI thread (queued)."""
-
-    done = Signal(int, object, str)  # generation, (Drawing, readable zoom) (None on failure), error text
-
-
-_executor: ThreadPoolExecutor | None = None
-
-
-def _layout_executor() -> ThreadPoolExecutor:
-    # One worker: a newer graph's layout waits for the older one, whose result is then dropped (and one
-    # already outdated when its turn comes is not run at all: ``_layout_job``'s ``current``).
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-layout")
-    return _executor
-
-
-def _layout_job(
-    generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference, current
-) -> None:
-    """Lay ``graph`` out off the GUI thread, unless the view has moved on (``current``, a weak reference to its
-    generation getter, gives a newer one or none): five quick edits during one long layout cost two layouts, not
-    five.  (Weak: this thread must never hold the last reference to a widget.)"""
-    getter = current()
-    if getter is None or getter() != generation:
-        _hand_back(signals, generation, None, "")  # (dropped by the view, as a finished outdated layout is)
-        return
-    try:
-        with paused_gc():
-            result = layout_for_view(graph, method, sizes, view, gaps, reference)
-            _ = result[0].obstacles  # (cached on the drawing) here rather than in the GUI thread's first Fit
-    except Exception as err:  # reported to the user by the view
-        _hand_back(signals, generation, None, f"{type(err).__name__}: {err}")
-        return
-    _hand_back(signals, generation, result, "")
-
-
-def _hand_back(signals: _LayoutSignals, *done) -> None:
-    """Emit ``done`` to the view, unless the view (which owns ``signals``) was deleted meanwhile."""
-    try:
-        signals.done.emit(*done)
-    except RuntimeError:  # its C++ object went with the view's, in the GUI thread
-        pass
 
 
 def tool_button(text: str, tip: str, slot) -> QToolButton:
@@ -152,7 +80,19 @@ def view_tool_buttons(view: GraphView, export_slot) -> tuple[QToolButton, QToolB
     )
 
 
-class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
+def _part(part: str, name: str, settable: bool = False) -> property:
+    """A ``GraphView`` attribute that one of its parts keeps (read there, and written there when ``settable``)."""
+
+    def get(self):
+        return getattr(getattr(self, part), name)
+
+    def put(self, value) -> None:
+        setattr(getattr(self, part), name, value)
+
+    return property(get, put if settable else None, doc=f"``{part}.{name}``")
+
+
+class GraphView(QGraphicsView):
     """Draws a networkx computation graph; zoom with the wheel, pan by dragging."""
 
     layout_started = Signal()
@@ -160,6 +100,34 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     message = Signal(str)
     message_superseded = Signal(str, str)  # (said, now): a message the view said is now this ("" withdraws it)
     groups_changed = Signal()
+
+    # What its parts keep, read here by the rest of the app: the look, the drawn items, where the view looks.
+    theme = _part("look", "theme")
+    colors = _part("look", "colors")
+    font_scale = _part("look", "font_scale")
+    line_width = _part("look", "line_width")
+    presentation = _part("look", "presentation")
+    title_font = _part("look", "title_font")
+    body_font = _part("look", "body_font")
+    name_font = _part("look", "name_font")
+    node_height = _part("look", "node_height")
+    fit_margin = _part("look", "fit_margin")
+    gaps = _part("look", "gaps")
+    nodes = _part("builder", "nodes")
+    edges = _part("builder", "edges")
+    positions = _part("builder", "positions")
+    drawing = _part("builder", "drawing")
+    busy = _part("builder", "busy")
+    highlight_nodes = _part("builder", "highlight_nodes")
+    highlight_edges = _part("builder", "highlight_edges")
+    current_node = _part("builder", "current_node")
+    auto_fit = _part("navigator", "auto_fit", settable=True)  # keep fitting on resize until the user zooms
+    fit_whole = _part("navigator", "fit_whole", settable=True)  # View ▸ Whole graph
+    fit_is_partial = _part("navigator", "fit_is_partial", settable=True)
+    fit_said = _part("navigator", "fit_said", settable=True)
+    # Fit keeps text readable for graphs of up to this many boxes; a bigger one is fitted whole.  A view whose
+    # boxes are what it teaches (the sample graph, expanded) keeps text readable at any size.
+    readable_fit_boxes = _part("navigator", "readable_fit_boxes", settable=True)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -178,12 +146,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             "The computation graph. Wheel: zoom; drag: pan; hover a node for full-precision numbers."
             " Double-click a group's box, or press Enter over it, to open or close it."
         )
-        self.theme = "light"
-        self.colors = graph_colors(self.theme)
-        self.font_scale = 1.0
-        self.line_width = 1.0
-        self.presentation = False
-        self._make_fonts()
+        self.look = Appearance("light")
         self.method = "layered"
         self.base_graph: nx.MultiDiGraph | None = None
         self.graph: nx.MultiDiGraph | None = None  # what is drawn (groups may be collapsed)
@@ -191,102 +154,47 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self._drawn_version = -1  # structure_version of the GraphState last drawn (show_state)
         self.snapshot: GraphSnapshot | None = None  # the numbers drawn: never live Tensors
         self.grad_scale = 0.0
-        self.nodes: dict = {}
-        self.edges: dict = {}
-        self.positions: dict = {}
-        self.drawing: Drawing | None = None  # boxes and routed edges of what is drawn
-        self._trunk_rects: dict = {}
-        self._edge_pens: dict = {}
-        self._box_pens: dict = {}
-        self._plain_pens: dict = {}
-        self._fills: dict = {}  # (theme, shade) -> QColor
-        self._plain = False  # zoomed so far out that the box layer paints every box
-        self._box_layer: BoxLayer | None = None
-        self._items_rect = QRectF()
-        self._graph_rect: QRectF | None = None
-        self._root = _Root()
-        self.scene().addItem(self._root)
-        self._generation = 0
-        self._pending: list[Callable[[], None]] = []
-        self._batch_timer = QTimer(self)
-        self._batch_timer.setInterval(0)
-        self._batch_timer.timeout.connect(self._run_batch)
-        # Owned by the view (deleted with it, in the GUI thread), though a layout job holds them till it ends.
-        self._signals = _LayoutSignals(self)
-        self._signals.done.connect(self._layout_done)
-        self._reorient_signals = _LayoutSignals(self)
-        self._reorient_signals.done.connect(self._reoriented)
-        self.busy = False
-        self._fit_floor = 0.0  # the zoom Fit keeps text readable at, from the last layout (see layout_for_view)
         self.force_huge = False
-        self.highlight_nodes: set = set()
-        self.highlight_edges: set = set()
-        self.current_node = None
         self._highlight_request: tuple = (set(), set(), None)  # as asked, before mapping onto group boxes
         self.dimmed = False
-        self.auto_fit = True  # keep fitting on resize until the user zooms by hand
-        self.fit_whole = False  # Fit shows the whole graph even below readable text (View ▸ Whole graph)
-        self.fit_is_partial = False  # the last Fit kept the text readable and left part of the graph off screen
+        self.layouts = LayoutRunner(self, self._layout_done, self._reoriented)
+        self.builder = ItemBuilder(
+            self.scene(), self, self.look, self.tooltip_for, self.toggle_group_of, self._grad_name, self._finished
+        )
         self._reorient_timer = QTimer(self)
         self._reorient_timer.setSingleShot(True)
         self._reorient_timer.setInterval(200)
         self._reorient_timer.timeout.connect(self._reorient)
-        self._reorient_pending = False  # a re-layout for the new size is being computed
-        # window size → viewport size at normal mode's last Fit in a window that size: presentation mode's
-        # reference (the panels around the view take other widths in presentation mode, so its view may be
-        # much smaller)
-        self._normal_viewports: dict[tuple, tuple] = {}
-        self.legend = Legend(self)
-        self.overview = OverviewMap(self)
+        self.legend = Legend(self.viewport(), self.look, self)
+        self.overview = OverviewMap(self, self.look, self.builder, self._go_to)
         self.busy_sign = BusySign(self.viewport())
-        self._overlay = QLabel(self.viewport())
-        self._overlay.setObjectName("graphOverlay")
-        self._overlay.setWordWrap(True)
-        self._overlay.hide()
-        self.banner = self._make_banner()
+        self.error_label = QLabel(self.viewport())  # why the graph is dimmed (set_dimmed)
+        self.error_label.setObjectName("graphOverlay")
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        self.banner = LargeGraphBanner(self, self.collapse_all, self._draw_anyway)
+        self.banner_label, self.collapse_button = self.banner.label, self.banner.collapse_button
+        self.draw_anyway_button = self.banner.draw_anyway_button
+        overlays = (self.legend, self.overview, self.error_label, self.banner)
+        say, supersede = self.message.emit, self.message_superseded.emit
+        self.navigator = Navigator(self, self.look, self.builder, self, overlays, say, supersede)
+        self.exporter = Exporter(self, self.look, self.builder, self.legend, self._drawn_stamp, say)
         self._apply_background()
 
     # ---- appearance
 
-    def _make_fonts(self) -> None:
-        box = self._box_fonts = BoxFonts(self.font_scale)
-        self._normal_box_fonts = box if self.font_scale == 1.0 else BoxFonts(1.0)  # presentation Fit's reference
-        self.title_font, self.body_font, self.node_height = box.title, box.body, box.node_height
-        self._body_metrics = box.body_metrics
-        self.name_font = QFont(self.title_font)  # zoomed out: the name alone, twice as large
-        self.name_font.setPointSizeF(box.title.pointSizeF() * 2.0)
-        self._name_metrics = QFontMetricsF(self.name_font)
-        self._name_points = self.name_font.pointSizeF()
-        # for the projector the gaps between layers and around the graph stay narrow (see BoxFonts)
-        self.fit_margin = PRESENTATION_FIT_MARGIN if self.presentation else NORMAL_FIT_MARGIN
-        self.gaps = PRESENTATION_GAPS if self.presentation else (LAYER_GAP, NODE_GAP)  # between layers, boxes
-
-    def edge_pen(self, highlighted: bool) -> QPen:
+    def edge_pen(self, highlighted: bool):
         """The pen of every edge (built once per look, not once per edge and repaint)."""
-        key = (self.theme, self.line_width, highlighted)
-        pen = self._edge_pens.get(key)
-        if pen is None:
-            color = self.colors.highlight if highlighted else self.colors.edge
-            pen = QPen(color, self.line_width * (3.0 if highlighted else 1.2))
-            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # no square cap poking past the arrow's tip
-            self._edge_pens[key] = pen
-        return pen
+        return self.look.edge_pen(highlighted)
 
-    def fill_for(self, shade: int | None) -> QColor:
+    def fill_for(self, shade: int | None):
         """A box's fill for a gradient of color strength ``shade``/128 (None: no gradient)."""
-        key = (self.theme, shade)
-        color = self._fills.get(key)
-        if color is None:
-            color = self.colors.neutral_fill if shade is None else diverging_color(shade / 128.0, self.theme)
-            self._fills[key] = color
-        return color
+        return self.look.fill_for(shade)
 
     def set_theme(self, theme: str) -> None:
-        self.theme = theme
-        self.colors = graph_colors(theme)
+        self.look.set_theme(theme)
         self._apply_background()
-        if self._box_layer is not None:
-            self._box_layer.mark_dirty()
+        self.builder.restyled()
         self.overview.invalidate()
         self.scene().update()
         self.legend.update()
@@ -294,102 +202,67 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         # Every repaint of the view starts here: the moment to choose who paints the boxes at this zoom.
         super().drawBackground(painter, rect)
-        plain = self.transform().m11() * self._name_points < NAMES_MIN_POINTS
-        if plain != self._plain and not self._exporting:  # an export in bands keeps the boxes' own text
-            self._set_plain(plain)
-
-    def _set_plain(self, plain: bool) -> None:
-        """Far out (``plain``) the box layer paints every box; closer in each box paints itself, with text."""
-        self._plain = plain
-        for item in self.nodes.values():
-            item.setFlag(NO_CONTENTS, plain)
-        if self._box_layer is not None:
-            self._box_layer.setVisible(plain)
+        plain = self.transform().m11() * self.look.name_points < NAMES_MIN_POINTS
+        if plain != self.builder.plain and not self.exporter.exporting:  # (an export in bands keeps box text)
+            self.builder.set_plain(plain)
 
     def set_presentation(self, on: bool) -> None:
         """Bigger text and thicker lines for a projector."""
-        self.presentation = bool(on)
-        self.font_scale = 1.5 if on else 1.0
-        self.line_width = 1.6 if on else 1.0
-        self._make_fonts()
-        self._place_overlays()
+        self.look.set_presentation(on)
+        self.navigator.place_overlays()
         if self.base_graph is not None:
             self._rebuild(relayout=True)
 
     def _apply_background(self) -> None:
-        self.setBackgroundBrush(self.colors.background)
-        self.busy_sign.restyle(self.colors.background, self.colors.text)
-        self._overlay.setStyleSheet(
-            f"background: {self.colors.background.name()}; color: {self.colors.text.name()};"
-            f"border: 1px solid {palette(self.theme).error}; border-radius: 4px; padding: 6px;"
+        colors = self.look.colors
+        self.setBackgroundBrush(colors.background)
+        self.busy_sign.restyle(colors.background, colors.text)
+        self.error_label.setStyleSheet(
+            f"background: {colors.background.name()}; color: {colors.text.name()};"
+            f"border: 1px solid {palette(self.look.theme).error}; border-radius: 4px; padding: 6px;"
         )
-
-    def _make_banner(self) -> QFrame:
-        banner = QFrame(self)
-        banner.setObjectName("largeGraphBanner")
-        layout = QHBoxLayout(banner)
-        layout.setContentsMargins(8, 4, 8, 4)
-        self.banner_label = QLabel()
-        self.banner_label.setWordWrap(True)
-        self.collapse_button = QPushButton("Collapse groups")
-        self.collapse_button.setToolTip("Draw each group (e.g. one neuron) as a single box")
-        self.collapse_button.clicked.connect(self.collapse_all)
-        self.draw_anyway_button = QPushButton("Draw anyway")
-        self.draw_anyway_button.setToolTip("Draw every node even though the graph is very large")
-        self.draw_anyway_button.clicked.connect(self._draw_anyway)
-        close = QPushButton("×")
-        close.setToolTip("Hide this message")
-        close.setFixedWidth(28)
-        close.clicked.connect(banner.hide)
-        layout.addWidget(self.banner_label, 1)
-        layout.addWidget(self.collapse_button)
-        layout.addWidget(self.draw_anyway_button)
-        layout.addWidget(close)
-        banner.hide()
-        return banner
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._place_overlays()
-        if self.auto_fit and not self.busy:
+        self.navigator.place_overlays()
+        if self.navigator.auto_fit and not self.builder.busy:
             self.fit()
             self._reorient_timer.start()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         # QWidget.scroll moves the viewport's child widgets too: put the legend and messages back
         super().scrollContentsBy(dx, dy)
-        self._place_overlays()
+        self.navigator.place_overlays()
 
     def _reorient(self) -> None:
         """After a resize, turn (LR ⇄ TB) or fold a small layered graph again if that shows it clearly larger."""
-        drawing, graph = self.drawing, self.graph
-        if not self.auto_fit or self.busy or drawing is None or graph is None or drawing.direction not in ("LR", "TB"):
+        drawing, graph = self.builder.drawing, self.graph
+        if not self.navigator.auto_fit or self.builder.busy or drawing is None or graph is None:
             return
-        if graph.number_of_nodes() > DIRECTION_BOTH_NODES:
+        if drawing.direction not in ("LR", "TB") or graph.number_of_nodes() > DIRECTION_BOTH_NODES:
             return
-        signals = self._reorient_signals
-        self._reorient_pending = True
         view = self.view_shape()
-        reference = self._normal_reference(graph, view)
-        job = (self._generation, graph, "layered", drawing.sizes, view, self.gaps, signals, reference)
-        _layout_executor().submit(_layout_job, *job, WeakMethod(self._current_generation))  # off the GUI thread: ≤1 s
+        reference = self.navigator.normal_reference(graph, view)
+        self.layouts.reorient(graph, drawing.sizes, view, self.look.gaps, reference)
 
     def _reoriented(self, generation: int, result: tuple | None, error: str) -> None:
-        self._reorient_pending = False
-        drawing = self.drawing
-        if generation != self._generation or result is None or drawing is None or self.busy or not self.auto_fit:
+        self.layouts.reorient_pending = False
+        drawing, navigator = self.builder.drawing, self.navigator
+        if generation != self.layouts.generation or result is None or drawing is None:
+            return
+        if self.builder.busy or not navigator.auto_fit:
             return
         other, floor = result
         view = self.view_shape()
         # presentation mode's readable zoom depends on the view's size (not in normal mode, nor for Whole graph)
-        floor_moved = self.presentation and not self.fit_whole and abs(floor - self._fit_floor) > 0.02 * floor
-        if view_scale(other, view) > 1.05 * view_scale(drawing, view) or floor_moved:
+        moved = self.look.presentation and not navigator.fit_whole and abs(floor - navigator.fit_floor) > 0.02 * floor
+        if view_scale(other, view) > 1.05 * view_scale(drawing, view) or moved:
             self._rebuild(relayout=True)
 
     @property
     def settled(self) -> bool:
         """No layout is being computed or due (a resize looks for a better layout 200 ms later)."""
-        return not self.busy and not self._reorient_timer.isActive() and not self._reorient_pending
+        return not self.builder.busy and not self._reorient_timer.isActive() and not self.layouts.reorient_pending
 
     # ---- graph in
 
@@ -420,7 +293,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             self.base_graph = None
             self._clear()
             self.overview.hide()  # (no graph: no map, and nothing cropped)
-            self.fit_is_partial = False
+            self.navigator.fit_is_partial = False
             return
         graph = snapshot.graph
         same_shape = not relayout and (
@@ -432,7 +305,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             )
         )
         previous, self.snapshot = self.snapshot, snapshot
-        if same_shape and not self.busy:
+        if same_shape and not self.builder.busy:
             if graph is not self.base_graph:
                 self.base_graph = graph
                 self.graph = collapse_groups(graph, self.collapsed & set(groups_of(graph)))
@@ -440,7 +313,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
             return
         new_structure = graph is not self.base_graph
         if new_structure:
-            self.fit_whole = False  # Whole graph was asked for the graph on screen; a new one opens readable
+            self.navigator.fit_whole = False  # Whole graph was asked for the graph on screen; a new one opens readable
         self.base_graph = graph
         groups = set(groups_of(graph))
         self.collapsed &= groups
@@ -492,10 +365,10 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     def set_dimmed(self, dimmed: bool, message: str = "") -> None:
         """Fade the graph (the expression has an error) and say why over it."""
         self.dimmed = dimmed
-        self._root.setOpacity(0.3 if dimmed else 1.0)
-        self._overlay.setText(message)
-        self._overlay.setVisible(bool(dimmed and message))
-        self._place_overlays()
+        self.builder.root.setOpacity(0.3 if dimmed else 1.0)
+        self.error_label.setText(message)
+        self.error_label.setVisible(bool(dimmed and message))
+        self.navigator.place_overlays()
 
     def _shown(self, node):
         """The drawn node standing for ``node``: itself, or its group's box when the group is collapsed."""
@@ -517,26 +390,8 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
                 if a is not None and b is not None and a != b:
                     shown_edges.add((u, v, key) if (a, b) == (u, v) else (a, b, 0))
             nodes, edges, current = {self._shown(n) for n in nodes} - {None}, shown_edges, self._shown(current)
-        had_highlight, moved_on = bool(self.highlight_nodes), current != self.current_node
-        for node in self.highlight_nodes - set(nodes):
-            if node in self.nodes:
-                self.nodes[node].highlighted = self.nodes[node].current = False
-                self.nodes[node].update()
-        for edge in self.highlight_edges - set(edges):
-            if edge in self.edges:
-                self.edges[edge].set_highlighted(False)
-        self.highlight_nodes, self.highlight_edges, self.current_node = set(nodes), set(edges), current
-        for node in self.highlight_nodes:
-            item = self.nodes.get(node)
-            if item is not None:
-                item.highlighted, item.current = True, node == current
-                item.update()
-        for edge in self.highlight_edges:
-            item = self.edges.get(edge)
-            if item is not None:
-                item.set_highlighted(True)
-        if self._box_layer is not None and (self.highlight_nodes or had_highlight):
-            self._box_layer.mark_dirty()  # borders changed
+        moved_on = current != self.builder.current_node
+        self.builder.mark_highlight(nodes, edges, current)
         if current is not None and moved_on:  # (a redraw of the same step leaves the view where the user put it)
             self.follow_current()
 
@@ -575,37 +430,26 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     # ---- building
 
     def _clear(self) -> None:
-        self._generation += 1
-        self._batch_timer.stop()
-        self._pending.clear()
-        # One call takes every item out: a fresh parent replaces the old one (removing items one by one
-        # from Python cost ~30 ms for a 2,000-node graph).
-        old, self._root = self._root, _Root()
-        self._root.setOpacity(old.opacity())
-        self._root.setVisible(old.isVisible())
-        self.scene().removeItem(old)
-        self.scene().addItem(self._root)
-        self.nodes, self.edges, self.positions = {}, {}, {}
-        self._box_layer = None
-        self._items_rect = QRectF()  # what the edges and trunks built so far cover
+        self.layouts.new_generation()
+        self.builder.clear()
         self.overview.invalidate()
-        self.drawing = None
-        self._graph_rect: QRectF | None = None
-        self.highlight_nodes, self.highlight_edges = set(), set()
-        self.busy = False
         self.busy_sign.stop()
 
-    def _current_generation(self) -> int:
-        """The graph's generation now (read from the layout thread: a plain Python attribute)."""
-        return self._generation
+    def _drawn_stamp(self) -> tuple:
+        """Which graph is drawn: a layout's generation and the state's structure (a banded export checks it)."""
+        return self.layouts.generation, self._drawn_version
+
+    def relayout(self) -> None:
+        """Lay the graph out again (Fit asked for the whole graph, or for a readable part, of a layered one)."""
+        self._rebuild(relayout=True)
 
     def _rebuild_soon(self) -> None:
         """Rebuild once the current event is handled (a new big graph: the state's other observers go first,
         so no single event keeps the window busy for all of them)."""
         self._clear()
-        self.busy = True
-        generation = self._generation
-        QTimer.singleShot(0, self, lambda: generation == self._generation and self._rebuild(relayout=True))
+        self.builder.busy = True
+        generation = self.layouts.generation
+        QTimer.singleShot(0, self, lambda: generation == self.layouts.generation and self._rebuild(relayout=True))
 
     def _rebuild(self, relayout: bool) -> None:
         self._clear()
@@ -614,18 +458,11 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         n = graph.number_of_nodes()
         groups = self.groups()
         if n > LARGE_GRAPH_NODES:
-            collapsible = bool(groups) and not self.collapsed
-            text = f"Large graph: {n} nodes."
-            text += " Collapse groups to see its structure." if collapsible else " Text appears when you zoom in."
-            if n > HUGE_GRAPH_NODES and not self.force_huge:
-                text = f"Very large graph: {n} nodes. Not drawn yet, so the window stays responsive."
-            self.banner_label.setText(text)
-            self.collapse_button.setVisible(collapsible)
-            self.draw_anyway_button.setVisible(n > HUGE_GRAPH_NODES and not self.force_huge)
-            self.banner.show()
-            self._place_overlays()
+            held_back = n > HUGE_GRAPH_NODES and not self.force_huge
+            text = self.banner.tell(n, collapsible=bool(groups) and not self.collapsed, held_back=held_back)
+            self.navigator.place_overlays()
             self.message.emit(text)
-            if n > HUGE_GRAPH_NODES and not self.force_huge:
+            if held_back:
                 return
         else:
             self.banner.hide()
@@ -633,133 +470,33 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         if method == "kamada_kawai" and n > KAMADA_KAWAI_MAX_NODES:
             self.message.emit(f"Kamada–Kawai is too slow for {n} nodes; using the layered layout.")
             method = "layered"
-        self.busy = True
-        self._root.setVisible(False)  # no repaint of a half-built graph between batches
+        self.builder.busy = True
+        self.builder.root.setVisible(False)  # no repaint of a half-built graph between batches
         large = n > ASYNC_LAYOUT_NODES
         self.setRenderHint(QPainter.RenderHint.Antialiasing, not large)
         self.layout_started.emit()
-        generation = self._generation
-        sizes = {node: (self._node_width(attrs, node), self.node_height) for node, attrs in graph.nodes(data=True)}
+        box, height, snapshot = self.look.box_fonts, self.look.node_height, self.snapshot
+        sizes = {node: (node_width(box, attrs, node, snapshot), height) for node, attrs in graph.nodes(data=True)}
         view = self.view_shape()
-        reference = self._normal_reference(graph, view)
-        if n > SYNC_LAYOUT_NODES or method != "layered":  # Spring and Kamada–Kawai take 0.1–1 s even when small
-            # Started once the current event is handled: a worker thread competes for Python's lock, so
-            # starting it now would slow down whatever else this change does in the GUI thread.
-            current = WeakMethod(self._current_generation)
-            job = (_layout_job, generation, graph, method, sizes, view, self.gaps, self._signals, reference, current)
-            self.busy_sign.start(n, method)
-            QTimer.singleShot(0, self, lambda: generation == self._generation and _layout_executor().submit(*job))
-        else:
-            try:
-                result = layout_for_view(graph, method, sizes, view, self.gaps, reference)
-            except Exception as err:
-                self._layout_done(generation, None, f"{type(err).__name__}: {err}")
-                return
-            self._layout_done(generation, result, "")
+        reference = self.navigator.normal_reference(graph, view)
+        if self.layouts.lay_out(graph, method, sizes, view, self.look.gaps, reference):
+            self.busy_sign.start(n, method)  # (said if the worker thread takes long)
 
     def _layout_done(self, generation: int, result: tuple | None, error: str) -> None:
-        if generation != self._generation or self.graph is None:
+        if generation != self.layouts.generation or self.graph is None:
             return  # a newer graph replaced this one while the layout ran
         if error or result is None:
-            self.busy = False
+            self.builder.busy = False
             self.busy_sign.stop()
-            self._root.setVisible(True)
+            self.builder.root.setVisible(True)
             self.message.emit(f"Layout failed: {error}")
             return
-        graph = self.graph
-        drawing, self._fit_floor = result
-        self.drawing = drawing
-        self.positions = dict(drawing.centers)
-        nodes = list(graph.nodes)
-        for start in range(0, len(nodes), BATCH):
-            self._pending.append(lambda chunk=nodes[start : start + BATCH]: self._add_nodes(chunk))
-        # neighbors together, so that each EdgeBundle covers a small part of the scene
-        centers = drawing.centers
-        edges = sorted(graph.edges(keys=True), key=lambda e: (centers[e[0]][0], centers[e[0]][1]))
-        self.edges = LazyEdges(self, edges, self._root)
-        self._pending.append(self._add_trunks)
-        for start in range(0, len(edges), BATCH):
-            self._pending.append(lambda chunk=edges[start : start + BATCH]: self._add_edges(chunk))
-        self._pending.append(self._finish)
-        if len(nodes) + len(edges) <= BATCH:
-            while self._pending:
-                self._pending.pop(0)()
-        else:
-            self._batch_timer.start()
+        drawing, self.navigator.fit_floor = result
+        self.builder.start(self.graph, drawing)
 
-    def _run_batch(self) -> None:
-        """Run building tasks for about ``BATCH_MS``, then let the event loop breathe."""
-        end = time.perf_counter() + BATCH_MS / 1000.0
-        while self._pending:
-            self._pending.pop(0)()
-            if time.perf_counter() > end:
-                return
-        self._batch_timer.stop()
-
-    def _node_width(self, attrs: dict, node=None, box: BoxFonts | None = None) -> float:
-        """A box's width: its title and, when they are longer than usual ones, its numbers as they are now
-        (in this view's fonts, or ``box``'s)."""
-        box = box or self._box_fonts
-        title = NodeItem._title(attrs)
-        width = box.widths.get(title)  # titles repeat (+, *, tanh): measured once per font
-        if width is None:
-            text = max(box.title_metrics.horizontalAdvance(title), box.value_width)
-            width = box.widths[title] = text + BOX_PADDING  # (at least a usual number's width: boxes line up)
-        if node is not None and self.snapshot is not None:
-            usual = len(box.VALUE_SAMPLE)
-            value_name = "out" if attrs.get("kind") == "group" else "data"
-            numbers = ((value_name, self.value_of(node, attrs)), (self.snapshot.grad_name, self.grad_of(node, attrs)))
-            for name, number in numbers:
-                text = f"{name} {format_number(number)}"
-                if len(text) > usual:
-                    width = max(width, box.body_metrics.horizontalAdvance(text) + BOX_PADDING)
-        return width
-
-    def _add_nodes(self, chunk: list) -> None:
-        graph, drawing = self.graph, self.drawing
-        for node in chunk:
-            width, height = drawing.sizes[node]
-            item = NodeItem(self, node, graph.nodes[node], width, height)
-            x, y = drawing.centers[node]
-            item.setPos(x, y)
-            item.setParentItem(self._root)
-            self.nodes[node] = item
-
-    def _add_trunks(self) -> None:
-        self._trunk_rects = {}
-        for source, commands in self.drawing.trunks.items():
-            item = TrunkItem(self, commands)
-            item.setParentItem(self._root)
-            self._trunk_rects[source] = item.boundingRect()
-            self._items_rect = self._items_rect.united(self._trunk_rects[source])
-
-    def trunk_rect(self, source) -> QRectF:
-        """What the trunk of ``source`` paints (its TrunkItem's rectangle, measured the same way before the item
-        is built: an edge's item can be made, for a highlight, while the graph is still being built)."""
-        rect = self._trunk_rects.get(source)
-        if rect is None:
-            commands = self.drawing.trunks.get(source) if self.drawing is not None else None
-            if not commands:
-                return QRectF()
-            rect = TrunkItem.bounds_of(painter_path(commands))
-        return rect
-
-    def _add_edges(self, chunk: list) -> None:
-        bundle = EdgeBundle(self, chunk)  # (each edge's own item is made when first needed: LazyEdges)
-        bundle.setParentItem(self._root)
-        self._items_rect = self._items_rect.united(bundle.boundingRect())
-
-    def _finish(self) -> None:
-        self._batch_timer.stop()
-        self.busy = False
+    def _finished(self) -> None:
+        """Every item is in: numbers, highlight and Fit."""
         self.busy_sign.stop()
-        self._box_layer = BoxLayer(self, list(self.nodes.values()))
-        self._box_layer.setVisible(self._plain)
-        self._box_layer.setParentItem(self._root)
-        self._root.setVisible(True)
-        # the root's childrenBoundingRect, from the rectangles the items already know (asking 4,000 Python
-        # items for their boundingRect took 15-50 ms)
-        self._graph_rect = self._items_rect.united(self._box_layer.boundingRect())
         rect = self.graph_rect().adjusted(-40, -40, 40, 40)
         self.scene().setSceneRect(rect)
         self.refresh_values()
@@ -767,8 +504,112 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
         self.fit()
         self.drawn.emit()
 
+    def trunk_rect(self, source) -> QRectF:
+        """What the trunk of ``source`` paints (see ``ItemBuilder.trunk_rect``)."""
+        return self.builder.trunk_rect(source)
+
+    # ---- numbers
+
+    def _grad_name(self) -> str:
+        return self.snapshot.grad_name if self.snapshot is not None else "grad"
+
+    def grad_of(self, node, attrs: dict) -> float | None:
+        return grad_of(self.snapshot, node, attrs)
+
+    def value_of(self, node, attrs: dict) -> float | None:
+        return value_of(self.snapshot, node, attrs)
+
+    def refresh_values(self, previous: GraphSnapshot | None = None) -> None:
+        """Give each box its numbers from the snapshot; repaint only what shows a change (``ItemBuilder``),
+        and the legend when the gradient scale changed."""
+        if self.graph is None or self.snapshot is None:
+            return
+        look = self.look
+        shown = not self.builder.plain and self.transform().m11() * look.body_font.pointSizeF() >= NUMBERS_MIN_POINTS
+        scale, looks_changed = self.builder.refresh_numbers(self.snapshot, previous, self.grad_scale, shown)
+        rescaled = scale != self.grad_scale
+        self.grad_scale = scale
+        if looks_changed:
+            self.overview.invalidate()
+        if rescaled or previous is None:
+            self.legend.update()
+
+    def tooltip_for(self, node) -> str:
+        """Full-precision value and gradient, and the local derivative of each incoming edge."""
+        return tooltip_html(self.graph, self.base_graph, self.snapshot, node)
+
+    # ---- where the view looks (the navigator's)
+
+    def graph_rect(self) -> QRectF:
+        """The drawn graph's extent in the scene (boxes, edges and arrowheads); measured once per build."""
+        return self.builder.graph_rect()
+
+    def view_shape(self) -> tuple:
+        return self.navigator.view_shape()
+
+    def fit_placement(self, rect: QRectF | None = None) -> tuple[float, QPointF]:
+        return self.navigator.fit_placement(rect)
+
+    def readable_scale(self) -> float:
+        return self.navigator.readable_scale()
+
+    def fit_zoom(self) -> float:
+        return self.navigator.fit_zoom()
+
+    def show_whole(self) -> None:
+        self.navigator.show_whole()
+
+    def fit(self, whole: bool | None = None) -> None:
+        self.navigator.fit(whole)
+
+    def boxes_off_screen(self) -> int:
+        return self.navigator.boxes_off_screen()
+
+    def partial_fit_message(self) -> str:
+        return self.navigator.partial_fit_message()
+
+    def focus_box(self) -> QRectF | None:
+        return self.navigator.focus_box()
+
+    def follow_current(self) -> None:
+        self.navigator.follow_current()
+
+    def fitted_text_points(self) -> float:
+        return self.navigator.fitted_text_points()
+
+    def zoom(self, factor: float) -> None:
+        self.navigator.zoom(factor)
+
+    def zoom_in(self) -> None:
+        self.navigator.zoom_in()
+
+    def zoom_out(self) -> None:
+        self.navigator.zoom_out()
+
+    def _go_to(self, target: QPointF) -> None:
+        """Center on scene point ``target`` (a click in the overview map): the user has moved the view."""
+        self.navigator.auto_fit = False
+        self.centerOn(target)
+
+    # ---- export (the exporter's)
+
+    def render_image(self, scale: float = 2.0):
+        return self.exporter.render_image(scale)
+
+    def export_png(self, path: str, background: bool = False) -> None:
+        self.exporter.export_png(path, background)
+
+    def export_svg(self, path: str) -> None:
+        self.exporter.export_svg(path)
+
+    def export(self, path: str, background: bool = False) -> None:
+        """PNG or SVG by the file's extension (``background``: see ``Exporter.export_png``)."""
+        self.exporter.export(path, background)
+
+    # ---- input
+
     def mousePressEvent(self, event) -> None:
-        self.auto_fit = False  # the user is panning: leave the view where they put it
+        self.navigator.auto_fit = False  # the user is panning: leave the view where they put it
         super().mousePressEvent(event)
 
     def node_at(self, pos) -> object | None:
@@ -781,7 +622,7 @@ class GraphView(FitAndZoom, BoxNumbers, GraphExport, QGraphicsView):
     def keyPressEvent(self, event) -> None:
         """Enter or Space opens or closes the group of the box under the mouse."""
         key = event.key()
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and not self.busy:
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and not self.builder.busy:
             node = self.node_at(self.viewport().mapFromGlobal(QCursor.pos()))
             if node is not None and self.graph is not None and self.graph.nodes[node].get("group"):
                 self.toggle_group_of(node)

@@ -19,14 +19,13 @@ import re
 from contextlib import contextmanager
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsEllipseItem,
     QGraphicsLineItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
@@ -46,11 +45,20 @@ from .network_diagram_layout import (
     MIN_LAYER_GAP,
     NEURON_GAP,
     PICK_TOLERANCE_PX,
-    DiagramLayout,
-    _place,
-    _View,
+    DiagramGeometry,
+    DiagramView,
 )
-from .network_items import MAGNIFIED_PX, RADIUS, EdgeItem, Magnifier, NeuronItem
+from .network_items import (
+    ALPHA_LEVELS,
+    MAGNIFIED_PX,
+    MAX_EDGE_WIDTH,
+    RADIUS,
+    WIDTH_LEVELS,
+    EdgeItem,
+    EdgePens,
+    Magnifier,
+    NeuronItem,
+)
 from .neuron_maps import describe_range, map_image, map_images
 
 __all__ = [  # the items and geometry live beside this module; they stay importable from here
@@ -77,9 +85,6 @@ __all__ = [  # the items and geometry live beside this module; they stay importa
     "NeuronItem",
 ]
 
-WIDTH_LEVELS = 8  # edge widths 0.5 … 6 px in this many steps
-ALPHA_LEVELS = 6
-MAX_EDGE_WIDTH = 6.0
 EDGE_MODES = ("weight", "gradient")
 STRONGEST_INPUTS = 3  # weights into a neuron drawn in full; the others of a wide layer are drawn faint
 FAINT = 0.05  # their strength cap (the faintest alpha and width)
@@ -109,8 +114,12 @@ EDGE_LEGEND = {
 }
 
 
-class NetworkDiagram(DiagramLayout, QWidget):
-    """Inputs, hidden neurons and output as circles; weights as edges; hover for numbers."""
+class NetworkDiagram(QWidget):
+    """Inputs, hidden neurons and output as circles; weights as edges; hover for numbers.
+
+    Where the circles, edges and labels are is its ``geometry``'s (``DiagramGeometry``), which its ``view``
+    (``DiagramView``) fits to the widget; the diagram styles them, picks and describes what is under the pointer.
+    """
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -125,8 +134,11 @@ class NetworkDiagram(DiagramLayout, QWidget):
         # Every edge is restyled each frame (its bounding rect changes with its width): a BSP index would be
         # rebuilt each time; a few hundred items are found faster without one.
         self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-        self.view = _View(self.scene)
-        self.view.diagram = self
+        self._hovered = None
+        self.picked: tuple[int, int, int | None] | None = None  # (diagram layer, neuron, source or None)
+        self.magnifier: Magnifier | None = None
+        self.geometry = DiagramGeometry(self.scene, self._hover, self._neurons_moved)
+        self.view = DiagramView(self.scene, self.geometry, self._clicked)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -164,31 +176,50 @@ class NetworkDiagram(DiagramLayout, QWidget):
         self.sizes: tuple[int, ...] = ()
         self.activation = ""
         self.activations: tuple[str, ...] = ()  # one per hidden layer
-        self.layer_gap = LAYER_GAP  # scene units between layers; fit() adapts it to the view's aspect ratio
-        self._label_anchors: list[tuple[QGraphicsSimpleTextItem, NeuronItem, str]] = []
-        self._label_floor: dict[str, tuple[int, int]] = {}  # side → (label columns, every n-th label) this fit
-        self.neurons: list[list[NeuronItem]] = []
-        self.layer_labels: list[QGraphicsSimpleTextItem] = []  # "16 relu" over/under each hidden layer
-        self.edges: list[EdgeItem] = []
         self.weights: list = []
         self.grads: list = []
-        self._hovered = None
-        self._pen_cache: dict = {}
+        self._pens = EdgePens(self.colors)
         self._font = QFont()
         self._font.setPointSizeF(plot_text_size(None, 1.1))
         self._font.setBold(True)
+        self.geometry.set_label_style(self._font, QColor(self.colors.plot_text))
         self.maps: dict[tuple[int, int], np.ndarray] = {}  # (layer, index) → the unit's output over the plane
         self.map_images: dict[tuple[int, int], QImage] = {}
         self.dead: set[tuple[int, int]] = set()
-        self.picked: tuple[int, int, int | None] | None = None  # (diagram layer, neuron, source or None)
-        self._edge_ends = np.zeros((0, 4))
         self._pick_items: list = []
-        self.magnifier: Magnifier | None = None
         self._update_key()
+
+    # The geometry's, read here by the rest of the app: the circles per layer, the edges (in ``edge_item``'s
+    # order), the layers' labels and the distance between layers.
+
+    @property
+    def neurons(self) -> list[list[NeuronItem]]:
+        return self.geometry.neurons
+
+    @property
+    def edges(self) -> list[EdgeItem]:
+        return self.geometry.edges
+
+    @property
+    def layer_labels(self) -> list:
+        return self.geometry.layer_labels
+
+    @property
+    def layer_gap(self) -> float:
+        return self.geometry.layer_gap
+
+    def label_margins(self) -> tuple[float, float]:
+        """Pixels left and right of the circles for the input names and 'score' (they ignore the zoom)."""
+        return self.geometry.label_margins()
+
+    def layer_activation(self, layer: int) -> str:
+        """The activation of hidden layer ``layer`` (1 = the first)."""
+        if 1 <= layer <= len(self.activations):
+            return self.activations[layer - 1]
+        return self.activation
 
     # ------------------------------------------------------------- building
 
-    _tallest, _neuron_gap = 1, NEURON_GAP  # the tallest layer's size and its neurons' spacing (scene units)
     input_labels: tuple[str, ...] = ()  # the inputs' names when not x1, x2 (regression's x, typed features)
     class_names: list[str] | None = None  # the data's names for its classes and coordinates (hover text)
     feature_names: list[str] | None = None
@@ -226,38 +257,17 @@ class NetworkDiagram(DiagramLayout, QWidget):
         self.sizes, self.activation, self.activations = sizes, activation, activations
         self._hovered = None
         self.scene.clear()
-        self.neurons, self.edges, self._label_anchors = [], [], []
-        self.layer_gap = LAYER_GAP
         self.maps, self.map_images, self.dead, self.picked, self._pick_items = {}, {}, set(), None, []
         self.magnifier = Magnifier()
         self.scene.addItem(self.magnifier)
-        tallest = max(sizes) if sizes else 1
-        gap = NEURON_GAP * min(1.0, 16 / tallest)  # wide layers are squeezed to the height of 16 neurons
-        self._tallest, self._neuron_gap = tallest, gap
-        radius = min(RADIUS, 0.42 * gap)  # big enough to read the unit maps inside
-        for layer, n in enumerate(sizes):
-            x = layer * LAYER_GAP
-            column = []
-            # a narrow layer (the two inputs) is spread over the middle of the tallest one: its labels, a fixed
-            # size in pixels, never overlap however small the view
-            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
-            for j in range(n):
-                y = (j - (n - 1) / 2) * spread
-                column.append(NeuronItem(self, layer, j, QPointF(x, y), radius))
-            self.neurons.append(column)
-        for layer in range(1, len(sizes)):
-            for row in range(sizes[layer]):
-                for col in range(sizes[layer - 1]):
-                    edge = EdgeItem(self, layer, row, col, QLineF())  # (its ends: _neurons_moved, below)
-                    self.scene.addItem(edge)
-                    self.edges.append(edge)
+        geometry = self.geometry
+        geometry.build(sizes)
         last = len(sizes) - 1
-        for layer, column in enumerate(self.neurons):
+        for layer, column in enumerate(geometry.neurons):
             for item in column:
-                self.scene.addItem(item)
                 self._style_neuron(item, layer, last)
-        self._add_labels(last)
-        self._neurons_moved()
+        geometry.add_labels(self.input_labels, self.layer_activation)
+        geometry.neurons_moved()
         self._update_key()
         self.view.fit()
         if self.weights:
@@ -285,7 +295,7 @@ class NetworkDiagram(DiagramLayout, QWidget):
         recolored = pal != self.colors
         self.colors = pal
         if recolored:
-            self._pen_cache = {}
+            self._pens = EdgePens(pal)
         self.view.setBackgroundBrush(QBrush(QColor(pal.plot_background)))
         self._font = QFont(self._font)
         self._font.setPointSizeF(plot_text_size(presentation, 1.1))
@@ -297,10 +307,7 @@ class NetworkDiagram(DiagramLayout, QWidget):
                     pen = item.dead_mark.pen()
                     pen.setColor(QColor(pal.error))
                     item.dead_mark.setPen(pen)
-        for label, _item, _side in self._label_anchors:
-            label.setFont(self._font)
-            label.setBrush(QBrush(QColor(pal.plot_text)))
-            _place(label)
+        self.geometry.set_label_style(self._font, QColor(pal.plot_text))
         if self.magnifier is not None:
             self.magnifier.apply_palette(pal, presentation)
         if recolored:
@@ -443,9 +450,10 @@ class NetworkDiagram(DiagramLayout, QWidget):
                     return False
                 self.pick(item.layer, item.index, None)
                 return True
-        if not len(self._edge_ends):
+        ends = self.geometry.edge_ends
+        if not len(ends):
             return False
-        a, b = self._edge_ends[:, :2], self._edge_ends[:, 2:]
+        a, b = ends[:, :2], ends[:, 2:]
         p = np.array([pos.x(), pos.y()])
         ab = b - a
         t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
@@ -524,28 +532,8 @@ class NetworkDiagram(DiagramLayout, QWidget):
             key = (s, w, a)
             if key != edge.style_key:
                 edge.style_key = key
-                edge.setPen(self._pen(key))
+                edge.setPen(self._pens.pen(key))
                 edge.setZValue(w)  # strong edges on top of faint ones
-
-    def _pen(self, key) -> QPen:
-        pen = self._pen_cache.get(key)
-        if pen is None:
-            positive, w, a = key
-            # Faint edges are mixed with the background rather than drawn translucent: same look, and
-            # antialiased opaque lines paint about three times faster in Qt's raster engine.
-            base = QColor(self.colors.sign_colors[1] if positive else self.colors.sign_colors[0])
-            back = QColor(self.colors.plot_background)
-            f = 0.12 + 0.88 * a / (ALPHA_LEVELS - 1)
-            color = QColor(
-                round(back.red() + (base.red() - back.red()) * f),
-                round(back.green() + (base.green() - back.green()) * f),
-                round(back.blue() + (base.blue() - back.blue()) * f),
-            )
-            pen = QPen(color, 0.5 + (MAX_EDGE_WIDTH - 0.5) * w / (WIDTH_LEVELS - 1))
-            pen.setCosmetic(True)
-            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # round caps cost 4× the paint time; ends hide under circles
-            self._pen_cache[key] = pen
-        return pen
 
     # --------------------------------------------------------------- hover
 
@@ -593,6 +581,13 @@ class NetworkDiagram(DiagramLayout, QWidget):
         into = (ends[:, 0] == item.layer) & (ends[:, 1] == item.index)
         out = (ends[:, 0] == item.layer + 1) & (ends[:, 2] == item.index)
         return into | out
+
+    def _neurons_moved(self) -> None:
+        """The pick and the magnifier follow the neurons' new places (the geometry moved them)."""
+        if self.picked is not None:
+            self.pick(*self.picked, emit=False)
+        if self._hovered is not None:
+            self._magnify(self._hovered if isinstance(self._hovered, NeuronItem) else None)
 
     def _hover(self, item) -> None:
         neuron_changed = item is not self._hovered and NeuronItem in (type(item), type(self._hovered))

@@ -3,14 +3,16 @@ outputs spaced so their fixed-size labels never touch, and the view that keeps t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QTransform
-from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView
+from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont, QTransform
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView
 
 from autograd_core.language.naming import input_name
 
-from .network_items import NeuronItem
+from .network_items import RADIUS, EdgeItem, HoverReport, NeuronItem
 
 LAYER_GAP = 220.0  # the gap a diagram is built with; fit() then stretches it to the view's shape
 MIN_LAYER_GAP, MAX_LAYER_GAP = 160.0, 800.0  # a tall view keeps layers apart, a very wide one does not draw threads
@@ -20,14 +22,18 @@ LABEL_GAP_PX = 4.0  # the input and output labels (a fixed size in pixels) keep 
 PICK_TOLERANCE_PX = 6.0  # a click this close to an edge picks it
 
 
-class _View(QGraphicsView):
-    """Keeps the whole network in view when the widget is resized."""
+class DiagramView(QGraphicsView):
+    """Keeps the whole network in view when the widget is resized: the geometry it is given places the layers
+    and labels for the view's shape, and a left click goes to ``clicked`` (scene point, tolerance in scene units;
+    True when it picked something)."""
 
     held = 0  # inside NetworkDiagram.fitting_once: resizes wait for one fit at the end
     missed = False
+    margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
 
-    def __init__(self, *args):
-        super().__init__(*args)
+    def __init__(self, scene, geometry: DiagramGeometry, clicked: Callable[[QPointF, float], bool]):
+        super().__init__(scene)
+        self.geometry, self.clicked = geometry, clicked
         # One fit per turn of the event loop: a dock shown or a window resized resizes the view several times in
         # one turn (layout, then each splitter), and every fit moves each edge.  The fit waits for a 0 ms timer
         # or the window's next paint, whichever comes first (see eventFilter): no frame shows it unfitted.
@@ -69,24 +75,19 @@ class _View(QGraphicsView):
         if self._fit_timer.isActive():
             self.fit()
 
-    margin_px = (64, 34)  # room for the labels, which keep their size in pixels whatever the zoom
-
     def mousePressEvent(self, event):
-        if event.button() == Qt.MouseButton.LeftButton and self.diagram is not None:
+        if event.button() == Qt.MouseButton.LeftButton:
             scale = max(self.transform().m11(), 1e-6)
-            if self.diagram._clicked(self.mapToScene(event.position().toPoint()), PICK_TOLERANCE_PX / scale):
+            if self.clicked(self.mapToScene(event.position().toPoint()), PICK_TOLERANCE_PX / scale):
                 event.accept()
                 return
         super().mousePressEvent(event)
-
-    diagram = None
 
     def fit(self):
         # the input and output labels keep their size in pixels: spaced for the zoom, they never touch; set in
         # two columns they need more room beside the network, and the network is fitted again (at most once a side)
         self._fit_timer.stop()
-        if self.diagram is not None:
-            self.diagram._label_floor = {}
+        self.geometry.start_fit()
         for _ in range(4):
             if not self._fit_once():
                 break
@@ -96,11 +97,11 @@ class _View(QGraphicsView):
         items = [i for i in self.scene().items() if isinstance(i, NeuronItem)] if self.scene() else []
         if not items:
             return False
-        left, right = self.diagram.label_margins() if self.diagram is not None else (self.margin_px[0],) * 2
+        geometry = self.geometry
+        left, right = geometry.label_margins()
         top = self.margin_px[1]
-        if self.diagram is not None:
-            # The network's height is fixed, its width is not: stretch the layers to the view's shape first.
-            self.diagram.fit_to_aspect(self.viewport().width() - left - right, self.viewport().height() - 2 * top)
+        # The network's height is fixed, its width is not: stretch the layers to the view's shape first.
+        geometry.fit_to_aspect(self.viewport().width() - left - right, self.viewport().height() - 2 * top)
         rect = items[0].sceneBoundingRect()
         for item in items[1:]:
             rect = rect.united(item.sceneBoundingRect())
@@ -113,20 +114,66 @@ class _View(QGraphicsView):
         shown = rect.adjusted(-left / scale, -top / scale, right / scale, top / scale)
         self.setSceneRect(shown)  # the scene's own rect only grows: an old, wider layout would be centered instead
         self.fitInView(shown, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.diagram is not None:
-            self.diagram.fit_layer_labels(self.diagram.layer_gap * self.transform().m11())
-            return self.diagram.space_labels(self.transform().m11())
-        return False
+        geometry.fit_layer_labels(geometry.layer_gap * self.transform().m11())
+        return geometry.space_labels(self.transform().m11())
 
 
-class DiagramLayout:
-    """The NetworkDiagram's geometry: layer spacing, label placement and spacing (mixed into the widget, which
-    owns the neurons, labels and scene these methods move)."""
+class DiagramGeometry:
+    """Where the network diagram's circles, edges and labels are: it builds them into ``scene`` for an
+    architecture, spaces the layers for the view's shape and the labels for its zoom, and moves every edge and
+    label after its neurons.  ``hover`` goes to each item built (which item the pointer is over); ``moved`` is
+    called after neurons moved (the diagram puts its pick and magnifier back over them)."""
+
+    def __init__(self, scene: QGraphicsScene, hover: HoverReport, moved: Callable[[], None]):
+        self.scene, self.hover, self.moved = scene, hover, moved
+        self.layer_gap = LAYER_GAP  # scene units between layers; fit() adapts it to the view's aspect ratio
+        self.neurons: list[list[NeuronItem]] = []
+        self.edges: list[EdgeItem] = []
+        self.label_anchors: list[tuple[QGraphicsSimpleTextItem, NeuronItem, str]] = []
+        self.label_floor: dict[str, tuple[int, int]] = {}  # side → (label columns, every n-th label) this fit
+        self.layer_labels: list[QGraphicsSimpleTextItem] = []  # "16 relu" over/under each hidden layer
+        self.edge_ends = np.zeros((0, 4))  # each edge's (x1, y1, x2, y2), for picking the nearest
+        self.tallest, self.neuron_gap = 1, NEURON_GAP  # the tallest layer's size and its neurons' spacing
+        self.font = QFont()
+        self.text_color = QColor()
+
+    def build(self, sizes: tuple[int, ...]) -> None:
+        """The neurons and edges of layer sizes (inputs, hidden…, outputs), into the (cleared) scene; the edges
+        get their ends when the labels are added (``add_labels``)."""
+        self.neurons, self.edges, self.label_anchors, self.layer_labels = [], [], [], []
+        self.layer_gap = LAYER_GAP
+        tallest = max(sizes) if sizes else 1
+        gap = NEURON_GAP * min(1.0, 16 / tallest)  # wide layers are squeezed to the height of 16 neurons
+        self.tallest, self.neuron_gap = tallest, gap
+        radius = min(RADIUS, 0.42 * gap)  # big enough to read the unit maps inside
+        for layer, n in enumerate(sizes):
+            x = layer * LAYER_GAP
+            column = []
+            # a narrow layer (the two inputs) is spread over the middle of the tallest one: its labels, a fixed
+            # size in pixels, never overlap however small the view
+            spread = gap if n >= tallest else max(gap, (tallest - 1) * gap / (n + 1))
+            for j in range(n):
+                y = (j - (n - 1) / 2) * spread
+                column.append(NeuronItem(self.hover, layer, j, QPointF(x, y), radius))
+            self.neurons.append(column)
+        for layer in range(1, len(sizes)):
+            for row in range(sizes[layer]):
+                for col in range(sizes[layer - 1]):
+                    edge = EdgeItem(self.hover, layer, row, col, QLineF())  # (its ends: neurons_moved)
+                    self.scene.addItem(edge)
+                    self.edges.append(edge)
+        for column in self.neurons:
+            for item in column:
+                self.scene.addItem(item)
+
+    def start_fit(self) -> None:
+        """A new fit: its labels may take fewer columns again (``space_labels`` only adds within one fit)."""
+        self.label_floor = {}
 
     def label_margins(self) -> tuple[float, float]:
         """Pixels left and right of the circles for the input names and 'score' (they ignore the zoom)."""
         widths = {"left": 0.0, "right": 0.0}
-        for label, _item, side in self._label_anchors:
+        for label, _item, side in self.label_anchors:
             if side in widths:
                 widths[side] = max(widths[side], label.boundingRect().width() + abs(label.data(2) or 0.0))
         return widths["left"] + 14, widths["right"] + 14
@@ -146,9 +193,9 @@ class DiagramLayout:
         spans = len(self.neurons) - 1
         gap = (width_px * height / height_px - 2 * radius) / spans
         widest = max(LAYER_GAP, min(MAX_LAYER_GAP, (MAX_ASPECT * height - 2 * radius) / spans))
-        self._place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
+        self.place_layers(min(widest, max(MIN_LAYER_GAP, gap)))
 
-    def _place_layers(self, gap: float) -> None:
+    def place_layers(self, gap: float) -> None:
         """Move the layers ``gap`` apart, and everything placed from neuron centers with them (no rebuild: maps,
         dead marks and the picked weight stay)."""
         if abs(gap - self.layer_gap) < 0.5:
@@ -157,22 +204,22 @@ class DiagramLayout:
         for layer, column in enumerate(self.neurons):
             for item in column:
                 item.move_to(QPointF(layer * gap, item.rect().center().y()))
-        self._neurons_moved()
+        self.neurons_moved()
 
     def space_labels(self, scale: float) -> bool:
         """Space the inputs and the outputs so that their labels, a fixed size in pixels, keep LABEL_GAP_PX
         apart at the zoom ``scale``: a narrow layer spreads towards the height of the tallest one; where that is
         not enough (a very short view, a layer as tall as the tallest) its labels alternate between two columns,
         and where even that is not enough only every second (third …) label is shown (the hover names every
-        node).  A fit's repeated calls only ever add columns or thin labels out (``_label_floor``), so they
+        node).  A fit's repeated calls only ever add columns or thin labels out (``label_floor``), so they
         settle.  True when the room the labels take beside the network changed."""
         if len(self.neurons) < 2 or scale <= 0:
             return False
         moved, widened = False, False
-        tallest, gap = self._tallest, self._neuron_gap
+        tallest, gap = self.tallest, self.neuron_gap
         for layer, side in ((0, "left"), (len(self.neurons) - 1, "right")):
             column = self.neurons[layer]
-            labels = [(column.index(item), label) for label, item, where in self._label_anchors if where == side]
+            labels = [(column.index(item), label) for label, item, where in self.label_anchors if where == side]
             n = len(column)
             if n < 2 or not labels:
                 continue
@@ -189,9 +236,9 @@ class DiagramLayout:
             every = 1
             while columns * every * pitch < height - 1e-6 and every < n:
                 every += 1
-            least_columns, least_every = self._label_floor.get(side, (1, 1))
+            least_columns, least_every = self.label_floor.get(side, (1, 1))
             columns, every = max(columns, least_columns), max(every, least_every)
-            self._label_floor[side] = (columns, every)
+            self.label_floor[side] = (columns, every)
             stride = max(label.boundingRect().width() for _j, label in labels) + 2 * LABEL_GAP_PX
             for j, label in labels:
                 label.setVisible(j % every == 0)
@@ -201,11 +248,11 @@ class DiagramLayout:
                     _place(label)
                     widened = True
         if moved:
-            self._neurons_moved()
+            self.neurons_moved()
         return widened
 
-    def _neurons_moved(self) -> None:
-        """Edges, labels, the pick and the magnifier follow the neurons' new places."""
+    def neurons_moved(self) -> None:
+        """Edges and labels follow the neurons' new places (then whoever placed things over them: ``moved``)."""
         # (each neuron's center read once: a 3 × 32 network has 2,200 edges, and each fit moves them all)
         centers = [[(c.x(), c.y()) for c in (n.rect().center() for n in column)] for column in self.neurons]
         ends = np.empty((len(self.edges), 4))
@@ -213,19 +260,24 @@ class DiagramLayout:
             (x1, y1), (x2, y2) = centers[edge.layer - 1][edge.col], centers[edge.layer][edge.row]
             edge.setLine(x1, y1, x2, y2)
             ends[k] = (x1, y1, x2, y2)
-        self._edge_ends = ends
-        for label, item, side in self._label_anchors:
+        self.edge_ends = ends
+        for label, item, side in self.label_anchors:
             label.setPos(_anchor(item.rect(), side))
-        if self.picked is not None:
-            self.pick(*self.picked, emit=False)
-        if self._hovered is not None:
-            self._magnify(self._hovered if isinstance(self._hovered, NeuronItem) else None)
+        self.moved()
+
+    def set_label_style(self, font: QFont, color: QColor) -> None:
+        """The labels' font (its size follows the mode) and color (the theme's), for those built later too."""
+        self.font, self.text_color = font, color
+        for label, _item, _side in self.label_anchors:
+            label.setFont(font)
+            label.setBrush(QBrush(color))
+            _place(label)
 
     def _label(self, text: str, anchor: QPointF, align: str) -> QGraphicsSimpleTextItem:
         """Text at a fixed size in pixels (it ignores the zoom), placed left of, right of, above or below ``anchor``."""
         item = QGraphicsSimpleTextItem(text)
-        item.setFont(self._font)
-        item.setBrush(QBrush(QColor(self.colors.plot_text)))
+        item.setFont(self.font)
+        item.setBrush(QBrush(self.text_color))
         item.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
         item.setData(0, align)
         item.setPos(anchor)
@@ -233,12 +285,6 @@ class DiagramLayout:
         item.setZValue(20)
         self.scene.addItem(item)
         return item
-
-    def layer_activation(self, layer: int) -> str:
-        """The activation of hidden layer ``layer`` (1 = the first)."""
-        if 1 <= layer <= len(self.activations):
-            return self.activations[layer - 1]
-        return self.activation
 
     def fit_layer_labels(self, layer_gap_px: float) -> None:
         """Drop the activation from the hidden layers' labels when neighbors (two layers apart) would touch."""
@@ -249,26 +295,29 @@ class DiagramLayout:
                 item.setText(full.split(" ")[0])
             _place(item)
 
-    def _add_labels(self, last: int) -> None:
+    def add_labels(self, input_labels: tuple[str, ...], activation_of: Callable[[int], str]) -> None:
+        """The inputs' names (``input_labels``, else x1, x2 …), the outputs' and each hidden layer's size and
+        activation (``activation_of(layer)``)."""
+        last = len(self.neurons) - 1
         for j, item in enumerate(self.neurons[0] if self.neurons else []):
-            text = self.input_labels[j] if j < len(self.input_labels) else input_name(j)
+            text = input_labels[j] if j < len(input_labels) else input_name(j)
             label = self._label(text, _anchor(item.rect(), "left"), "left")
-            self._label_anchors.append((label, item, "left"))
+            self.label_anchors.append((label, item, "left"))
         if len(self.neurons) > 1:
             outputs = self.neurons[last]
             names = ["score"] if len(outputs) == 1 else [f"score{k + 1}" for k in range(len(outputs))]
             for item, name in zip(outputs, names):
-                self._label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
+                self.label_anchors.append((self._label(name, _anchor(item.rect(), "right"), "right"), item, "right"))
         # Labels keep their size in pixels while the layers come closer as the view shrinks (a 1280×720
         # projector): alternate above/below so neighboring layers' labels never run into each other.
         self.layer_labels = []
         for layer in range(1, last):
             column = self.neurons[layer]
-            activation = self.layer_activation(layer)
+            activation = activation_of(layer)
             text = f"{len(column)} {activation}".strip()
             item, align = (column[0], "above") if layer % 2 else (column[-1], "below")
             label = self._label(text, _anchor(item.rect(), align), align)
-            self._label_anchors.append((label, item, align))
+            self.label_anchors.append((label, item, align))
             label.setData(1, text)
             label.setToolTip(f"{text}: {len(column)} neurons, activation {activation or 'none'}")
             self.layer_labels.append(label)

@@ -184,14 +184,14 @@ def test_parse_errors_underline_the_span_and_keep_the_last_graph(qtbot, panel, t
     assert end == max(err.end_column - 1, start + 1) or end <= len(text)
     # the last good graph stays on screen, dimmed
     assert shown(panel) == before
-    assert panel.view.dimmed and panel.view._root.opacity() < 0.5
+    assert panel.view.dimmed and panel.view.builder.root.opacity() < 0.5
     # fixing the text brings it back
     edit.selectAll()
     qtbot.keyClick(edit, Qt.Key.Key_Delete)
     qtbot.keyClicks(edit, "y = a*b")
     qtbot.waitUntil(lambda: panel.state.error is None, timeout=3000)
     assert not label.isVisible() and panel.editor.error_span() is None
-    assert not panel.view.dimmed and panel.view._root.opacity() == 1.0
+    assert not panel.view.dimmed and panel.view.builder.root.opacity() == 1.0
 
 
 def test_error_span_matches_the_library_position(qtbot, panel):

@@ -142,7 +142,7 @@ def test_zoomed_out_boxes_still_answer_the_mouse(qtbot):
     view.fit()
     view.zoom(0.1)  # far out: plain boxes, painted by the layer
     view.viewport().grab()
-    assert view._plain
+    assert view.builder.plain
     box = group_box(view, "h7")
     point = view.mapFromScene(box.pos())
     assert view.node_at(point) == "group:h7"
@@ -198,14 +198,14 @@ def test_a_2000_node_graph_built_in_batches_draws_every_node_and_edge(qtbot):
     view = panel.view
     batches = []
     view.layout_started.connect(lambda: batches.clear())
-    original = view._run_batch
+    original = view.builder.run_batch
 
     def counted():
-        batches.append(len(view._pending))
+        batches.append(len(view.builder.pending))
         original()
 
-    view._batch_timer.timeout.disconnect()
-    view._batch_timer.timeout.connect(counted)
+    view.builder.batch_timer.timeout.disconnect()
+    view.builder.batch_timer.timeout.connect(counted)
     view.expand_all()
     qtbot.waitUntil(lambda: not view.busy, timeout=60000)
     assert len(batches) >= 2  # built over several event-loop turns
@@ -213,7 +213,7 @@ def test_a_2000_node_graph_built_in_batches_draws_every_node_and_edge(qtbot):
     assert set(view.nodes) == set(graph.nodes) and len(view.nodes) > 2000
     assert set(view.edges) == set(graph.edges(keys=True))
     rect = view.graph_rect()
-    assert rect == view._root.childrenBoundingRect()  # kept while building, not asked of 4,000 items
+    assert rect == view.builder.root.childrenBoundingRect()  # kept while building, not asked of 4,000 items
     slack = rect.adjusted(-1e-6, -1e-6, 1e-6, 1e-6)  # (a box on the edge: boxes fit their text, widths are fractional)
     assert all(slack.contains(item.sceneBoundingRect()) for item in view.nodes.values())
 
@@ -243,17 +243,17 @@ def test_typing_a_new_expression_while_a_big_one_is_being_drawn_shows_only_the_n
     panel.state.load(neurons(340), {})
     # (the big graph itself drawn, as its overview: not the small one, before the big one reached the view)
     qtbot.waitUntil(lambda: not view.busy and view.base_graph.number_of_nodes() > 2000, timeout=60000)
-    original = view._run_batch
+    original = view.builder.run_batch
 
     def one_batch_then_hold():  # (on a fast machine the whole build ends between two of waitUntil's looks)
         original()
-        if view.nodes and view._pending:
-            view._batch_timer.stop()
+        if view.nodes and view.builder.pending:
+            view.builder.batch_timer.stop()
 
-    view._batch_timer.timeout.disconnect()
-    view._batch_timer.timeout.connect(one_batch_then_hold)
+    view.builder.batch_timer.timeout.disconnect()
+    view.builder.batch_timer.timeout.connect(one_batch_then_hold)
     view.expand_all()
-    qtbot.waitUntil(lambda: bool(view._pending) and bool(view.nodes), timeout=60000)
+    qtbot.waitUntil(lambda: bool(view.builder.pending) and bool(view.nodes), timeout=60000)
     assert view.busy
     panel.evaluate(small)
     only_the_small_one_is_drawn()
@@ -279,12 +279,12 @@ def test_a_big_overview_makes_edge_items_only_when_needed_and_its_bundles_bound_
     for item in items[1:]:
         eager = eager.united(item.boundingRect())
     assert union == eager
-    assert all(item.parentItem() is view._root and not item.highlighted for item in items)
+    assert all(item.parentItem() is view.builder.root and not item.highlighted for item in items)
     # an item made while the graph is still being built (a highlight before its trunk's item is) has the same
     # bounds: a trunk's rectangle is measured from the drawing as its item measures it
-    kept, view._trunk_rects = view._trunk_rects, {}
+    kept, view.builder.trunk_rects = view.builder.trunk_rects, {}
     assert kept and all(view.trunk_rect(source) == rect for source, rect in kept.items())
-    view._trunk_rects = kept
+    view.builder.trunk_rects = kept
     # a highlight makes (or reuses) only the items of its edges
     view.expand_all()
     qtbot.waitUntil(lambda: not view.busy, timeout=30000)

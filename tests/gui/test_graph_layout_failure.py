@@ -92,6 +92,9 @@ def test_a_layout_outdated_while_it_waits_its_turn_is_never_computed(qtbot, monk
     view.resize(900, 600)
     qtbot.addWidget(view)
     view.show()
+    # (the look for a better layout 200 ms after the first resize, once done: else it may lay the last graph out
+    # again, and count, when the three graphs are drawn within those 200 ms)
+    qtbot.waitUntil(lambda: view.settled, timeout=5000)
     real = fit_module.compute_drawing
     release, laid_out = threading.Event(), []
 
@@ -124,11 +127,11 @@ def test_a_layout_that_ends_after_its_view_was_deleted_ends_quietly(qtbot):
     import shiboken6
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    from gui.graph_view.view import _layout_job
+    from gui.graph_view.layout_runner import layout_job
 
     view = GraphView()
-    signals, generation = view._signals, view._current_generation()
-    current = WeakMethod(view._current_generation)
+    signals, generation = view.layouts.signals, view.layouts.current_generation()
+    current = WeakMethod(view.layouts.current_generation)
     graph = to_networkx(chain(3))
     view.deleteLater()
     del view
@@ -136,4 +139,4 @@ def test_a_layout_that_ends_after_its_view_was_deleted_ends_quietly(qtbot):
     gc.collect()
     assert not shiboken6.isValid(signals)  # deleted with its view, not left to the layout thread
     sizes = {node: (80.0, 40.0) for node in graph}
-    _layout_job(generation, graph, "layered", sizes, (900.0, 600.0), (120.0, 30.0), signals, None, current)
+    layout_job(generation, graph, "layered", sizes, (900.0, 600.0), (120.0, 30.0), signals, None, current)

@@ -149,8 +149,8 @@ def test_a_png_exported_in_bands_is_the_picture_painted_in_one_go(qtbot, view, t
     y = sum(((x * k).tanh() for k in range(1, 9)), Tensor(0.0))
     draw(qtbot, view, to_networkx(y))
     whole = view.render_image()
-    image, rect, scale = view._export_canvas()
-    assert len(view._export_bands(image, rect, scale)) > 5
+    image, rect, scale = view.exporter.canvas()
+    assert len(view.exporter.bands_of(image, rect, scale)) > 5
     said = []
     view.message.connect(said.append)
     png = tmp_path / "bands.png"
@@ -176,8 +176,8 @@ def test_a_banded_export_lets_the_event_loop_run_between_its_bands(qtbot, view, 
     x = Tensor(0.5, label="x")
     draw(qtbot, view, to_networkx(sum(((x * k).tanh() for k in range(1, 9)), Tensor(0.0))))
     painted = []
-    original = view._paint_band
-    monkeypatch.setattr(view, "_paint_band", lambda *a: (painted.append(1), original(*a)))
+    original = view.exporter.paint_band
+    monkeypatch.setattr(view.exporter, "paint_band", lambda *a: (painted.append(1), original(*a)))
     said = []
     view.message.connect(said.append)
     view.export(str(tmp_path / "bands.png"), background=True)
@@ -197,23 +197,23 @@ def test_two_banded_exports_at_once_both_keep_the_boxes_text_and_restore_the_vie
     draw(qtbot, view, to_networkx(neuron()))
     view.scale(0.05, 0.05)  # zoomed far out: the box layer paints plain boxes
     view.viewport().repaint()
-    assert view._plain
+    assert view.builder.plain
     whole = view.render_image()
-    assert view._plain  # (a one-go export restores it at once)
+    assert view.builder.plain  # (a one-go export restores it at once)
     said = []
     view.message.connect(said.append)
     first, second = tmp_path / "first.png", tmp_path / "second.png"
     view.export(str(first), background=True)
-    image, rect, scale = view._export_canvas()
-    for _ in range(len(view._export_bands(image, rect, scale)) // 2):  # the first export half done
+    image, rect, scale = view.exporter.canvas()
+    for _ in range(len(view.exporter.bands_of(image, rect, scale)) // 2):  # the first export half done
         QApplication.processEvents()
     view.export(str(second), background=True)
-    assert view._exporting and not view._plain
+    assert view.exporter.exporting and not view.builder.plain
     qtbot.waitUntil(lambda: len([t for t in said if t.startswith("Graph saved")]) == 2, timeout=10_000)
     for png in (first, second):
         saved = QImage(str(png)).convertToFormat(whole.format())
         assert saved.size() == whole.size() and saved == whole
-    assert not view._exporting and view._plain
+    assert not view.exporter.exporting and view.builder.plain
 
 
 def test_a_graph_redrawn_during_a_banded_export_stops_it_with_a_message(qtbot, view, tmp_path, monkeypatch):
@@ -225,11 +225,11 @@ def test_a_graph_redrawn_during_a_banded_export_stops_it_with_a_message(qtbot, v
     view.message.connect(said.append)
     png = tmp_path / "stopped.png"
     view.export(str(png), background=True)
-    view._generation += 1  # what a new layout of another graph does
+    view.layouts.new_generation()  # what a new layout of another graph does
     qtbot.waitUntil(lambda: len(said) == 2, timeout=10_000)
     assert said[1] == f"The graph changed while it was being exported: {png} not written"
     qtbot.wait(100)
-    assert not png.exists() and not view._exporting
+    assert not png.exists() and not view.exporter.exporting
 
 
 def test_export_png_and_svg(qtbot, view, tmp_path):
@@ -257,9 +257,9 @@ def test_dimming_and_non_finite_marker(qtbot, view):
     log_node = next(n for n, a in graph.nodes(data=True) if a["op"] == "log")
     assert view.nodes[log_node].non_finite and math.isnan(view.nodes[log_node].value)
     view.set_dimmed(True, "Line 1, column 3: oops")
-    assert view._root.opacity() < 0.5 and view._overlay.isVisible()
+    assert view.builder.root.opacity() < 0.5 and view.error_label.isVisible()
     view.set_dimmed(False)
-    assert view._root.opacity() == 1.0 and not view._overlay.isVisible()
+    assert view.builder.root.opacity() == 1.0 and not view.error_label.isVisible()
 
 
 def test_grad_override_hides_unreached_nodes(qtbot, view):

@@ -79,7 +79,7 @@ def test_resizing_moves_edges_maps_marks_labels_and_the_pick_with_the_neurons(qt
         target = diagram.neurons[edge.layer][edge.row].rect().center()
         assert edge.line().p1() == source and edge.line().p2() == target
     assert np.allclose(
-        diagram._edge_ends, [[*e.line().p1().toTuple(), *e.line().p2().toTuple()] for e in diagram.edges]
+        diagram.geometry.edge_ends, [[*e.line().p1().toTuple(), *e.line().p2().toTuple()] for e in diagram.edges]
     )
     for layer in (1, 2):
         for item in diagram.neurons[layer]:
@@ -197,11 +197,11 @@ def test_labels_keep_their_presentation_size_and_never_touch_in_a_short_view(qtb
     resize_view(qtbot, diagram, 500, height)
     qtbot.wait(20)
     assert diagram_text_findings(diagram.view) == [], (sizes, height)
-    for label, _item, _side in diagram._label_anchors:
+    for label, _item, _side in diagram.geometry.label_anchors:
         assert label.font().pointSizeF() == pytest.approx(plot_text_size(True, 1.1))
     assert diagram.view.viewport().rect().contains(on_screen(diagram))
     if max(sizes[0], sizes[-1]) <= 3:  # (only six outputs in 110 px show every third name: the hover names all)
-        assert all(label.isVisible() for label, _item, _side in diagram._label_anchors), (sizes, height)
+        assert all(label.isVisible() for label, _item, _side in diagram.geometry.label_anchors), (sizes, height)
     # the inputs stay in order, evenly spaced, within the tallest layer's height
     ys = [item.rect().center().y() for item in diagram.neurons[0]]
     assert ys == sorted(ys)
@@ -214,7 +214,7 @@ def test_the_diagram_text_check_finds_touching_labels(qtbot, diagram):
     from tools.layout_checks import diagram_text_findings
 
     assert diagram_text_findings(diagram.view) == []
-    x1, x2 = (label for label, _item, side in diagram._label_anchors if side == "left")
+    x1, x2 = (label for label, _item, side in diagram.geometry.label_anchors if side == "left")
     scale = diagram.view.transform().m11()
     x2.setPos(x1.pos() + (x1.boundingRect().bottomLeft() - x1.boundingRect().topLeft()) / scale)  # just touching
     found = diagram_text_findings(diagram.view)
