@@ -396,15 +396,17 @@ class LessonPanel(QDockWidget):
             self.predict.focus()
             return False
         index = self.current_task
-        try:
-            perform_all(self.window_, task.reveal)
-        except (ActionFailed, ValueError) as exc:
-            self._say(f"{self.lesson.path}, line {task.line}: the reveal failed: {exc}")
-            return False
-        self._settle()
-        self.tracker.refresh()
-        result = check_prediction(task, guess, self.tracker.state)
-        earned = self.tracker.reveal(index, result.correct)
+        known = self.tracker.truths.get(index)  # revealed already: the answer it showed (not a second reveal)
+        if known is None:
+            try:
+                perform_all(self.window_, task.reveal)
+            except (ActionFailed, ValueError) as exc:
+                self._say(f"{self.lesson.path}, line {task.line}: the reveal failed: {exc}")
+                return False
+            self._settle()
+            self.tracker.refresh()
+        result = check_prediction(task, guess, self.tracker.state, known)
+        earned = self.tracker.reveal(index, result.correct, result.truth)
         note = "" if earned or not result.correct else " (the answer was shown before: no ✓; Restart to try again)"
         sentence = result.sentence[:1].upper() + result.sentence[1:]
         self.predict.say(sentence + "." + note, result.correct)
@@ -456,11 +458,10 @@ class LessonPanel(QDockWidget):
         except (ActionFailed, ValueError) as exc:
             self._say(f"{self.lesson.path}, line {task.line}: Show me failed: {exc}")
         self._settle()
-        self.tracker.end_show_me()
-        if task.kind == "predict" and index == self.current_task:
-            self.tracker.refresh()
-            result = check_prediction(task, 0.0, self.tracker.state)
-            self.predict.say(f"Shown: the answer is {format_number(result.truth)} (no guess: {SHOWN_MARK}).", None)
+        self.tracker.end_show_me(index)
+        truth = self.tracker.truths.get(index)
+        if task.kind == "predict" and index == self.current_task and truth is not None:
+            self.predict.say(f"Shown: the answer is {format_number(truth)} (no guess: {SHOWN_MARK}).", None)
 
     def next_task(self) -> None:
         if self.lesson is not None and self.current_task < len(self.lesson.tasks) - 1:

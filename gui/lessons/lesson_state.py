@@ -14,6 +14,7 @@ import math
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from autograd_core.lessons import LEARNER, SHOWN, LessonError, LessonProgress, check
+from autograd_core.lessons.conditions import evaluate
 from autograd_core.numbers import format_number
 
 SETTINGS_KEY = "lessons/done/"  # + slug -> LessonProgress.to_stored(): "2" (the learner), "3:shown" (Show me)
@@ -174,6 +175,7 @@ class LessonState(QObject):
         self.shown: set[int] = set()  # tasks Show me was asked for: their tick is Show me's
         self.showing = False  # Show me's actions are running: what they tick is Show me's
         self.revealed: set[int] = set()  # predict tasks whose answer is on screen: a guess now earns no ✓
+        self.truths: dict[int, float] = {}  # predict task -> the answer its reveal showed
         self.armed = False  # conditions count only after the state changed since the lesson's start
         self.state: dict = {}
         self._baseline: set[int] = set()  # tasks whose condition already held at the lesson's start
@@ -197,6 +199,7 @@ class LessonState(QObject):
         self.progress = self.remembered(lesson)
         self.shown = set()
         self.revealed = {i for i in range(len(lesson.tasks)) if self.progress.by(i) == SHOWN}
+        self.truths = {}
         self.errors = {}
         self.armed = False
         self.state = build_state(self.window)
@@ -221,7 +224,7 @@ class LessonState(QObject):
         if self.lesson is None:
             return
         self.progress.clear()
-        self.shown, self.revealed = set(), set()
+        self.shown, self.revealed, self.truths = set(), set(), {}
         self._save()
         self.armed = False
         self.changed.emit()
@@ -267,22 +270,35 @@ class LessonState(QObject):
         """Show me runs for task ``index``: its tick, and anything its actions tick, is Show me's."""
         self.shown.add(index)
         self.showing = True
-        if self.lesson is not None and self.lesson.tasks[index].kind == "predict":
-            self.reveal(index, right=False)
 
-    def end_show_me(self) -> None:
+    def end_show_me(self, index: int) -> None:
         self.refresh()
         self.showing = False
+        task = self.lesson.tasks[index] if self.lesson is not None else None
+        if task is not None and task.kind == "predict":
+            self.reveal(index, right=False)
 
-    def reveal(self, index: int, right: bool) -> bool:
+    def reveal(self, index: int, right: bool, truth: float | None = None) -> bool:
         """A prediction's answer is on screen: ✓ for a right guess made before it was, else ◌.  True when the
         learner earned the ✓."""
         earned = right and index not in self.revealed
         self.revealed.add(index)
+        if truth is None and self.lesson is not None:
+            truth = self.truth(index)
+        if truth is not None:
+            self.truths.setdefault(index, truth)
         if self.progress.mark(index, LEARNER if earned else SHOWN):
             self._save()
         self.changed.emit()
         return earned
+
+    def truth(self, index: int) -> float | None:
+        """The answer of predict task ``index`` as the state shows it now (None when it cannot be read)."""
+        try:
+            value = evaluate(self.lesson.tasks[index].predict, self.state)
+        except (LessonError, ValueError, TypeError, KeyError, ZeroDivisionError):
+            return None
+        return float(value) if isinstance(value, int | float) else None
 
     # ---------------------------------------------------------------- progress
 
