@@ -397,6 +397,9 @@ class LessonPanel(QDockWidget):
             return False
         index = self.current_task
         known = self.tracker.truths.get(index)  # revealed already: the answer it showed (not a second reveal)
+        if known is None and self._answer_on_screen(task):  # the learner pressed Backward before guessing
+            self.tracker.revealed.add(index)
+            known = self.tracker.truth(index)
         if known is None:
             try:
                 perform_all(self.window_, task.reveal)
@@ -407,17 +410,29 @@ class LessonPanel(QDockWidget):
             self.tracker.refresh()
         result = check_prediction(task, guess, self.tracker.state, known)
         earned = self.tracker.reveal(index, result.correct, result.truth)
-        note = "" if earned or not result.correct else " (the answer was shown before: no ✓; Restart to try again)"
+        note = "" if earned or not result.correct else " (the answer was on screen before the guess: no ✓; Restart the lesson to try again)"
         sentence = result.sentence[:1].upper() + result.sentence[1:]
         self.predict.say(sentence + "." + note, result.correct)
         return earned
 
+    def _answer_on_screen(self, task) -> bool:
+        """Whether the reveal's backward has run already (its grads are on screen): a reveal that starts with
+        Backward or Step would only add to them, and the guess could be read off the graph."""
+        first = task.reveal[0].verb if task.reveal else ""
+        self.tracker.refresh()
+        return first in ("backward", "step", "step all") and bool(self.tracker.state.get("backward_done"))
+
     def point_at_task(self) -> None:
         """Scroll the current task's control into view and outline it (after the layout settles: a lesson's
-        start moves the columns)."""
+        start moves the columns); a prediction's control is its guess box, not the button that reveals it."""
         if self.lesson is None or not 0 <= self.current_task < len(self.lesson.tasks):
             return
-        widget = task_control(self.window_, self.lesson.tasks[self.current_task])
+        task = self.lesson.tasks[self.current_task]
+        if task.kind == "predict":
+            box = self.predict.guess if task.answer == "number" else self.predict.sign
+            QTimer.singleShot(0, lambda: self.spotlight.point_at(box))
+            return
+        widget = task_control(self.window_, task)
         if widget is not None:
             QTimer.singleShot(0, lambda: self.spotlight.point_at(widget))
 

@@ -100,7 +100,17 @@ def test_a_guess_after_the_answer_was_shown_earns_no_tick(qtbot, window):
     click(qtbot, panel.show_me_button)  # Show me reveals the answer
     assert panel.task_signs()[1] == "◌" and "the answer is 2" in result(panel)
     guess(qtbot, window, 1, "2")
-    assert panel.task_signs()[1] == "◌" and "shown before" in result(panel)
+    assert panel.task_signs()[1] == "◌" and "on screen before the guess" in result(panel)
+
+
+def test_a_guess_after_pressing_backward_earns_no_tick_and_backward_does_not_run_twice(qtbot, window):
+    panel = start(window, "01")
+    pick_task(qtbot, window, 1)
+    backward(qtbot, window)  # the answer is on the graph before the guess
+    guess(qtbot, window, 1, "2")
+    assert "it is 2" in result(panel) and "on screen before the guess" in result(panel)
+    assert panel.task_signs()[1] == "◌" and window.expression.state.values["x"] == 2
+    assert panel.tracker.state["grad"]["x"] == 2  # not 4: the reveal's Backward did not run again
 
 
 def test_the_sign_picker_takes_a_sign_and_enter(qtbot, window):
