@@ -410,7 +410,9 @@ class LessonPanel(QDockWidget):
             self.tracker.refresh()
         result = check_prediction(task, guess, self.tracker.state, known)
         earned = self.tracker.reveal(index, result.correct, result.truth)
-        note = "" if earned or not result.correct else " (the answer was on screen before the guess: no ✓; Restart the lesson to try again)"
+        note = ""
+        if result.correct and not earned:
+            note = " (the answer was on screen before the guess: no ✓; Restart the lesson to try again)"
         sentence = result.sentence[:1].upper() + result.sentence[1:]
         self.predict.say(sentence + "." + note, result.correct)
         return earned
