@@ -41,6 +41,7 @@ from .pointer import Spotlight, task_control
 from .predict_box import PredictBox
 
 DONE, SHOWN_MARK, OPEN = MARKS[LEARNER], MARKS[SHOWN], "○"
+TRAINING_VERBS = frozenset({"preset", "dataset", "layers", "activation", "lr", "epochs", "play", "reset"})
 TASK_HELP = {
     DONE: f"Done: {MARK_HELP[LEARNER]}",
     SHOWN_MARK: f"Done: {MARK_HELP[SHOWN]}. Restart the lesson to do it yourself",
@@ -74,6 +75,10 @@ class LessonPanel(QDockWidget):
         self.tracker.changed.connect(self._show_tasks)
         self._fill_list()
         self.spotlight = Spotlight(window)  # the current task's control, outlined for a moment
+        self._then = None  # a reveal that trains: what to do once the training process has answered
+        self._wait = QTimer(self)
+        self._wait.setInterval(100)
+        self._wait.timeout.connect(self._poll_training)
 
     # ---------------------------------------------------------------- the list
 
@@ -240,6 +245,7 @@ class LessonPanel(QDockWidget):
 
     def start(self, lesson) -> bool:
         """Open ``lesson``: set the app up as it says, step back the controls it does not use."""
+        self._stop_waiting()
         self.lesson = lesson
         self.current_task = 0
         self.title.setText(lesson.title)
@@ -288,6 +294,7 @@ class LessonPanel(QDockWidget):
     def restart(self) -> None:
         if self.lesson is None:
             return
+        self._stop_waiting()
         self.tracker.restart()
         self.window_.training.controller.pause()
         self._setup()
@@ -296,6 +303,7 @@ class LessonPanel(QDockWidget):
 
     def leave(self) -> None:
         """Back to the list; every control that stepped back returns."""
+        self._stop_waiting()
         self.stepped_back.restore()
         self.window_.expression.set_columns_fitted(False)
         self.tracker.stop()
@@ -387,7 +395,7 @@ class LessonPanel(QDockWidget):
         guess.  A guess that is not a number (or no sign) is refused before anything is revealed.  True when the
         learner earned the ✓ (a right guess, made before the answer was on screen)."""
         task = self._task()
-        if task is None or task.kind != "predict":
+        if task is None or task.kind != "predict" or self._then is not None:  # (a reveal still training)
             return False
         try:
             guess = read_guess(typed, task.answer)
@@ -400,22 +408,54 @@ class LessonPanel(QDockWidget):
         if known is None and self._answer_on_screen(task):  # the learner pressed Backward before guessing
             self.tracker.revealed.add(index)
             known = self.tracker.truth(index)
-        if known is None:
-            try:
-                perform_all(self.window_, task.reveal)
-            except (ActionFailed, ValueError) as exc:
-                self._say(f"{self.lesson.path}, line {task.line}: the reveal failed: {exc}")
-                return False
-            self._settle()
-            self.tracker.refresh()
+        if known is not None:
+            return self._judge(index, task, guess, known)
+        try:
+            perform_all(self.window_, task.reveal)
+        except (ActionFailed, ValueError) as exc:
+            self._say(f"{self.lesson.path}, line {task.line}: the reveal failed: {exc}")
+            return False
+        self._settle()
+        if self._after_training(task, lambda: self._judge(index, task, guess, None)):
+            return False  # (judged once the training process has answered)
+        return self._judge(index, task, guess, None)
+
+    def _judge(self, index: int, task, guess: float, known: float | None) -> bool:
+        """The guess against the truth (read now, or ``known`` from the reveal): the sentence, and the mark."""
+        self.tracker.refresh()
         result = check_prediction(task, guess, self.tracker.state, known)
         earned = self.tracker.reveal(index, result.correct, result.truth)
         note = ""
         if result.correct and not earned:
             note = " (the answer was on screen before the guess: no ✓; Restart the lesson to try again)"
         sentence = result.sentence[:1].upper() + result.sentence[1:]
-        self.predict.say(sentence + "." + note, result.correct)
+        if index == self.current_task:
+            self.predict.say(sentence + "." + note, result.correct)
         return earned
+
+    def _after_training(self, task, then) -> bool:
+        """A reveal that trains (Play, new layers) answers when the training process does: call ``then`` once
+        it has taken every command and stopped.  False (nothing to wait for) for any other reveal."""
+        if not any(action.verb in TRAINING_VERBS for action in task.reveal):
+            return False
+        self._then = then
+        self.predict.reveal_button.setEnabled(False)
+        self.predict.say("Revealing: waiting for the training to finish…", None)
+        self._wait.start()
+        return True
+
+    def _poll_training(self) -> None:
+        controller = self.window_.training.controller
+        if self._then is not None and (controller.running or not controller.settled):
+            return
+        self._stop_waiting(run=True)
+
+    def _stop_waiting(self, run: bool = False) -> None:
+        self._wait.stop()
+        then, self._then = self._then, None
+        self.predict.reveal_button.setEnabled(True)
+        if run and then is not None and self.lesson is not None:
+            then()
 
     def _answer_on_screen(self, task) -> bool:
         """Whether the reveal's backward has run already (its grads are on screen): a reveal that starts with
@@ -476,8 +516,14 @@ class LessonPanel(QDockWidget):
             self._say(f"{self.lesson.path}, line {task.line}: Show me failed: {exc}")
         self._settle()
         self.tracker.end_show_me(index)
-        truth = self.tracker.truths.get(index)
-        if task.kind == "predict" and index == self.current_task and truth is not None:
+        if task.kind == "predict" and not self._after_training(task, lambda: self._shown(index)):
+            self._shown(index)
+
+    def _shown(self, index: int) -> None:
+        """Show me revealed a prediction: its answer, kept as the one a later guess is checked against."""
+        self.tracker.refresh()
+        truth = self.tracker.truths.setdefault(index, self.tracker.truth(index))
+        if index == self.current_task and truth is not None:
             self.predict.say(f"Shown: the answer is {format_number(truth)} (no guess: {SHOWN_MARK}).", None)
 
     def next_task(self) -> None:

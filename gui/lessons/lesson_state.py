@@ -283,8 +283,6 @@ class LessonState(QObject):
         learner earned the ✓."""
         earned = right and index not in self.revealed
         self.revealed.add(index)
-        if truth is None and self.lesson is not None:
-            truth = self.truth(index)
         if truth is not None:
             self.truths.setdefault(index, truth)
         if self.progress.mark(index, LEARNER if earned else SHOWN):

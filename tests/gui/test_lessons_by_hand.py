@@ -176,12 +176,12 @@ BY_HAND = {
     ],
     "07": [
         lambda q, w: set_layers(q, w, [16, 16]),
-        lambda q, w: set_layers(q, w, [16, 16, 16]),
+        lambda q, w: guess(q, w, 1, "609"),
         lambda q, w: pick(q, w.training.network_panel.activation, "tanh"),
     ],
     "08": [
         lambda q, w: click(q, w.training.training_panel.article_button),
-        lambda q, w: play_until_finished(q, w),
+        lambda q, w: guess(q, w, 1, "0.65"),
         lambda q, w: open_loss_slice(q, w),
         lambda q, w: (
             type_number(q, w.training.training_panel.lr, 0.1),
