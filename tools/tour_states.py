@@ -547,7 +547,7 @@ def _lesson(slug: str, shown: int = 1) -> Callable[[Tour], None]:
             panel.tasks.setCurrentRow(i)
             panel.show_me_button.click()
             t.wait_until(lambda i=i: panel.task_signs()[i] == "◌" or t.controller.diverged is not None, timeout=120)
-            t.wait_until(lambda: not t.controller.running, timeout=120)
+            t.wait_until(lambda: not t.controller.running and not panel.revealing, timeout=120)
         t.process(60)
 
     return setup

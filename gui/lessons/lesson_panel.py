@@ -444,6 +444,11 @@ class LessonPanel(QDockWidget):
         self._wait.start()
         return True
 
+    @property
+    def revealing(self) -> bool:
+        """A reveal (or Show me) that trains is waiting for the training process to answer."""
+        return self._then is not None
+
     def _poll_training(self) -> None:
         controller = self.window_.training.controller
         if self._then is not None and (controller.running or not controller.settled):

@@ -262,6 +262,15 @@ def test_restart_then_a_tab_switch_ticks_nothing(qtbot, window):
     assert panel.task_marks() == [False] * 3
 
 
+@pytest.mark.parametrize("key", sorted(LESSONS), ids=[LESSONS[k].slug for k in sorted(LESSONS)])
+def test_no_task_is_done_at_a_lessons_start(qtbot, window, key):
+    start(window, key)
+    qtbot.waitUntil(lambda: window.training.controller.settled, timeout=TIMEOUT)
+    state = build_state(window)
+    met = [t.text for t in LESSONS[key].tasks if t.kind == "do" and check(t.condition, state)]
+    assert not met
+
+
 def test_every_zero_grad_a_lesson_names_is_the_buttons_label(window):
     label = window.expression.backward.zero_button.text()
     named = [

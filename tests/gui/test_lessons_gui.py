@@ -31,7 +31,7 @@ def test_show_me_marks_each_task_in_turn_as_shown(qtbot, window, lesson):
     for i in range(len(lesson.tasks)):
         panel.tasks.setCurrentRow(i)
         panel.show_me_button.click()
-        qtbot.waitUntil(lambda i=i: panel.task_signs()[i] == "◌", timeout=TIMEOUT)
+        qtbot.waitUntil(lambda i=i: panel.task_signs()[i] == "◌" and not panel.revealing, timeout=TIMEOUT)
         window.training.controller.pause()
     assert not any(panel.task_marks())  # Show me's mark is never the learner's
     assert panel.tracker.remembered(lesson).learner_count == 0 and not panel.tracker.remembered(lesson).lesson_done
