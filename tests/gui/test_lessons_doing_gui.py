@@ -265,7 +265,8 @@ def test_restart_then_a_tab_switch_ticks_nothing(qtbot, window):
 @pytest.mark.parametrize("key", sorted(LESSONS), ids=[LESSONS[k].slug for k in sorted(LESSONS)])
 def test_no_task_is_done_at_a_lessons_start(qtbot, window, key):
     start(window, key)
-    qtbot.waitUntil(lambda: window.training.controller.settled, timeout=TIMEOUT)
+    if LESSONS[key].tab == "training":  # (its setup's settings reach the training process first)
+        qtbot.waitUntil(lambda: window.training.controller.settled, timeout=TIMEOUT)
     state = build_state(window)
     met = [t.text for t in LESSONS[key].tasks if t.kind == "do" and check(t.condition, state)]
     assert not met
