@@ -555,15 +555,31 @@ def _lesson(slug: str, shown: int = 1) -> Callable[[Tour], None]:
         panel = t.window.lessons
         lesson = next(lesson for lesson in load_lessons()[0] if lesson.slug == slug)
         panel.leave()
-        panel.tracker.done = set()
-        panel.tracker._save()
+        t.window.settings.set("lessons/done/" + slug, [])  # (no progress from an earlier state)
         panel.start(lesson)
         t.controller.pause()
         for i in range(min(shown, len(lesson.tasks))):
             panel.tasks.setCurrentRow(i)
             panel.show_me_button.click()
-            t.wait_until(lambda i=i: panel.task_marks()[i] or t.controller.diverged is not None, timeout=120)
-            t.wait_until(lambda: not t.controller.running, timeout=120)
+            t.wait_until(lambda i=i: panel.task_signs()[i] == "◌" or t.controller.diverged is not None, timeout=120)
+            t.wait_until(lambda: not t.controller.running and not panel.revealing, timeout=120)
+        t.process(60)
+
+    return setup
+
+
+def _lesson_predict(slug: str, index: int, typed: str | None, shown: int = 0) -> Callable[[Tour], None]:
+    """A lesson's predict task: ``typed`` guessed and checked (None: before the guess), its first ``shown``
+    tasks done by Show me (◌) first."""
+
+    def setup(t: Tour) -> None:
+        _lesson(slug, shown)(t)
+        panel = t.window.lessons
+        panel.tasks.setCurrentRow(index)
+        if typed is not None:
+            panel.predict.guess.setText(typed)
+            panel.predict.reveal_button.click()
+        panel.predict.focus()
         t.process(60)
 
     return setup
@@ -646,6 +662,34 @@ def build_states() -> list[State]:
         State("train-regression", "training", _regression, True, "regression on sin(3*x), unit contributions"),
         State("train-features", "training", _features, False, "XOR with the feature x1*x2"),
         State("lesson-start-here", "expression", _start_here, False, "first start: the lesson list"),
+        State(
+            "lesson-predict-before",
+            "expression",
+            _lesson_predict("02-plus-and-times-build-the-family-tree", 0, None),
+            False,
+            "lesson 2's prediction, before the guess",
+        ),
+        State(
+            "lesson-predict-right",
+            "expression",
+            _lesson_predict("02-plus-and-times-build-the-family-tree", 0, "-3"),
+            False,
+            "lesson 2's prediction, guessed right: ✓ and the truth beside the guess",
+        ),
+        State(
+            "lesson-predict-wrong",
+            "expression",
+            _lesson_predict("02-plus-and-times-build-the-family-tree", 0, "3"),
+            False,
+            "lesson 2's prediction, guessed wrong: the truth beside the guess, no ✓",
+        ),
+        State(
+            "lesson-shown-marks",
+            "expression",
+            _lesson_predict("01-a-number-with-memory", 1, "2", shown=1),
+            False,
+            "lesson 1: task 1 by Show me (◌), task 2 predicted right (✓)",
+        ),
         State("runs-table", "training", _runs("table"), False, "three runs kept, two ticked to overlay"),
         State("runs-ghosts", "training", _runs("ghosts"), False, "two kept runs dashed under the live curves"),
         State("runs-side-by-side", "training", _runs("side"), False, "two runs' final boundaries side by side"),

@@ -37,6 +37,7 @@ STATE_NAMES: dict[str, str] = {
     "test_acc": "test accuracy now, 0 to 1",
     "slow": "true while the app says learning is too slow",
     "previous_loss": "the training loss the run before this one ended on (nan before a second run)",
+    "article_loss": "the training loss the latest article's run had after its 100 epochs (nan before one)",
     "plot": 'the training plot on screen: "curves", "gradient_flow", "loss_slice", "confusion" or "landscape"',
     "diverged": "true while the app says training diverged",
     "broken": 'the Break-it switch: "assign", "creation_order" or "eager" ("" when backward is correct)',

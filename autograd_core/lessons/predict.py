@@ -67,9 +67,12 @@ def _num(x: float) -> str:
     return format_number(x, LEDGER)
 
 
-def check_prediction(task, guess: float, state: dict) -> Prediction:
-    """Compare ``guess`` (from ``read_guess``) with the truth the task's ``predict:`` reads from ``state``."""
-    truth = evaluate(task.predict, state)
+def check_prediction(task, guess: float, state: dict, truth: float | None = None) -> Prediction:
+    """Compare ``guess`` (from ``read_guess``) with the truth the task's ``predict:`` reads from ``state`` (or
+    with ``truth``, read when the answer was revealed: a second reveal might not show the same, as a second
+    Backward accumulates)."""
+    if truth is None:
+        truth = evaluate(task.predict, state)
     truth = float(truth) if isinstance(truth, int | float) else math.nan
     if not math.isfinite(truth):
         return Prediction(guess, truth, False, f"the answer is {_num(truth)}: there is nothing to compare with")

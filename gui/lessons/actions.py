@@ -61,7 +61,12 @@ def perform(window, action) -> None:
         elif not controller.use_named_preset(arg):
             raise ActionFailed(f"the preset {arg!r} was refused")
     elif verb == "dataset":
-        controller.update_settings(dataset=arg, points=None)
+        from autograd_core.learn.data import dataset_classes
+
+        # (its own number of classes: moons after a three-class spiral is two-class, as the data box does it)
+        classes = dataset_classes(arg, controller.config.classes)
+        if not controller.update_settings(dataset=arg, points=None, classes=classes):
+            raise ActionFailed(f"the data set {arg!r} was refused")
         controller.announce_config()
     elif verb == "layers":
         try:

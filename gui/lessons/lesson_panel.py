@@ -1,5 +1,6 @@
 """The lesson panel: a dock beside the live view with the lesson list ("Start here") and one lesson at a time:
-its explanation, its tasks (✓ when the app's state meets them), Hint, Show me, Next, Restart, the code."""
+its explanation, its tasks (✓ when the learner did them, ◌ when Show me did), a guess box for a task that asks
+for a prediction, Hint, Show me, Next, Restart, the code."""
 
 from __future__ import annotations
 
@@ -20,15 +21,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autograd_core.lessons import LessonError, load_lesson, load_lessons
+from autograd_core.lessons import (
+    LEARNER,
+    SHOWN,
+    GuessError,
+    LessonError,
+    check_prediction,
+    load_lesson,
+    load_lessons,
+    read_guess,
+)
+from autograd_core.lessons.progress import MARK_HELP, MARKS
 from autograd_core.numbers import format_number
 
 from .actions import ActionFailed, perform_all
 from .controls import SteppedBack
-from .lesson_state import LessonState
+from .lesson_state import LessonState, compare_runs
 from .pointer import Spotlight, task_control
+from .predict_box import PredictBox
 
-DONE, OPEN = "✓", "○"
+DONE, SHOWN_MARK, OPEN = MARKS[LEARNER], MARKS[SHOWN], "○"
+TRAINING_VERBS = frozenset({"preset", "dataset", "layers", "activation", "lr", "epochs", "play", "reset"})
+TASK_HELP = {
+    DONE: f"Done: {MARK_HELP[LEARNER]}",
+    SHOWN_MARK: f"Done: {MARK_HELP[SHOWN]}. Restart the lesson to do it yourself",
+    OPEN: "Not done yet",
+}
 
 
 class LessonPanel(QDockWidget):
@@ -57,6 +75,10 @@ class LessonPanel(QDockWidget):
         self.tracker.changed.connect(self._show_tasks)
         self._fill_list()
         self.spotlight = Spotlight(window)  # the current task's control, outlined for a moment
+        self._then = None  # a reveal that trains: what to do once the training process has answered
+        self._wait = QTimer(self)
+        self._wait.setInterval(100)
+        self._wait.timeout.connect(self._poll_training)
 
     # ---------------------------------------------------------------- the list
 
@@ -65,7 +87,8 @@ class LessonPanel(QDockWidget):
         layout = QVBoxLayout(page)
         intro = QLabel(
             "Lessons walk through building an autograd engine, one idea at a time, in the live app. "
-            "Each task ticks itself when you have done it."
+            f"Each task ticks itself ({DONE}) when you have done it; one Show me did gets {SHOWN_MARK}, and a lesson "
+            "is done when you did every task."
         )
         intro.setWordWrap(True)
         self.list = QListWidget()
@@ -90,10 +113,17 @@ class LessonPanel(QDockWidget):
     def _fill_list(self) -> None:
         self.list.clear()
         for lesson in self.lessons:
-            done, total = self.tracker.completed(lesson), len(lesson.tasks)
-            mark = DONE if total and done == total else f"{done}/{total}"
+            progress = self.tracker.remembered(lesson)
+            done, total = progress.learner_count, len(lesson.tasks)
+            shown = len(progress.marks) - done
+            mark = DONE if progress.lesson_done else f"{done}/{total}" + (f" · {shown} {SHOWN_MARK}" if shown else "")
             item = QListWidgetItem(f"{lesson.title}   {mark}")
             item.setData(Qt.ItemDataRole.UserRole, lesson)
+            item.setToolTip(
+                "Done: you did every task"
+                if progress.lesson_done
+                else f"You did {done} of {total} tasks" + (f"; Show me did {shown} ({SHOWN_MARK})" if shown else "")
+            )
             self.list.addItem(item)
         self.list_errors.setText("\n".join(str(e) for e in self.errors))
         self.list_errors.setVisible(bool(self.errors))
@@ -117,6 +147,9 @@ class LessonPanel(QDockWidget):
         self.tasks.setObjectName("lessonTasks")
         self.tasks.setWordWrap(True)
         self.tasks.currentRowChanged.connect(self._task_picked)
+        self.predict = PredictBox()  # a predict task: the guess, before the reveal
+        self.predict.submitted.connect(self.submit_guess)
+        self.predict.hide()
         self.hint = QLabel()
         self.hint.setObjectName("lessonHint")
         self.hint.setWordWrap(True)
@@ -190,6 +223,7 @@ class LessonPanel(QDockWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.explanation, 3)
         layout.addWidget(self.tasks, 2)
+        layout.addWidget(self.predict)
         layout.addWidget(self.hint)
         layout.addWidget(self.compare)
         layout.addWidget(self.message)
@@ -211,6 +245,7 @@ class LessonPanel(QDockWidget):
 
     def start(self, lesson) -> bool:
         """Open ``lesson``: set the app up as it says, step back the controls it does not use."""
+        self._stop_waiting()
         self.lesson = lesson
         self.current_task = 0
         self.title.setText(lesson.title)
@@ -233,6 +268,7 @@ class LessonPanel(QDockWidget):
         self.window_.expression.set_columns_fitted(True)  # the graph, the lesson's subject, gets the room
         first_open = next((i for i in range(len(lesson.tasks)) if not self.tracker.is_done(i)), 0)
         self.tasks.setCurrentRow(first_open)
+        self._ask()
         self.point_at_task()
         self.lessonStarted.emit(lesson.slug)
         return ok
@@ -258,13 +294,16 @@ class LessonPanel(QDockWidget):
     def restart(self) -> None:
         if self.lesson is None:
             return
+        self._stop_waiting()
         self.tracker.restart()
         self.window_.training.controller.pause()
         self._setup()
         self.tasks.setCurrentRow(0)
+        self._ask()
 
     def leave(self) -> None:
         """Back to the list; every control that stepped back returns."""
+        self._stop_waiting()
         self.stepped_back.restore()
         self.window_.expression.set_columns_fitted(False)
         self.tracker.stop()
@@ -311,10 +350,10 @@ class LessonPanel(QDockWidget):
         self.tasks.blockSignals(True)
         self.tasks.clear()
         for i, task in enumerate(self.lesson.tasks):
-            mark = DONE if self.tracker.is_done(i) else OPEN
+            mark = self.tracker.mark(i) or OPEN
             item = QListWidgetItem(f"{mark}  {task.text}")
             item.setData(Qt.ItemDataRole.UserRole, i)
-            item.setToolTip("Done" if self.tracker.is_done(i) else "Not done yet")
+            item.setToolTip(TASK_HELP[mark] + (" (a prediction: guess first)" if task.kind == "predict" else ""))
             self.tasks.addItem(item)
         self.tasks.setCurrentRow(max(0, min(row, len(self.lesson.tasks) - 1)))
         self.tasks.blockSignals(False)
@@ -322,16 +361,11 @@ class LessonPanel(QDockWidget):
         self._show_compare()
 
     def _show_compare(self) -> None:
-        controller = self.window_.training.controller
-        before, now = controller.previous_run, controller.last_metrics
+        training = self.window_.training
         text = ""
-        if self.lesson is not None and self.lesson.tab == "training" and before is not None and now is not None:
-            unit = "epochs" if controller.config.batch_size == 0 else "steps"
-            text = (
-                f"Last run: loss {format_number(before.train_loss)} after {before.step} {unit} at lr "
-                f"{format_number(before.lr)}.  This run: loss {format_number(now.train_loss)} after {now.step} "
-                f"{unit} at lr {format_number(now.lr)}."
-            )
+        if self.lesson is not None and self.lesson.tab == "training":
+            unit = "epochs" if training.controller.config.batch_size == 0 else "steps"
+            text = compare_runs(training.runs.history.runs, unit)
         self.compare.setText(text)
         self.compare.setVisible(bool(text))
 
@@ -339,15 +373,113 @@ class LessonPanel(QDockWidget):
         if row >= 0:
             self.current_task = row
         self.hint.hide()
+        self._ask()
         self._sync_buttons()
         self.point_at_task()
 
+    def _ask(self) -> None:
+        """The guess box, for a predict task only (fresh: a new task, a restart)."""
+        task = self._task()
+        predicting = task is not None and task.kind == "predict"
+        if predicting:
+            self.predict.ask(task)
+        self.predict.setVisible(predicting)
+
+    def _task(self):
+        if self.lesson is None or not 0 <= self.current_task < len(self.lesson.tasks):
+            return None
+        return self.lesson.tasks[self.current_task]
+
+    def submit_guess(self, typed: str) -> bool:
+        """Check the guess typed for the current predict task, then do its reveal and show the truth beside the
+        guess.  A guess that is not a number (or no sign) is refused before anything is revealed.  True when the
+        learner earned the ✓ (a right guess, made before the answer was on screen)."""
+        task = self._task()
+        if task is None or task.kind != "predict" or self._then is not None:  # (a reveal still training)
+            return False
+        try:
+            guess = read_guess(typed, task.answer)
+        except GuessError as exc:
+            self.predict.say(str(exc)[:1].upper() + str(exc)[1:] + ".", None)
+            self.predict.focus()
+            return False
+        index = self.current_task
+        known = self.tracker.truths.get(index)  # revealed already: the answer it showed (not a second reveal)
+        if known is None and self._answer_on_screen(task):  # the learner pressed Backward before guessing
+            self.tracker.revealed.add(index)
+            known = self.tracker.truth(index)
+        if known is not None:
+            return self._judge(index, task, guess, known)
+        try:
+            perform_all(self.window_, task.reveal)
+        except (ActionFailed, ValueError) as exc:
+            self._say(f"{self.lesson.path}, line {task.line}: the reveal failed: {exc}")
+            return False
+        self._settle()
+        if self._after_training(task, lambda: self._judge(index, task, guess, None)):
+            return False  # (judged once the training process has answered)
+        return self._judge(index, task, guess, None)
+
+    def _judge(self, index: int, task, guess: float, known: float | None) -> bool:
+        """The guess against the truth (read now, or ``known`` from the reveal): the sentence, and the mark."""
+        self.tracker.refresh()
+        result = check_prediction(task, guess, self.tracker.state, known)
+        earned = self.tracker.reveal(index, result.correct, result.truth)
+        note = ""
+        if result.correct and not earned:
+            note = " (the answer was on screen before the guess: no ✓; Restart the lesson to try again)"
+        sentence = result.sentence[:1].upper() + result.sentence[1:]
+        if index == self.current_task:
+            self.predict.say(sentence + "." + note, result.correct)
+        return earned
+
+    def _after_training(self, task, then) -> bool:
+        """A reveal that trains (Play, new layers) answers when the training process does: call ``then`` once
+        it has taken every command and stopped.  False (nothing to wait for) for any other reveal."""
+        if not any(action.verb in TRAINING_VERBS for action in task.reveal):
+            return False
+        self._then = then
+        self.predict.reveal_button.setEnabled(False)
+        self.predict.say("Revealing: waiting for the training to finish…", None)
+        self._wait.start()
+        return True
+
+    @property
+    def revealing(self) -> bool:
+        """A reveal (or Show me) that trains is waiting for the training process to answer."""
+        return self._then is not None
+
+    def _poll_training(self) -> None:
+        controller = self.window_.training.controller
+        if self._then is not None and (controller.running or not controller.settled):
+            return
+        self._stop_waiting(run=True)
+
+    def _stop_waiting(self, run: bool = False) -> None:
+        self._wait.stop()
+        then, self._then = self._then, None
+        self.predict.reveal_button.setEnabled(True)
+        if run and then is not None and self.lesson is not None:
+            then()
+
+    def _answer_on_screen(self, task) -> bool:
+        """Whether the reveal's backward has run already (its grads are on screen): a reveal that starts with
+        Backward or Step would only add to them, and the guess could be read off the graph."""
+        first = task.reveal[0].verb if task.reveal else ""
+        self.tracker.refresh()
+        return first in ("backward", "step", "step all") and bool(self.tracker.state.get("backward_done"))
+
     def point_at_task(self) -> None:
         """Scroll the current task's control into view and outline it (after the layout settles: a lesson's
-        start moves the columns)."""
+        start moves the columns); a prediction's control is its guess box, not the button that reveals it."""
         if self.lesson is None or not 0 <= self.current_task < len(self.lesson.tasks):
             return
-        widget = task_control(self.window_, self.lesson.tasks[self.current_task])
+        task = self.lesson.tasks[self.current_task]
+        if task.kind == "predict":
+            box = self.predict.guess if task.answer == "number" else self.predict.sign
+            QTimer.singleShot(0, lambda: self.spotlight.point_at(box))
+            return
+        widget = task_control(self.window_, task)
         if widget is not None:
             QTimer.singleShot(0, lambda: self.spotlight.point_at(widget))
 
@@ -361,8 +493,13 @@ class LessonPanel(QDockWidget):
         self.show_me_button.setEnabled(has and bool(self.lesson.tasks[self.current_task].show_me))
 
     def task_marks(self) -> list[bool]:
-        """Whether each task of the running lesson shows ✓ (read off the list, as a user sees it)."""
+        """Whether each task of the running lesson shows ✓, the learner's own (read off the list, as a user
+        sees it)."""
         return [self.tasks.item(i).text().startswith(DONE) for i in range(self.tasks.count())]
+
+    def task_signs(self) -> list[str]:
+        """Each task's mark as the list shows it: ✓ (the learner), ◌ (Show me) or ○ (not done)."""
+        return [self.tasks.item(i).text().split()[0] for i in range(self.tasks.count())]
 
     def show_hint(self) -> None:
         if self.lesson is None:
@@ -375,13 +512,24 @@ class LessonPanel(QDockWidget):
         """Do the current task in the app, as a user would."""
         if self.lesson is None:
             return
-        task = self.lesson.tasks[self.current_task]
+        index = self.current_task
+        task = self.lesson.tasks[index]
+        self.tracker.begin_show_me(index)
         try:
             perform_all(self.window_, task.show_me)
         except (ActionFailed, ValueError) as exc:
             self._say(f"{self.lesson.path}, line {task.line}: Show me failed: {exc}")
         self._settle()
+        self.tracker.end_show_me(index)
+        if task.kind == "predict" and not self._after_training(task, lambda: self._shown(index)):
+            self._shown(index)
+
+    def _shown(self, index: int) -> None:
+        """Show me revealed a prediction: its answer, kept as the one a later guess is checked against."""
         self.tracker.refresh()
+        truth = self.tracker.truths.setdefault(index, self.tracker.truth(index))
+        if index == self.current_task and truth is not None:
+            self.predict.say(f"Shown: the answer is {format_number(truth)} (no guess: {SHOWN_MARK}).", None)
 
     def next_task(self) -> None:
         if self.lesson is not None and self.current_task < len(self.lesson.tasks) - 1:

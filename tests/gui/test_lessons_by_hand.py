@@ -1,5 +1,6 @@
 """Every shipped lesson's tasks done as a learner does them by hand: typing in the editor and the
-input boxes, clicking the real buttons, picking from the real lists; each task ticks only once it is done."""
+input boxes, clicking the real buttons, picking from the real lists, typing a prediction and pressing Enter;
+each task ticks only once it is done."""
 
 import pytest
 from conftest import new_main_window
@@ -98,6 +99,30 @@ def play_until_finished(qtbot, window):
     qtbot.waitUntil(lambda: not controller.running and controller.settled, timeout=TIMEOUT)
 
 
+def pick_task(qtbot, window, index):
+    """Click task ``index`` in the lesson's task list."""
+    tasks = window.lessons.tasks
+    tasks.scrollToItem(tasks.item(index))
+    rect = tasks.visualItemRect(tasks.item(index))
+    qtbot.mouseClick(tasks.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.lessons.current_task == index
+
+
+def guess(qtbot, window, index, text):
+    """Pick predict task ``index``, type the guess (or pick the sign) and press Enter."""
+    pick_task(qtbot, window, index)
+    box = window.lessons.predict
+    assert box.isVisible()
+    if box.answer == "sign":
+        box.sign.setFocus()
+        box.sign.setCurrentIndex(box.sign.findData(text))
+        qtbot.keyClick(box.sign, Qt.Key.Key_Return)
+    else:
+        box.guess.setFocus()
+        qtbot.keyClicks(box.guess, text)
+        qtbot.keyClick(box.guess, Qt.Key.Key_Return)
+
+
 def open_loss_slice(qtbot, window):
     curves = window.training.curves
     index = curves.indexOf(window.training.loss_slice)
@@ -108,22 +133,33 @@ def open_loss_slice(qtbot, window):
 BY_HAND = {
     "01": [
         lambda q, w: set_input(q, w, "x", 4),
-        lambda q, w: backward(q, w),
-        lambda q, w: (type_expression(q, w.expression, "f = 1 - x * 3"), backward(q, w)),
+        lambda q, w: guess(q, w, 1, "2"),
+        lambda q, w: (pick_task(q, w, 2), type_expression(q, w.expression, "f = 1 - x * 3"), backward(q, w)),
+        lambda q, w: guess(q, w, 3, "-"),
     ],
     "02": [
-        lambda q, w: backward(q, w),
-        lambda q, w: type_expression(q, w.expression, "h = a * b\nout = (h + c) * d"),
+        lambda q, w: guess(q, w, 0, "-3"),
+        lambda q, w: (pick_task(q, w, 1), type_expression(q, w.expression, "h = a * b\nout = (h + c) * d")),
     ],
     "03": [
-        lambda q, w: backward(q, w),
-        lambda q, w: (type_expression(q, w.expression, "b = s * 2\nj = b * 3"), backward(q, w)),
-        lambda q, w: type_expression(q, w.expression, "b = s * 5\nj = b * 3"),
+        lambda q, w: guess(q, w, 0, "3"),
+        lambda q, w: (
+            pick_task(q, w, 1),
+            type_expression(q, w.expression, "b = s * 2\nj = b * 3"),
+            step_to_the_end(q, w),
+        ),
+        lambda q, w: (
+            pick_task(q, w, 2),
+            type_expression(q, w.expression, "b = s * 5\nj = b * 3"),
+            step_to_the_end(q, w),
+        ),
     ],
     "04": [
-        lambda q, w: backward(q, w),
-        lambda q, w: backward(q, w),
+        lambda q, w: guess(q, w, 0, "2"),
+        lambda q, w: (pick_task(q, w, 1), backward(q, w)),
+        lambda q, w: (pick_task(q, w, 2), step_to_the_end(q, w)),
         lambda q, w: (
+            pick_task(q, w, 3),
             click(q, w.expression.backward.zero_button),
             type_expression(q, w.expression, "y = x * x"),
             set_input(q, w, "x", 3),
@@ -133,20 +169,26 @@ BY_HAND = {
     "05": [
         lambda q, w: (set_input(q, w, "x", 2), backward(q, w)),
         lambda q, w: set_input(q, w, "x", -2),
-        lambda q, w: (type_expression(q, w.expression, "y = sigmoid(x)"), set_input(q, w, "x", 0)),
+        lambda q, w: guess(q, w, 2, "0.25"),
+        lambda q, w: (
+            pick_task(q, w, 3),
+            type_expression(q, w.expression, "y = 1 / (1 + exp(-x))"),
+            set_input(q, w, "x", -800),
+            backward(q, w),
+        ),
     ],
     "06": [
         lambda q, w: step(q, w),
-        lambda q, w: step_to_the_end(q, w),
+        lambda q, w: guess(q, w, 1, "-2"),
     ],
     "07": [
         lambda q, w: set_layers(q, w, [16, 16]),
-        lambda q, w: set_layers(q, w, [16, 16, 16]),
+        lambda q, w: guess(q, w, 1, "609"),
         lambda q, w: pick(q, w.training.network_panel.activation, "tanh"),
     ],
     "08": [
         lambda q, w: click(q, w.training.training_panel.article_button),
-        lambda q, w: play_until_finished(q, w),
+        lambda q, w: guess(q, w, 1, "0.65"),
         lambda q, w: open_loss_slice(q, w),
         lambda q, w: (
             type_number(q, w.training.training_panel.lr, 0.1),

@@ -1,5 +1,6 @@
 """The lesson panel driven as a learner would: every shipped lesson starts with no task ticked, Show me
-ticks each task in turn; first start, dismiss, Help → Lessons; a bad lesson file; controls stepping back."""
+marks each task in turn with its own mark (◌, never the learner's ✓);
+first start, dismiss, Help → Lessons; a bad lesson file; controls stepping back."""
 
 import pytest
 from conftest import new_main_window
@@ -23,17 +24,19 @@ def test_shipped_lessons_load():
 
 
 @pytest.mark.parametrize("lesson", SHIPPED, ids=[lesson.slug for lesson in SHIPPED])
-def test_show_me_ticks_each_task_in_turn(qtbot, window, lesson):
+def test_show_me_marks_each_task_in_turn_as_shown(qtbot, window, lesson):
     panel = window.lessons
     panel.start(lesson)
-    assert panel.task_marks() == [False] * len(lesson.tasks)
+    assert panel.task_signs() == ["○"] * len(lesson.tasks)
     for i in range(len(lesson.tasks)):
         if lesson.tasks[i].kind == "predict" and not hasattr(panel, "predict"):
             continue  # a prediction is ticked by the guess box; a panel without one cannot tick it
         panel.tasks.setCurrentRow(i)
         panel.show_me_button.click()
-        qtbot.waitUntil(lambda i=i: panel.task_marks()[i], timeout=TIMEOUT)
+        qtbot.waitUntil(lambda i=i: panel.task_signs()[i] == "◌" and not panel.revealing, timeout=TIMEOUT)
         window.training.controller.pause()
+    assert not any(panel.task_marks())  # Show me's mark is never the learner's
+    assert panel.tracker.remembered(lesson).learner_count == 0 and not panel.tracker.remembered(lesson).lesson_done
     panel.leave()
 
 
@@ -71,12 +74,13 @@ def test_progress_is_remembered_in_a_new_window_with_the_same_settings(qtbot, wi
     lesson = SHIPPED[0]
     window.lessons.start(lesson)
     window.lessons.show_me_button.click()
-    qtbot.waitUntil(lambda: window.lessons.task_marks()[0], timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: window.lessons.task_signs()[0] == "◌", timeout=TIMEOUT)
     second = MainWindow(window.settings)
     qtbot.addWidget(second)
-    assert second.lessons.tracker.completed(lesson) >= 1
+    assert second.lessons.tracker.remembered(lesson).by(0) == "shown"
+    assert second.lessons.tracker.completed(lesson) == 0  # Show me's task is not the learner's
     second.lessons.start(lesson)
-    assert second.lessons.task_marks()[0]
+    assert second.lessons.task_signs()[0] == "◌"
 
 
 def test_restart_puts_the_app_back_to_the_lessons_start_and_forgets_its_progress(qtbot, window):
@@ -86,12 +90,12 @@ def test_restart_puts_the_app_back_to_the_lessons_start_and_forgets_its_progress
     state = window.expression.state
     assert state.values["x"] == 2 and state.root.data == 5
     panel.show_me_button.click()  # task 1: x = 4
-    qtbot.waitUntil(lambda: panel.task_marks()[0], timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: panel.task_signs()[0] == "◌", timeout=TIMEOUT)
     assert state.values["x"] == 4
     panel.restart_button.click()
     assert panel.task_marks() == [False] * len(lesson.tasks)
     assert state.values["x"] == 2 and state.root.data == 5 and window.expression.inputs.rows["x"].spin.value() == 2
-    assert panel.tracker.completed(lesson) == 0
+    assert panel.tracker.completed(lesson) == 0 and not panel.tracker.remembered(lesson).marks
 
 
 def test_the_code_box_shows_the_lessons_python_ready_to_copy(window):
