@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from ..shell.theme import palette
+from ..look.theme import palette
 
 SIGNS = (("positive (+)", "+"), ("negative (−)", "-"), ("zero (0)", "0"))
 REVEAL_WORDS = {  # the reveal's first action -> what the button says it does
