@@ -316,20 +316,20 @@ def test_lesson_9_show_me_defines_breaks_uses_and_trains_the_op(qtbot, window):
     assert window.tabs.currentWidget() is window.workshop and window.workshop.refused_derivatives == 0
     assert lessons.task_marks() == [False] * len(LESSON.tasks)
     predict = next(i for i, task in enumerate(LESSON.tasks) if task.kind == "predict")
-    for i, task in enumerate(LESSON.tasks):
+    task = LESSON.tasks[predict]
+    for i in range(len(LESSON.tasks)):
         lessons.tasks.setCurrentRow(i)
-        if i == predict:
-            for action in task.reveal:  # the reveal, then the guesses checked against the truth it shows
-                from gui.lessons.actions import perform
-
-                perform(window, action)
+        if i == predict:  # the guess typed into the guess box, Enter: checked against the truth its reveal shows
+            lessons.predict.guess.setFocus()
+            qtbot.keyClicks(lessons.predict.guess, "0.255")  # within the stated ±0.01 of 0.25
+            qtbot.keyClick(lessons.predict.guess, Qt.Key.Key_Return)
+            qtbot.waitUntil(lambda i=i: lessons.task_marks()[i], timeout=TIMEOUT)
             state = build_state(window)
             assert check_prediction(task, 0.25, state).correct
-            assert check_prediction(task, 0.255, state).correct  # within the stated ±0.01
             assert not check_prediction(task, 0.5, state).correct  # the derivative without the square
             continue
         lessons.show_me_button.click()
-        qtbot.waitUntil(lambda i=i: lessons.task_marks()[i], timeout=TIMEOUT)
+        qtbot.waitUntil(lambda i=i: lessons.task_signs()[i] == "◌" and not lessons.revealing, timeout=TIMEOUT)
         window.training.controller.pause()
     assert window.workshop.refused_derivatives == 1 and window.training.controller.config.activation == "soft"
     lessons.leave()
