@@ -31,7 +31,8 @@ COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | di
 BOUNDARY_LEAST_PX = 250  # the boundary's plane, each side, whenever the window can give it
 CURVES_LEAST_PX = 120  # the height of a curve plot's data area …
 CURVES_LEAST_LINES = 5  # … and the lines of text around it (tabs, title, axis): the least the curves keep
-OTHER_LEAST_CHARS = 30  # the least width of the diagram (or the diagram over the curves) beside the boundary
+REMEASURE_PX = 12  # the boundary's room measured this far from the one the shares counted on: share again
+OTHER_LEAST_CHARS = 24  # the least width of the diagram (or the diagram over the curves) beside the boundary
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class WorkspaceLayout(QObject):
         self.columns = False  # the diagram and the curves share a column beside the boundary
         self._shape = None  # what the splitters were last shared for
         self._moving = False  # True while the layout moves views itself
+        self._reshared = 0  # shares made again on a measure, for the shape now
         self._chrome: dict[float, tuple[int, int]] = {}  # font size → the plot's room around its plane
         self._shared_with: tuple[int, int] | None = None  # the room the last shares counted on (None: a drag since)
         # shown, hidden or taller: the splitters' shares again
@@ -152,6 +154,7 @@ class WorkspaceLayout(QObject):
         shape = (width, height, narrow, self.columns, self.banner_room(), *self._shown())
         if shape != self._shape:  # a new size, font, banner or view: the splitters' shares again (a drag keeps its own)
             self._shape = shape
+            self._reshared = 0
             self._share(width, height)
         if not narrow:
             self.fit_side_panel()
@@ -230,16 +233,22 @@ class WorkspaceLayout(QObject):
         return self.host.font().pointSizeF()
 
     def _plane_resized(self, *_args) -> None:
-        """The plot's room around its plane, measured the first time it is laid out in a font: the shares made
-        on the estimate are made again (once: later sizes, a drag's included, keep their own)."""
+        """The plot's room around its plane, measured each time the plot is laid out: when the shares were made
+        on a room that differs by more than ``REMEASURE_PX`` (an estimate, another font, axes that grew), they
+        are made again, at most twice for one shape (a drag keeps its own)."""
         plot = self.v.boundary_plot
         rect = plot.getPlotItem().getViewBox().sceneBoundingRect()
         if rect.width() < 20 or rect.height() < 20:
             return
-        key = self._font_key()
-        first = key not in self._chrome
-        self._chrome[key] = (max(0, plot.width() - round(rect.width())), max(0, plot.height() - round(rect.height())))
-        if first and self._shared_with is not None and self._shape is not None:
+        self._chrome[self._font_key()] = (
+            max(0, plot.width() - round(rect.width())),
+            max(0, plot.height() - round(rect.height())),
+        )
+        used, now = self._shared_with, self.chrome()
+        if used is None or self._shape is None or self._reshared >= 2 or self._moving:
+            return
+        if max(abs(now[0] - used[0]), abs(now[1] - used[1])) > REMEASURE_PX:
+            self._reshared += 1
             self._share(*self._shape[:2])
 
     def _other_least(self) -> int:
@@ -263,12 +272,12 @@ class WorkspaceLayout(QObject):
         cw, ch = self.chrome()
         _, diagram, _ = self._shown()
         boundary_width = self._boundary_least_width(width, diagram)
-        return min(boundary_width - cw, height - self._curves_least() - ch)
+        return min(boundary_width - cw, height - self.banner_room() - self._curves_least() - ch)
 
     def _columns_side(self, width: int, height: int) -> int:
         cw, ch = self.chrome()
         _, diagram, curves = self._shown()
-        return min(self._boundary_least_width(width, diagram or curves) - cw, height - ch)
+        return min(self._boundary_least_width(width, diagram or curves) - cw, height - self.banner_room() - ch)
 
     def _boundary_needs_columns(self, width: int, height: int) -> bool:
         """True when rows leave the boundary's plane under its least side and columns give it more."""
