@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
@@ -28,11 +28,11 @@ SHORT_TAB_NAMES = ("Loss", "Gradients", "Slice", "Confusion", "Landscape", "Runs
 NARROW_ROOM_CHARS = 115  # the views want this many average characters of width beside the settings column …
 NARROW_ROOM_PX = 700  # … and this many pixels; with less, the settings become a tab (see reflow)
 COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | diagram over curves (see reflow)
-BOUNDARY_LEAST_PX = 250  # the boundary's plane, each side, whenever the window can give it
+BOUNDARY_LEAST_PX = 260  # the boundary's plane, each side, whenever the window can give it (the checks ask 250)
 CURVES_LEAST_PX = 120  # the height of a curve plot's data area …
 CURVES_LEAST_LINES = 5  # … and the lines of text around it (tabs, title, axis): the least the curves keep
-REMEASURE_PX = 12  # the boundary's room measured this far from the one the shares counted on: share again
-OTHER_LEAST_CHARS = 24  # the least width of the diagram (or the diagram over the curves) beside the boundary
+SETTINGS_LEAST_LINES = 3  # the settings' rows the Settings tab keeps in view, when it is the curves' page
+OTHER_LEAST_PX = 200  # the least width of the diagram (or the diagram over the curves) beside the boundary
 
 
 @dataclass(frozen=True)
@@ -118,15 +118,15 @@ class WorkspaceLayout(QObject):
         self.columns = False  # the diagram and the curves share a column beside the boundary
         self._shape = None  # what the splitters were last shared for
         self._moving = False  # True while the layout moves views itself
-        self._reshared = 0  # shares made again on a measure, for the shape now
+        self._reflow_soon = QTimer(self)  # once the curves' tabs have changed (a lesson hides several at once)
+        self._reflow_soon.setSingleShot(True)
+        self._reflow_soon.setInterval(0)
+        self._reflow_soon.timeout.connect(self.reflow)
         self._chrome: dict[float, tuple[int, int]] = {}  # font size → the plot's room around its plane
-        self._shared_with: tuple[int, int] | None = None  # the room the last shares counted on (None: a drag since)
         # shown, hidden or taller: the splitters' shares again
         for watched in (views.banner, views.curves, side, views.diagram):
             watched.installEventFilter(self)
         views.boundary_plot.getPlotItem().getViewBox().sigResized.connect(self._plane_resized)
-        for splitter in (self.views, self.column, self.body):
-            splitter.splitterMoved.connect(self._dragged)
         views.curves.currentChanged.connect(self._tab_changed)
 
     # ------------------------------------------------------------------ the two decisions
@@ -142,6 +142,7 @@ class WorkspaceLayout(QObject):
             self._moving = False
 
     def _reflow(self) -> None:
+        self._fit_curves_minimum()
         host = self.host
         chars = max(1, host.fontMetrics().averageCharWidth())
         side_width = self.side_width()
@@ -151,10 +152,10 @@ class WorkspaceLayout(QObject):
         width = host.width() - (0 if narrow else side_width)
         height = host.height() - self.v.controls.heightForWidth(width)
         self._set_columns(width > COLUMNS_ASPECT * height or self._boundary_needs_columns(width, height))
-        shape = (width, height, narrow, self.columns, self.banner_room(), *self._shown())
+        least = self.v.curves.minimumSize()
+        shape = (width, height, narrow, self.columns, self.banner_room(), *self._shown(), least.width(), least.height())
         if shape != self._shape:  # a new size, font, banner or view: the splitters' shares again (a drag keeps its own)
             self._shape = shape
-            self._reshared = 0
             self._share(width, height)
         if not narrow:
             self.fit_side_panel()
@@ -221,63 +222,82 @@ class WorkspaceLayout(QObject):
         bar and title (measured once the plot has been laid out in this font, estimated before), and the
         widgets around the plot (toggles, the sample entry)."""
         metrics = self.host.fontMetrics()
-        inner = self._chrome.get(self._font_key(), (16 * metrics.averageCharWidth() + 40, 4 * metrics.lineSpacing()))
+        # (at least the estimate: the axes widen with their tick labels, e.g. "−1.5" after "0")
+        estimate = (16 * metrics.averageCharWidth() + 40, 4 * metrics.lineSpacing())
+        measured = self._chrome.get(self._font_key(), estimate)
+        inner = (max(measured[0], estimate[0]), max(measured[1], estimate[1]))
         plot, side = self.v.boundary_plot, self._boundary_side
+        outer = (0, 3 * metrics.lineSpacing())  # the toggles on two lines, as a narrow column wraps them
         if side.isVisible() and plot.isVisible() and plot.height() > 0:
-            outer = (side.width() - plot.width(), side.height() - plot.height())
-        else:
-            outer = (0, 3 * metrics.lineSpacing())
-        return inner[0] + max(0, outer[0]), inner[1] + max(0, outer[1])
+            outer = (max(0, side.width() - plot.width()), max(outer[1], side.height() - plot.height()))
+        return inner[0] + outer[0], inner[1] + outer[1]
 
     def _font_key(self) -> float:
         return self.host.font().pointSizeF()
 
     def _plane_resized(self, *_args) -> None:
-        """The plot's room around its plane, measured each time the plot is laid out: when the shares were made
-        on a room that differs by more than ``REMEASURE_PX`` (an estimate, another font, axes that grew), they
-        are made again, at most twice for one shape (a drag keeps its own)."""
+        """The plot's room around its plane, measured each time the plot is laid out (the next shares count on
+        it; sharing again now would move the views under a picture being taken)."""
         plot = self.v.boundary_plot
         rect = plot.getPlotItem().getViewBox().sceneBoundingRect()
-        if rect.width() < 20 or rect.height() < 20:
-            return
-        self._chrome[self._font_key()] = (
-            max(0, plot.width() - round(rect.width())),
-            max(0, plot.height() - round(rect.height())),
-        )
-        used, now = self._shared_with, self.chrome()
-        if used is None or self._shape is None or self._reshared >= 2 or self._moving:
-            return
-        if max(abs(now[0] - used[0]), abs(now[1] - used[1])) > REMEASURE_PX:
-            self._reshared += 1
-            self._share(*self._shape[:2])
+        if rect.width() >= 20 and rect.height() >= 20:
+            inner = (max(0, plot.width() - round(rect.width())), max(0, plot.height() - round(rect.height())))
+            self._chrome[self._font_key()] = inner
 
-    def _other_least(self) -> int:
-        return OTHER_LEAST_CHARS * max(1, self.host.fontMetrics().averageCharWidth())
+    def _fit_curves_minimum(self) -> bool:
+        """The curves are as small as the pages they show allow: a page whose tab a lesson hid (the landscape's
+        maps want 365 px) no longer sets their least size.  True when it changed."""
+        curves = self.v.curves
+        shown = [curves.widget(i) for i in range(curves.count()) if curves.isTabVisible(i)]
+        frame = 2 * curves.style().pixelMetric(curves.style().PixelMetric.PM_DefaultFrameWidth)
+        bar = curves.tabBar().minimumSizeHint()
+        width = max([bar.width(), *(page.minimumSizeHint().width() for page in shown)]) + frame
+        height = bar.height() + max([0, *(page.minimumSizeHint().height() for page in shown)]) + frame
+        if (curves.minimumWidth(), curves.minimumHeight()) == (width, height):
+            return False
+        curves.setMinimumSize(width, height)
+        return True
+
+    def _other_least(self, columns: bool) -> int:
+        """The least width of the views beside the boundary: the diagram (rows), or the diagram over the curves
+        (columns), as their own minimum sizes and the font ask."""
+        least = OTHER_LEAST_PX
+        _, diagram, curves = self._shown()
+        beside = [self.v.diagram] * diagram + [self.v.curves] * (curves and columns)
+        return max([least, *(view.minimumWidth() or view.minimumSizeHint().width() for view in beside)])
 
     def _curves_least(self) -> int:
-        if self.v.curves.isHidden():
+        """The least height of the curves: a plot's data area and the text around it; the settings' tab (a
+        lesson that shows no curves keeps its settings there) a few of their rows, the rest scrolls."""
+        curves = self.v.curves
+        if curves.isHidden():
             return 0
-        return CURVES_LEAST_PX + CURVES_LEAST_LINES * self.host.fontMetrics().lineSpacing()
+        lines = self.host.fontMetrics().lineSpacing()
+        if curves.currentWidget() is self.side_scroll:
+            least = curves.tabBar().sizeHint().height() + SETTINGS_LEAST_LINES * lines
+        else:
+            least = CURVES_LEAST_PX + CURVES_LEAST_LINES * lines
+        return max(least, curves.minimumHeight())
 
-    def _boundary_least_width(self, width: int, beside: bool) -> int:
+    def _boundary_least_width(self, width: int, beside: bool, columns: bool) -> int:
         """The boundary's width: half the room, or more when its plane needs it and the view ``beside`` it (the
         diagram, or the column of diagram and curves) keeps its least."""
         if not beside:
             return width
         need = BOUNDARY_LEAST_PX + self.chrome()[0]
-        return max(width // 2, min(need, width - self._other_least()))
+        return max(width // 2, min(need, width - self._other_least(columns)))
 
     def _rows_side(self, width: int, height: int) -> int:
         """The boundary plane's short side in rows, the curves keeping their least height."""
         cw, ch = self.chrome()
         _, diagram, _ = self._shown()
-        boundary_width = self._boundary_least_width(width, diagram)
+        boundary_width = self._boundary_least_width(width, diagram, False)
         return min(boundary_width - cw, height - self.banner_room() - self._curves_least() - ch)
 
     def _columns_side(self, width: int, height: int) -> int:
         cw, ch = self.chrome()
         _, diagram, curves = self._shown()
-        return min(self._boundary_least_width(width, diagram or curves) - cw, height - self.banner_room() - ch)
+        return min(self._boundary_least_width(width, diagram or curves, True) - cw, height - self.banner_room() - ch)
 
     def _boundary_needs_columns(self, width: int, height: int) -> bool:
         """True when rows leave the boundary's plane under its least side and columns give it more."""
@@ -301,18 +321,23 @@ class WorkspaceLayout(QObject):
         rows the boundary and diagram 60 % (64 % when the settings are a tab), or what the plane needs while
         the curves keep their least.  The banner's row is taken from the diagram (in columns) or the boundary
         and diagram (in rows): the curves keep their height, so a short loss plot stays readable."""
-        self._shared_with = self.chrome()
         _, diagram, curves = self._shown()
-        left = self._boundary_least_width(width, diagram or curves if self.columns else diagram)
-        self.views.setSizes([left, width - left])
+        beside = (diagram or curves) if self.columns else diagram
+        left = self._boundary_least_width(width, beside, self.columns)
+        room = width - self._splitter_frame()  # what the splitter shares: a set size beyond it is scaled down
+        self.views.setSizes([min(left, room), max(room - left, 0)])
         if self.columns:
             self._share_column(height)
         else:
             share = 0.64 if self.narrow else 0.6
-            need = BOUNDARY_LEAST_PX + self.chrome()[1] + self.banner_room()
-            least = min(need, height - self._curves_least())
-            share = max(share, least / max(height, 1))
-            self.body.setSizes(self._less_banner(height, share))
+            outer, spacing = self._outer.contentsMargins(), self._right.layout().spacing()
+            room = height - outer.top() - outer.bottom() - spacing - self.body.handleWidth()  # what the body shares
+            banner = self.banner_room()
+            least = min(BOUNDARY_LEAST_PX + self.chrome()[1] + banner, room - self._curves_least())
+            if least > share * room:  # the plane's square needs more than the share: the curves keep their least
+                self.body.setSizes([least - banner, max(room - least, 0)])
+            else:
+                self.body.setSizes(self._less_banner(height, share))
 
     def _share_column(self, height: int | None = None) -> None:
         """The diagram over the curves: 55 % of the column for the diagram beside the curves' plots, 48 % beside
@@ -332,6 +357,11 @@ class WorkspaceLayout(QObject):
         upper = int(height * share)
         upper = max(upper - room, int(0.3 * (height - room)))
         return [upper, max(height - room - upper, 0)]
+
+    def _splitter_frame(self) -> int:
+        """The width the views' splitter does not share: the area's margins and its handle."""
+        outer, right = self._outer.contentsMargins(), self._right.layout().contentsMargins()
+        return outer.left() + outer.right() + right.left() + self.views.handleWidth()
 
     def _tab_changed(self, _index: int) -> None:
         if self.columns:
@@ -378,6 +408,8 @@ class WorkspaceLayout(QObject):
         kind = event.type()
         if watched is self.v.curves and kind == QEvent.Type.Resize:
             self.fit_curve_tabs()
+        if watched is self.v.curves and kind == QEvent.Type.LayoutRequest and self._fit_curves_minimum():
+            self._reflow_soon.start()  # a lesson hid or showed some of the curves' tabs
         if watched is self.v.banner and kind in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Resize):
             self.reflow()  # (a longer message: more lines)
         if watched in (self.v.curves, self.v.diagram) and kind in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
@@ -385,6 +417,3 @@ class WorkspaceLayout(QObject):
         if watched is self.side_scroll.widget() and kind == QEvent.Type.LayoutRequest and not self.narrow:
             self.fit_side_panel()
         return super().eventFilter(watched, event)
-
-    def _dragged(self, *_args) -> None:
-        self._shared_with = None
