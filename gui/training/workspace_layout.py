@@ -124,7 +124,7 @@ class WorkspaceLayout(QObject):
         self._reflow_soon.timeout.connect(self.reflow)
         self._chrome: dict[float, tuple[int, int]] = {}  # font size → the plot's room around its plane
         # shown, hidden or taller: the splitters' shares again
-        for watched in (views.banner, views.curves, side, views.diagram):
+        for watched in (views.banner, views.curves, side, views.diagram, host):
             watched.installEventFilter(self)
         views.boundary_plot.getPlotItem().getViewBox().sigResized.connect(self._plane_resized)
         views.curves.currentChanged.connect(self._tab_changed)
@@ -364,6 +364,8 @@ class WorkspaceLayout(QObject):
         return outer.left() + outer.right() + right.left() + self.views.handleWidth()
 
     def _tab_changed(self, _index: int) -> None:
+        if self._fit_curves_minimum():
+            self._reflow_soon.start()
         if self.columns:
             self._share_column()
 
@@ -408,8 +410,9 @@ class WorkspaceLayout(QObject):
         kind = event.type()
         if watched is self.v.curves and kind == QEvent.Type.Resize:
             self.fit_curve_tabs()
-        if watched is self.v.curves and kind == QEvent.Type.LayoutRequest and self._fit_curves_minimum():
-            self._reflow_soon.start()  # a lesson hid or showed some of the curves' tabs
+        if watched in (self.v.curves, self.host) and kind in (QEvent.Type.LayoutRequest, QEvent.Type.Show):
+            if self._fit_curves_minimum():  # a lesson hid or showed some of the curves' tabs (maybe while unseen)
+                self._reflow_soon.start()
         if watched is self.v.banner and kind in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Resize):
             self.reflow()  # (a longer message: more lines)
         if watched in (self.v.curves, self.v.diagram) and kind in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
