@@ -5,6 +5,11 @@ This is the one widget the main window embeds.  It wires the panels to one
 controller's snapshots, and the panels send it commands.  Space plays and
 pauses while the focus is inside this area (never in the expression editor).
 
+It is composed of parts with a job each: ``arrangement`` (``workspace_layout``:
+where the views go at this size and font), ``frames`` (``plots.frame_scheduler``:
+one view redrawn per frame tick), ``neuron_maps`` (the maps' numbers, computed in
+the core) and ``files`` (``workspace_files``: import, export, undo and redo).
+
 Linked views: the boundary plot's tools paint, erase, drag and
 select points; the diagram shows per-neuron maps, dead units and gradient
 edges, and a click on an edge opens that weight's loss slice; the curves area
