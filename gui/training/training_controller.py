@@ -38,7 +38,6 @@ from autograd_core.live.service import Engine
 from autograd_core.live.training_policy import (  # noqa: F401  (the vocabulary the panels and tests import from here)
     NO_POINTS,
     PARTS,
-    SETTING_NAMES,
     UNDO_LIMIT,
     TrainingChange,
     TrainingPolicy,
