@@ -231,6 +231,10 @@ def main() -> int:
 
         return go
 
+    def training_splitter(name: str):
+        """The training area's splitter ``name`` ("views" or "body"), as it is when the drag starts."""
+        return lambda: getattr(window.training.arrangement, name)
+
     def drag_splitter(area, splitter, by):
         """A drag of the splitter's first handle by ``by`` px and back on the next run, in eight moves 25 ms
         apart, the mouse events sent as a window system delivers them."""
@@ -508,8 +512,8 @@ def main() -> int:
         ("session save", trained_session(), False),
         ("export data, 200 points", export_data(200), False),
         ("export data, 50,000 points", export_data(50_000), False),
-        ("splitter drag, training views", drag_splitter(window.training, lambda: window.training._views, 150), False),
-        ("splitter drag, training curves", drag_splitter(window.training, lambda: window.training._body, 100), False),
+        ("splitter drag, training views", drag_splitter(window.training, training_splitter("views"), 150), False),
+        ("splitter drag, training curves", drag_splitter(window.training, training_splitter("body"), 100), False),
         ("splitter drag, expression", drag_splitter(window.expression, lambda: window.expression.splitter, 150), False),
         ("splitter drag, lab", drag_splitter(window.lab, lambda: window.lab.splitter, 100), False),
     ]

@@ -86,31 +86,16 @@ def main() -> int:
     probing = [False]
     draws = {"boundary": 0, "diagram": 0, "maps": 0, "loss": 0, "accuracy": 0, "loss slice": 0}
     map_times: list[float] = []
-    original_draw_maps = ws._draw_maps
-
-    def timed_draw_maps(snap):
-        t = time.perf_counter()
-        drawn_before = ws._maps_drawn_at
-        original_draw_maps(snap)
-        if ws._maps_drawn_at != drawn_before:  # a real redraw, not a throttled skip
-            map_times.append(time.perf_counter() - t)
-
-    ws._draw_maps = timed_draw_maps
     last_drawn = ["none"]
     long_gaps: dict[str, int] = {}
-    original_draw_next = ws._draw_next
 
-    def counted_draw_next():
-        while ws._dirty and not ws._worth_a_tick(ws._dirty[0]):  # skipped views are not drawn
-            ws._dirty.pop(0)
-        if ws._dirty:
-            last_drawn[0] = ws._dirty[0]
-            draws[ws._dirty[0]] = draws.get(ws._dirty[0], 0) + 1
-        original_draw_next()
+    def counted(view: str, seconds: float) -> None:  # every real draw (skipped and throttled views are not)
+        last_drawn[0] = view
+        draws[view] = draws.get(view, 0) + 1
+        if view == "maps":
+            map_times.append(seconds)
 
-    ws._draw_next = counted_draw_next  # the instance attribute shadows the method for _mark_dirty too
-    ws._frame_timer.timeout.disconnect()
-    ws._frame_timer.timeout.connect(counted_draw_next)
+    ws.frames.drawn.connect(counted)
 
     def probe():
         now = time.perf_counter()

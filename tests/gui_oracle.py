@@ -48,7 +48,7 @@ def check_window(window: QWidget) -> list[str]:
     areas = window.findChildren(TrainingWorkspace) + ([window] if isinstance(window, TrainingWorkspace) else [])
     for area in areas:
         _await(lambda a=area: a.controller.worker is None or a.controller.settled)  # a user looks a moment later
-        _await(lambda a=area: not a._dirty)
+        _await(lambda a=area: not a.frames.pending)
         problems += check_training(area, window)
     return problems
 
@@ -194,7 +194,7 @@ def check_training(area, window) -> list[str]:
     elif shown["test"] is not None:
         problems.append(f"blank figures but test figures {shown['test']}")
 
-    if area._dirty or controller.running or snap.running or not metrics.isVisible():
+    if area.frames.pending or controller.running or snap.running or not metrics.isVisible():
         return problems  # curves still to draw (a frame away), moving, or on a tab not shown (drawn when shown)
     JUDGED["curves and keys"] += 1
     steps = metrics.train_loss.xData

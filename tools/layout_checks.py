@@ -375,13 +375,21 @@ def data_area(plot) -> tuple[float, float]:
     return rect.width(), rect.height()
 
 
+def _boundary_lesson(window) -> bool:
+    """True while a training lesson about the decision boundary runs (lessons 7 and 8)."""
+    lesson = getattr(getattr(window, "lessons", None), "lesson", None)
+    return lesson is not None and lesson.tab == "training" and "boundary" in lesson.controls
+
+
 def plot_size_findings(window, mode) -> list[Finding]:
     """The training tab's boundary and curves are large enough to read, in presentation mode at 1280×720
-    and 1024×700 (a strip a few lines high was the rows layout's result there)."""
-    if mode is None or not mode.presentation or tuple(mode.size) not in PLOT_SIZE_MODES:
-        return []
+    and 1024×700 (a strip a few lines high was the rows layout's result there); while a lesson about the
+    boundary runs, its plane at every size and in both modes (the lesson's dock takes the window's width)."""
     training = getattr(window, "training", None)
-    if training is None or window.tabs.currentWidget() is not training:
+    if mode is None or training is None or window.tabs.currentWidget() is not training:
+        return []
+    lesson = _boundary_lesson(window)
+    if not lesson and (not mode.presentation or tuple(mode.size) not in PLOT_SIZE_MODES):
         return []
     found = []
     boundary = training.boundary.plot
@@ -389,6 +397,8 @@ def plot_size_findings(window, mode) -> list[Finding]:
         w, h = data_area(boundary)
         if min(w, h) < BOUNDARY_LEAST_PX:
             found.append(Finding("small plot", "decision boundary", f"data area {w:.0f}×{h:.0f} px"))
+    if not mode.presentation or tuple(mode.size) not in PLOT_SIZE_MODES:
+        return found  # (the curves' least sizes are presentation mode's)
     metrics = training.metrics
     if training.curves.currentWidget() is metrics:
         for plot in (metrics.loss_plot, metrics.acc_plot):

@@ -206,8 +206,7 @@ class Tour:
             if self._stopped():
                 break
         self.settle()
-        self.training._maps_drawn_at = 0.0
-        self.training._mark_dirty("maps")
+        self.training.frames.mark("maps", at_once=True)
         self.training.flush()
         self.process(30)
 

@@ -1,7 +1,7 @@
 """Per-neuron maps as pictures: each hidden unit's output over the input plane, colored for a projector.
 
-The numbers come from ``autograd_core.learn.inspection.unit_maps`` (vectorised
-forward on a small grid); this module only turns them into ``QImage``s.
+The numbers come from ``autograd_core.live.neuron_maps`` (a vectorised forward
+on a small grid); this module only turns them into ``QImage``s.
 Units that can be negative (tanh, linear, leaky ReLU…) get a diverging map
 around 0 in the sign colors of the diagram (gold −, white 0, black + on the light theme; gold, dark, white on
 the dark one); units that cannot (ReLU, sigmoid, softplus) get a sequential map in grays from white (0) to dark
@@ -18,11 +18,10 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from autograd_core.learn.nn import ACTIVATIONS, activation_range
+from autograd_core.live.neuron_maps import MAP_RESOLUTION  # noqa: F401  (the cells per side the maps come in)
 from autograd_core.numbers import format_number
 
 from ..look.theme import Palette, palette
-
-MAP_RESOLUTION = 24  # cells per side of a neuron's map (drawn smoothly scaled)
 
 
 def is_sequential(activation: str) -> bool:

@@ -2,39 +2,28 @@
 
 Widgets never touch the Trainer.  They send commands (play, step, a new
 learning rate, a new network) and redraw from ``changed(TrainingChange)``,
-which names the parts that changed.  The controller keeps the GUI-side copy of
-the config (so panels can show it at once) and of the metric history (so plots
-never read the trainer from another thread).
+which names the parts that changed.  What a setting or a data edit means (what
+it restarts, what the memory guard refuses, the undo history) is decided in
+the core (``autograd_core.live.training_policy``); this Qt layer runs the
+training process, takes its snapshots and keeps the GUI-side copy of the metric
+history (so plots never read the trainer from another thread).
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from autograd_core.learn import data as data_edits
-from autograd_core.learn.features import FeatureMLP
-from autograd_core.learn.inspection import mlp_from_arrays
-from autograd_core.learn.regression import (
-    REGRESSION_PRESET,
-    SHARED_SETTINGS,
-    RegressionConfig,
-    RegressionRun,
-    regression_config_dict,
-)
-from autograd_core.learn.run_cost import RunLimits, estimate_run_cost
-from autograd_core.learn.training import SETTINGS_WITHOUT_RESET, Trainer, TrainingConfig
+from autograd_core.learn.training import Trainer, TrainingConfig
 from autograd_core.live.metric_history import MetricHistory
+from autograd_core.live.neuron_maps import snapshot_model
 from autograd_core.live.protocol import (
     Command,
     ComputeLandscape,
     ImportData,
     Load,
-    LoadRegression,
     Pause,
     PickSlice,
     Play,
@@ -44,60 +33,21 @@ from autograd_core.live.protocol import (
     Snapshot,
     Start,
     Step,
-    UpdateSettings,
 )
 from autograd_core.live.service import Engine
-from autograd_core.session import SessionError, trainer_from_session
+from autograd_core.live.training_policy import (  # noqa: F401  (the vocabulary the panels and tests import from here)
+    NO_POINTS,
+    PARTS,
+    UNDO_LIMIT,
+    TrainingChange,
+    TrainingPolicy,
+    parameter_count,
+)
 
 from .training_worker import LocalPipe, ProcessWorker, TrainingWorker
 
 # Speed presets: label → pause between steps in seconds (0 = as fast as the engine goes).
 SPEEDS = {"Max": 0.0, "20 steps/s": 0.05, "5 steps/s": 0.2, "1 step/s": 1.0}
-
-# What the training panels call each TrainingConfig field, for the memory guard's messages.
-SETTING_NAMES = {
-    "batch_size": "Batch size",
-    "samples": "Samples",
-    "points": "the painted points",
-    "layers": "the hidden layers",
-    "steps": "Steps",
-}
-NO_POINTS = "No training points"  # how the banner begins while there is nothing to train on
-GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
-
-# The parts a TrainingChange names, in the order a receiver handles them when one announcement names several.
-PARTS = ("run_ending", "regression", "task", "config", "undo", "dataset", "slice", "landscape", "slice_dropped")
-PARTS += ("running", "snapshot", "weights", "history")
-
-
-@dataclass(frozen=True)
-class TrainingChange:
-    """What one announcement says changed (``what``: names from ``PARTS``), with the new values of those parts.
-
-    "run_ending": a new trainer generation arrived, the history still holds the run that ends; "undo": the undo
-    or redo stack of data edits changed; "slice_dropped": the training process gave the picked weight up (no
-    slice will come for it); "weights": the snapshot brought other weights; "history": the metric history grew
-    or was replaced.  A receiver reading the controller meanwhile sees its state as of the announcement.
-    """
-
-    what: frozenset[str]
-    snapshot: Snapshot | None = None  # at most ~20 per second; also with what arrived in it (its data, slice…)
-    config: TrainingConfig | None = None  # panels refresh their widgets (e.g. after opening a session)
-    dataset: object = None  # the points to draw (an edit shows at once, before the trainer has it)
-    slice: object = None  # LossSlice of the picked weight (None: the last was of weights before a Reset)
-    landscape: object = None  # autograd_core.lab.landscape.Landscape, answering request_landscape
-    task: str = ""  # "classification" or "regression"
-    regression: RegressionConfig | None = None  # the one now training
-    running: bool = False
-
-    def __contains__(self, part: str) -> bool:
-        return part in self.what
-
-
-def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int:
-    """Weights and biases of MLP(inputs, layers + [outputs]): Σ (fan_in + 1) · width."""
-    sizes = [inputs, *layers, outputs]
-    return sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
 
 
 class TrainingController(QObject):
@@ -113,16 +63,16 @@ class TrainingController(QObject):
     changed = Signal(object)  # TrainingChange: every view redraws from it
     message = Signal(str)  # a clear sentence for the status banner ("" clears it)
 
-    UNDO_LIMIT = 100  # data edits kept for undo
+    UNDO_LIMIT = UNDO_LIMIT  # data edits kept for undo
     worker_factory = ProcessWorker  # InProcessWorker runs the same engine in this process (tests)
 
     def __init__(
         self, config: TrainingConfig | None = None, parent=None, min_interval: float = 0.05, worker_factory=None
     ):
         super().__init__(parent)
-        self._config = copy.deepcopy(config or TrainingConfig()).validate()
-        self.preset = ""  # the preset the settings came from ("moons", "article"; "" for none), for the lessons
-        self._start_config = copy.deepcopy(self._config)
+        self._closed = False
+        self.policy = TrainingPolicy(self, config)  # what each setting and data edit means
+        self._start_config = self.policy.config
         self._worker_factory = worker_factory
         self.history = MetricHistory()
         self.last_snapshot: Snapshot | None = None
@@ -134,21 +84,12 @@ class TrainingController(QObject):
         self._generation = -1
         self._running = False
         self._speed = "Max"
-        self._closed = False
         self._min_interval = min_interval
         self._worker: TrainingWorker | None = None  # started by start(): an unseen tab costs nothing
         self._queued: list[Command] = []  # commands before start(), sent first when it starts
-        self.dataset = None  # the data as the user sees it (edits land here first)
-        self._undo: list[tuple] = []  # (dataset, config) before each data edit
-        self._redo: list[tuple] = []
         self._local_data_until = 0  # snapshots older than this command count show stale data: keep ours
         self.slice_spec: tuple | None = None
         self.last_slice = None
-        self.regression = None  # the RegressionConfig while the task is regression (None: classification)
-        # The command line's memory guard: over its limit a setting is refused; over "ask", confirm(sentence) decides
-        self.limits = RunLimits.for_this_machine()
-        self.confirm = None
-        self.runs_bytes = lambda: 0  # the memory of the run history the area keeps (the guard counts it)
         self._message = ""  # the banner's text, as last said
         self.message.connect(self._said)
         self.changed.connect(self._data_shown)  # (first: the banner clears before views draw the points)
@@ -183,8 +124,8 @@ class TrainingController(QObject):
             self._queued.append(command)
             return
         self._worker.send(command)
-        if isinstance(command, Load | ImportData) and self.regression is not None:
-            self.regression = None  # a session or imported data: classification again
+        if isinstance(command, Load | ImportData) and self.policy.regression is not None:
+            self.policy.regression = None  # a session or imported data: classification again
             self._announce("task", task="classification")
         if isinstance(command, SetData | Load | ImportData) or (
             isinstance(command, Reset) and command.config is not None
@@ -194,13 +135,26 @@ class TrainingController(QObject):
     # ------------------------------------------------------------- state
 
     @property
+    def closed(self) -> bool:
+        """True once shut down: every command and change is refused."""
+        return self._closed
+
+    @property
     def config(self) -> TrainingConfig:
         """A copy of the current settings (the trainer's, as the GUI last set them)."""
-        return copy.deepcopy(self._config)
+        return self.policy.config
 
     def live_settings(self) -> dict:
         """The settings a run may change without a restart (no copy of the data): what a kept run follows."""
-        return {name: copy.deepcopy(getattr(self._config, name)) for name in SETTINGS_WITHOUT_RESET}
+        return self.policy.live_settings()
+
+    # The policy's state, read and set through the controller as the panels, lessons and tests always have.
+    preset = property(lambda self: self.policy.preset, lambda self, v: setattr(self.policy, "preset", v))
+    dataset = property(lambda self: self.policy.dataset, lambda self, v: setattr(self.policy, "dataset", v))
+    regression = property(lambda self: self.policy.regression)
+    limits = property(lambda self: self.policy.limits, lambda self, v: setattr(self.policy, "limits", v))
+    confirm = property(lambda self: self.policy.confirm, lambda self, v: setattr(self.policy, "confirm", v))
+    runs_bytes = property(lambda self: self.policy.runs_bytes, lambda self, v: setattr(self.policy, "runs_bytes", v))
 
     @property
     def running(self) -> bool:
@@ -261,10 +215,7 @@ class TrainingController(QObject):
             old = self._worker
             self.destroyed.disconnect(old.release)
             old.stop(1000)
-            data = None if self.dataset is None or self._config.points is None else self.dataset.to_dict()
-            config = self._config.to_dict()
-            if self.regression is not None:
-                config, data = regression_config_dict(self.regression), None
+            config, data = self.policy.restart_start()
             self._launch(Start(config=config, data=data, min_interval=self._min_interval))
             self._local_data_until = 0
             self._generation = -1  # the new process counts from 0: its first snapshot replaces everything
@@ -279,41 +230,43 @@ class TrainingController(QObject):
         self._send(SetDelay(SPEEDS[label]))
 
     def update_settings(self, **fields) -> bool:
-        """Change settings.  Optimizer settings apply between steps without a reset;
-        a new network or new data rebuilds the trainer (new weights from the seed).
-        Returns False (and says why) if a value is refused."""
-        if self._closed:
-            return False
-        if "sklearn_seed" not in fields and any(
-            k in fields and fields[k] != getattr(self._config, k) for k in ("dataset", "data_seed")
-        ):
-            fields["sklearn_seed"] = None  # the article's fixed points end when the learner picks other data
-        try:
-            new = dataclasses.replace(self._config, **fields).validate()
-        except (TypeError, ValueError) as exc:
-            self.message.emit(f"Setting refused: {exc}")
-            return False
-        changed = {k: v for k, v in fields.items() if getattr(self._config, k) != getattr(new, k)}
-        if not changed:
-            return True
-        refusal = self._memory_refusal(new)
-        if refusal:
-            self.message.emit(f"Setting not applied: {refusal}")
-            self.announce_config()  # the panels show the settings still in force
-            return False
-        if self.regression is not None:
-            return self._update_regression(new, changed)
-        old_outputs = self._config.outputs
-        self._config = new
-        if all(k in SETTINGS_WITHOUT_RESET for k in changed):
-            self._send(UpdateSettings({k: getattr(new, k) for k in changed}))
-        else:
-            self._send(Reset(new.to_dict()))
-        if new.outputs != old_outputs:
-            self.announce_config()  # the output layer changed: panels show the new network
-        return True
+        """Change settings: a run follows the optimizer's between two steps; a new network or new data starts a
+        new run (new weights from the seed).  Returns False (and says why) if a value is refused."""
+        return self.policy.update_settings(**fields)
 
-    # ---------------------------------------------------------- regression
+    # ---------------------------------------------------------- presets, sessions, regression
+
+    def use_preset(self) -> bool:
+        """Apply the tuned preset of the current data set: a new network and data."""
+        return self.policy.use_preset()
+
+    def use_named_preset(self, name: str) -> bool:
+        """A preset by its name, whatever the data set now: "article" is the article's own run."""
+        return self.policy.use_named_preset(name)
+
+    def load_session_data(self, data) -> None:
+        """Continue from a loaded session, paused; SessionError (nothing changes) if it does not fit."""
+        self.policy.load_session_data(data)
+
+    @property
+    def task(self) -> str:
+        return self.policy.task
+
+    def set_task(self, task: str) -> bool:
+        """Classification (the plane's data sets) or regression (a target typed as an expression of x)."""
+        return self.policy.set_task(task)
+
+    def set_regression(self, **fields) -> bool:
+        """Change regression-only settings (``target``, ``loss``, ``huber_delta``): a new network on new data."""
+        return self.policy.set_regression(**fields)
+
+    def use_regression_preset(self) -> bool:
+        """The tuned regression preset with the current target."""
+        return self.policy.use_regression_preset()
+
+    def load_regression(self, state: dict) -> None:
+        """Continue a saved regression, paused; SessionError (nothing changes) if it does not fit."""
+        self.policy.load_regression(state)
 
     def regression_state(self) -> dict | None:
         """The regression as of the newest snapshot (``RegressionRun.state_dict()``) for a session; None when
@@ -321,178 +274,7 @@ class TrainingController(QObject):
         if self.regression is None:
             return None
         start = self._worker.restart_state(replay=True) if self._worker is not None else None
-        if start is None or start.regression_state is None:
-            return RegressionRun(self.regression).state_dict()  # not trained yet: its fresh start
-        weights, step, history, optimizer_state = start.regression_state
-        return {
-            "config": regression_config_dict(self.regression),
-            "weights": list(weights),
-            "step": step,
-            "history": [m.to_dict() for m in history],
-            "optimizer_state": optimizer_state,
-        }
-
-    def load_regression(self, state: dict) -> None:
-        """Continue a saved regression, paused; SessionError (nothing changes) if it does not fit."""
-        try:
-            run = RegressionRun.from_state(state)
-        except ValueError as exc:
-            raise SessionError(f"The regression in this session cannot be used: {exc}") from None
-        was = self.task
-        self.pause()
-        self.regression = run.config
-        self._send(LoadRegression(state))
-        self._announce("regression", *(("task",) if was != "regression" else ()), regression=run.config, task=self.task)
-
-    @property
-    def task(self) -> str:
-        return "classification" if self.regression is None else "regression"
-
-    def _regression_from(self, config: TrainingConfig, **fields):
-        """The regression settings: the shared ones (data size, noise, network, optimizer) from ``config``."""
-        base = self.regression or RegressionConfig()
-        shared = {name: getattr(config, name) for name in SHARED_SETTINGS}
-        shared["activation"] = (config.activations or [config.activation])[0] if config.layers else config.activation
-        return dataclasses.replace(base, **{**shared, **fields}).validate()
-
-    def _update_regression(self, new: TrainingConfig, changed: dict) -> bool:
-        try:
-            regression = self._regression_from(new)
-        except (TypeError, ValueError) as exc:
-            self.message.emit(f"Setting refused: {exc}")
-            self.announce_config()
-            return False
-        self._config = new
-        if any(name in SHARED_SETTINGS or name in ("activations",) for name in changed):
-            self._send_regression(regression)
-        return True
-
-    def _send_regression(self, regression, *parts: str) -> None:
-        """Train ``regression``; one announcement names it and ``parts`` (the task, the config) that changed with it."""
-        self.regression = regression
-        self._send(Reset(regression_config_dict(regression)))
-        config = self.config if "config" in parts else None
-        self._announce("regression", *parts, regression=regression, task=self.task, config=config)
-
-    def set_task(self, task: str) -> bool:
-        """Classification (the plane's data sets) or regression (a target typed as an expression of x)."""
-        if task not in ("classification", "regression"):
-            raise ValueError(f"unknown task {task!r}")
-        if task == self.task:
-            return True
-        self.pause()
-        self.message.emit("")
-        if task == "regression":
-            self._send_regression(self._regression_from(self._config), "task")
-        else:
-            self.regression = None
-            self._send(Reset(self._config.to_dict()))
-            self._announce("task", task=task)
-        return True
-
-    def set_regression(self, **fields) -> bool:
-        """Change regression-only settings (``target``, ``loss``, ``huber_delta``): a new network on new data.
-        Returns False (and says why) if a value is refused, e.g. a target that is not an expression of x."""
-        try:
-            regression = self._regression_from(self._config, **fields)
-        except (TypeError, ValueError) as exc:
-            self.message.emit(f"Setting refused: {exc}")
-            return False
-        if self.regression is not None and regression == self.regression:
-            return True
-        was = self.task
-        self.pause()
-        self._send_regression(regression, *(("task",) if was != "regression" else ()))
-        return True
-
-    def use_regression_preset(self) -> bool:
-        """The tuned regression preset (``regression.REGRESSION_PRESET``) with the current target."""
-        preset = {"l2": RegressionConfig().l2, **REGRESSION_PRESET}  # as the command line's preset: no L2
-        activation = preset.pop("activation")
-        try:
-            new = dataclasses.replace(self._config, activation=activation, activations=None, **preset).validate()
-        except (TypeError, ValueError) as exc:
-            self.message.emit(f"Preset refused: {exc}")
-            return False
-        self._config = new
-        regression = self._regression_from(new)
-        self.pause()
-        self._send_regression(regression, "config")
-        return True
-
-    def use_preset(self) -> bool:
-        """Apply the tuned preset of the current data set (``autograd_core.learn.presets``): a new network and data."""
-        from autograd_core.learn.presets import apply_preset, preset_name
-
-        try:
-            config = apply_preset(self._config)
-        except ValueError as exc:
-            self.message.emit(f"Preset refused: {exc}")
-            return False
-        return self._take_preset(config, preset_name(config.dataset, config.classes))
-
-    def use_named_preset(self, name: str) -> bool:
-        """A preset by its name, whatever the data set now: "article" is the article's own run."""
-        from autograd_core.learn.presets import PRESETS
-
-        if name not in PRESETS:
-            self.message.emit(f"Preset refused: there is no preset {name!r}")
-            return False
-        try:
-            config = dataclasses.replace(self._config, points=None, **copy.deepcopy(PRESETS[name])).validate()
-        except ValueError as exc:
-            self.message.emit(f"Preset refused: {exc}")
-            return False
-        return self._take_preset(config, name)
-
-    def _take_preset(self, config, name: str) -> bool:
-        """A preset is a run from its start: one that differs in live settings only (the learning rate…), which
-        would go on from the trained weights, starts the run again too."""
-        fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
-        live_only = all(k in SETTINGS_WITHOUT_RESET for k, v in fields.items() if getattr(self._config, k) != v)
-        trained = self.last_metrics is not None and self.last_metrics.step > 0
-        done = self.update_settings(**fields)
-        if done:
-            self.preset = name
-            if live_only and trained:
-                self.reset()
-        self.announce_config()  # every panel shows the preset's settings
-        return done
-
-    def load_session_data(self, data) -> None:
-        """Continue from a loaded session (``autograd_core.session.SessionData``); paused.
-
-        The trainer is built here first, so a session that does not fit
-        together (or would need more memory than allowed) raises SessionError
-        before anything changes.
-        """
-        trainer = trainer_from_session(data)
-        sizes = {"train_size": len(trainer.data.y_train), "test_size": len(trainer.data.y_test)}
-        refusal = self._memory_refusal(trainer.config, **sizes)
-        if refusal:
-            raise SessionError(refusal)
-        self.pause()
-        self._config = copy.deepcopy(trainer.config)
-        self._send(Load(dataclasses.replace(data, runs=[])))  # the run history stays here (up to ~18 MB)
-        self.announce_config()
-
-    def _memory_refusal(self, config: TrainingConfig, **sizes) -> str | None:
-        """Why ``config`` must not run here (one sentence naming the settings), or None.
-
-        The command line's guard (autograd_core.learn.run_cost) on the memory one step needs: beyond
-        ``limits.refuse_bytes`` refused, beyond ``limits.ask_bytes`` ``confirm(sentence)`` decides.
-        """
-        guarded = dataclasses.replace(config, steps=min(config.steps, GUARD_STEPS))
-        cost = estimate_run_cost(guarded, runs_bytes=self.runs_bytes(), **sizes)
-        for problem in cost.problems(self.limits):
-            if problem.kind != "memory":
-                continue
-            sentence = problem.message(lambda field: SETTING_NAMES.get(field, field)) + "."
-            if problem.refuse:
-                return sentence
-            if self.confirm is not None and not self.confirm(sentence[0].upper() + sentence[1:]):
-                return "you chose not to run it (" + sentence.rstrip(".") + ")."
-        return None
+        return self.policy.regression_state(None if start is None else start.regression_state)
 
     def export_trainer(self, timeout: float = 10.0) -> Trainer:
         """A copy of the live trainer (same weights, optimizer state, history and data), e.g. to save it."""
@@ -507,134 +289,39 @@ class TrainingController(QObject):
             return engine.trainer
         return self._worker.export_trainer(timeout)
 
-    # ------------------------------------------------------- painted data
+    # ------------------------------------------------------- painted data, import, undo, redo
 
     def add_point(self, x: float, y: float, label: int) -> None:
         """Paint a point of class ``label``: it joins the training set; training goes on with it."""
-        self._edit(data_edits.add_point, x, y, label, self._config.num_classes)
+        self.policy.add_point(x, y, label)
 
     def remove_point(self, part: str, index: int) -> None:
         """Erase point ``index`` of the "train" or "test" set."""
-        self._edit(data_edits.remove_point, part, index)
+        self.policy.remove_point(part, index)
 
     def move_point(self, part: str, index: int, x: float, y: float) -> None:
-        self._edit(data_edits.move_point, part, index, x, y)
+        self.policy.move_point(part, index, x, y)
 
     def clear_points(self) -> None:
         """Remove every point; training waits until at least one point is painted (Undo brings them back)."""
-        if self.dataset is not None:
-            self._remember()
-            self._apply_data(data_edits.empty_dataset(like=self.dataset))  # the plane keeps its axes
-
-    def _edit(self, edit, *args) -> None:
-        if self.dataset is None or self._closed:
-            return
-        try:
-            new = edit(self.dataset, *args)
-        except (ValueError, IndexError) as exc:
-            self.message.emit(f"Edit refused: {exc}")
-            return
-        self._remember()
-        self._apply_data(new)
-
-    # ------------------------------------------------------- import, undo, redo
+        self.policy.clear_points()
 
     def import_dataset(self, dataset) -> bool:
         """Train a new network on imported data (its split kept; classes from its labels).  Undoable."""
-        if self._closed:
-            return False
-        classes = max(2, int(max(dataset.y.max(initial=0), 1)) + 1)
-        if dataset.class_names:
-            classes = len(dataset.class_names)
-        points = data_edits.dataset_points(dataset)
-        try:
-            config = dataclasses.replace(
-                self._config, points=points, standardize=False, classes=classes, columns=None
-            ).validate()
-            if config.num_classes > 2 and config.loss != "bce":
-                config = dataclasses.replace(config, loss="bce").validate()
-        except ValueError as exc:
-            self.message.emit(f"Import refused: {exc}")
-            return False
-        refusal = self._memory_refusal(config, train_size=len(dataset.y_train), test_size=len(dataset.y_test))
-        if refusal:
-            self.message.emit(f"Import refused: {refusal}")
-            return False
-        self._remember()
-        self._restore((dataset, config))
-        return True
-
-    def _state(self) -> tuple:
-        return (self.dataset, copy.deepcopy(self._config))
-
-    def _remember(self) -> None:
-        """Push the data as it is now on the undo stack (every data edit calls this first)."""
-        if self.dataset is None:
-            return
-        self._undo.append(self._state())
-        del self._undo[: -self.UNDO_LIMIT]
-        self._redo.clear()
-        self._announce("undo")
+        return self.policy.import_dataset(dataset)
 
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self.policy.can_undo()
 
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self.policy.can_redo()
 
     def undo(self) -> None:
         """Take back the last data edit (paint, erase, drag, clear all, import)."""
-        if self._undo and not self._closed:
-            self._redo.append(self._state())
-            self._restore(self._undo.pop())
-            self._announce("undo")
+        self.policy.undo()
 
     def redo(self) -> None:
-        if self._redo and not self._closed:
-            self._undo.append(self._state())
-            self._restore(self._redo.pop())
-            self._announce("undo")
-
-    def _restore(self, state) -> None:
-        """Bring back (dataset, config): generated data from its settings, edited data with the same classes on
-        the same weights, anything else as a new network on exactly that data."""
-        dataset, config = state
-        if config.points is None:
-            self.pause()
-            self._config = copy.deepcopy(config)
-            self.dataset = dataset
-            self._announce("dataset", dataset=dataset)
-            self._send(Reset(config.to_dict()))
-            self.announce_config()
-        elif len(dataset.y_train) == 0 or (
-            self._config.points is not None and config.outputs == self._config.outputs
-        ):  # edited points, same classes: the same weights go on training on them
-            self._apply_data(dataset)
-        else:
-            self.pause()
-            self._config = copy.deepcopy(config)
-            self.dataset = dataset
-            self._announce("dataset", dataset=dataset)
-            self.message.emit("")
-            self._send(ImportData(config.to_dict(), dataset.to_dict()))
-            self.announce_config()
-
-    def _apply_data(self, dataset) -> None:
-        """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""
-        self.dataset = dataset
-        self._announce("dataset", dataset=dataset)
-        if len(dataset.y_train) == 0:  # the run ends here; the next painted point starts a new one
-            self.pause()
-            self._send(SetData(dataset.to_dict(), []))
-            self._refuse_without_points()
-            return
-        points = data_edits.dataset_points(dataset)
-        self._config = dataclasses.replace(
-            self._config, points=points, standardize=False, classes=self._config.num_classes, columns=None
-        )
-        self.message.emit("")
-        self._send(SetData(dataset.to_dict(), points))
-        self.announce_config()
+        self.policy.redo()
 
     def _said(self, text: str) -> None:
         self._message = text
@@ -649,16 +336,10 @@ class TrainingController(QObject):
 
     def _refuse_without_points(self) -> bool:
         """True (and says how to go on) when the plane has no training point: nothing to train on."""
-        dataset = self.dataset
-        if self.regression is not None or dataset is None or len(dataset.y_train):
-            return False
-        names = dataset.class_labels(self._config.num_classes)
-        buttons = " or ".join(f"Paint {name}" for name in names) if len(names) <= 3 else "a Paint button"
-        self.message.emit(
-            f"{NO_POINTS}: paint at least one point ({buttons}); training then starts again from the "
-            "current weights, with new curves (the run before is kept in the Runs tab)."
-        )
-        return True
+        refusal = self.policy.no_points_refusal()
+        if refusal:
+            self.message.emit(refusal)
+        return refusal is not None
 
     # -------------------------------------------------------- inspection
 
@@ -701,7 +382,21 @@ class TrainingController(QObject):
 
     def announce_config(self) -> None:
         """Every panel shows the settings in force (after a refused value, a preset, a session, a lesson's setup)."""
-        self._announce("config", config=self.config)
+        self.policy.announce_config()
+
+    # The policy's sink (``autograd_core.live.training_policy.TrainingSink``).
+
+    def send(self, command: Command) -> None:
+        self._send(command)
+
+    def announce(self, *parts: str, **values) -> None:
+        self._announce(*parts, **values)
+
+    def say(self, text: str) -> None:
+        self.message.emit(text)
+
+    def trained(self) -> bool:
+        return self.last_metrics is not None and self.last_metrics.step > 0
 
     def _announce(self, *parts: str, **values) -> None:
         """Tell the views that ``parts`` (names in ``PARTS``) changed, with their new ``values``."""
@@ -774,8 +469,9 @@ class TrainingController(QObject):
         elif snap.stopped_reason:
             self.message.emit(snap.stopped_reason)
         elif settled and was_running and snap.finished and not snap.running:
-            unit = "epochs" if self._config.batch_size == 0 else "steps"
-            text = f"Training finished: all {self._config.steps} {unit} are done. Raise the step limit to go on."
+            config = self.policy.config
+            unit = "epochs" if config.batch_size == 0 else "steps"
+            text = f"Training finished: all {config.steps} {unit} are done. Raise the step limit to go on."
             self.message.emit(f"{_sentence(slow)} {text}" if slow else text)
         elif slow_changed:
             self.message.emit(_sentence(slow) if slow else "")
@@ -785,12 +481,6 @@ def _sentence(text: str) -> str:
     """ "learning is slow: …" as a sentence of its own: "Learning is slow: … ." """
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
-
-
-def snapshot_model(snap):
-    """A fresh MLP with a snapshot's weights; with input features, one that takes points of the plane."""
-    model = mlp_from_arrays(snap.weights, list(snap.activations) or snap.activation)
-    return FeatureMLP.from_mlp(model, snap.features) if snap.features else model
 
 
 def _same_arrays(a: list, b: list) -> bool:

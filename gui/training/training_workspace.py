@@ -5,6 +5,11 @@ This is the one widget the main window embeds.  It wires the panels to one
 controller's snapshots, and the panels send it commands.  Space plays and
 pauses while the focus is inside this area (never in the expression editor).
 
+It is composed of parts with a job each: ``arrangement`` (``workspace_layout``:
+where the views go at this size and font), ``frames`` (``plots.frame_scheduler``:
+one view redrawn per frame tick), ``neuron_maps`` (the maps' numbers, computed in
+the core) and ``files`` (``workspace_files``: import, export, undo and redo).
+
 Linked views: the boundary plot's tools paint, erase, drag and
 select points; the diagram shows per-neuron maps, dead units and gradient
 edges, and a click on an edge opens that weight's loss slice; the curves area
@@ -18,34 +23,22 @@ weights) and ``current_loss()`` (the loss name).
 
 from __future__ import annotations
 
-import threading
-import time
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QMessageBox, QTabWidget, QWidget
 
-import numpy as np
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QMessageBox,
-    QScrollArea,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
-
-from autograd_core.learn.inspection import dead_units, unit_maps
 from autograd_core.learn.runs import RunHistory
+from autograd_core.live.neuron_maps import MAP_RESOLUTION, NeuronMaps
 from autograd_core.session import load_session, save_session
 
-from ..look.theme import PRESENTATION_SCALE, current_theme, palette, presentation_on
+from ..look.theme import current_theme, palette, presentation_on
 from ..plots.boundary_plot import BoundaryPlot
+from ..plots.frame_scheduler import FrameScheduler
 from ..plots.gradient_flow_plot import GradientFlowPlot
 from ..plots.landscape_plot import LandscapePlot
 from ..plots.loss_slice_plot import LossSlicePlot
 from ..plots.metrics_plots import MetricsPlots
 from ..plots.network_diagram import EDGE_MODES, NetworkDiagram
-from ..plots.neuron_maps import MAP_RESOLUTION
 from ..plots.regression_plot import RegressionPlot
 from ..runs.keeper import RunKeeper
 from ..runs.picture import SideBySideDialog
@@ -53,22 +46,17 @@ from ..runs.table import RunsPanel
 from .confusion_panel import ConfusionPanel
 from .network_panel import NetworkPanel
 from .sample_entry import SampleEntry
-from .training_controller import SPEEDS, TrainingController, snapshot_model
+from .training_controller import SPEEDS, TrainingController
 from .training_panel import TrainingPanel
-from .workspace_files import DataFileActions, _ExportDone
+from .workspace_files import DataFileActions
+from .workspace_layout import TAB_NAMES, TrainingViews, WorkspaceLayout
 
-FRAME_TICK_MS = 15
 MAPS_INTERVAL = 0.2  # seconds between per-neuron map redraws while training (≤ 5 per second)
 CURVE_TABS = ("curves", "gradient flow", "loss slice", "confusion", "landscape", "runs")
-TAB_NAMES = ("Loss && accuracy", "Gradient flow", "Loss slice", "Confusion matrix", "Landscape", "Runs")
-SHORT_TAB_NAMES = ("Loss", "Gradients", "Slice", "Confusion", "Landscape", "Runs")  # the columns layout's half
-NARROW_ROOM_CHARS = 115  # the views want this many average characters of width beside the settings column …
-NARROW_ROOM_PX = 700  # … and this many pixels; with less, the settings become a tab (see _reflow)
-COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | diagram over curves (see _reflow)
 EXTRA_KEY = "training"  # our part of a session's free-form "extra" object (the main window uses the area key)
 
 
-class TrainingWorkspace(DataFileActions, QWidget):
+class TrainingWorkspace(QWidget):
     """Network builder, data, settings, controls, boundary, diagram and curves, wired to one controller.
 
     Implements the main window's area protocol: ``session_state``,
@@ -125,71 +113,24 @@ class TrainingWorkspace(DataFileActions, QWidget):
         for index, tip in enumerate(tips):  # each begins with the tab's whole name (short tabs are elided)
             self.curves.setTabToolTip(index, tip)
 
-        side = QWidget()
-        side_layout = QVBoxLayout(side)
-        side_layout.setContentsMargins(0, 0, 4, 0)
-        side_layout.addWidget(self.network_panel)
-        side_layout.addWidget(self.training_panel)
-        side_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidget(side)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.side_scroll = scroll
-
-        boundary_side = QWidget()
-        boundary_layout = QVBoxLayout(boundary_side)
-        boundary_layout.setContentsMargins(0, 0, 0, 0)
-        boundary_layout.addWidget(self.boundary, 1)
-        boundary_layout.addWidget(self.sample_entry)
-        boundary_layout.addWidget(self.regression_plot, 1)
-        self._boundary_layout = boundary_layout
-        views = QSplitter(Qt.Orientation.Horizontal)
-        views.addWidget(boundary_side)
-        views.addWidget(self.diagram)
-        # The columns layout (a wide, short area): the diagram over the curves beside a full-height boundary.
-        column = QSplitter(Qt.Orientation.Vertical)
-        column.setChildrenCollapsible(False)
-        views.addWidget(column)
-        column.hide()
-        views.setSizes([500, 500, 0])
-        body = QSplitter(Qt.Orientation.Vertical)
-        body.addWidget(views)
-        body.addWidget(self.curves)
-        body.setChildrenCollapsible(False)  # a short window squeezes both, never hides the curves
-        views.setChildrenCollapsible(False)
-        body.setStretchFactor(0, 3)
-        body.setStretchFactor(1, 2)
-        # A drag shows where the handle goes and resizes the plots and the diagram once, on release: each move
-        # re-laid out and repainted them all (~50-130 ms of the GUI thread per drag, 0.1-0.5 s stalls).
-        for splitter in (views, column, body):
-            splitter.setOpaqueResize(False)
-        self._views, self._column = views, column
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(4, 0, 0, 0)
-        right_layout.addWidget(self.training_panel.controls)
-        right_layout.addWidget(body, 1)
-        self._body = body
-        # The banner (why training stopped, a refused setting) takes its own row under the views: the plots
-        # shrink by its height while it shows, and it never covers one of them (a short loss plot least of all).
-        banner = self.training_panel.banner
-        self.training_panel.controls.layout().removeWidget(banner)
-        right_layout.addWidget(banner)
-        banner.hide()
-        banner.installEventFilter(self)  # shown, hidden or taller: the splitters' shares again (see _banner_room)
-        self.curves.installEventFilter(self)  # the curves' tabs fit their width
-        side.installEventFilter(self)  # a wider row (a longer data set name, features) widens the column
-
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(scroll)
-        layout.addWidget(right, 1)
-        self._outer = layout
-        self._right = right
-        self._narrow = False  # the settings column is a tab beside the curves (see _reflow)
-        self._columns = False  # the diagram and the curves share a column beside the boundary (see _reflow)
-        self._shape = None  # (width, height, narrow, columns, banner) the splitters were last shared for
+        self.arrangement = WorkspaceLayout(
+            self,
+            TrainingViews(
+                boundary=self.boundary,
+                boundary_plot=self.boundary.plot,
+                regression_plot=self.regression_plot,
+                sample_entry=self.sample_entry,
+                diagram=self.diagram,
+                curves=self.curves,
+                controls=self.training_panel.controls,
+                banner=self.training_panel.banner,
+                settings=(self.network_panel, self.training_panel),
+                tall_pages=(self.confusion, self.landscape),
+                slice_page=self.loss_slice,
+                set_compact=self.metrics.set_compact,
+            ),
+        )
+        self.side_scroll = self.arrangement.side_scroll
 
         self.play_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
         self.play_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -205,22 +146,12 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.redo_shortcut.setWhatsThis("Redo the data edit last undone")
         self.redo_shortcut.activated.connect(self.redo)
         self.setAcceptDrops(True)  # a CSV/TSV file dropped here is imported
-        self.import_dialog = None
-        self._export_thread: threading.Thread | None = None  # File > Export data with predictions, writing
-        self._export_done = _ExportDone(self)
-        self._export_done.finished.connect(self.status)
+        self.files = DataFileActions(self, self.controller, self.status)
 
         # One view per frame tick: each repaint is then one plot's worth of painting (a few ms), never all
         # three at once, so the event loop keeps turning while training draws at ~15 frames per second each.
-        self._dirty: list[str] = []
-        self._frame_timer = QTimer(self)
-        self._frame_timer.setInterval(FRAME_TICK_MS)
-        self._frame_timer.timeout.connect(self._draw_next)
-        self._maps_drawn_at = 0.0
-        self._map_model = None  # ((sizes, activation), MLP): reused, only its weights change
-        self._maps_timer = QTimer(self)
-        self._maps_timer.setSingleShot(True)
-        self._maps_timer.timeout.connect(self._maps_due)
+        self.frames = FrameScheduler(self._draw, self._shows, {"maps": MAPS_INTERVAL}, parent=self)
+        self.neuron_maps = NeuronMaps(MAP_RESOLUTION)
         self._sizes: tuple[int, ...] = ()
         controller = self.controller
         controller.changed.connect(self._training_changed)
@@ -240,7 +171,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.runs_panel.sideBySide.connect(self._show_side_by_side)
         self._snapshot = controller.last_snapshot  # the snapshot the views draw: as announced, never pulled
         if self._snapshot is not None:  # (a controller that trained before this area was built)
-            self._mark_dirty("boundary", "diagram", "maps", "loss", "accuracy")
+            self.frames.mark("boundary", "diagram", "maps", "loss", "accuracy")
 
     # ------------------------------------------------------- the contract for the sample-graph view
 
@@ -254,6 +185,41 @@ class TrainingWorkspace(DataFileActions, QWidget):
     def current_loss(self) -> str:
         """The loss the trainer uses ("bce", "hinge" or "mse")."""
         return self.controller.config.loss
+
+    # ------------------------------------------------------------ data files (``workspace_files``)
+
+    @property
+    def import_dialog(self):
+        """The import dialog last opened (tests and the tour drive it)."""
+        return self.files.import_dialog
+
+    def undo(self) -> None:
+        self.files.undo()
+
+    def redo(self) -> None:
+        self.files.redo()
+
+    def import_data(self, path: str | None = None):
+        """Open the import dialog on ``path`` (asked for when None); on OK the data train a new network."""
+        return self.files.import_data(path)
+
+    def export_predictions(self, path: str | None = None) -> None:
+        """Write the data with the model's predictions as CSV, on a worker thread (``status`` says when)."""
+        self.files.export_predictions(path)
+
+    def dragEnterEvent(self, event) -> None:
+        if self.files.dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        path = self.files.dropped_file(event)
+        if path is None:
+            super().dropEvent(event)
+            return
+        event.acceptProposedAction()
+        self.import_data(path)
 
     # ------------------------------------------------------------ linked views
 
@@ -293,19 +259,19 @@ class TrainingWorkspace(DataFileActions, QWidget):
         if "dataset" in change:
             self._dataset_changed(change.dataset)
         if "slice" in change:
-            self._mark_dirty("loss slice")
+            self.frames.mark("loss slice")
         if "landscape" in change:
             self._landscape_arrived(change.landscape)
         if "slice_dropped" in change:  # no slice will come for the picked weight: its highlight goes with it
             self.diagram.clear_pick()
             self.loss_slice.clear()
         if "snapshot" in change:
-            self._mark_dirty("boundary", "diagram", "confusion")
+            self.frames.mark("boundary", "diagram", "confusion")
         if "weights" in change:
             self.modelChanged.emit()
             self._maps_due()
         if "history" in change:
-            self._mark_dirty("loss", "accuracy", "gradient flow")
+            self.frames.mark("loss", "accuracy", "gradient flow")
 
     def _task_changed(self, task: str) -> None:
         """Regression: its plot replaces the boundary and the point entry; R² replaces accuracy."""
@@ -315,7 +281,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.regression_plot.setVisible(regression)
         self.metrics.set_r2(regression)
         self._runs_changed(force=True)
-        self._mark_dirty("loss", "accuracy")
+        self.frames.mark("loss", "accuracy")
 
     def _runs_changed(self, force: bool = False) -> None:
         """The ghost curves follow the runs ticked in the Runs tab (of the task on screen: R² is not accuracy)."""
@@ -341,7 +307,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         self.boundary.highlight(None)
 
     def _maps_due(self) -> None:
-        self._mark_dirty("maps")
+        self.frames.mark("maps")
 
     def _landscape_requested(self, plane: str) -> None:
         self.controller.request_landscape(mode=plane)
@@ -360,7 +326,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
         names = getattr(dataset, "class_names", None), features
         self.sample_entry.set_class_names(names[0])
         self.diagram.set_data_names(*names)
-        self._mark_dirty("maps")  # dead units depend on the training points
+        self.frames.mark("maps")  # dead units depend on the training points
 
     def _parameter_picked(self, layer: int, neuron: int, source) -> None:
         if self.curves.currentWidget() is not self.loss_slice:
@@ -369,8 +335,6 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self.controller.request_slice((layer, neuron, source))
 
     def _curves_tab_changed(self, index: int) -> None:
-        if self._columns:
-            self._share_column()
         picked = self.diagram.picked
         if self.curves.widget(index) is self.loss_slice and picked is not None:
             layer, neuron, source = picked
@@ -383,26 +347,10 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self.landscape.request()  # computed in the training process, shown when it arrives
         else:
             self.landscape.follow_timer.stop()
-        self._mark_dirty(*((CURVE_TABS[index],) if index else ("loss", "accuracy")))
+        self.frames.mark(*((CURVE_TABS[index],) if index else ("loss", "accuracy")))
 
-    def _mark_dirty(self, *views: str) -> None:
-        for view in views:
-            if view not in self._dirty:
-                self._dirty.append(view)
-        if not self._frame_timer.isActive():
-            self._draw_next()  # the first view at once, the others on the next ticks
-            self._frame_timer.start()
-
-    def _worth_a_tick(self, view: str) -> bool:
-        """False for a view that would draw nothing now, so it takes no frame tick from the others.
-
-        A curve view whose tab is hidden is redrawn when its tab is shown; the per-neuron maps, throttled to
-        ``MAPS_INTERVAL``, come back by their timer."""
-        if view == "maps":
-            wait = MAPS_INTERVAL - (time.monotonic() - self._maps_drawn_at)
-            if wait > 0 and not self._maps_timer.isActive():
-                self._maps_timer.start(int(wait * 1000) + 1)
-            return wait <= 0
+    def _shows(self, view: str) -> bool:
+        """False for a curve view whose tab is hidden: it is redrawn when its tab is shown."""
         widget = {
             "loss": self.metrics,
             "accuracy": self.metrics,
@@ -412,13 +360,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
         }.get(view)
         return widget is None or self.curves.currentWidget() is widget
 
-    def _draw_next(self) -> None:
-        while self._dirty and not self._worth_a_tick(self._dirty[0]):
-            self._dirty.pop(0)
-        if not self._dirty:
-            self._frame_timer.stop()
-            return
-        view = self._dirty.pop(0)
+    def _draw(self, view: str) -> bool:
+        """Draw one view from the controller's state and the announced snapshot; False when nothing was drawn."""
         snap = self._snapshot
         if view in ("loss", "accuracy"):
             self.metrics.update_history(self.controller.history, which=(view,), diverged=self.controller.diverged)
@@ -431,9 +374,9 @@ class TrainingWorkspace(DataFileActions, QWidget):
             elif self.loss_slice.current is not None:  # it was of other weights (before a Reset), or another pick
                 self.loss_slice.clear(waiting=self.controller.slice_spec is not None)
         elif view in ("landscape", "runs"):
-            pass  # the landscape is drawn when the training process sends it; the runs table follows the keeper
+            return False  # the landscape is drawn when the training process sends it; the runs table follows the keeper
         elif snap is None:
-            return
+            return False
         elif view == "boundary" and snap.regression is not None:
             self.regression_plot.update_view(snap.regression)
         elif view == "boundary":
@@ -443,10 +386,11 @@ class TrainingWorkspace(DataFileActions, QWidget):
             if snap.regression is None:
                 self.confusion.update_snapshot(snap)
         elif view == "maps":
-            self._draw_maps(snap)
+            return self._draw_maps(snap)
         else:
             self._ensure_architecture(snap)
             self.diagram.set_weights(snap.weights, snap.grads)
+        return True
 
     def _ensure_architecture(self, snap) -> None:
         activations = tuple(snap.activations) or (snap.activation,) * max(0, len(snap.sizes) - 2)
@@ -457,39 +401,23 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self.diagram.set_architecture(snap.sizes, activations)
             self.loss_slice.clear()  # the picked weight belonged to the old network
             self.controller.request_slice(None)
-            self._maps_drawn_at = 0.0
-            self._mark_dirty("maps")
+            self.frames.mark("maps", at_once=True)
 
-    def _draw_maps(self, snap) -> None:
+    def _draw_maps(self, snap) -> bool:
         """Per-neuron maps and dead units from the snapshot's weights (≤ 5 per second; ~2 ms for 2-16-16-1)."""
-        if not self._worth_a_tick("maps") or not snap.weights:
-            return
-        if snap.regression is not None:  # one input: no maps of the plane, no dead units on its points
-            self._ensure_architecture(snap)
-            self.diagram.set_dead([])
-            return
+        if not snap.weights:
+            return False
         self._ensure_architecture(snap)
-        self._maps_drawn_at = time.monotonic()
-        key = (snap.sizes, snap.activation, tuple(snap.activations), snap.features)
-        if self._map_model is None or self._map_model[0] != key:
-            self._map_model = (key, snapshot_model(snap))
-        model = self._map_model[1]
-        model.load_state_dict(np.concatenate([np.column_stack([W, b]).ravel() for W, b in snap.weights]).tolist())
-        extent = snap.grid.extent if snap.grid is not None else None
-        dataset = self.controller.dataset
-        if extent is not None:
-            points = (dataset.X_train, dataset.y_train) if dataset is not None else None
-            self.diagram.set_neuron_maps(unit_maps(model, extent, MAP_RESOLUTION), extent, points)
-        if dataset is not None and len(dataset.y_train):
-            self.diagram.set_dead([(layer + 1, j) for layer, j in dead_units(model, dataset.X_train)])
-        else:
-            self.diagram.set_dead([])
+        frame = self.neuron_maps.frame(snap, self.controller.dataset)
+        if frame.maps is not None:
+            self.diagram.set_neuron_maps(frame.maps, frame.extent, frame.points)
+        self.diagram.set_dead(frame.dead)
+        return snap.regression is None  # (a regression has no maps: the next snapshot's weights are not held back)
 
     def flush(self) -> None:
         """Draw every pending view now (tests and screenshots), the diagram fitted to its last size."""
         self.diagram.view.fit_pending()
-        while self._dirty:
-            self._draw_next()
+        self.frames.flush()
 
     def sizeHint(self) -> QSize:
         # Modest, so a hidden tab never makes the main window ask for more room than the other areas.
@@ -547,7 +475,7 @@ class TrainingWorkspace(DataFileActions, QWidget):
             self._restyle(current_theme(), on)
             self.boundary.set_point_size(12 if on else 9)
             self.regression_plot.set_point_size(12 if on else 9)
-            self._reflow()
+            self.arrangement.reflow()
 
     def _restyle(self, theme: str, presentation: bool) -> None:
         pal = palette(theme)
@@ -562,162 +490,16 @@ class TrainingWorkspace(DataFileActions, QWidget):
             view.apply_palette(pal, presentation)
         self.training_panel.apply_palette(pal)
 
-    def _side_width(self) -> int:
-        """The settings column's width: its widest row in the font in use, and the scroll bar."""
-        side = self.side_scroll.widget()
-        side.adjustSize()
-        return side.minimumSizeHint().width() + self.side_scroll.verticalScrollBar().sizeHint().width() + 6
-
-    def _fit_side_panel(self) -> None:
-        """The settings column is as wide as its widest row in the font in use (it scrolls up and down)."""
-        width = self._side_width()
-        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        if self.side_scroll.minimumWidth() != width or self.side_scroll.maximumWidth() != width:
-            self.side_scroll.setFixedWidth(width)
-
-    def _reflow(self) -> None:
-        """Two decisions from the room the views have, in the font in use.
-
-        Narrow: when the views would have less than ~115 average characters (and 700 px) beside the settings
-        column (1024 px; 1600 px in presentation mode), the settings become a "Settings" tab beside the curves
-        (with the sample entry), so the views get the whole width.
-
-        Columns: when the views' area is more than 1.5× as wide as it is high (a short window, or presentation
-        mode's larger text), the boundary takes a full-height column and the diagram sits over the curves beside
-        it; stacked in rows, each would get a strip a few lines high.
-        """
-        chars = max(1, self.fontMetrics().averageCharWidth())
-        side_width = self._side_width()
-        narrow = self.width() - side_width < max(NARROW_ROOM_PX, NARROW_ROOM_CHARS * chars)
-        if narrow != self._narrow:
-            self._narrow = narrow
-            scroll = self.side_scroll
-            if narrow:
-                self._outer.removeWidget(scroll)
-                scroll.setMinimumWidth(0)
-                scroll.setMaximumWidth(16777215)
-                scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-                scroll.widget().layout().insertWidget(0, self.sample_entry)
-                self.curves.addTab(scroll, "Settings")
-                self.curves.setTabToolTip(self.curves.count() - 1, "Settings: sample entry, network, data and training")
-            else:
-                index = self.curves.indexOf(scroll)
-                if self.curves.currentIndex() == index:
-                    self.curves.setCurrentIndex(0)
-                self.curves.removeTab(index)
-                self._boundary_layout.insertWidget(1, self.sample_entry)
-                self._outer.insertWidget(0, scroll)
-                scroll.show()
-        width = self.width() - (0 if narrow else side_width)
-        height = self.height() - self.training_panel.controls.heightForWidth(width)
-        self._set_columns(width > COLUMNS_ASPECT * height)
-        shape = (width, height, narrow, self._columns, self._banner_room())
-        if shape != self._shape:  # a new size, font or banner: the splitters' shares again (a drag keeps its own)
-            self._shape = shape
-            self._share(width, height)
-        if not narrow:
-            self._fit_side_panel()
-        self._fit_curve_tabs()
-
-    def _set_columns(self, on: bool) -> None:
-        """Columns: [boundary | diagram over curves]; rows: [boundary | diagram] over the curves."""
-        if on == self._columns:
-            return
-        self._columns = on
-        views, column, body = self._views, self._column, self._body
-        current = self.curves.currentIndex()
-        for index, names in enumerate(zip(TAB_NAMES, SHORT_TAB_NAMES, strict=True)):
-            self.curves.setTabText(index, names[on])
-        self.metrics.set_compact(on)
-        # half the width: the tabs share what there is, elided (their tooltips say the whole name), never hidden
-        # behind scroll arrows
-        bar = self.curves.tabBar()
-        bar.setElideMode(Qt.TextElideMode.ElideRight if on else Qt.TextElideMode.ElideNone)
-        bar.setUsesScrollButtons(not on)
-        if on:
-            column.addWidget(self.diagram)
-            column.addWidget(self.curves)
-            column.setStretchFactor(0, 11)
-            column.setStretchFactor(1, 9)
-            column.show()
-        else:
-            views.insertWidget(1, self.diagram)
-            body.addWidget(self.curves)
-            body.setStretchFactor(0, 3)
-            body.setStretchFactor(1, 2)
-            column.hide()
-        self.curves.setCurrentIndex(current)
-
-    def _banner_room(self) -> int:
-        """The height the banner's row takes from the views while it shows (0 when hidden)."""
-        banner = self.training_panel.banner
-        if banner.isHidden():
-            return 0
-        width = max(self._right.contentsRect().width(), 100)
-        return banner.layout().totalHeightForWidth(width) + self._right.layout().spacing()
-
-    def _share(self, width: int, height: int) -> None:
-        """The splitters' shares for the views' room: the boundary half the width; in columns the diagram 55 % of
-        the height, in rows the boundary and diagram 60 % (64 % when the settings are a tab).  The banner's row
-        is taken from the diagram (in columns) or the boundary and diagram (in rows): the curves keep their
-        height, so a short loss plot stays readable while the banner explains it."""
-        self._views.setSizes([width // 2, width - width // 2])
-        if self._columns:
-            self._share_column(height)
-        else:
-            share = 0.64 if self._narrow else 0.6
-            self._body.setSizes(self._less_banner(height, share))
-
-    def _share_column(self, height: int | None = None) -> None:
-        """The diagram over the curves: 55 % of the column for the diagram beside the curves' plots, 48 % beside
-        the tabs that need height (the landscape maps, the confusion matrix, the settings), 45 % beside the loss
-        slice (a plot over a caption of three to six lines)."""
-        if height is None:  # (the column has lost the banner's row already)
-            height = sum(self._column.sizes()) + self._banner_room()
-        current = self.curves.currentWidget()
-        tall = current in (self.confusion, self.landscape, self.side_scroll)
-        share = 0.45 if current is self.loss_slice else 0.48 if tall else 0.55
-        self._column.setSizes(self._less_banner(height, share))
-
-    def _less_banner(self, height: int, share: float) -> list[int]:
-        """[upper, curves] for a splitter of ``height`` less the banner's row: the upper view gives up the banner's
-        height (keeping at least 30 % of the room), the curves keep ``1 - share`` of the room."""
-        room = self._banner_room()
-        upper = int(height * share)
-        upper = max(upper - room, int(0.3 * (height - room)))
-        return [upper, max(height - room - upper, 0)]
-
-    def _fit_curve_tabs(self) -> None:
-        """Beside the boundary the curves have half the width: when their tabs do not fit in the font in use, the
-        tab bar's text shrinks to fit, never below the normal mode's size (then the tabs elide, with the whole
-        name in their tooltips)."""
-        bar = self.curves.tabBar()
-        font = QFont(self.font())
-        room = self.curves.width() - 4
-        if self._columns and room > 0:
-            metrics = QFontMetricsF(font)
-            texts = [self.curves.tabText(i).replace("&&", "&") for i in range(self.curves.count())]
-            shown = QFontMetricsF(bar.font())
-            padding = 6 + max(bar.tabSizeHint(i).width() - shown.horizontalAdvance(t) for i, t in enumerate(texts))
-            words = sum(metrics.horizontalAdvance(text) for text in texts)
-            if words + len(texts) * padding > room:
-                least = font.pointSizeF() / (PRESENTATION_SCALE if presentation_on() else 1.0)
-                scale = (room - len(texts) * padding) / max(words, 1.0)
-                font.setPointSizeF(max(least, font.pointSizeF() * scale))
-                bar.setFont(font)
-                return
-        bar.setFont(QFont())  # (inherits the area's font again)
-
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         with self.diagram.fitting_once():
-            self._reflow()
+            self.arrangement.reflow()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             with self.diagram.fitting_once():
-                self._reflow()
+                self.arrangement.reflow()
 
     def export_image(self, path) -> None:
         """Save the whole training area as a PNG."""
@@ -761,10 +543,8 @@ class TrainingWorkspace(DataFileActions, QWidget):
     def shutdown(self) -> bool:
         """Stop training and its process (also done when the window closes or the app quits); a data export
         being written gets a few seconds to finish (its file is whole or not there at all)."""
-        if self._export_thread is not None:
-            self._export_thread.join(timeout=10.0)
-        self._frame_timer.stop()
-        self._maps_timer.stop()
+        self.files.finish()
+        self.frames.stop()
         return self.controller.shutdown()
 
     def showEvent(self, event) -> None:
@@ -781,14 +561,4 @@ class TrainingWorkspace(DataFileActions, QWidget):
         # Closing the window during training ends the worker thread and the training process cleanly.
         if watched is self._watched_window and event.type() == QEvent.Type.Close:
             self.shutdown()
-        if watched is self.curves and event.type() == QEvent.Type.Resize:
-            self._fit_curve_tabs()
-        if watched is self.training_panel.banner and event.type() in (
-            QEvent.Type.Show,
-            QEvent.Type.Hide,
-            QEvent.Type.Resize,  # (a longer message: more lines)
-        ):
-            self._reflow()
-        if watched is self.side_scroll.widget() and event.type() == QEvent.Type.LayoutRequest and not self._narrow:
-            self._fit_side_panel()
         return super().eventFilter(watched, event)

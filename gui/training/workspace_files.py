@@ -1,16 +1,16 @@
 """The training area's data files: undo/redo of data edits, import (dialog or a dropped file), export with predictions.
 
-A mixin of ``TrainingWorkspace`` (it uses the workspace's ``controller``, ``status`` and ``_export_done``),
-kept apart because file handling is its own job: the export runs on a worker thread and reports back
-through a queued signal, so the window never waits for a disk.
+Composed into ``TrainingWorkspace`` (which hands it its controller and its ``status`` signal), kept apart
+because file handling is its own job: the export runs on a worker thread and reports back through a queued
+signal, so the window never waits for a disk.
 """
 
 from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from autograd_core.files import FileError, write_atomically
 from autograd_core.learn.regression import regression_csv
@@ -25,8 +25,17 @@ class _ExportDone(QObject):
     finished = Signal(str)
 
 
-class DataFileActions:
-    """Undo, redo, import and export of the training area's data (mixed into ``TrainingWorkspace``)."""
+class DataFileActions(QObject):
+    """Undo, redo, import and export of the training area's data; dialogs open over ``host``, and every
+    outcome is said through ``status``."""
+
+    def __init__(self, host: QWidget, controller, status: SignalInstance):
+        super().__init__(host)
+        self.host, self.controller, self.status = host, controller, status
+        self.import_dialog = None
+        self.export_thread: threading.Thread | None = None  # File > Export data with predictions, writing
+        self._export_done = _ExportDone(self)
+        self._export_done.finished.connect(status)
 
     def undo(self) -> None:
         if self.controller.can_undo():
@@ -45,10 +54,12 @@ class DataFileActions:
     def import_data(self, path: str | None = None) -> ImportDialog | None:
         """Open the import dialog on ``path`` (asked for when None); on OK the data train a new network."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Import data", "", "Tables (*.csv *.tsv *.txt);;All files (*)")
+            path, _ = QFileDialog.getOpenFileName(
+                self.host, "Import data", "", "Tables (*.csv *.tsv *.txt);;All files (*)"
+            )
             if not path:
                 return None
-        dialog = ImportDialog(path, self, test_percent=round(100 * self.controller.config.test_fraction))
+        dialog = ImportDialog(path, self.host, test_percent=round(100 * self.controller.config.test_fraction))
         dialog.accepted.connect(self._import_accepted)
         dialog.finished.connect(dialog.deleteLater)  # one dialog per import; its reading thread ends with it
         self.import_dialog = dialog
@@ -74,7 +85,7 @@ class DataFileActions:
         forward pass, the CSV text and the atomic write run on a worker thread (100,000 points took ~0.6 s of
         the GUI thread), and ``status`` says when the file is written or why not."""
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, "Export data with predictions", "", "CSV (*.csv)")
+            path, _ = QFileDialog.getSaveFileName(self.host, "Export data with predictions", "", "CSV (*.csv)")
             if not path:
                 return
         snap = self.controller.last_snapshot
@@ -116,26 +127,18 @@ class DataFileActions:
                 pass  # the window was closed meanwhile
 
         self.status.emit(f"Writing {rows:,} rows with predictions to {path}…")
-        self._export_thread = threading.Thread(target=run, name="export-predictions", daemon=True)
-        self._export_thread.start()
+        self.export_thread = threading.Thread(target=run, name="export-predictions", daemon=True)
+        self.export_thread.start()
+
+    def finish(self, timeout: float = 10.0) -> None:
+        """Give a data export being written a few seconds to finish (its file is whole or not there at all)."""
+        if self.export_thread is not None:
+            self.export_thread.join(timeout=timeout)
 
     @staticmethod
-    def _dropped_file(event) -> str | None:
+    def dropped_file(event) -> str | None:
+        """The one local file a drag carries, or None."""
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
         if len(urls) == 1 and urls[0].isLocalFile():
             return urls[0].toLocalFile()
         return None
-
-    def dragEnterEvent(self, event) -> None:
-        if self._dropped_file(event) is not None:
-            event.acceptProposedAction()
-        else:
-            super().dragEnterEvent(event)
-
-    def dropEvent(self, event) -> None:
-        path = self._dropped_file(event)
-        if path is None:
-            super().dropEvent(event)
-            return
-        event.acceptProposedAction()
-        self.import_data(path)

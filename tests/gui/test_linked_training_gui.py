@@ -192,8 +192,7 @@ def test_neuron_maps_hover_and_gradient_edges(qtbot, ws):
     qtbot.mouseClick(ws.training_panel.step_button, LEFT)
     qtbot.waitUntil(lambda: ws.controller.last_metrics.step == 1, timeout=TIMEOUT)
     settle(qtbot, ws)
-    ws._maps_drawn_at = 0.0
-    ws._mark_dirty("maps")
+    ws.frames.mark("maps", at_once=True)
     ws.flush()
     snap, diagram = ws.controller.last_snapshot, ws.diagram
     # Every hidden unit shows its own output over the boundary's extent, as the vectorised forward computes it.
@@ -251,8 +250,7 @@ def test_dead_units_are_marked_on_a_constructed_case(qtbot, ws, tmp_path):
     save_session(path, trainer)
     ws.open_session(path)
     qtbot.waitUntil(lambda: ws.controller.settled and ws.controller.last_snapshot.sizes == (2, 4, 1), timeout=TIMEOUT)
-    ws._maps_drawn_at = 0.0
-    ws._mark_dirty("maps")
+    ws.frames.mark("maps", at_once=True)
     ws.flush()
     expected = dead_units(trainer.model, trainer.data.X_train)
     assert (0, 2) in expected
@@ -369,7 +367,8 @@ def test_a_splitter_drag_resizes_the_views_once_on_release(qtbot, ws):
         QApplication.sendEvent(widget, event)
 
     # the boundary (left of the handle) narrows as the handle goes left; the curves (under it) grow as it goes up
-    cases = ((ws._views, ws.boundary, QPoint(-120, 0), -120), (ws._body, ws.curves, QPoint(0, -80), 80))
+    layout = ws.arrangement
+    cases = ((layout.views, ws.boundary, QPoint(-120, 0), -120), (layout.body, ws.curves, QPoint(0, -80), 80))
     for splitter, view, step, growth in cases:
         settle(qtbot, ws)
         handle = splitter.handle(1)

@@ -198,8 +198,7 @@ def test_optimizer_lab_map_has_a_numbered_color_scale(qtbot, lab_panel):
 
 
 def test_an_enlarged_neuron_map_says_what_plane_it_is_over_and_shows_the_points(qtbot, ws):
-    ws._maps_drawn_at = 0.0
-    ws._mark_dirty("maps")
+    ws.frames.mark("maps", at_once=True)
     ws.flush()
     diagram = ws.diagram
     assert diagram.map_images

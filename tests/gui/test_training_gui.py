@@ -359,17 +359,20 @@ def test_default_optimizer_at_learning_rate_100_stops_with_a_message(qtbot, ws):
 def test_hidden_curve_tabs_and_throttled_maps_take_no_frame_tick(qtbot, ws):
     # Each frame tick draws one view; a view that would draw nothing must not cost the visible ones a tick.
     ws.curves.setCurrentWidget(ws.gradient_flow)
-    ws._frame_timer.stop()
-    ws._maps_drawn_at = time.monotonic()  # maps were just drawn: throttled
-    ws._dirty[:] = ["loss", "accuracy", "maps", "boundary", "diagram"]
+    ws.flush()
+    ws.frames.timer.stop()
+    ws.frames.mark("maps", at_once=True)  # maps drawn now: throttled for the next MAPS_INTERVAL
+    assert not ws.frames.pending
     drawn = []
     original = ws.boundary.update_snapshot
     ws.boundary.update_snapshot = lambda snap: (drawn.append("boundary"), original(snap))
-    ws._draw_next()
+    ws.frames.timer.stop()
+    ws.frames.mark("loss", "accuracy", "maps", "boundary", "diagram")  # draws the first worth a tick at once
+    ws.frames.timer.stop()
     assert drawn == ["boundary"]  # loss and accuracy (hidden tab) and the throttled maps were skipped
-    assert ws._dirty == ["diagram"]
-    assert ws._maps_timer.isActive()  # the maps come back by their own timer
-    ws._maps_drawn_at = 0.0
+    assert ws.frames.pending == ("diagram",)
+    assert ws.frames.waiting("maps")  # the maps come back by their own timer
+    ws.frames.release("maps")
 
 
 def test_curves_of_nan_only_are_not_fed_to_the_plots(qtbot):
@@ -387,7 +390,7 @@ def test_curves_of_nan_only_are_not_fed_to_the_plots(qtbot):
         warnings.simplefilter("always")
         for log in (False, True):
             ws.metrics.log_loss.setChecked(log)
-            ws._mark_dirty("loss", "accuracy")
+            ws.frames.mark("loss", "accuracy")
             ws.flush()
             for plot in (ws.metrics.loss_plot, ws.metrics.acc_plot):
                 plot.getPlotItem().getViewBox().autoRange()
