@@ -52,7 +52,7 @@ TASK_HELP = {
 class LessonPanel(QDockWidget):
     """Start here: pick a lesson, do its tasks in the live app beside it."""
 
-    lessonStarted = Signal(str)  # slug
+    lesson_started = Signal(str)  # slug
 
     def __init__(self, window):
         super().__init__("Start here", window)
@@ -270,7 +270,7 @@ class LessonPanel(QDockWidget):
         self.tasks.setCurrentRow(first_open)
         self._ask()
         self.point_at_task()
-        self.lessonStarted.emit(lesson.slug)
+        self.lesson_started.emit(lesson.slug)
         return ok
 
     def _setup(self) -> bool:

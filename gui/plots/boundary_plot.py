@@ -8,7 +8,7 @@ pyqtgraph, so a frame costs about a millisecond of Python.
 
 The plot is also a tool: a row of modes decides what a click does.
 Inspect (default) selects the data point under the pointer (a ring marks it,
-``pointPicked`` says which) and drags a point to move it; Paint class 0/1
+``point_picked`` says which) and drags a point to move it; Paint class 0/1
 adds a point where you click; Erase removes the nearest point within a few
 pixels; Clear all removes every point.  Edits leave as signals; the widget
 redraws when the new data set comes back (at once: the controller shows an
@@ -112,12 +112,12 @@ class KeyLabel(QLabel):
 class BoundaryPlot(QWidget):
     """Heat map + 0.5 contour + train (filled) and test (hollow) points + color bar, and the paint tools."""
 
-    togglesChanged = Signal()
-    pointPicked = Signal(float, float, int)  # Inspect: the selected data point (x, y, label)
-    pointPainted = Signal(float, float, int)  # Paint: a new point of class label at (x, y)
-    pointErased = Signal(str, int)  # Erase: ("train" | "test", index)
-    pointMoved = Signal(str, int, float, float)  # a dragged point's new place
-    clearRequested = Signal()
+    toggles_changed = Signal()
+    point_picked = Signal(float, float, int)  # Inspect: the selected data point (x, y, label)
+    point_painted = Signal(float, float, int)  # Paint: a new point of class label at (x, y)
+    point_erased = Signal(str, int)  # Erase: ("train" | "test", index)
+    point_moved = Signal(str, int, float, float)  # a dragged point's new place
+    clear_requested = Signal()
     message = Signal(str)
 
     def __init__(self, parent=None):
@@ -200,7 +200,7 @@ class BoundaryPlot(QWidget):
         self.mode_buttons["inspect"].setChecked(True)
         self.clear_button = QPushButton("Clear all")
         self.clear_button.setToolTip("Remove every point; then paint a new data set from an empty plane")
-        self.clear_button.clicked.connect(self.clearRequested)
+        self.clear_button.clicked.connect(self.clear_requested)
         tools.addSpacing(8)
         tools.addWidget(self.clear_button)
         self._press: tuple[QPoint, tuple[str, int] | None] | None = None  # where a press began, the point it hit
@@ -214,9 +214,9 @@ class BoundaryPlot(QWidget):
         self.show_test.setChecked(True)
         self.show_test.setToolTip("Draw the held-out test points (hollow circles) on the map")
         self.discretize.toggled.connect(self._redraw_image)
-        self.discretize.toggled.connect(self.togglesChanged)
+        self.discretize.toggled.connect(self.toggles_changed)
         self.show_test.toggled.connect(self.test_points.setVisible)
-        self.show_test.toggled.connect(self.togglesChanged)
+        self.show_test.toggled.connect(self.toggles_changed)
         key = KeyLabel()
         key.setObjectName("hintLabel")
         key.setWordWrap(True)
@@ -530,7 +530,7 @@ class BoundaryPlot(QWidget):
                 x, y = self._clamped(pos)
                 if self.selected is not None and self.find_point(*self.selected) == hit:
                     self.select(x, y, int(self._y[hit[0]][hit[1]]))
-                self.pointMoved.emit(hit[0], hit[1], x, y)
+                self.point_moved.emit(hit[0], hit[1], x, y)
             else:
                 self._click(start, hit)
             return True
@@ -554,18 +554,18 @@ class BoundaryPlot(QWidget):
     def _click(self, pos: QPoint, hit: tuple[str, int] | None) -> None:
         if self.mode in PAINT_MODES:
             x, y = self._clamped(pos)
-            self.pointPainted.emit(x, y, int(self.mode[-1]))
+            self.point_painted.emit(x, y, int(self.mode[-1]))
         elif self.mode == "erase":
             if hit is None:
                 self.message.emit(f"No point within {format_fixed(HIT_PX, 0)} pixels of the click: nothing erased.")
             else:
-                self.pointErased.emit(*hit)
+                self.point_erased.emit(*hit)
         elif hit is not None:
             part, i = hit
             x, y = (float(v) for v in self._X[part][i])
             label = int(self._y[part][i])
             self.select(x, y, label)
-            self.pointPicked.emit(x, y, label)
+            self.point_picked.emit(x, y, label)
 
     def set_point_size(self, size: float) -> None:
         self.train_points.setSize(size)

@@ -9,7 +9,7 @@ Linked views: ``edge_mode`` colors edges by weight or by the gradient of the
 last step; ``set_neuron_maps`` paints each hidden unit's output over the
 plane inside its circle (hover enlarges it); ``set_dead`` grays out and
 crosses ReLU units that are dead; a click on an edge (or a neuron: its bias)
-emits ``parameterPicked`` for the loss slice.
+emits ``parameter_picked`` for the loss slice.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class NetworkDiagram(QWidget):
         self._update_key()  # the key's hints come back (or go) with the room it has
 
     hovered = Signal(str)  # the text shown under the diagram
-    parameterPicked = Signal(int, int, object)  # model layer (0-based), neuron, source input (None: the bias)
+    parameter_picked = Signal(int, int, object)  # model layer (0-based), neuron, source input (None: the bias)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -491,7 +491,7 @@ class NetworkDiagram(QWidget):
             item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
             self.scene.addItem(item)
         if emit:
-            self.parameterPicked.emit(layer - 1, index, source)
+            self.parameter_picked.emit(layer - 1, index, source)
 
     def clear_pick(self) -> None:
         for item in self._pick_items:

@@ -241,7 +241,7 @@ class RunsModel(QAbstractTableModel):
 class RunsPanel(QWidget):
     """The table of runs and its buttons."""
 
-    sideBySide = Signal(object, object)  # two runs to show side by side
+    side_by_side = Signal(object, object)  # two runs to show side by side
 
     def __init__(self, keeper: RunKeeper, parent=None):
         super().__init__(parent)
@@ -403,7 +403,7 @@ class RunsPanel(QWidget):
     def compare_selected(self) -> None:
         runs = self.selected_runs()
         if len(runs) == 2:
-            self.sideBySide.emit(runs[0], runs[1])
+            self.side_by_side.emit(runs[0], runs[1])
 
     def delete_selected(self) -> None:
         for run in self.selected_runs():

@@ -199,7 +199,7 @@ class MainWindow(QMainWindow):
             "One data point's whole computation graph through the network, grouped by neuron, with backward stepping",
         )
         self.sample.bind_training(self.training)
-        self.training.sampleSelected.connect(self.show_sample)
+        self.training.sample_selected.connect(self.show_sample)
 
     def import_data(self, path: str | None = None):
         """File → Import data…: on the Network training tab."""

@@ -2,7 +2,7 @@
 
 Rows are the true classes, columns the predicted ones; a cell's shade is its
 share of its row.  Click a cell and its points are ringed on the decision
-map (``cellPicked(part, true, predicted)``; click it again to clear).  The
+map (``cell_picked(part, true, predicted)``; click it again to clear).  The
 numbers come from the snapshot's predicted classes
 (``autograd_core.learn.losses.confusion_from_predictions``): nothing is computed
 here but a count.
@@ -44,7 +44,7 @@ def _over(color: str, alpha: float, background: str) -> QColor:
 class ConfusionPanel(QWidget):
     """A K × K table of counts plus a per-class accuracy column; a click on a cell selects its points."""
 
-    cellPicked = Signal(str, int, int)  # part ("train" | "test"), true class, predicted class
+    cell_picked = Signal(str, int, int)  # part ("train" | "test"), true class, predicted class
     cleared = Signal()
 
     def __init__(self, parent=None):
@@ -174,7 +174,7 @@ class ConfusionPanel(QWidget):
             self._clear_pick()
             return
         self.picked = pick
-        self.cellPicked.emit(*pick)
+        self.cell_picked.emit(*pick)
 
     def _clear_pick(self) -> None:
         if self.picked is not None:

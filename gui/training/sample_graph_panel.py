@@ -56,7 +56,7 @@ HINT = (
 class TrainingSource(Protocol):
     """The training area's side of the contract: the latest network, its loss, a signal for new weights."""
 
-    modelChanged: SignalInstance
+    model_changed: SignalInstance
 
     def current_model(self) -> Any: ...
 
@@ -242,7 +242,7 @@ class SampleGraphPanel(QWidget):
         """Read the network from the training area and follow its new weights (and, with a controller, the
         names of its data's classes)."""
         self.set_source(training.current_model, training.current_loss)
-        training.modelChanged.connect(self.model_changed)
+        training.model_changed.connect(self.model_changed)
         if isinstance(training, ControlledTraining):
             training.controller.changed.connect(self._training_changed)
 

@@ -111,7 +111,7 @@ class TrainingController(QObject):
             start = dataclasses.replace(start, delay=SPEEDS[self._speed])
         factory = self._worker_factory or type(self).worker_factory
         worker = factory(start)
-        worker.snapshotReady.connect(self._take_snapshot)
+        worker.snapshot_ready.connect(self._take_snapshot)
         worker.restarted.connect(self._worker_restarted)
         worker.failed.connect(self._worker_failed)
         self.destroyed.connect(worker.release)  # the widget that owns us is gone: so is the training process

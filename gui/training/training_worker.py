@@ -3,7 +3,7 @@
 ``ProcessWorker`` runs ``autograd_core.live.service.Engine`` in a child process
 (see that module for why) and reads its replies on a reader thread, which
 only waits on the pipe (releasing the GIL), keeps the latest snapshot and
-tells the GUI with one ``snapshotReady`` signal per snapshot not yet taken.
+tells the GUI with one ``snapshot_ready`` signal per snapshot not yet taken.
 Snapshots the GUI had no time for are merged, so a slow frame drops
 pictures, never metrics.
 
@@ -90,7 +90,7 @@ class TrainingWorker(QObject):
     snapshots and keeps the last good state.
     """
 
-    snapshotReady = Signal()
+    snapshot_ready = Signal()
     restarted = Signal(str)  # the training process died and was restarted; one line saying so
     failed = Signal(str)  # it died and could not be restarted; training waits for a reset
 
@@ -186,7 +186,7 @@ class TrainingWorker(QObject):
             self._pending = snap
             notify = old is None
         if notify:
-            self.snapshotReady.emit()
+            self.snapshot_ready.emit()
 
     # ------------------------------------------------------------- restarts
 

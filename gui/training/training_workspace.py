@@ -16,7 +16,7 @@ edges, and a click on an edge opens that weight's loss slice; the curves area
 has tabs for loss/accuracy, gradient flow and the loss slice.
 
 For the sample-graph view (another tab of the window) this area offers:
-``sampleSelected(x, y, label)`` (a clicked or typed point), ``modelChanged``
+``sample_selected(x, y, label)`` (a clicked or typed point), ``model_changed``
 (new weights arrived), ``current_model()`` (a fresh MLP with the latest
 weights) and ``current_loss()`` (the loss name).
 """
@@ -66,8 +66,8 @@ class TrainingWorkspace(QWidget):
 
     status = Signal(str)
     status_withdrawn = Signal(str)  # a message said earlier is no longer true (the main window clears it)
-    sampleSelected = Signal(float, float, int)  # a data point clicked (Inspect) or typed in: x, y, label
-    modelChanged = Signal()  # a snapshot brought new weights (at most at the snapshot rate)
+    sample_selected = Signal(float, float, int)  # a data point clicked (Inspect) or typed in: x, y, label
+    model_changed = Signal()  # a snapshot brought new weights (at most at the snapshot rate)
 
     def __init__(self, controller: TrainingController | None = None, parent=None):
         super().__init__(parent)
@@ -156,19 +156,19 @@ class TrainingWorkspace(QWidget):
         controller = self.controller
         controller.changed.connect(self._training_changed)
         self.landscape.requested.connect(self._landscape_requested)
-        self.boundary.pointPicked.connect(self._point_picked)
+        self.boundary.point_picked.connect(self._point_picked)
         self.sample_entry.requested.connect(self._point_typed)
-        self.boundary.pointPainted.connect(controller.add_point)
-        self.boundary.pointErased.connect(controller.remove_point)
-        self.boundary.pointMoved.connect(controller.move_point)
-        self.boundary.clearRequested.connect(controller.clear_points)
+        self.boundary.point_painted.connect(controller.add_point)
+        self.boundary.point_erased.connect(controller.remove_point)
+        self.boundary.point_moved.connect(controller.move_point)
+        self.boundary.clear_requested.connect(controller.clear_points)
         self.boundary.message.connect(self.status)
-        self.diagram.parameterPicked.connect(self._parameter_picked)
-        self.confusion.cellPicked.connect(self._confusion_picked)
+        self.diagram.parameter_picked.connect(self._parameter_picked)
+        self.confusion.cell_picked.connect(self._confusion_picked)
         self.confusion.cleared.connect(self._confusion_cleared)
         self.curves.currentChanged.connect(self._curves_tab_changed)
         self.runs.changed.connect(self._runs_changed)
-        self.runs_panel.sideBySide.connect(self._show_side_by_side)
+        self.runs_panel.side_by_side.connect(self._show_side_by_side)
         self._snapshot = controller.last_snapshot  # the snapshot the views draw: as announced, never pulled
         if self._snapshot is not None:  # (a controller that trained before this area was built)
             self.frames.mark("boundary", "diagram", "maps", "loss", "accuracy")
@@ -225,11 +225,11 @@ class TrainingWorkspace(QWidget):
 
     def _point_picked(self, x: float, y: float, label: int) -> None:
         self.sample_entry.set_point(x, y, label)
-        self.sampleSelected.emit(x, y, label)
+        self.sample_selected.emit(x, y, label)
 
     def _point_typed(self, x: float, y: float, label: int) -> None:
         self.boundary.select(x, y, label)
-        self.sampleSelected.emit(x, y, label)
+        self.sample_selected.emit(x, y, label)
 
     def _confirm_memory(self, sentence: str) -> bool:
         """Ask before a setting that needs a lot of memory (the controller's guard calls this)."""
@@ -268,7 +268,7 @@ class TrainingWorkspace(QWidget):
         if "snapshot" in change:
             self.frames.mark("boundary", "diagram", "confusion")
         if "weights" in change:
-            self.modelChanged.emit()
+            self.model_changed.emit()
             self._maps_due()
         if "history" in change:
             self.frames.mark("loss", "accuracy", "gradient flow")

@@ -214,3 +214,28 @@ def test_no_module_is_over_800_lines(package):
         if (n := len(p.read_text("utf-8").splitlines())) > 800
     }
     assert big == {}
+
+
+SIGNAL = re.compile(r"^\s+(\w+)\s*=\s*Signal\(", re.MULTILINE)
+
+
+def signal_names_not_snake_case(package: Path) -> list[str]:
+    """``path: name`` for every Qt signal of ``package`` not named in snake_case (the app's one style)."""
+    return [
+        f"{path.relative_to(package.parent).as_posix()}: {name}"
+        for path in sorted(package.rglob("*.py"))
+        for name in SIGNAL.findall(path.read_text("utf-8"))
+        if name != name.lower()
+    ]
+
+
+def test_every_signal_is_named_in_snake_case():
+    assert len(SIGNAL.findall((ROOT / "gui" / "training" / "training_worker.py").read_text("utf-8"))) > 0
+    assert signal_names_not_snake_case(ROOT / "gui") == []
+
+
+def test_a_camel_case_signal_is_found(tmp_path):
+    gui = tmp_path / "gui"
+    gui.mkdir()
+    (gui / "panel.py").write_text("class P(QObject):\n    value_changed = Signal()\n    pointPicked = Signal(float)\n")
+    assert signal_names_not_snake_case(gui) == ["gui/panel.py: pointPicked"]

@@ -159,7 +159,7 @@ def test_clicking_a_point_selects_it_for_the_sample_graph(qtbot, ws):
     data = ws.controller.dataset
     i = int(np.argmax(data.X_train[:, 0]))  # the rightmost point: no neighbor under the pointer
     x, y, label = float(data.X_train[i, 0]), float(data.X_train[i, 1]), int(data.y_train[i])
-    with qtbot.waitSignal(ws.sampleSelected, timeout=5000) as blocker:
+    with qtbot.waitSignal(ws.sample_selected, timeout=5000) as blocker:
         click_plane(qtbot, ws, x, y, offset=(2, 1))
     assert blocker.args == [x, y, label]
     assert ws.boundary.selected == (x, y, label)
@@ -169,7 +169,7 @@ def test_clicking_a_point_selects_it_for_the_sample_graph(qtbot, ws):
     entry.x.setValue(0.25)
     entry.y.setValue(-0.5)
     entry.label.setCurrentIndex(1)
-    with qtbot.waitSignal(ws.sampleSelected, timeout=5000) as blocker:
+    with qtbot.waitSignal(ws.sample_selected, timeout=5000) as blocker:
         qtbot.mouseClick(entry.show_button, LEFT)
     assert blocker.args == [0.25, -0.5, 1]
 
@@ -181,7 +181,7 @@ def test_clicking_a_point_selects_it_for_the_sample_graph(qtbot, ws):
     gx, gy = np.meshgrid(np.linspace(x0, x1, n), np.linspace(y0, y1, n))
     scores = model.forward_array(np.column_stack([gx.ravel(), gy.ravel()]))
     np.testing.assert_allclose(1 / (1 + np.exp(-scores)).reshape(n, n), snap.grid.probability, atol=1e-6)
-    with qtbot.waitSignal(ws.modelChanged, timeout=TIMEOUT):
+    with qtbot.waitSignal(ws.model_changed, timeout=TIMEOUT):
         qtbot.mouseClick(ws.training_panel.step_button, LEFT)
 
 

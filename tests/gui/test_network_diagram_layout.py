@@ -111,7 +111,7 @@ def test_clicking_an_edge_midpoint_after_a_resize_picks_that_weight(qtbot, diagr
     resize_view(qtbot, diagram, 900, 320)
     edge = next(e for e in diagram.edges if e.layer == 3 and e.col == 4)
     picked = []
-    diagram.parameterPicked.connect(lambda *args: picked.append(args))
+    diagram.parameter_picked.connect(lambda *args: picked.append(args))
     point = diagram.view.mapFromScene(edge.line().center())
     QTest.mouseClick(diagram.view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
     assert picked == [(2, 0, 4)]

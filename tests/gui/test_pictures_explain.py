@@ -240,11 +240,11 @@ class _Training:
         from autograd_core.learn.nn import MLP
 
         class Signals(QObject):
-            modelChanged = Signal()
-            sampleSelected = Signal(float, float, int)
+            model_changed = Signal()
+            sample_selected = Signal(float, float, int)
 
         self.signals = Signals()
-        self.modelChanged, self.sampleSelected = self.signals.modelChanged, self.signals.sampleSelected
+        self.model_changed, self.sample_selected = self.signals.model_changed, self.signals.sample_selected
         self.model = MLP(2, [16, 16, 1], seed=5)
 
     def current_model(self):

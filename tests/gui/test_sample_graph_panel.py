@@ -21,8 +21,8 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 class FakeTraining(QObject):
     """The training area's side of the contract: the latest network, its loss, a signal for new weights."""
 
-    modelChanged = Signal()
-    sampleSelected = Signal(float, float, int)
+    model_changed = Signal()
+    sample_selected = Signal(float, float, int)
 
     def __init__(self, model, loss="bce"):
         super().__init__()
@@ -211,7 +211,7 @@ def test_follow_training_or_freeze(qtbot, panel, training):
     training.model = new
     updates = panel.updates
     for _ in range(10):  # a burst of snapshots is coalesced into one rebuild
-        training.modelChanged.emit()
+        training.model_changed.emit()
     qtbot.waitUntil(lambda: panel.updates > updates, timeout=3000)
     qtbot.wait(FOLLOW_INTERVAL_MS + 100)
     assert panel.updates == updates + 1
@@ -225,7 +225,7 @@ def test_follow_training_or_freeze(qtbot, panel, training):
     frozen_score = panel.state.score
     newer = MLP(2, [16, 16, 1], seed=11)
     training.model = newer
-    training.modelChanged.emit()
+    training.model_changed.emit()
     qtbot.wait(FOLLOW_INTERVAL_MS + 150)
     assert panel.state.score == frozen_score and "newer weights" in panel.follow_button.text()
     qtbot.mouseClick(panel.follow_button, Qt.MouseButton.LeftButton)  # follow again: catches up at once
@@ -235,7 +235,7 @@ def test_follow_training_or_freeze(qtbot, panel, training):
     panel.hide()
     training.model = MLP(2, [16, 16, 1], seed=12)
     updates = panel.updates
-    training.modelChanged.emit()
+    training.model_changed.emit()
     qtbot.wait(FOLLOW_INTERVAL_MS + 150)
     assert panel.updates == updates and panel.pending_update
     panel.show()
@@ -281,11 +281,11 @@ def test_through_the_main_window(qtbot, tmp_path, in_process_training):
     sample = window.areas["sample"]
     assert window.tabs.tabText(window.tabs.indexOf(sample)) == "Sample graph"
     training = window.training
-    if not hasattr(training, "sampleSelected"):
-        pytest.skip("the training area's sampleSelected/current_model contract has not landed yet")
+    if not hasattr(training, "sample_selected"):
+        pytest.skip("the training area's sample_selected/current_model contract has not landed yet")
     window.tabs.setCurrentWidget(training)  # the training engine starts when its area is first seen
     qtbot.waitUntil(lambda: training.current_model() is not None, timeout=15000)
-    training.sampleSelected.emit(0.25, -0.5, 1)  # as a click on the boundary plot in Inspect mode does
+    training.sample_selected.emit(0.25, -0.5, 1)  # as a click on the boundary plot in Inspect mode does
     assert window.current_area() is sample
     settle(qtbot, sample)
     model = training.current_model()
@@ -356,7 +356,7 @@ def test_what_the_header_and_error_line_claim_stays_true(qtbot, panel, training)
     enter(qtbot, panel, "0.5", "0.5")
     assert panel.error_label.isVisible() and panel.error_label.text().startswith("No network yet")
     training.model = model
-    training.modelChanged.emit()
+    training.model_changed.emit()
     assert not panel.error_label.isVisible()
     # P(class 1) = σ(score) is a probability only for cross-entropy; hinge and MSE scores are not calibrated
     enter(qtbot, panel, "0.5", "0.5", 0)
@@ -423,7 +423,7 @@ def test_following_training_leaves_a_view_the_user_moved_where_it_is(qtbot):
     for seed in (9, 10):
         training.model = MLP(2, [3, 1], seed=seed)
         updates = panel.updates
-        training.modelChanged.emit()
+        training.model_changed.emit()
         qtbot.waitUntil(lambda: panel.updates > updates, timeout=3000)
         settle(qtbot, panel)
         assert panel.state.position == 3

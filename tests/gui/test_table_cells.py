@@ -94,6 +94,6 @@ def test_confusion_cells_are_reused_and_true_across_theme_and_k_changes(qtbot, l
     assert table.item(2, 2).text() == "1" and table.item(2, 2).flags() & Qt.ItemFlag.ItemIsSelectable
     assert table.item(2, 0).text() == "0" and table.horizontalHeaderItem(2).text() == "→ 2"
     assert table.item(2, 3).text() == format_percent(1.0)
-    with qtbot.waitSignal(panel.cellPicked) as picked:
+    with qtbot.waitSignal(panel.cell_picked) as picked:
         qtbot.mouseClick(table.viewport(), LEFT, pos=table.visualItemRect(table.item(2, 2)).center())
     assert picked.args == ["test", 2, 2]
