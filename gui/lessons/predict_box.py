@@ -42,6 +42,7 @@ class PredictBox(QWidget):
         self.prompt.setBuddy(self.guess)
         self.reveal_button = QPushButton("Check, then reveal")
         self.reveal_button.setObjectName("lessonReveal")
+        self.reveal_button.setToolTip("Check your guess, then reveal the answer beside it")
         self.reveal_button.setDefault(True)
         self.reveal_button.clicked.connect(self._submit)
         self.result = QLabel()

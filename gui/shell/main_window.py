@@ -18,24 +18,18 @@ Areas (tabs) plug in through small protocols (``gui/shell/areas.py``), all of th
 
 from __future__ import annotations
 
-import html
 import json
 import os
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
-    QScrollArea,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -52,58 +46,19 @@ from .areas import (
     BackwardArea,
     ExportableArea,
     PresentationArea,
-    SessionArea,
     StateArea,
     ThemedArea,
-    TrainerArea,
     ViewArea,
     connect_status,
 )
 from .errors import ErrorReporter
+from .help_dialogs import ShortcutsDialog, shortcut_rows, shortcuts_html, show_about
+from .session_files import SessionFiles
 from .settings import AppSettings
 from .window_settings import WindowSettings
 
-SESSION_FILTER = "Autograd Playground session (*.agp.json *.json);;All files (*)"
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
-# Where a menu's keys act, as the shortcut list says it.
-MENU_SCOPES = {"&Backward": "Backward, on the graph shown"}
-# Keys and gestures handled inside widgets (no QAction or QShortcut to read them from); tests check each one.
-POINTER_AND_FIELD_KEYS = (
-    ("Enter", "In the Sample graph's x or y field: show that point"),
-    ("Mouse wheel", "Zoom the graph"),
-    ("Drag", "Pan the graph"),
-    ("Double-click a group", "Collapse / expand it"),
-    ("Click a node", "In the Expression: its formula and chain-rule path in Maths"),
-)
-
-
-class ShortcutsDialog(QDialog):
-    """Help → Keyboard shortcuts: a rich-text table that scrolls when the screen is small."""
-
-    def __init__(self, text: str, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("shortcutsDialog")
-        self.setWindowTitle("Keyboard shortcuts")
-        self.label = QLabel(text)
-        self.label.setTextFormat(Qt.TextFormat.RichText)
-        self.label.setContentsMargins(12, 12, 12, 12)
-        scroll = QScrollArea()
-        scroll.setWidget(self.label)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        buttons.button(QDialogButtonBox.StandardButton.Close).setToolTip("Close the list")
-        layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
-        layout.addWidget(buttons)
-        hint = self.label.sizeHint()
-        screen = (parent.screen() if parent is not None else QApplication.primaryScreen()).availableGeometry()
-        self.resize(min(hint.width() + 40, screen.width() - 40), min(hint.height() + 70, screen.height() - 80))
-
-    def text(self) -> str:
-        return self.label.text()
 
 
 class MainWindow(QMainWindow):
@@ -114,7 +69,6 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Autograd Playground")
         self.settings = settings if settings is not None else AppSettings()
-        self.session_path: str | None = None
         self.last_warning: QMessageBox | None = None
         app = QApplication.instance()
         self._base_font_size = app.property("basePointSize") or app.font().pointSizeF()
@@ -249,7 +203,8 @@ class MainWindow(QMainWindow):
             self.lessons.show_list()
 
     def open_lesson_dialog(self) -> bool:
-        path, _ = QFileDialog.getOpenFileName(self, "Open lesson", self._dialog_dir(), "Lessons (*.md);;All files (*)")
+        folder = self.sessions.dialog_dir()
+        path, _ = QFileDialog.getOpenFileName(self, "Open lesson", folder, "Lessons (*.md);;All files (*)")
         return self.open_lesson(path) if path else False
 
     def open_lesson(self, path: str) -> bool:
@@ -318,6 +273,14 @@ class MainWindow(QMainWindow):
         )
         self.recent_menu = file_menu.addMenu("&Recent files")
         self.recent_menu.setToolTipsVisible(True)
+        self.sessions = SessionFiles(
+            self,
+            self.areas,
+            self.settings,
+            self.recent_menu,
+            self.warn,
+            lambda text: self.statusBar().showMessage(text, 8000),
+        )
         file_menu.addSeparator()
         self.import_data_action = self._action(
             file_menu,
@@ -464,61 +427,17 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------ help
 
     def shortcut_table(self) -> list[tuple[str, str, str]]:
-        """(keys, what they do, where) for every shortcut the window really has: its actions and its areas' shortcuts.
-
-        Read from the live QActions and QShortcuts, so the list cannot drift from the keys that work.
-        """
-        native = QKeySequence.SequenceFormat.NativeText
-        rows = []
-        for action in self.actions():  # the window holds every action, so they work with the menu bar hidden
-            if action.shortcuts():
-                keys = ", ".join(k.toString(native) for k in action.shortcuts())
-                menu = next((m.title() for m in action.associatedObjects() if isinstance(m, QMenu)), "")
-                rows.append((keys, action.text().replace("&", ""), MENU_SCOPES.get(menu, menu.replace("&", ""))))
-        for shortcut in self.findChildren(QShortcut):
-            if shortcut.key().isEmpty() or not shortcut.isEnabled():
-                continue
-            parent = shortcut.parent()
-            area = next((a for a in self.areas.values() if a is parent or a.isAncestorOf(parent)), None)
-            where = f"{self.tabs.tabText(self.tabs.indexOf(area))} tab" if area is not None else ""
-            rows.append((shortcut.key().toString(native), shortcut.whatsThis() or "(undocumented)", where))
-        return rows
+        """(keys, what they do, where) for every shortcut the window really has (``help_dialogs.shortcut_rows``)."""
+        return shortcut_rows(self, self.areas, self.tabs)
 
     def show_shortcuts(self) -> ShortcutsDialog:
-        """The shortcut table, grouped by where the keys act, in two columns (it fits a projector's screen)."""
-        table = self.shortcut_table() + [(k, t, "Mouse and fields") for k, t in POINTER_AND_FIELD_KEYS]
-        groups: dict[str, list[str]] = {}
-        for keys, what, where in table:
-            groups.setdefault(where, []).append(
-                f"<tr><td style='white-space:pre'><b>{html.escape(keys)}</b>   </td><td>{html.escape(what)}</td></tr>"
-            )
-        blocks = [
-            (len(rows) + 2, f"<tr><td colspan=2><i>{html.escape(where)}</i></td></tr>{''.join(rows)}")
-            for where, rows in groups.items()
-        ]
-        total = sum(n for n, _ in blocks)
-        prefix = [sum(n for n, _ in blocks[:i]) for i in range(len(blocks) + 1)]
-        split = min(range(len(blocks) + 1), key=lambda i: abs(2 * prefix[i] - total))
-        spacer = "<tr><td>&nbsp;</td></tr>"
-        left = f"<table>{spacer.join(b for _, b in blocks[:split])}</table>"
-        right = f"<table>{spacer.join(b for _, b in blocks[split:])}</table>"
-        dialog = ShortcutsDialog(
-            f"<table><tr><td valign=top>{left}</td><td width=32></td><td valign=top>{right}</td></tr></table>", self
-        )
+        """Help → Keyboard shortcuts: the table, grouped by where the keys act."""
+        dialog = ShortcutsDialog(shortcuts_html(self.shortcut_table()), self)
         dialog.open()
         return dialog
 
     def show_about(self) -> QMessageBox:
-        box = QMessageBox(self)
-        box.setObjectName("aboutDialog")
-        box.setWindowTitle("About Autograd Playground")
-        box.setText(
-            "<b>Autograd Playground</b><br>See how gradients flow: type an expression, run backward, "
-            "step through the chain rule; build and train a small network on a scalar autograd engine "
-            "written from scratch."
-        )
-        box.open()
-        return box
+        return show_about(self)
 
     # ------------------------------------------------------------ theme
 
@@ -570,117 +489,28 @@ class MainWindow(QMainWindow):
         box.open()
         return box
 
-    # ------------------------------------------------------------ sessions
-
-    def _session_module(self):
-        try:
-            from autograd_core import session
-        except ImportError:
-            self.warn("Sessions unavailable", "Saving sessions needs autograd_core.session.")
-            return None
-        return session
+    # ------------------------------------------------------------ sessions (gui/shell/session_files.py)
 
     def save_session(self) -> bool:
-        if self.session_path:
-            return self.save_session_to(self.session_path)
-        return self.save_session_as()
+        return self.sessions.save()
 
     def save_session_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save session", self._dialog_dir(), SESSION_FILTER)
-        if not path:
-            return False
-        if not os.path.splitext(path)[1]:
-            path += ".agp.json"
-        return self.save_session_to(path)
+        return self.sessions.save_as()
 
     def save_session_to(self, path: str) -> bool:
-        session = self._session_module()
-        if session is None:
-            return False
-        extra, trainer, runs = {}, None, None
-        for key, area in self.areas.items():
-            if isinstance(area, SessionArea):
-                extra[key] = area.session_state()
-            if trainer is None and isinstance(area, TrainerArea):
-                trainer, runs = area.session_trainer(), area.session_runs()
-        try:
-            session.save_session(path, trainer=trainer, extra=extra, runs=runs)
-        except session.SessionError as err:
-            self.warn("Could not save the session", str(err))
-            return False
-        self.session_path = path
-        self._remember(path)
-        thinned = ""
-        if trainer is not None and len(trainer.history) > session.SAVED_HISTORY_STEPS:
-            thinned = f" (its {len(trainer.history):,}-step history thinned to {session.SAVED_HISTORY_STEPS:,} steps)"
-        self.statusBar().showMessage(f"Session saved to {path}{thinned}", 8000)
-        return True
+        return self.sessions.save_to(path)
+
+    def open_session_dialog(self) -> bool:
+        return self.sessions.open_dialog()
+
+    def open_session(self, path: str) -> bool:
+        """Load a session; a bad file is reported and nothing on screen changes."""
+        return self.sessions.open(path)
 
     def show_export(self, kind: str):
         """File → Export run as Python / PyTorch, trained model as NumPy: the script shown, then saved."""
         self.export_dialog = show_export(self, kind, self.training.controller)
         return self.export_dialog
-
-    def open_session_dialog(self) -> bool:
-        path, _ = QFileDialog.getOpenFileName(self, "Open session", self._dialog_dir(), SESSION_FILTER)
-        return self.open_session(path) if path else False
-
-    def open_session(self, path: str) -> bool:
-        """Load a session; a bad file is reported and nothing on screen changes."""
-        session = self._session_module()
-        if session is None:
-            return False
-        try:
-            data = session.load_session(path)
-        except session.SessionError as err:
-            self.warn("Could not open the session", str(err))
-            if not os.path.exists(path):
-                self.settings.remove_recent_file(path)
-                self._rebuild_recent_menu()
-            return False
-        try:
-            for key, area in self.areas.items():
-                if isinstance(area, SessionArea) and (key in data.extra or key != "expression"):
-                    section = data.extra.get(key) or {}
-                    if key == "expression":
-                        area.restore_session(section)
-                    else:
-                        area.restore_session(section, data)
-        except (ValueError, TypeError, KeyError) as err:
-            self.warn("Could not open the session", f"{path}: {err}")
-            return False
-        self.session_path = path
-        self._remember(path)
-        self.statusBar().showMessage(f"Session opened: {path}", 8000)
-        return True
-
-    def _dialog_dir(self) -> str:
-        recent = self.settings.recent_files()
-        return os.path.dirname(recent[0]) if recent else os.path.expanduser("~")
-
-    def _remember(self, path: str) -> None:
-        self.settings.add_recent_file(os.path.abspath(path))
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.settings.recent_files()
-        for path in files:
-            action = self.recent_menu.addAction(os.path.basename(path))
-            action.setToolTip(path)
-            action.setStatusTip(path)
-            action.setData(path)
-            action.triggered.connect(lambda _c=False, p=path: self.open_session(p))
-        if files:
-            self.recent_menu.addSeparator()
-            clear = self.recent_menu.addAction("Clear list")
-            clear.setToolTip("Forget the recent files")
-            clear.triggered.connect(self._clear_recent)
-        self.recent_menu.setEnabled(bool(files))
-
-    def _clear_recent(self) -> None:
-        self.settings.clear_recent_files()
-        self._rebuild_recent_menu()
 
     # ------------------------------------------------------------ export
 
@@ -688,7 +518,7 @@ class MainWindow(QMainWindow):
         area = self.current_area()
         target = area if isinstance(area, ExportableArea) else self.expression
         if path is None:
-            path, chosen = QFileDialog.getSaveFileName(self, "Export image", self._dialog_dir(), IMAGE_FILTER)
+            path, chosen = QFileDialog.getSaveFileName(self, "Export image", self.sessions.dialog_dir(), IMAGE_FILTER)
             if not path:
                 return False
             if not os.path.splitext(path)[1]:
@@ -734,7 +564,7 @@ class MainWindow(QMainWindow):
         self.presentation_action.setChecked(self.presentation)
         self.presentation_action.blockSignals(False)
         self._apply_look()
-        self._rebuild_recent_menu()
+        self.sessions.rebuild_recent_menu()
         self.tabs.setCurrentIndex(min(max(int(s.get_str("window/tab", "0") or 0), 0), self.tabs.count() - 1))
         last = s.get_str("expression/last", "")
         restored = False

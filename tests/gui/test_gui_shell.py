@@ -25,7 +25,8 @@ from autograd_core import Tensor
 from autograd_core.learn.nn import MLP
 from gui.look.theme import PRESENTATION_SCALE
 from gui.shell.errors import ErrorReporter, setup_logging
-from gui.shell.main_window import POINTER_AND_FIELD_KEYS, MainWindow, ShortcutsDialog
+from gui.shell.help_dialogs import POINTER_AND_FIELD_KEYS, ShortcutsDialog
+from gui.shell.main_window import MainWindow
 from gui.shell.settings import AppSettings
 
 # Any Qt warning fails these tests (the offscreen platform's own notice aside).
