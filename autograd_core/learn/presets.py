@@ -17,18 +17,19 @@ The presets were first tuned on data seeds 0–2 × weight seeds 0–4.  XOR and
 both spirals were tuned again to reach their goals on *every* pair of
 ``benchmarks/bench_presets.py``'s sweep (data seeds 5–9 × weight seeds 5–9),
 so for them that sweep was looked at; the pairs 10–14 × 10–14
-(``--holdout``) were checked too, and chose the three-arm spiral's batch.  A step of the scalar engine costs in
-proportion to the batch times the weights, so a preset is the smallest
+(``--holdout``) were checked too, and chose the three-arm spiral's batch.
+A step of the scalar engine costs about the batch times the weights, plus a
+part per step (the optimizer, the metrics), so a preset is the smallest
 network and fewest steps that end above the goal on every pair: the
 two-class spiral takes 24-24 tanh on minibatches of 16 (16-16 needed 1,000
 steps, reaching the goal as late as step 770), the three-arm spiral 24-24 on
-minibatches of 24 (16-16, 20-20, one wide layer or three layers of 16 missed
-the goal; 16 per batch ended below it on 2 of the holdout's 25 pairs).  No L2
-where it slowed the fit (both spirals: the penalty's own nodes cost too, and
-with it the spiral ended at 94–96 % on some pairs).  Every hidden neuron is one
-fused Σwx+b node (``nn.Neuron``, the engine's fastest exact path).  The CLI's
-``--preset`` and the app's "Use preset" button start from a preset; explicit
-options override it.
+minibatches of 24 (16-16, 20-20, 24-16, one wide layer or three layers of 16
+missed the goal; 16 per batch ended below it on 2 of the holdout's 25 pairs).
+No L2 where it slowed the fit (both spirals: the penalty's own nodes cost
+too, and with it the spiral ended at 94–96 % on some pairs).  Every hidden
+neuron is one fused Σwx+b node (``nn.Neuron``, the engine's fastest exact
+path).  The CLI's ``--preset`` and the app's "Use preset" button start from
+a preset; explicit options override it.
 """
 
 from __future__ import annotations
