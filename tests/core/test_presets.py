@@ -29,7 +29,7 @@ def test_task_names_and_multiclass_fallback():
     assert preset_name("iris") == "iris" and preset_name("blobs", 5) == "blobs"
     assert preset_fields("blobs", 5)["classes"] == 5  # blobs' preset keeps the chosen classes
     assert preset_fields("nothing") is None
-    assert "450 points" in describe_preset("spiral", 3)
+    assert "900 points" in describe_preset("spiral", 3)
 
 
 def test_explicit_options_override_the_preset():

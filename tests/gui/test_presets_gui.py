@@ -10,8 +10,14 @@ def test_choosing_a_data_set_offers_its_preset(qtbot, ws):
     assert "noise 0.05" in panel.preset_text.text()
     qtbot.mouseClick(panel.preset_button, Qt.MouseButton.LeftButton)
     config = ws.controller.config
-    assert (config.samples, config.noise, config.activation, config.steps) == (400, 0.05, "tanh", 800)
+    assert (config.samples, config.noise, config.activation, config.steps, config.layers) == (
+        400,
+        0.05,
+        "tanh",
+        600,
+        [24, 24],
+    )
     # Every panel shows it.
-    assert panel.samples.value() == 400 and panel.steps.value() == 800
+    assert panel.samples.value() == 400 and panel.steps.value() == 600
     assert ws.network_panel.activations() == ["tanh", "tanh"]
     qtbot.waitUntil(lambda: ws.controller.last_snapshot.activation == "tanh", timeout=20_000)
