@@ -167,7 +167,7 @@ def test_lesson_10_show_me_ticks_each_task_and_its_prediction_is_judged_by_the_t
     for i in range(len(BREAK_LESSON.tasks)):
         panel.tasks.setCurrentRow(i)
         panel.show_me_button.click()
-        qtbot.waitUntil(lambda i=i: panel.task_marks()[i], timeout=10_000)
+        qtbot.waitUntil(lambda i=i: panel.task_signs()[i] == "◌", timeout=10_000)  # Show me's mark
         if i == 0:  # the reveal done: the truth the prediction is checked against is the broken grad
             state = build_state(window)
             assert state["broken"] == "assign" and state["broken_done"] and not state["backward_done"]
