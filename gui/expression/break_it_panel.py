@@ -31,8 +31,8 @@ from ..look.app_style import monospace_font, set_text_role
 CHOICES = (
     ("Correct (+=)", None, "backward as the article writes it: grad +=, in reversed topological order"),
     ("= in place of +=", "assign", "each edge writes grad = … and throws away what the node already held"),
-    ("Wrong order: creation", "creation_order", "nodes processed in the order they were made, not its reverse"),
-    ("Wrong order: eager", "eager", "each node passed on as soon as one consumer delivered, not all of them"),
+    ("Creation order", "creation_order", "wrong order: nodes processed in the order they were made, not its reverse"),
+    ("Eager order", "eager", "wrong order: each node passed on as soon as one consumer delivered, not all of them"),
 )
 CODE_LINES = 5  # the bug's code box shows this many lines at most (it scrolls): the ledger above keeps the height
 

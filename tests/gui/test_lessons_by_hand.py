@@ -200,10 +200,10 @@ BY_HAND = {
         lambda q, w: guess(q, w, 0, "1"),  # its reveal: "= in place of +=", then Backward
         lambda q, w: (
             load_example(q, w, "Reused intermediate node"),
-            pick(q, w.expression.break_it.combo, "Wrong order: eager"),
+            pick(q, w.expression.break_it.combo, "Eager order"),
             backward(q, w),
         ),
-        lambda q, w: (pick(q, w.expression.break_it.combo, "Wrong order: creation"), backward(q, w)),
+        lambda q, w: (pick(q, w.expression.break_it.combo, "Creation order"), backward(q, w)),
         lambda q, w: pick(q, w.expression.break_it.combo, "Correct (+=)"),
     ],
 }
