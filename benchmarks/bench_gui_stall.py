@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from autograd_core.live.training_policy import TrainingPart
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
@@ -143,9 +145,9 @@ def main() -> int:
         app.quit()
 
     def on_change(change):  # (in the controller's order: the running state, then the snapshot)
-        if "running" in change and not change.running:
+        if TrainingPart.RUNNING in change and not change.running:
             stop_probe()
-        if "snapshot" in change:
+        if TrainingPart.SNAPSHOT in change:
             on_snapshot(change.snapshot)
 
     controller.changed.connect(on_change)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass
+from enum import Flag, auto
 from typing import Protocol
 
 from autograd_core.learn import data as data_edits
@@ -50,22 +51,34 @@ NO_POINTS = "No training points"  # how the banner begins while there is nothing
 GUARD_STEPS = 10_000  # the history the guard counts: a live run is paused long before a million steps
 UNDO_LIMIT = 100  # data edits kept for undo
 
-# The parts a TrainingChange names, in the order a receiver handles them when one announcement names several.
-PARTS = ("run_ending", "regression", "task", "config", "undo", "dataset", "slice", "landscape", "slice_dropped")
-PARTS += ("running", "snapshot", "weights", "history")
+
+class TrainingPart(Flag):
+    """What a ``TrainingChange`` says changed, as flags (one announcement may name several); the members are in
+    the order a receiver handles them when it names several."""
+
+    RUN_ENDING = auto()  # a new trainer generation arrived; the history still holds the run that ends
+    REGRESSION = auto()
+    TASK = auto()
+    CONFIG = auto()
+    UNDO = auto()  # the undo or redo stack of data edits changed
+    DATASET = auto()
+    SLICE = auto()
+    LANDSCAPE = auto()
+    SLICE_DROPPED = auto()  # the training process gave the picked weight up (no slice will come for it)
+    RUNNING = auto()
+    SNAPSHOT = auto()
+    WEIGHTS = auto()  # the snapshot brought other weights
+    HISTORY = auto()  # the metric history grew or was replaced
+
 
 
 @dataclass(frozen=True)
 class TrainingChange:
-    """What one announcement says changed (``what``: names from ``PARTS``), with the new values of those parts.
-
-    "run_ending": a new trainer generation arrived, the history still holds the run that ends; "undo": the undo
-    or redo stack of data edits changed; "slice_dropped": the training process gave the picked weight up (no
-    slice will come for it); "weights": the snapshot brought other weights; "history": the metric history grew
-    or was replaced.  A receiver reading the controller meanwhile sees its state as of the announcement.
+    """What one announcement says changed (``what``: ``TrainingPart`` flags), with the new values of those parts.
+    A receiver reading the controller meanwhile sees its state as of the announcement.
     """
 
-    what: frozenset[str]
+    what: TrainingPart
     snapshot: Snapshot | None = None  # at most ~20 per second; also with what arrived in it (its data, slice…)
     config: TrainingConfig | None = None  # panels refresh their widgets (e.g. after opening a session)
     dataset: object = None  # the points to draw (an edit shows at once, before the trainer has it)
@@ -75,8 +88,8 @@ class TrainingChange:
     regression: RegressionConfig | None = None  # the one now training
     running: bool = False
 
-    def __contains__(self, part: str) -> bool:
-        return part in self.what
+    def __contains__(self, part: TrainingPart) -> bool:
+        return bool(part & self.what)
 
 
 def parameter_count(layers: list[int], inputs: int = 2, outputs: int = 1) -> int:
@@ -93,7 +106,7 @@ class TrainingSink(Protocol):
     def send(self, command: Command) -> None:
         """Hand a command to the training process."""
 
-    def announce(self, *parts: str, **values) -> None:
+    def announce(self, *parts: TrainingPart, **values) -> None:
         """Tell the views that ``parts`` changed (a ``TrainingChange``)."""
 
     def say(self, text: str) -> None:
@@ -144,7 +157,7 @@ class TrainingPolicy:
 
     def announce_config(self) -> None:
         """Every panel shows the settings in force (after a refused value, a preset, a session, a lesson's setup)."""
-        self.sink.announce("config", config=self.config)
+        self.sink.announce(TrainingPart.CONFIG, config=self.config)
 
     def update_settings(self, **fields) -> bool:
         """Change settings.  Optimizer settings apply between steps without a reset;
@@ -273,8 +286,8 @@ class TrainingPolicy:
         self.sink.pause()
         self.regression = run.config
         self.sink.send(LoadRegression(state))
-        task = ("task",) if was != "regression" else ()
-        self.sink.announce("regression", *task, regression=run.config, task=self.task)
+        task = (TrainingPart.TASK,) if was != "regression" else ()
+        self.sink.announce(TrainingPart.REGRESSION, *task, regression=run.config, task=self.task)
 
     def regression_state(self, trained: tuple | None) -> dict:
         """The regression as a session stores it (``RegressionRun.state_dict()``), from the training process's
@@ -309,12 +322,12 @@ class TrainingPolicy:
             self._send_regression(regression)
         return True
 
-    def _send_regression(self, regression, *parts: str) -> None:
+    def _send_regression(self, regression, *parts: TrainingPart) -> None:
         """Train ``regression``; one announcement names it and ``parts`` (the task, the config) that changed with it."""
         self.regression = regression
         self.sink.send(Reset(regression_config_dict(regression)))
-        config = self.config if "config" in parts else None
-        self.sink.announce("regression", *parts, regression=regression, task=self.task, config=config)
+        config = self.config if TrainingPart.CONFIG in parts else None
+        self.sink.announce(TrainingPart.REGRESSION, *parts, regression=regression, task=self.task, config=config)
 
     def set_task(self, task: str) -> bool:
         """Classification (the plane's data sets) or regression (a target typed as an expression of x)."""
@@ -325,11 +338,11 @@ class TrainingPolicy:
         self.sink.pause()
         self.sink.say("")
         if task == "regression":
-            self._send_regression(self._regression_from(self._config), "task")
+            self._send_regression(self._regression_from(self._config), TrainingPart.TASK)
         else:
             self.regression = None
             self.sink.send(Reset(self._config.to_dict()))
-            self.sink.announce("task", task=task)
+            self.sink.announce(TrainingPart.TASK, task=task)
         return True
 
     def set_regression(self, **fields) -> bool:
@@ -344,7 +357,7 @@ class TrainingPolicy:
             return True
         was = self.task
         self.sink.pause()
-        self._send_regression(regression, *(("task",) if was != "regression" else ()))
+        self._send_regression(regression, *((TrainingPart.TASK,) if was != "regression" else ()))
         return True
 
     def use_regression_preset(self) -> bool:
@@ -359,7 +372,7 @@ class TrainingPolicy:
         self._config = new
         regression = self._regression_from(new)
         self.sink.pause()
-        self._send_regression(regression, "config")
+        self._send_regression(regression, TrainingPart.CONFIG)
         return True
 
     def restart_start(self) -> tuple[dict, dict | None]:
@@ -449,7 +462,7 @@ class TrainingPolicy:
         self._undo.append(self._state())
         del self._undo[:-UNDO_LIMIT]
         self._redo.clear()
-        self.sink.announce("undo")
+        self.sink.announce(TrainingPart.UNDO)
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -462,13 +475,13 @@ class TrainingPolicy:
         if self._undo and not self.sink.closed:
             self._redo.append(self._state())
             self._restore(self._undo.pop())
-            self.sink.announce("undo")
+            self.sink.announce(TrainingPart.UNDO)
 
     def redo(self) -> None:
         if self._redo and not self.sink.closed:
             self._undo.append(self._state())
             self._restore(self._redo.pop())
-            self.sink.announce("undo")
+            self.sink.announce(TrainingPart.UNDO)
 
     def _restore(self, state) -> None:
         """Bring back (dataset, config): generated data from its settings, edited data with the same classes on
@@ -478,7 +491,7 @@ class TrainingPolicy:
             self.sink.pause()
             self._config = copy.deepcopy(config)
             self.dataset = dataset
-            self.sink.announce("dataset", dataset=dataset)
+            self.sink.announce(TrainingPart.DATASET, dataset=dataset)
             self.sink.send(Reset(config.to_dict()))
             self.announce_config()
         elif len(dataset.y_train) == 0 or (
@@ -489,7 +502,7 @@ class TrainingPolicy:
             self.sink.pause()
             self._config = copy.deepcopy(config)
             self.dataset = dataset
-            self.sink.announce("dataset", dataset=dataset)
+            self.sink.announce(TrainingPart.DATASET, dataset=dataset)
             self.sink.say("")
             self.sink.send(ImportData(config.to_dict(), dataset.to_dict()))
             self.announce_config()
@@ -497,7 +510,7 @@ class TrainingPolicy:
     def _apply_data(self, dataset) -> None:
         """Show the edited data now; hand it to the trainer (no reset) when it has a training point."""
         self.dataset = dataset
-        self.sink.announce("dataset", dataset=dataset)
+        self.sink.announce(TrainingPart.DATASET, dataset=dataset)
         if len(dataset.y_train) == 0:  # the run ends here; the next painted point starts a new one
             self.sink.pause()
             self.sink.send(SetData(dataset.to_dict(), []))

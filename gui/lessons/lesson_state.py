@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.lessons import LEARNER, SHOWN, LessonError, LessonProgress, check
 from autograd_core.lessons.conditions import evaluate
+from autograd_core.live.training_policy import TrainingPart
 from autograd_core.numbers import format_number
 
 SETTINGS_KEY = "lessons/done/"  # + slug -> LessonProgress.to_stored(): "2" (the learner), "3:shown" (Show me)
@@ -247,7 +248,9 @@ class LessonState(QObject):
     # ---------------------------------------------------------------- checking
 
     def _training_changed(self, change) -> None:
-        if change.what & {"history", "config", "running", "snapshot"}:  # what the tasks' conditions read
+        if change.what & (
+            TrainingPart.HISTORY | TrainingPart.CONFIG | TrainingPart.RUNNING | TrainingPart.SNAPSHOT
+        ):  # what the tasks' conditions read
             self._poke()
 
     def _poke(self, *_args) -> None:

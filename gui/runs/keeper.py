@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from autograd_core.learn.runs import RunHistory, describe_change, picture_from_fit, picture_from_grid, run_config
+from autograd_core.live.training_policy import TrainingPart
 
 RECORD_INTERVAL = 1.0  # seconds between two recordings of the run being trained
 GHOSTS_MAX = 10  # runs overlaid on the live curves at once
@@ -50,11 +51,11 @@ class RunKeeper(QObject):
         return "classification", controller.config.to_dict()
 
     def _training_changed(self, change) -> None:
-        if "run_ending" in change:
+        if TrainingPart.RUN_ENDING in change:
             self._run_ending()
-        if "running" in change:
+        if TrainingPart.RUNNING in change:
             self._running(change.running)
-        if "snapshot" in change:
+        if TrainingPart.SNAPSHOT in change:
             self._snapshot(change.snapshot)
 
     def _run_ending(self) -> None:

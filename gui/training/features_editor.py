@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from autograd_core.learn.features import MAX_FEATURES, check_features, check_finite
+from autograd_core.live.training_policy import TrainingPart
 
 
 class FeaturesEditor(QWidget):
@@ -52,9 +53,9 @@ class FeaturesEditor(QWidget):
             self._rebuild(list(config.features or []))
 
     def _training_changed(self, change) -> None:
-        if "task" in change:
+        if TrainingPart.TASK in change:
             self._task_changed(change.task)
-        if "config" in change:
+        if TrainingPart.CONFIG in change:
             self.show_config(change.config)
 
     def _task_changed(self, task: str) -> None:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.learn.nn import ACTIVATION_HELP, INITIALIZATIONS, activation_names
+from autograd_core.live.training_policy import TrainingPart
 
 from ..shell.number_box import WholeNumberBox
 from ..workshop.ops_signal import custom_ops_signal
@@ -223,9 +224,9 @@ class NetworkPanel(QGroupBox):
             self._updating = False
 
     def _training_changed(self, change) -> None:
-        if "task" in change:
+        if TrainingPart.TASK in change:
             self._show_count()  # regression has one input and one output
-        if "config" in change:
+        if TrainingPart.CONFIG in change:
             self.show_config(change.config)
 
     def _show_count(self) -> None:

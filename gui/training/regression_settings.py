@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from autograd_core.learn.regression import REGRESSION_LOSSES, target_program
+from autograd_core.live.training_policy import TrainingPart
 
 TASK_LABELS = {"classification": "Classification (two inputs)", "regression": "Regression (a curve of x)"}
 REGRESSION_LOSS_LABELS = {"mse": "Mean squared error", "huber": "Huber"}
@@ -54,9 +55,9 @@ class TaskSettings(QWidget):
         self.show_task(controller.task)
 
     def _training_changed(self, change) -> None:
-        if "regression" in change:
+        if TrainingPart.REGRESSION in change:
             self.show_regression(change.regression)
-        if "task" in change:
+        if TrainingPart.TASK in change:
             self.show_task(change.task)
 
     def show_task(self, task: str) -> None:

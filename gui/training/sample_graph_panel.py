@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.language.naming import class_name, input_name
+from autograd_core.live.training_policy import TrainingPart
 from autograd_core.numbers import LEDGER, format_number, parse_number
 
 from ..expression.backward_panel import backward_column
@@ -247,7 +248,7 @@ class SampleGraphPanel(QWidget):
             training.controller.changed.connect(self._training_changed)
 
     def _training_changed(self, change) -> None:
-        if "dataset" in change:
+        if TrainingPart.DATASET in change:
             self.set_class_names(getattr(change.dataset, "class_names", None))
 
     def set_class_names(self, names) -> None:

@@ -12,6 +12,8 @@ history (so plots never read the trainer from another thread).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -37,9 +39,9 @@ from autograd_core.live.protocol import (
 from autograd_core.live.service import Engine
 from autograd_core.live.training_policy import (  # noqa: F401  (the vocabulary the panels and tests import from here)
     NO_POINTS,
-    PARTS,
     UNDO_LIMIT,
     TrainingChange,
+    TrainingPart,
     TrainingPolicy,
     parameter_count,
 )
@@ -126,7 +128,7 @@ class TrainingController(QObject):
         self._worker.send(command)
         if isinstance(command, Load | ImportData) and self.policy.regression is not None:
             self.policy.regression = None  # a session or imported data: classification again
-            self._announce("task", task="classification")
+            self._announce(TrainingPart.TASK, task="classification")
         if isinstance(command, SetData | Load | ImportData) or (
             isinstance(command, Reset) and command.config is not None
         ):
@@ -330,8 +332,10 @@ class TrainingController(QObject):
         """Points again, by whatever way (painted, a data set, a preset, Undo, a session, regression's own curve):
         "No training points" goes."""
         dataset = change.dataset
-        points = "dataset" in change and dataset is not None and len(dataset.y_train)
-        if self._message.startswith(NO_POINTS) and (points or ("regression" in change and self.regression is not None)):
+        points = TrainingPart.DATASET in change and dataset is not None and len(dataset.y_train)
+        if self._message.startswith(NO_POINTS) and (
+            points or (TrainingPart.REGRESSION in change and self.regression is not None)
+        ):
             self.message.emit("")
 
     def _refuse_without_points(self) -> bool:
@@ -389,7 +393,7 @@ class TrainingController(QObject):
     def send(self, command: Command) -> None:
         self._send(command)
 
-    def announce(self, *parts: str, **values) -> None:
+    def announce(self, *parts: TrainingPart, **values) -> None:
         self._announce(*parts, **values)
 
     def say(self, text: str) -> None:
@@ -398,15 +402,15 @@ class TrainingController(QObject):
     def trained(self) -> bool:
         return self.last_metrics is not None and self.last_metrics.step > 0
 
-    def _announce(self, *parts: str, **values) -> None:
-        """Tell the views that ``parts`` (names in ``PARTS``) changed, with their new ``values``."""
-        assert parts and set(parts) <= set(PARTS), parts
-        self.changed.emit(TrainingChange(what=frozenset(parts), **values))
+    def _announce(self, *parts: TrainingPart, **values) -> None:
+        """Tell the views that ``parts`` changed, with their new ``values``."""
+        assert parts and all(isinstance(part, TrainingPart) for part in parts), parts
+        self.changed.emit(TrainingChange(what=functools.reduce(operator.or_, parts), **values))
 
     def _set_running(self, running: bool) -> None:
         if running != self._running:
             self._running = running
-            self._announce("running", running=running)
+            self._announce(TrainingPart.RUNNING, running=running)
 
     def _take_snapshot(self) -> None:
         """Take the newest snapshot and announce it in the order views relied on as separate signals: the run
@@ -419,7 +423,7 @@ class TrainingController(QObject):
         if snap.generation != self._generation:
             gone = self.last_slice is not None and snap.loss_slice is None  # (of the weights before: not shown)
             self.last_slice = None if gone else self.last_slice
-            self._announce("run_ending", *(("slice",) if gone else ()))
+            self._announce(TrainingPart.RUN_ENDING, *((TrainingPart.SLICE,) if gone else ()))
             if self.last_metrics is not None and self.last_metrics.step > 0:
                 self.previous_run = self.last_metrics  # kept for comparison: "last run: loss … at lr …"
             self._generation = snap.generation
@@ -452,17 +456,18 @@ class TrainingController(QObject):
             self.slice_spec, self.last_slice = None, None  # (no such weight, no points): highlight and slice go
             arrived["slice_dropped"] = None
         if arrived:
-            self._announce(*arrived, snapshot=snap, **{k: v for k, v in arrived.items() if k != "slice_dropped"})
+            values = {name: value for name, value in arrived.items() if name != "slice_dropped"}
+            self._announce(*(TrainingPart[name.upper()] for name in arrived), snapshot=snap, **values)
         was_running = self._running
-        parts = ["snapshot"]
+        parts = [TrainingPart.SNAPSHOT]
         if settled and snap.running != self._running:
             # Only a snapshot that has seen every command says whether training runs (Play and status agree).
             self._running = snap.running
-            parts.insert(0, "running")
+            parts.insert(0, TrainingPart.RUNNING)
         if previous is None or not _same_arrays(previous.weights, snap.weights):
-            parts.append("weights")
+            parts.append(TrainingPart.WEIGHTS)
         if snap.history is not None or snap.metrics or diverged_changed:
-            parts.append("history")
+            parts.append(TrainingPart.HISTORY)
         self._announce(*parts, snapshot=snap, running=self._running)
         if snap.error:
             self.message.emit(snap.error)

@@ -32,6 +32,7 @@ from autograd_core.learn.data import DATASETS, MAX_CLASSES, MULTICLASS_DATASETS,
 from autograd_core.learn.optim import OPTIMIZER_LABELS as _OPTIMIZER_NAMES
 from autograd_core.learn.optim import OPTIMIZERS
 from autograd_core.learn.presets import describe_preset
+from autograd_core.live.training_policy import TrainingPart
 from autograd_core.numbers import COMPACT, MISSING, format_fixed, format_number, format_percent
 
 from ..look.theme import Palette, palette
@@ -210,16 +211,16 @@ class TrainingPanel(QWidget):
         self._show_task(self.controller.task)
 
     def _training_changed(self, change) -> None:
-        """The parts this panel shows, in ``PARTS`` order."""
-        if "task" in change:
+        """The parts this panel shows, in ``TrainingPart`` order."""
+        if TrainingPart.TASK in change:
             self._show_task(change.task)
-        if "config" in change:
+        if TrainingPart.CONFIG in change:
             self.show_config(change.config)
-        if "dataset" in change:
+        if TrainingPart.DATASET in change:
             self._show_data_summary(change.dataset)
-        if "running" in change:
+        if TrainingPart.RUNNING in change:
             self._show_running(change.running)
-        if "snapshot" in change:
+        if TrainingPart.SNAPSHOT in change:
             self._show_status(change.snapshot)
 
     def _show_task(self, task: str) -> None:

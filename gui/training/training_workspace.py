@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QMessageBox, QTabWidget, QWidget
 
 from autograd_core.learn.runs import RunHistory
 from autograd_core.live.neuron_maps import MAP_RESOLUTION, NeuronMaps
+from autograd_core.live.training_policy import TrainingPart
 from autograd_core.session import load_session, save_session
 
 from ..look.theme import current_theme, palette, presentation_on
@@ -252,25 +253,25 @@ class TrainingWorkspace(QWidget):
             self.status_withdrawn.emit(said)
 
     def _training_changed(self, change) -> None:
-        """The controller's announcement: each part marks what shows it, in ``PARTS`` order."""
+        """The controller's announcement: each part marks what shows it, in ``TrainingPart`` order."""
         self._snapshot = change.snapshot or self._snapshot  # what arrived with a snapshot is drawn with it
-        if "task" in change:
+        if TrainingPart.TASK in change:
             self._task_changed(change.task)
-        if "dataset" in change:
+        if TrainingPart.DATASET in change:
             self._dataset_changed(change.dataset)
-        if "slice" in change:
+        if TrainingPart.SLICE in change:
             self.frames.mark("loss slice")
-        if "landscape" in change:
+        if TrainingPart.LANDSCAPE in change:
             self._landscape_arrived(change.landscape)
-        if "slice_dropped" in change:  # no slice will come for the picked weight: its highlight goes with it
+        if TrainingPart.SLICE_DROPPED in change:  # no slice will come for the picked weight: its highlight goes with it
             self.diagram.clear_pick()
             self.loss_slice.clear()
-        if "snapshot" in change:
+        if TrainingPart.SNAPSHOT in change:
             self.frames.mark("boundary", "diagram", "confusion")
-        if "weights" in change:
+        if TrainingPart.WEIGHTS in change:
             self.model_changed.emit()
             self._maps_due()
-        if "history" in change:
+        if TrainingPart.HISTORY in change:
             self.frames.mark("loss", "accuracy", "gradient flow")
 
     def _task_changed(self, task: str) -> None:

@@ -3,6 +3,9 @@ undo history of data edits, driven through a sink that records what the controll
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import numpy as np
 import pytest
 
@@ -10,7 +13,7 @@ from autograd_core.learn.run_cost import RunLimits
 from autograd_core.learn.training import TrainingConfig
 from autograd_core.live.neuron_maps import NeuronMaps
 from autograd_core.live.protocol import ImportData, Reset, SetData, UpdateSettings
-from autograd_core.live.training_policy import NO_POINTS, TrainingPolicy, parameter_count
+from autograd_core.live.training_policy import NO_POINTS, TrainingPart, TrainingPolicy, parameter_count
 
 
 class Sink:
@@ -19,7 +22,7 @@ class Sink:
     def __init__(self, trained: bool = False):
         self.closed = False
         self.commands: list = []
-        self.announced: list[frozenset] = []
+        self.announced: list[TrainingPart] = []
         self.values: list[dict] = []
         self.said: list[str] = []
         self.pauses = self.resets = 0
@@ -28,8 +31,8 @@ class Sink:
     def send(self, command) -> None:
         self.commands.append(command)
 
-    def announce(self, *parts: str, **values) -> None:
-        self.announced.append(frozenset(parts))
+    def announce(self, *parts: TrainingPart, **values) -> None:
+        self.announced.append(functools.reduce(operator.or_, parts))
         self.values.append(values)
 
     def say(self, text: str) -> None:
@@ -76,7 +79,7 @@ def test_the_memory_guard_refuses_and_the_panels_show_the_settings_in_force():
     policy.limits = RunLimits(ask_bytes=1, refuse_bytes=2)
     assert not policy.update_settings(samples=5000)
     assert sink.commands == [] and sink.said[-1].startswith("Setting not applied:") and "Samples" in sink.said[-1]
-    assert sink.announced[-1] == {"config"} and sink.values[-1]["config"].samples == 40
+    assert sink.announced[-1] == TrainingPart.CONFIG and sink.values[-1]["config"].samples == 40
 
 
 def test_a_preset_that_differs_in_live_settings_only_starts_its_run_again():
@@ -100,7 +103,7 @@ def test_painting_undo_and_redo_bring_the_data_and_settings_back():
     painted = policy.dataset
     assert len(painted.y_train) == len(before.y_train) + 1 and painted.X_train[-1].tolist() == [0.5, 0.25]
     assert isinstance(sink.commands[-1], SetData) and policy.config.points is not None
-    assert {"undo"} in sink.announced and policy.can_undo() and not policy.can_redo()
+    assert TrainingPart.UNDO in sink.announced and policy.can_undo() and not policy.can_redo()
     policy.undo()
     assert policy.dataset is before and policy.config.points is None  # generated data: from its settings again
     assert isinstance(sink.commands[-1], Reset) and policy.can_redo()
@@ -131,7 +134,7 @@ def test_an_import_trains_a_new_network_on_exactly_those_points_and_is_undoable(
 def test_the_task_switch_trains_a_regression_and_back():
     policy, sink = policy_with_data()
     assert policy.set_task("regression") and policy.task == "regression"
-    assert sink.announced[-1] == {"regression", "task"} and isinstance(sink.commands[-1], Reset)
+    assert sink.announced[-1] == TrainingPart.REGRESSION | TrainingPart.TASK and isinstance(sink.commands[-1], Reset)
     assert policy.restart_start()[1] is None  # a regression's data come from its target
     assert policy.set_task("classification") and policy.regression is None
     assert sink.commands[-1] == Reset(policy.config.to_dict())

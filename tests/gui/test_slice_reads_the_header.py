@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from training_gui_helpers import small_workspace
 
+from autograd_core.live.training_policy import TrainingPart
 from autograd_core.numbers import format_number
 from tests.gui.test_true_numbers import header_train_loss, pick_edge
 
@@ -25,7 +26,7 @@ def test_the_slice_at_the_end_of_a_run_reads_the_headers_loss_and_every_slice_it
     shown = []  # every slice that arrived, with the train loss of each epoch known then
     controller.changed.connect(
         lambda change: (
-            "slice" in change.what
+            TrainingPart.SLICE in change.what
             and shown.append(
                 (
                     controller.last_slice,

@@ -9,6 +9,7 @@ import pytest
 from training_gui_helpers import PROCESS_WAIT_MS
 
 from autograd_core.learn.training import TrainingConfig
+from autograd_core.live.training_policy import TrainingPart
 from gui.training.training_controller import NO_POINTS, TrainingController
 from gui.training.training_worker import InProcessWorker
 
@@ -45,7 +46,7 @@ def test_a_learning_rate_goes_on_with_the_trained_weights(qtbot, controller):
     assert c.update_settings(lr=0.5)
     qtbot.waitUntil(lambda: c.settled, timeout=PROCESS_WAIT_MS)
     assert c.last_metrics.step == 3 and all(np.array_equal(a, b) for a, b in zip(trained, weights(c), strict=True))
-    assert not any("run_ending" in change for change in c.changes)  # the same run goes on
+    assert not any(TrainingPart.RUN_ENDING in change for change in c.changes)  # the same run goes on
     step_and_settle(qtbot, c)
     assert c.last_metrics.step == 4 and c.export_trainer().config.lr == 0.5  # the trainer follows it
 
@@ -57,7 +58,7 @@ def test_a_new_network_starts_a_new_run(qtbot, controller):
     assert c.update_settings(layers=[3, 2])
     qtbot.waitUntil(lambda: c.settled, timeout=PROCESS_WAIT_MS)
     assert c.last_snapshot.sizes == (2, 3, 2, 1) and c.last_metrics.step == 0
-    assert any("run_ending" in change for change in c.changes)  # the curves of the old run end here
+    assert any(TrainingPart.RUN_ENDING in change for change in c.changes)  # the curves of the old run end here
     assert c.previous_run is not None and c.previous_run.step == 3  # kept for "last run: …"
     assert c.history.column("step").tolist() == [0.0]
 
@@ -68,7 +69,7 @@ def test_undo_and_redo_of_a_painted_point(qtbot, controller):
     assert not c.can_undo()
     c.add_point(0.25, -0.5, 1)
     assert len(c.dataset.y_train) == len(before.y_train) + 1
-    assert any("undo" in change for change in c.changes) and c.can_undo()
+    assert any(TrainingPart.UNDO in change for change in c.changes) and c.can_undo()
     qtbot.waitUntil(lambda: c.settled and len(c.last_snapshot.dataset.y_train) == 31, timeout=PROCESS_WAIT_MS)
     c.undo()
     assert c.dataset is before and c.can_redo()

@@ -13,6 +13,7 @@ from training_gui_helpers import child_pids, set_spin
 
 from autograd_core.learn.regions import probability_ramp
 from autograd_core.learn.training import Trainer
+from autograd_core.live.training_policy import TrainingPart
 from autograd_core.numbers import format_number
 from autograd_core.session import load_session
 from gui.training.training_style import region_colors
@@ -409,7 +410,7 @@ def test_one_click_announces_exactly_the_parts_that_changed(qtbot, ws):
     """The controller's one ``changed`` signal names what changed: Play and Pause the running state alone;
     Reset first the run ending (its history still there, for the Runs keeper), then the new run's first
     snapshot with new weights and a one-point history; the data, slice and landscape did not change."""
-    from gui.training.training_controller import PARTS, TrainingChange
+    from gui.training.training_controller import TrainingChange
 
     small_network(qtbot, ws)
     controller, panel = ws.controller, ws.training_panel
@@ -422,8 +423,8 @@ def test_one_click_announces_exactly_the_parts_that_changed(qtbot, ws):
 
     click(qtbot, panel.play_button)
     click(qtbot, panel.play_button)
-    assert [(c.what, c.running) for c, _ in heard[:1]] == [(frozenset({"running"}), True)]
-    running = [c.running for c, _ in heard if "running" in c]
+    assert [(c.what, c.running) for c, _ in heard[:1]] == [(TrainingPart.RUNNING, True)]
+    running = [c.running for c, _ in heard if TrainingPart.RUNNING in c]
     assert running[:1] == [True] and running[-1] is False  # (a snapshot may come between the two clicks)
     settle(qtbot, ws)
     steps = step_of(ws)
@@ -434,15 +435,19 @@ def test_one_click_announces_exactly_the_parts_that_changed(qtbot, ws):
     qtbot.waitUntil(lambda: step_of(ws) == 0, timeout=TIMEOUT)
     settle(qtbot, ws)
     whats = [c.what for c, _ in heard]
-    assert whats == [frozenset({"run_ending"}), frozenset({"snapshot", "weights", "history"})], whats
+    assert whats == [TrainingPart.RUN_ENDING, TrainingPart.SNAPSHOT | TrainingPart.WEIGHTS | TrainingPart.HISTORY], (
+        whats
+    )
     (ending, kept), (snapshot, after) = heard
     assert kept == steps + 1 and after == 1  # the ending run's history was whole as it ended; the new one: step 0
     assert snapshot.snapshot is controller.last_snapshot and snapshot.running is False
     assert snapshot.dataset is None and snapshot.config is None  # only the parts named carry values
     assert ws.runs.history.runs[0].steps == steps and ws.runs.history.current.steps == 0
     with pytest.raises(AttributeError):  # a change is a snapshot of what happened: frozen
-        ending.what = frozenset(PARTS)
-    assert isinstance(ending, TrainingChange) and "run_ending" in ending and "history" not in ending
+        ending.what = TrainingPart.HISTORY
+    assert (
+        isinstance(ending, TrainingChange) and TrainingPart.RUN_ENDING in ending and TrainingPart.HISTORY not in ending
+    )
 
 
 def test_a_painted_point_is_announced_as_undo_then_data_then_settings(qtbot, ws):
@@ -455,14 +460,14 @@ def test_a_painted_point_is_announced_as_undo_then_data_then_settings(qtbot, ws)
     controller.changed.connect(lambda change: heard.append(change))
     before = len(controller.dataset.y_train)
     controller.add_point(0.25, -0.5, 1)
-    assert [c.what for c in heard] == [frozenset({"undo"}), frozenset({"dataset"}), frozenset({"config"})]
+    assert [c.what for c in heard] == [TrainingPart.UNDO, TrainingPart.DATASET, TrainingPart.CONFIG]
     assert len(heard[1].dataset.y_train) == before + 1 and heard[1].dataset is controller.dataset
     total = len(controller.dataset.y)
     assert len(heard[2].config.points) == total and [0.25, -0.5, 1] in heard[2].config.points
     edited = heard[1].dataset
     heard.clear()
     settle(qtbot, ws)
-    echoes = [c.dataset for c in heard if "dataset" in c]
-    assert echoes and "snapshot" in heard[-1] and controller.dataset is echoes[-1] is not edited
+    echoes = [c.dataset for c in heard if TrainingPart.DATASET in c]
+    assert echoes and TrainingPart.SNAPSHOT in heard[-1] and controller.dataset is echoes[-1] is not edited
     np.testing.assert_array_equal(echoes[-1].X_train, edited.X_train)
     assert controller.can_undo()
