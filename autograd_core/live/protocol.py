@@ -174,7 +174,7 @@ class Stop(Command):
 # ------------------------------------------------------------------ replies
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrainerState:
     """What a restarted process needs besides the snapshot's weights, the data and the history."""
 
@@ -185,9 +185,10 @@ class TrainerState:
     stopped_reason: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Snapshot:
-    """Everything the GUI draws, copied out of the trainer in the training process."""
+    """Everything the GUI draws, copied out of the trainer in the training process; frozen, so no view or
+    controller changes one another reads (a merge or an edit makes a new one with ``dataclasses.replace``)."""
 
     generation: int  # increases whenever the trainer is rebuilt (new network, new data, reset, session)
     seq: int = 0  # the last command the training process had handled when it made this snapshot

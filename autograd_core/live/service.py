@@ -403,6 +403,13 @@ class Engine:
             grid = class_regions(model, self.extent, GRID_RESOLUTION, weights=weights)
         except (ValueError, FloatingPointError):  # never lose a frame to a numeric corner case
             grid = None
+        predicted_train = predicted_test = None
+        try:
+            predicted_train = predicted_classes(model, dataset.X_train, weights)
+            predicted_test = predicted_classes(model, dataset.X_test, weights)
+        except (ValueError, FloatingPointError):
+            pass
+        loss_slice = self.compute_slice() if self.slice_spec is not None else None
         snap = Snapshot(
             generation=self.generation,
             seq=self.seq,
@@ -425,20 +432,15 @@ class Engine:
             error=self.error,
             steps_per_second=self.steps_per_second(),
             delay=self.delay,
-            slice_spec=self.slice_spec,
+            slice_spec=self.slice_spec,  # (None when the weight could not be sliced: the GUI drops the pick)
+            loss_slice=loss_slice,
+            landscape=landscape,
+            predicted_train=predicted_train,
+            predicted_test=predicted_test,
             state=self.trainer_state(),
             classes=trainer.config.num_classes,
             features=tuple(trainer.config.features or ()),
         )
-        try:
-            snap.predicted_train = predicted_classes(model, dataset.X_train, weights)
-            snap.predicted_test = predicted_classes(model, dataset.X_test, weights)
-        except (ValueError, FloatingPointError):
-            pass
-        if self.slice_spec is not None:
-            snap.loss_slice = self.compute_slice()
-            snap.slice_spec = self.slice_spec  # (None when the weight could not be sliced: the GUI drops the pick)
-        snap.landscape = landscape
         self.sent_dataset = dataset
         self.metrics = []
         self.out.send(snap)

@@ -71,7 +71,6 @@ class TrainingPart(Flag):
     HISTORY = auto()  # the metric history grew or was replaced
 
 
-
 @dataclass(frozen=True)
 class TrainingChange:
     """What one announcement says changed (``what``: ``TrainingPart`` flags), with the new values of those parts.

@@ -437,7 +437,7 @@ class TrainingController(QObject):
         if snap.last is not None or snap.history is not None:  # (a whole history without figures: no data)
             self.last_metrics = snap.last
         if snap.seq < self._local_data_until:
-            snap.dataset = self.dataset  # the trainer has not seen the latest edit yet: show the edit
+            snap = dataclasses.replace(snap, dataset=self.dataset)  # the trainer has not seen the latest edit yet
         previous = self.last_snapshot
         self.last_snapshot = snap
         if snap.dataset is not self.dataset:

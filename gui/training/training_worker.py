@@ -158,13 +158,15 @@ class TrainingWorker(QObject):
             self._replies.put(reply)
 
     def _store(self, snap: Snapshot) -> None:
+        """Keep the newest snapshot; one the GUI had no time for is merged into it (a snapshot is frozen: the
+        merge is a new one)."""
         with self._lock:
             if snap.dataset is None:
-                snap.dataset = self._dataset
+                snap = dataclasses.replace(snap, dataset=self._dataset)
             self._dataset = snap.dataset
             if snap.state is not None:  # (the config is sent when it changed)
                 if snap.state.config is None:
-                    snap.state.config = self._config
+                    snap = dataclasses.replace(snap, state=dataclasses.replace(snap.state, config=self._config))
                 self._config = snap.state.config
             if snap.history is not None:  # a new generation (or a restarted process): the whole history
                 self._rows, self._start_metrics = list(snap.history), snap.start
@@ -174,15 +176,16 @@ class TrainingWorker(QObject):
             self._snapshot_since_start = True
             old = self._pending
             if old is not None and old.generation == snap.generation:
+                merged = {}
                 if snap.history is None:  # (a history replaces everything before it)
-                    snap.history, snap.start = old.history, old.start
-                    snap.metrics = old.metrics + snap.metrics
+                    merged.update(history=old.history, start=old.start, metrics=old.metrics + snap.metrics)
                 if snap.last is None:
-                    snap.last = old.last
+                    merged["last"] = old.last
                 if snap.loss_slice is None and old.loss_slice is not None and snap.slice_spec == old.slice_spec:
-                    snap.loss_slice = old.loss_slice
+                    merged["loss_slice"] = old.loss_slice
                 if snap.landscape is None:
-                    snap.landscape = old.landscape
+                    merged["landscape"] = old.landscape
+                snap = dataclasses.replace(snap, **merged)
             self._pending = snap
             notify = old is None
         if notify:

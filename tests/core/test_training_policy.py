@@ -171,3 +171,17 @@ def test_neuron_maps_reuse_one_model_and_find_a_dead_unit():
     (layer,) = frame.maps
     assert layer.shape == (2, 3, 3) and layer[0, 0].tolist() == [0.0, 0.0, 1.0]  # relu(x1) at x1 = −1, 0, 1
     assert maps.model_for(Snap) is maps.model_for(Snap)  # one model per architecture, its weights loaded
+
+
+def test_a_snapshot_cannot_be_changed_under_a_view():
+    import dataclasses
+
+    from autograd_core.live.protocol import Snapshot, TrainerState
+
+    snap = Snapshot(generation=1, state=TrainerState(None, None, 0, 0, None))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.dataset = "edited"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.state.config = {}
+    edited = dataclasses.replace(snap, dataset="edited")  # an edit is a new snapshot; the old one is as it was
+    assert edited.dataset == "edited" and snap.dataset is None
