@@ -80,6 +80,7 @@ ACTIONS: dict[str, str] = {
     "pause": "",
     "reset": "",
     "slice": "",
+    "curves": "",
     "op": "a step in the Op workshop: op name soft, op inputs x, op value …, op derivative x …, op range -3 3, "
     "op check, op clear, op remove soft",
     "break": "a bug to switch on, or off: " + ", ".join(BREAK_CHOICES),

@@ -96,6 +96,9 @@ def perform(window, action) -> None:
         panel.reset_button.click()
     elif verb == "break":
         expr.break_it.set_bug(None if arg == "off" else arg)  # the switch, as choosing it in its list does
+    elif verb == "curves":
+        window.tabs.setCurrentWidget(training)
+        training.curves.setCurrentWidget(training.metrics)
     elif verb == "slice":
         window.tabs.setCurrentWidget(training)
         training.curves.setCurrentWidget(training.loss_slice)

@@ -302,3 +302,13 @@ def test_lesson_8_compares_with_the_articles_run_whatever_ran_between(qtbot, win
         assert text.startswith("The article's run:") and "at lr 0.001." in text and "This run: " in text
         assert text.endswith(f"at lr {lr}.")
     qtbot.waitUntil(lambda: panel.task_marks()[last], timeout=TIMEOUT)
+
+
+def test_lesson_8_starts_on_the_curves_so_a_loss_slice_left_open_ticks_nothing(qtbot, window):
+    """Its third task asks to open the loss slice: a slice page left open by an earlier lesson must not do it."""
+    training = window.training
+    window.tabs.setCurrentWidget(training)
+    training.curves.setCurrentWidget(training.loss_slice)
+    panel = start(window, "08")
+    assert training.curves.currentWidget() is training.metrics
+    assert build_state(window)["plot"] == "curves" and not any(panel.task_marks())
