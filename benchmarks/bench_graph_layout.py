@@ -10,7 +10,7 @@ figures are printed.
 Run:  python benchmarks/bench_graph_layout.py [--random 200] [--record tests/data/dot_crossings.json]
 
 ``--record`` writes dot's crossing count of every graph to a file that
-``tests/core/test_graph_crossings.py`` holds our drawing to (no ``dot`` needed there).
+``tests/core/drawing/test_graph_crossings.py`` holds our drawing to (no ``dot`` needed there).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     python tools/check_torch_exports.py [--venv DIR] [--quick]
 
 Makes the venv if it is missing (``python -m venv DIR``, then torch 2.13.0 and the project's own pins of
-numpy, networkx, scikit-learn, pytest and hypothesis), runs ``tests/core/test_export_torch.py`` in it, then
+numpy, networkx, scikit-learn, pytest and hypothesis), runs ``tests/core/export/test_export_torch.py`` in it, then
 the five named runs of ``main.py train`` at their real settings (``--quick``: the tests' fewer steps): for each
 it prints the command line's train loss, the ``--export-python`` script's, the ``--export-torch`` script's and
 their differences.  Exits 1 when a test fails or a difference passes 1e-9 (python) or 1e-6 (torch).
@@ -100,7 +100,8 @@ def main() -> int:
         ).returncode
     python = Path(sys.executable)
     tests = subprocess.run(
-        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/core/test_export_torch.py"], cwd=REPO
+        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/core/export/test_export_torch.py"],
+        cwd=REPO,
     )
     good = run_matrix(python, args.quick)
     print("\nall within 1e-9 (python) and 1e-6 (torch)" if good else "\nsome differences are too large")

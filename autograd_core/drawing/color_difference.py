@@ -3,7 +3,8 @@
 The palette's promise that the sign of a weight never looks like a class color is a number here, so a test can
 hold it: ΔE00 of about 1 is the smallest difference people notice side by side, above about 10 two colors read
 as different colors, not shades of one.  Formulas: CIE 15:2004 (sRGB to XYZ to CIELAB under D65) and Sharma, Wu
-and Dalal, "The CIEDE2000 color-difference formula" (2005), whose test pairs tests/core/test_color_difference.py checks.
+and Dalal, "The CIEDE2000 color-difference formula" (2005), whose test pairs
+tests/core/drawing/test_color_difference.py checks.
 """
 
 from __future__ import annotations

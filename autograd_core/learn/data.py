@@ -45,7 +45,7 @@ def dataset_classes(name: str, classes: int = 2) -> int:
     return classes
 
 
-# The bundled tables' names, as scikit-learn's loaders give them (tests/core/test_data.py checks they agree):
+# The bundled tables' names, as scikit-learn's loaders give them (tests/core/learn/test_data.py checks they agree):
 # shipped here so that choosing iris or wine in the app names its columns without importing scikit-learn,
 # which took 1.3-4.3 s on the GUI thread the first time.
 TABLE_COLUMNS = {
@@ -266,7 +266,7 @@ def _num(v) -> float | None:
 
 # scikit-learn's make_moons, make_circles and make_blobs (1.x), step for step and draw for draw: the same
 # RandomState, the same order of draws (shuffle, then noise), so the same seed gives the same points
-# (tests/core/test_data.py compares them with scikit-learn's own).
+# (tests/core/learn/test_data.py compares them with scikit-learn's own).
 
 
 def _halves(samples: int) -> tuple[int, int]:

@@ -14,7 +14,7 @@ import operator
 
 from autograd_core.lessons.structure import expression_structure
 
-# name -> what it is (docs/LESSONS.md lists the same table; tests/core/test_lessons.py holds the two together)
+# name -> what it is (docs/LESSONS.md lists the same table; tests/core/lessons/test_lessons.py holds the two together)
 STATE_NAMES: dict[str, str] = {
     "tab": 'the tab on screen: "expression", "training", "sample" or "lab"',
     "expression": "the expression's text, as typed",

@@ -65,7 +65,7 @@ class Palette:
     class_colors: tuple[str, ...]
     # The sign of a weight, a gradient or a unit's output (negative, positive): gold and a neutral (black on the
     # light theme, white on the dark), in hue and lightness away from every class color (CIEDE2000 ≥ 20 from each,
-    # tests/gui/test_palette.py), so an orange edge is never read as "votes for class 1".  The neutral is the
+    # tests/gui/look/test_palette.py), so an orange edge is never read as "votes for class 1".  The neutral is the
     # positive end, as "dark = large" in the gray maps of ReLU units.  sign_names says them in words.
     sign_colors: tuple[str, str]
     sign_names: tuple[str, str]
@@ -255,7 +255,7 @@ PALETTES = {
 SYNTAX_KINDS = ("number", "function", "constant", "operator", "target", "comment", "keyword")
 
 # Which text color is drawn on which background, per view; every pair reads at a WCAG contrast ratio of at
-# least 4.5:1 in both themes (tests/gui/test_palette.py computes each).  ``class_text`` is checked against every
+# least 4.5:1 in both themes (tests/gui/look/test_palette.py computes each).  ``class_text`` is checked against every
 # background a class name can sit on.
 TEXT_ON = (
     ("window_text", "window"),

@@ -337,7 +337,7 @@ def test_fit_of_a_300_node_overview_says_why_it_does_not_show_all(qtbot, tmp_pat
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QToolButton
 
-    from tests.gui.test_graph_groups_gui import chained_neurons
+    from tests.gui.graph_view.test_graph_groups_gui import chained_neurons
 
     window = new_main_window(qtbot, tmp_path)
     panel = window.expression

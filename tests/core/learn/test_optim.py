@@ -1,6 +1,6 @@
 """Optimizers against hand computations, torch's documented pseudo-code and recorded torch trajectories;
 Newton against exact Hessians; schedules at known points; state round trips, resets and copies (the training
-panel's optimizer choice: tests/gui/test_optim_gui.py)."""
+panel's optimizer choice: tests/gui/training/test_optim_gui.py)."""
 
 import copy
 import itertools
@@ -676,7 +676,7 @@ def test_sessions_saved_before_the_torch_names_load_and_go_on_as_if_never_stoppe
     from autograd_core.learn.training import Trainer
     from autograd_core.session import load_session, trainer_from_session
 
-    data = load_session(Path(__file__).resolve().parents[1] / "data" / f"session_v1_{name}.json")
+    data = load_session(Path(__file__).resolve().parents[2] / "data" / f"session_v1_{name}.json")
     assert data.config.optimizer == name and data.step == 3
     resumed = trainer_from_session(data)
     assert resumed.optimizer.t == 3

@@ -1,6 +1,6 @@
 """Graph drawings are truthful in scene units, for every layout: no edge through a box, no overlap, edges ending on
 their target's border, folds and bends, crossings counted on the drawn paths (drawn in the view, legible at Fit:
-tests/gui/test_graph_geometry_gui.py)."""
+tests/gui/graph_view/test_graph_geometry_gui.py)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """The network's loss landscape: filter normalization, the grid against the model's own forward, the path (the
-training process and the workspace's tab answering ComputeLandscape: tests/gui/test_landscape_gui.py)."""
+training process and the workspace's tab answering ComputeLandscape: tests/gui/lab/test_landscape_gui.py)."""
 
 from __future__ import annotations
 

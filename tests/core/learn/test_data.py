@@ -126,7 +126,7 @@ def test_the_shipped_table_names_are_scikit_learns_and_need_no_scikit_learn():
         "import sys; from autograd_core.learn.data import table_feature_names, table_class_names;"
         "table_feature_names('wine'); table_class_names('iris'); print('sklearn' in sys.modules)"
     )
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[3])
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, check=True)
     assert out.stdout.strip() == "False"
     with pytest.raises(ValueError, match="not a bundled table"):
@@ -174,6 +174,6 @@ def test_making_the_default_data_imports_no_scikit_learn():
         "    make_dataset(name, seed=3)\n"
         "print(sorted(m for m in ('sklearn', 'scipy') if m in sys.modules))\n"
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -22,7 +22,7 @@ from autograd_core.lessons import (
     parse_lesson,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LESSONS, ERRORS = load_lessons()
 
 GOOD = """---

@@ -1,5 +1,5 @@
 """Tuned presets: which task a data set belongs to, explicit options win, the CLI's --preset (the app's button:
-tests/gui/test_presets_gui.py)."""
+tests/gui/training/test_presets_gui.py)."""
 
 import pytest
 

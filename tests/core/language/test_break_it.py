@@ -13,7 +13,7 @@ from autograd_core.language.break_it import BUG_CODE, BUGS, replay_backward
 from autograd_core.language.expression import compile_expression
 from autograd_core.language.trace import backward_steps
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def reused():

@@ -400,7 +400,7 @@ def test_an_old_session_without_runs_loads_with_an_empty_history(tmp_path):
 
 
 def test_a_session_saved_by_the_previous_version_loads_with_an_empty_history():
-    data = load_session(Path(__file__).resolve().parents[1] / "data" / "session_v1_adam.json")
+    data = load_session(Path(__file__).resolve().parents[2] / "data" / "session_v1_adam.json")
     assert data.runs == []
     assert data.config is not None and data.step == 3
 
@@ -524,7 +524,7 @@ def test_train_save_then_load_save_keeps_two_runs(tmp_path, capsys):
 
 
 def test_continuing_a_session_without_runs_starts_its_history(tmp_path, capsys):
-    old = Path(__file__).resolve().parents[1] / "data" / "session_v1_adam.json"
+    old = Path(__file__).resolve().parents[2] / "data" / "session_v1_adam.json"
     assert cli_main(["--load", str(old), "--steps", "5", "--save", str(tmp_path / "new.json")]) == 0
     (run,) = load_session(tmp_path / "new.json").runs
     assert run.name == "first run"

@@ -1,5 +1,5 @@
 """Input features: extra inputs typed as expressions of x1, x2, through the expression language (never eval); the
-editor, diagram and maps: tests/gui/test_features_gui.py."""
+editor, diagram and maps: tests/gui/training/test_features_gui.py."""
 
 import math
 

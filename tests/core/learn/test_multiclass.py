@@ -1,6 +1,6 @@
 """More than two classes: data sets, softmax cross-entropy (stable, exact gradients), per-layer activations,
 the trainer, sessions and one sample's graph (a restart of the training process that keeps them:
-tests/gui/test_multiclass_gui.py)."""
+tests/gui/training/test_multiclass_gui.py)."""
 
 import math
 

@@ -1,5 +1,5 @@
 """The data's own names travel with it (iris's species, PC1/PC2, a file's header) through sessions and exports,
-and the naming scheme falls back to numbers (every view showing them: tests/gui/test_names_gui.py)."""
+and the naming scheme falls back to numbers (every view showing them: tests/gui/training/test_names_gui.py)."""
 
 import csv
 import io

@@ -34,7 +34,7 @@ from autograd_core.language.workshop_definition import COST_LIMIT, NAME_LIMIT, W
 from autograd_core.learn.nn import MLP, activation_names
 from autograd_core.learn.training import Trainer, TrainingConfig
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SOFTSIGN = OpDefinition("soft", ("x",), "x / (1 + abs(x))", ("1 / (1 + abs(x))**2",))
 
 

@@ -16,7 +16,7 @@ from training_gui_helpers import set_spin
 from autograd_core.export import numpy_model_script, python_export, torch_script
 from autograd_core.learn.training import Trainer
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT = 30_000
 
 

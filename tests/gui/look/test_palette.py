@@ -1,6 +1,6 @@
 """One palette per theme: no view writes a color of its own, every text color reads, and a theme switch recolors
 the live widgets (the gradient check's verdicts, the status bar's inf/nan line, the editor's syntax colors…).
-The color difference itself (CIELAB, CIEDE2000) is tested in tests/core/test_color_difference.py."""
+The color difference itself (CIELAB, CIEDE2000) is tested in tests/core/drawing/test_color_difference.py."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from gui.look.theme import (
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
-GUI = Path(__file__).resolve().parents[2] / "gui"
+GUI = Path(__file__).resolve().parents[3] / "gui"
 
 # ------------------------------------------------------------------ no color outside the theme
 

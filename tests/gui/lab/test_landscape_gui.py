@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from autograd_core.live.protocol import ComputeLandscape, Step
-from tests.gui.test_training_engine import Harness
+from tests.gui.training.test_training_engine import Harness
 
 
 def test_the_training_process_answers_compute_landscape_with_the_path():

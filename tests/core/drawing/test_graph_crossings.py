@@ -20,7 +20,7 @@ from autograd_core.drawing import (
 )
 from tests.graph_cases import cases, graph_of
 
-DOT = json.loads((Path(__file__).resolve().parents[1] / "data" / "dot_crossings.json").read_text("utf-8"))
+DOT = json.loads((Path(__file__).resolve().parents[2] / "data" / "dot_crossings.json").read_text("utf-8"))
 
 
 def total_length(graph, layer_of) -> int:
