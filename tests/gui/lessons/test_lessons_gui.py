@@ -174,3 +174,20 @@ def test_a_lesson_acts_through_the_state_objects_and_presses_no_button(window, m
     assert window.workshop.result.accepted and window.tabs.currentWidget() is window.workshop
     perform_all(window, [parse_action("op remove sq", 1, "lesson.md"), parse_action("reset grads", 2, "lesson.md")])
     assert state.mode == "none" and pressed == []
+
+
+def test_every_shipped_task_with_a_show_me_points_at_the_control_it_uses(window):
+    """A task's first Show me action names the control the pointer outlines: "step all" is the Step button and
+    "reset grads" is Zero grad (two-word verbs had no entry, so those tasks pointed at nothing)."""
+    from gui.lessons.pointer import task_control
+
+    back = window.expression.backward
+    wanted = {"step all": back.step_button, "reset grads": back.zero_button, "step": back.step_button}
+    seen = set()
+    for lesson in SHIPPED:
+        for task in lesson.tasks:
+            first = task.show_me[0].verb if task.show_me else None
+            if first in wanted:
+                assert task_control(window, task) is wanted[first], (lesson.slug, task.text)
+                seen.add(first)
+    assert "step all" in seen
