@@ -119,6 +119,7 @@ def test_the_gui_imports_itself_relatively_so_it_runs_installed_under_another_na
     assert absolute == []
 
 
+@pytest.mark.slow
 def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     """Build and install a copy (so the checkout stays clean) and run the installed command from elsewhere."""
     pytest.importorskip("setuptools", minversion="70.1")  # builds wheels without the separate `wheel` package

@@ -44,6 +44,7 @@ def test_the_quick_tour_finds_no_layout_problem_in_any_mode(tmp_path):
     assert findings == "", findings
 
 
+@pytest.mark.slow
 def test_a_mode_switch_never_resizes_the_window(tour):
     """Presentation mode's fonts must not widen the window, on any tab (hidden tabs included)."""
     for size in ((1024, 700), (1280, 720)):
@@ -83,6 +84,7 @@ def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
     assert not theme_findings(tour.window, "light")
 
 
+@pytest.mark.slow
 def test_the_lab_and_landscape_follow_a_runtime_theme_and_mode_switch(tour):
     """View → Dark theme / Presentation mode while the lab or the landscape is shown: they repaint in the
     palette's background and their plot text grows ≥ 1.5×."""

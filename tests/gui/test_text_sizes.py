@@ -196,6 +196,7 @@ def test_presentation_text_grows_in_the_representative_states(tour):
     tour.apply_mode(Mode("light", False, (1280, 720)))
 
 
+@pytest.mark.slow
 def test_the_theme_does_not_change_text_sizes(tour):
     state = next(s for s in build_states() if s.name == "train-moons-after")
     sizes = {}
