@@ -23,6 +23,7 @@ def test_shipped_lessons_load():
     assert len(SHIPPED) >= 8 and not _ERRORS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", SHIPPED, ids=[lesson.slug for lesson in SHIPPED])
 def test_show_me_marks_each_task_in_turn_as_shown(qtbot, window, lesson):
     panel = window.lessons
