@@ -92,10 +92,12 @@ def run(argv: list[str] | None = None) -> int:
     # Once the window's first frame is painted (started earlier, they competed with it and the display server for
     # the CPU): the training process starts in the background, so its first picture (data and boundary) is ready
     # when Network training is first opened (benchmarks/bench_startup.py); then, while the process starts on the
-    # other core, the areas the first frame did not show are built; and start-up objects (Qt wrappers, modules,
-    # examples), which never die, are kept from the collector's rescans on every expression rebuild
-    # (benchmarks/bench_engine.py, "after gc.freeze()").
-    AfterFirstFrame(window, lambda: window.training_controller().start(), window.build_later_areas, _freeze_start_up)
+    # other core, the areas the first frame did not show are built, one a turn of the event loop; and then
+    # start-up objects (Qt wrappers, modules, examples), which never die, are kept from the collector's rescans on
+    # every expression rebuild (benchmarks/bench_engine.py, "after gc.freeze()").
+    AfterFirstFrame(
+        window, lambda: window.training_controller().start(), lambda: window.build_later_areas(_freeze_start_up)
+    )
     try:
         return app.exec()
     finally:

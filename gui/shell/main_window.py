@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -185,21 +185,39 @@ class MainWindow(QMainWindow):
         return saved_tab.strip() in ("0", "-1") and not self.settings.get_str(SAVED_OPS_KEY, "")
 
     def _install_later_areas(self) -> None:
-        from ..workshop.workshop_panel import install_workshop  # (pyqtgraph: its plot)
+        for key in LATER_AREAS:
+            self._install_area(key)
 
-        self._install_training_panels()
-        self._install_sample_panel()
-        self._install_lab_panel()
-        self.workshop = install_workshop(self)  # (its ops come back from the settings before the expression does)
+    def _install_area(self, key: str) -> None:
+        if key == "training":
+            self._install_training_panels()
+        elif key == "sample":
+            self._install_sample_panel()  # (after the training area: it is fed by it)
+        elif key == "lab":
+            self._install_lab_panel()
+        else:
+            from ..workshop.workshop_panel import install_workshop  # (pyqtgraph: its plot)
 
-    def build_later_areas(self) -> None:
-        """Build the areas whose tabs were reserved (once; any menu action, tab switch or lesson does it first)."""
-        if not self._reserved:
-            return
-        self._install_later_areas()
-        if self.lessons is not None:
-            self.lessons.tracker.follow_areas()
-        self._update_non_finite()
+            self.workshop = install_workshop(self)  # (its ops come back from the settings before the expression)
+
+    def build_later_areas(self, then=None) -> None:
+        """Build the areas whose tabs were reserved, in tab order, then call ``then``.
+
+        At once, or, given ``then``, one area a turn of the event loop: a click, or the training process's first
+        snapshot, is answered between two (Network training first: it is the tab most opened next).  Any menu
+        action, switch to a reserved tab or lesson builds the rest at once, first."""
+        while self._reserved:
+            key = next(iter(self._reserved))
+            self._install_area(key)
+            if self._reserved and then is not None:
+                QTimer.singleShot(0, self, lambda: self.build_later_areas(then))
+                return
+            if not self._reserved:
+                if self.lessons is not None:
+                    self.lessons.tracker.follow_areas()
+                self._update_non_finite()
+        if then is not None:
+            then()
 
     def training_controller(self):
         """The training area's controller; made ahead of the area when it is built later, so its process can start
