@@ -77,6 +77,9 @@ AREA_TABS = {
     ),
 }
 LATER_AREAS = ("training", "sample", "lab", "workshop")
+# Between two areas built after the first frame: time for the training process's first snapshot to be drawn
+# (a few frame ticks) if it arrives, so a learner who opened Network training at once waits for no other area.
+LATER_AREA_SPACING_MS = 100
 DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
 
 
@@ -203,14 +206,14 @@ class MainWindow(QMainWindow):
     def build_later_areas(self, then=None) -> None:
         """Build the areas whose tabs were reserved, in tab order, then call ``then``.
 
-        At once, or, given ``then``, one area a turn of the event loop: a click, or the training process's first
-        snapshot, is answered between two (Network training first: it is the tab most opened next).  Any menu
-        action, switch to a reserved tab or lesson builds the rest at once, first."""
+        At once, or, given ``then``, one area every ``LATER_AREA_SPACING_MS``: a click, or the training process's
+        first snapshot and its picture, is answered between two (Network training first: it is the tab most
+        opened next).  Any menu action, switch to a reserved tab or lesson builds the rest at once, first."""
         while self._reserved:
             key = next(iter(self._reserved))
             self._install_area(key)
             if self._reserved and then is not None:
-                QTimer.singleShot(0, self, lambda: self.build_later_areas(then))
+                QTimer.singleShot(LATER_AREA_SPACING_MS, self, lambda: self.build_later_areas(then))
                 return
             if not self._reserved:
                 if self.lessons is not None:
