@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -77,9 +78,11 @@ AREA_TABS = {
     ),
 }
 LATER_AREAS = ("training", "sample", "lab", "workshop")
-# Between two areas built after the first frame: time for the training process's first snapshot to be drawn
-# (a few frame ticks) if it arrives, so a learner who opened Network training at once waits for no other area.
+# The areas after Network training are built once the training process's first snapshot is in (at most this
+# long after Network training was built), this far apart: a learner who opened Network training at once waits
+# for its picture, never for another area (a snapshot comes in a second or less, 20 s on a very busy machine).
 LATER_AREA_SPACING_MS = 100
+FIRST_PICTURE_WAIT_MS = 3000
 DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
 
 
@@ -206,14 +209,14 @@ class MainWindow(QMainWindow):
     def build_later_areas(self, then=None) -> None:
         """Build the areas whose tabs were reserved, in tab order, then call ``then``.
 
-        At once, or, given ``then``, one area every ``LATER_AREA_SPACING_MS``: a click, or the training process's
-        first snapshot and its picture, is answered between two (Network training first: it is the tab most
-        opened next).  Any menu action, switch to a reserved tab or lesson builds the rest at once, first."""
+        At once, or, given ``then``, one area a turn of the event loop, Network training first (the tab most opened
+        next), the others after its first picture (``_after_first_picture``): a click is answered between two.
+        Any menu action, switch to a reserved tab or lesson builds the rest at once, first."""
         while self._reserved:
             key = next(iter(self._reserved))
             self._install_area(key)
             if self._reserved and then is not None:
-                QTimer.singleShot(LATER_AREA_SPACING_MS, self, lambda: self.build_later_areas(then))
+                self._after_first_picture(lambda: self.build_later_areas(then))
                 return
             if not self._reserved:
                 if self.lessons is not None:
@@ -221,6 +224,28 @@ class MainWindow(QMainWindow):
                 self._update_non_finite()
         if then is not None:
             then()
+
+    def _after_first_picture(self, go) -> None:
+        """``go`` once the training process's first snapshot has had time to be drawn (the picture a learner who
+        opened Network training at once waits for), or ``FIRST_PICTURE_WAIT_MS`` after the training area was
+        built, whichever comes first; then ``LATER_AREA_SPACING_MS`` apart."""
+        started = time.monotonic()
+        poll = QTimer(self)
+        poll.setInterval(LATER_AREA_SPACING_MS)
+        seen = []  # the snapshot was in at an earlier look: it has had a spacing's time to be drawn
+
+        def check() -> None:
+            waited = (time.monotonic() - started) * 1000
+            if not seen and waited < FIRST_PICTURE_WAIT_MS:
+                if self.training.controller.last_snapshot is not None:
+                    seen.append(True)
+                return
+            poll.stop()
+            poll.deleteLater()
+            go()
+
+        poll.timeout.connect(check)
+        poll.start()
 
     def training_controller(self):
         """The training area's controller; made ahead of the area when it is built later, so its process can start

@@ -61,8 +61,11 @@ def test_the_tabs_are_there_before_their_areas_and_a_click_on_one_builds_them(qt
 def test_built_after_the_first_frame_the_window_is_the_one_built_at_once(qtbot, settings, in_process_training):
     later = _window(qtbot, settings, in_process_training, build_later=True)
     done = []
+    later.training_controller().start()  # as the app does after the first frame: its process first
     later.build_later_areas(then=lambda: done.append(True))
-    assert not done and hasattr(later, "training") and not hasattr(later, "workshop")  # one area a turn
+    assert not done and hasattr(later, "training") and not hasattr(later, "workshop")  # Network training first
+    qtbot.waitUntil(lambda: later.training.controller.last_snapshot is not None)
+    assert not hasattr(later, "workshop")  # the others after its first picture
     qtbot.waitUntil(lambda: bool(done))
     assert hasattr(later, "workshop") and done == [True]
     at_once = _window(qtbot, settings, in_process_training)
