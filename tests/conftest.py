@@ -3,6 +3,8 @@
 The tests are in three folders: ``core/`` (the library; runs without Qt installed, as CI proves in a venv
 without PySide6), ``gui/`` (pytest-qt) and ``e2e/`` (real subprocesses: the training process, the command
 line, ``pip install``). Every Qt import below is inside a fixture, so the core tests never load Qt.
+A test of several seconds of CPU carries pyproject's ``slow`` marker: the README's command leaves it out
+(``-m "not slow"``) and CI runs it too (``-m slow``), so a newcomer's run stays short and nothing goes untested.
 
 ``ws`` runs the training engine in this process (``InProcessWorker``: the same
 engine, commands and snapshots, driven by a timer), so a test does not pay a

@@ -1,5 +1,6 @@
 """Shared by the training-area GUI tests: a small in-process training workspace, typing into a spin box and
-clicking an edge as a user would, and listing this process's children (a training process nobody stopped)."""
+clicking an edge as a user would, choosing regression and typing its target, and listing this process's children
+(a training process nobody stopped)."""
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -97,3 +98,18 @@ def child_pids() -> set[int]:
         if int(fields[1]) == mine and fields[0] != "Z":
             found.add(int(entry))
     return found
+
+
+def choose_regression(qtbot, ws):
+    task = ws.training_panel.task_settings.task
+    task.setFocus()
+    qtbot.keyClick(task, Qt.Key.Key_Down)  # classification → regression
+    qtbot.waitUntil(lambda: ws.controller.last_snapshot.regression is not None, timeout=TIMEOUT)
+
+
+def type_target(qtbot, ws, text):
+    box = ws.training_panel.task_settings.target
+    box.selectAll()
+    qtbot.keyClick(box, Qt.Key.Key_Delete)
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, Qt.Key.Key_Return)

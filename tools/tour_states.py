@@ -588,12 +588,13 @@ def _workshop(derivative: str) -> Callable[[Tour], None]:
     """The Op workshop with soft typed in and checked: accepted, or refused with its disagreements marked."""
 
     def setup(t: Tour) -> None:
-        from gui.lessons.actions import op_step
+        from autograd_core.lessons.commands import read_command
+        from gui.lessons.actions import perform_op
 
         t.show_tab("workshop")
         panel = t.window.workshop
         for step in ("clear", "name soft", "inputs x", "value x / (1 + abs(x))", f"derivative x {derivative}", "check"):
-            op_step(panel, step)
+            perform_op(panel, read_command("op", step))
         t.window.statusBar().clearMessage()
         t.process(40)
 

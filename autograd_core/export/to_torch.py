@@ -109,10 +109,10 @@ def _model_code(inputs: int, layers: list[int], outputs: int, activations: list[
     sizes = [inputs, *layers, outputs]
     parts = []
     modules: dict[str, str] = {}  # the learner's ops used as activations, as torch modules
+    torch_modules = spellings("torch_module")  # (from the op's record)
     for i in range(len(sizes) - 1):
         parts.append(f"nn.Linear({sizes[i]}, {sizes[i + 1]})")
         if i < len(layers) and activations[i] != "linear":
-            torch_modules = spellings("torch_module")  # (from the op's record)
             source = CUSTOM_OPS.source(activations[i]) if activations[i] not in torch_modules else None
             if source is not None:  # a workshop op: its value as a torch module of its own
                 modules.setdefault(activations[i], torch_module(source.definition))

@@ -163,6 +163,38 @@ class Replay:
         return f"{why}: {shown}."
 
 
+class BreakItSwitch:
+    """The Break-it switch and the trace it gives stepping: the correct ``backward_steps``, or with a bug on, its
+    broken replay, kept so the screen can say what broke (its grads are shown, never written into a Tensor)."""
+
+    def __init__(self):
+        self.bug: str | None = None  # a key of BUGS, None for the correct backward
+        self.replay: Replay | None = None  # the broken replay of the last trace (None: it was the correct one)
+
+    def switch(self, bug: str | None) -> bool:
+        """Turn a bug on (a key of BUGS) or off (None); False when it was so already."""
+        if bug is not None and bug not in BUGS:
+            raise ValueError(f"unknown bug {bug!r}; choose one of {', '.join(BUGS)}")
+        if bug == self.bug:
+            return False
+        self.bug = bug
+        return True
+
+    def trace(self, root: Tensor) -> list:
+        """The steps to walk for ``root`` with the switch as it is now."""
+        self.replay = replay_backward(root, self.bug) if self.bug is not None else None
+        return self.replay.steps if self.replay is not None else backward_steps(root)
+
+    @property
+    def broken(self) -> bool:
+        """The last trace is a broken replay: its grads are wrong on purpose, and the engine never ran it."""
+        return self.replay is not None and self.replay.broken
+
+    def message(self) -> str:
+        """The status line for a broken trace ('' for the correct one)."""
+        return f"BROKEN backward ({BUGS[self.replay.bug]}): {self.replay.reason}" if self.broken else ""
+
+
 def _same(a: float, b: float) -> bool:
     return a == b or (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
 

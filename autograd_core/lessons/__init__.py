@@ -1,14 +1,14 @@
-"""Lessons: the article, lesson by lesson, as data.  Parse and validate lesson files; check task conditions
-against the app's named state (a safe language, never ``eval``) and the expression's structure; check a
-prediction; remember who did each task (the learner or Show me).  No Qt here: the GUI's lesson panel uses it."""
+"""Lessons: the article, lesson by lesson, as data.  Parse and validate lesson files, their actions as typed
+commands and the controls they keep; check task conditions against the app's named state (a safe language,
+never ``eval``) and the expression's structure; check a prediction; remember who did each task (the learner or
+Show me).  No Qt here: the GUI's lesson panel uses it."""
 
+from autograd_core.lessons.commands import ACTIONS, TABS, Command, CommandError, read_command, split_action
 from autograd_core.lessons.conditions import FUNCTIONS, STATE_NAMES, ConditionError, check, parse_condition
+from autograd_core.lessons.controls import ALWAYS_STEPPED_BACK, CONTROLS, SteppingBack, stepping_back
 from autograd_core.lessons.parse import (
-    ACTIONS,
     ANSWERS,
-    CONTROLS,
     LESSONS_DIR,
-    TABS,
     Action,
     Lesson,
     LessonError,
@@ -24,6 +24,7 @@ from autograd_core.lessons.structure import expression_structure
 
 __all__ = [
     "ACTIONS",
+    "ALWAYS_STEPPED_BACK",
     "ANSWERS",
     "CONTROLS",
     "FUNCTIONS",
@@ -34,12 +35,15 @@ __all__ = [
     "STATE_NAMES",
     "TABS",
     "Action",
+    "Command",
+    "CommandError",
     "ConditionError",
     "GuessError",
     "Lesson",
     "LessonError",
     "LessonProgress",
     "Prediction",
+    "SteppingBack",
     "Task",
     "check",
     "check_prediction",
@@ -49,5 +53,8 @@ __all__ = [
     "parse_action",
     "parse_condition",
     "parse_lesson",
+    "read_command",
     "read_guess",
+    "split_action",
+    "stepping_back",
 ]

@@ -13,12 +13,9 @@ import dataclasses
 import re
 from pathlib import Path
 
-from autograd_core.language.break_it import BUGS
-from autograd_core.language.expression import ExpressionError, compile_expression
-from autograd_core.learn.data import DATASETS
-from autograd_core.learn.nn import ACTIVATIONS
-from autograd_core.learn.presets import PRESETS
+from autograd_core.lessons.commands import TABS, Command, CommandError, read_command, split_action
 from autograd_core.lessons.conditions import ConditionError, parse_condition
+from autograd_core.lessons.controls import read_controls
 from autograd_core.numbers import is_number
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -32,70 +29,11 @@ LESSONS_DIR = next(
     _ROOT / "resources" / "lessons",
 )
 MAX_BYTES = 200_000  # a lesson is a page of text; anything bigger is not one
-TABS = ("expression", "training", "sample", "lab", "workshop")
 HEADER_FIELDS = ("title", "tab", "setup", "controls")
 TASK_FIELDS = ("check", "hint", "show me")
 # A predict task (docs/LESSONS.md): the learner's guess, checked against ``predict:`` after ``reveal:`` runs.
 PREDICT_FIELDS = ("predict", "answer", "tolerance", "reveal")
 ANSWERS = ("number", "sign")
-BREAK_CHOICES = (*BUGS, "off")  # the Break-it switch: one of the article's two bugs, or the correct backward
-# The app's controls a lesson can keep on screen (the rest step back while it runs).
-CONTROLS = (
-    "editor",
-    "inputs",
-    "backward",
-    "step",
-    "ledger",
-    "graph",
-    "layers",
-    "activation",
-    "dataset",
-    "preset",
-    "lr",
-    "play",
-    "step_train",
-    "reset",
-    "curves",
-    "boundary",
-    "loss_slice",
-    "diagram",
-    "break_it",
-)
-# verb -> what its argument is ("" for none); docs/LESSONS.md lists them
-ACTIONS: dict[str, str] = {
-    "tab": "a tab: " + ", ".join(TABS),
-    "expression": "an expression; '; ' separates its lines",
-    "set": "an input's name and a number: set x 3",
-    "backward": "",
-    "step": "",
-    "step all": "",
-    "reset grads": "",
-    "preset": "a preset's name: " + ", ".join(PRESETS),
-    "dataset": "a data set: " + ", ".join(DATASETS),
-    "layers": "hidden layer widths: layers 16,16",
-    "activation": "an activation: " + ", ".join(ACTIVATIONS),
-    "lr": "a learning rate: lr 0.1",
-    "epochs": "how many more epochs to train, then play: epochs 100",
-    "play": "",
-    "pause": "",
-    "reset": "",
-    "slice": "",
-    "curves": "",
-    "op": "a step in the Op workshop: op name soft, op inputs x, op value …, op derivative x …, op range -3 3, "
-    "op check, op clear, op remove soft",
-    "break": "a bug to switch on, or off: " + ", ".join(BREAK_CHOICES),
-}
-# The Op workshop's steps (``op STEP …``) -> what follows the step ("" for nothing).
-OP_STEPS = {
-    "name": "text",
-    "inputs": "text",
-    "value": "text",
-    "derivative": "input text",
-    "range": "two numbers",
-    "check": "",
-    "clear": "",
-    "remove": "text",
-}
 # The ops a lesson defines in the workshop (its ``op name X`` actions): an expression or an activation may name
 # them before they exist, as they will once the learner has defined them.
 _LESSON_OPS: contextvars.ContextVar[frozenset] = contextvars.ContextVar("lesson_ops", default=frozenset())
@@ -112,11 +50,13 @@ class LessonError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Action:
-    """One thing a lesson does in the app, as a user would (``verb`` from ACTIONS, its ``args`` text)."""
+    """One thing a lesson does in the app, as a user would: ``verb`` from ACTIONS and its ``args`` text, as the
+    lesson words it, and the ``command`` the app carries out."""
 
     verb: str
     args: str
     line: int
+    command: Command
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,74 +91,15 @@ class Lesson:
 
 
 def parse_action(text: str, line: int, path) -> Action:
-    """``text`` like "set x 3" or "step all" -> Action, checked against ACTIONS."""
-    words = text.split()
-    if not words:
-        raise LessonError(path, line, "an empty action")
-    two = " ".join(words[:2])
-    verb = two if two in ACTIONS else words[0]
-    if verb not in ACTIONS:
-        raise LessonError(path, line, f"unknown action {words[0]!r}; actions are {', '.join(ACTIONS)}")
-    args = text.strip()[len(verb) :].strip()
-    wants = ACTIONS[verb]
-    if not wants and args:
-        raise LessonError(path, line, f"the action {verb!r} takes nothing after it")
-    if wants and not args:
-        raise LessonError(path, line, f"the action {verb!r} needs {wants}")
-    problem = _bad_argument(verb, args)
-    if problem:
-        raise LessonError(path, line, problem)
+    """``text`` like "set x 3" or "step all" -> Action, its command checked (commands.py)."""
+    try:
+        verb, args = split_action(text)
+        command = read_command(verb, args, _LESSON_OPS.get())
+    except CommandError as exc:
+        raise LessonError(path, line, str(exc)) from None
     if verb == "expression":
         args = args.replace("; ", "\n")
-    return Action(verb, args, line)
-
-
-def _bad_argument(verb: str, args: str) -> str:
-    choices = {
-        "tab": TABS,
-        "preset": tuple(PRESETS),
-        "dataset": DATASETS,
-        "activation": ACTIVATIONS,
-        "break": BREAK_CHOICES,
-    }
-    if verb == "activation" and args in _LESSON_OPS.get():
-        return ""
-    if verb == "op":
-        return _bad_op_step(args)
-    if verb in choices and args not in choices[verb]:
-        return f"{verb} {args!r} is not one of {', '.join(choices[verb])}"
-    if verb == "set" and (len(args.split()) != 2 or not is_number(args.split()[1])):
-        return "set needs an input's name and a number, like: set x 3"
-    if verb == "lr" and not (is_number(args) and 0 < float(args) <= 10):
-        return f"lr {args!r} is not a learning rate between 0 and 10"
-    if verb == "epochs" and not (args.isdigit() and 0 < int(args) <= 10_000):
-        return f"epochs {args!r} is not a whole number from 1 to 10000"
-    if verb == "layers" and not re.fullmatch(r"\d{1,3}(,\d{1,3}){0,7}", args.replace(" ", "")):
-        return f"layers {args!r} is not a list of widths like 16,16"
-    if verb == "expression":
-        try:
-            compile_expression(args.replace("; ", "\n"))
-        except ExpressionError as exc:
-            if not any(re.search(rf"\b{name}\s*\(", args) for name in _LESSON_OPS.get()):
-                return f"the expression does not parse: {exc}"
-    return ""
-
-
-def _bad_op_step(args: str) -> str:
-    words = args.split()
-    step = words[0] if words else ""
-    if step not in OP_STEPS:
-        return f"op {step!r} is not one of {', '.join(OP_STEPS)}"
-    wants, rest = OP_STEPS[step], words[1:]
-    if not wants and rest:
-        return f"op {step} takes nothing after it"
-    if wants == "text" and not rest:
-        return f"op {step} needs its text, like: op {step} x"
-    if wants == "input text" and len(rest) < 2:
-        return "op derivative needs an input and its derivative, like: op derivative x 1 - tanh(x)**2"
-    if wants == "two numbers" and not (len(rest) == 2 and all(is_number(w) for w in rest)):
-        return "op range needs two numbers, like: op range -3 3"
-    return ""
+    return Action(verb, args, line, command)
 
 
 def _read(path: Path) -> str:
@@ -291,11 +172,10 @@ def _parse_lesson(text: str, path) -> Lesson:
         elif items:
             raise LessonError(path, items[0][0], f"{name} takes one line, not a list")
         elif name == "controls":
-            controls = tuple(c.strip() for c in value.split(",") if c.strip())
-            unknown = [c for c in controls if c not in CONTROLS]
-            if unknown:
-                raise LessonError(path, i + 1, f"unknown control {unknown[0]!r}; controls are {', '.join(CONTROLS)}")
-            header["controls"] = controls
+            try:
+                header["controls"] = read_controls(value)
+            except ValueError as exc:
+                raise LessonError(path, i + 1, str(exc)) from None
         elif name == "tab" and value not in TABS:
             raise LessonError(path, i + 1, f"tab {value!r} is not one of {', '.join(TABS)}")
         else:
@@ -305,7 +185,7 @@ def _parse_lesson(text: str, path) -> Lesson:
         raise LessonError(path, 1, "the header has no title")
     setup = header["setup"]
     if header["tab"]:
-        setup = (Action("tab", header["tab"], 1), *setup)
+        setup = (parse_action(f"tab {header['tab']}", 1, path), *setup)
 
     body = lines[end + 1 :]
     offset = end + 2  # body[k] is line offset + k

@@ -110,7 +110,7 @@ class BreakItPanel(QWidget):
         return self.combo.currentData()
 
     def set_bug(self, bug: str | None) -> None:
-        """Set the switch as a click would (a lesson's ``break`` action)."""
+        """Set the switch as choosing in its list does (the screenshot tour, tests); a lesson switches the state."""
         index = self.combo.findData(bug)
         if index < 0:
             raise ValueError(f"no Break-it choice {bug!r}")

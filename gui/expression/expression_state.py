@@ -5,11 +5,14 @@ the one ``changed`` signal (``GraphState``) says what changed: a keystroke or
 a slider move is one signal, so each widget refreshes once.  Showing a graph, backward and the step-by-step
 trace live in ``GraphState`` (shared with the sample-graph view); this class
 adds what is particular to a typed expression: text, inputs and their values,
-parse errors and the gradient check, and the maths views:
+parse errors and the gradient check, and the maths views.  Its parts are composed
+objects: ``preparer`` (typing compiled ahead, a long text off the GUI thread,
+``text_preparer``), ``walk`` (forward mode's steps, ``autograd_core.language.forward_walk``)
+and ``break_it`` (the Break-it switch and its replay, ``autograd_core.language.break_it``).
 
 * ``direction``: "reverse" (backward stepping, in ``GraphState``) or
   "forward": tangents stepped node by node in topological order from one
-  seeded input (ẋ = 1), with their own ledger (``autograd_core.engine.forward``);
+  seeded input (ẋ = 1), with their own ledger;
 * ``derivative``: show d(output)/d(x) (1st or 2nd order) as its own graph,
   built with ``grad(create_graph=True)``, instead of the expression;
 * ``selected``: a node whose chain-rule path to the output the maths panel
@@ -29,23 +32,22 @@ from PySide6.QtCore import QObject, Signal
 
 from autograd_core import gradcheck
 from autograd_core.drawing.graph import GraphSnapshot, numbers_of
-from autograd_core.drawing.grouping import OVERVIEW_NODES, overview_graph
-from autograd_core.engine.forward import forward_steps, pass_counts
+from autograd_core.engine.forward import pass_counts
 from autograd_core.engine.functional import grad
 from autograd_core.engine.gradcheck import relative_error
 from autograd_core.engine.tensor import Tensor, topological_order
-from autograd_core.language.break_it import BUGS, replay_backward
+from autograd_core.language.break_it import BUGS, BreakItSwitch
 from autograd_core.language.chain_path import ChainPath, chain_path
-from autograd_core.language.expression import ExpressionError, compile_expression
+from autograd_core.language.expression import ExpressionError
+from autograd_core.language.forward_walk import ForwardWalk
 from autograd_core.language.trace import output_name
 
 from ..graph_view.graph_state import Change, GraphState
-from ..graph_view.worker import LatestJob
+from .text_preparer import TextPreparer
 
 # Values given to inputs the user has not set yet: the article's a, b, c first.
 DEFAULT_VALUES = (2.0, -3.0, 10.0, 0.5, -1.5, 3.0, -0.5, 1.5, -2.0, 0.25)
 MISMATCH = 1e-4  # relative error above which a gradient check is flagged (the inputs' check, Break it's)
-ASYNC_TEXT_CHARS = 1500  # a typed text this long (~250 nodes) is compiled and its graph built on a worker thread
 
 
 def derivative_title(name: str, order: int, of: str = "f") -> str:
@@ -71,7 +73,8 @@ class ExpressionState(GraphState):
     text_changed = Signal(str)  # text set from outside (example, session): the editor follows
 
     def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
+        self.break_it = BreakItSwitch()  # which backward stepping walks: the correct one or a broken replay
+        super().__init__(parent, tracer=self.break_it)
         self.program = None
         self.gradcheck_enabled = False
         self.gradcheck_results: dict[str, Any] = {}
@@ -82,16 +85,12 @@ class ExpressionState(GraphState):
         self.error: ExpressionError | None = None
         self.direction = "reverse"  # or "forward"
         self.seed: str | None = None  # forward mode: the input whose tangent is 1
-        self.forward_trace: list = []  # ForwardStep per node of the shown graph, in topological order
-        self.forward_position = 0  # forward steps taken
+        self.walk = ForwardWalk()  # forward mode's steps on the shown graph
         self.derivative: tuple[str, int] | None = None  # (input, order) while a derivative graph is shown
         self.selected: int | None = None  # node id whose chain-rule path is written out
         self._selected_version = -1
         self._derivative_signature = None
-        self._compiled: tuple | None = None  # (text, program or ExpressionError) from compile_text
-        self._job = LatestJob(self)  # request_text's compile and graph building, off the GUI thread
-        self.bug: str | None = None  # the Break-it switch: a key of break_it.BUGS, None for the correct backward
-        self.replay = None  # the broken Replay whose steps are walked (None: the correct backward_steps)
+        self.preparer = TextPreparer(self, self)  # texts compiled ahead; a long one's graph built off this thread
 
     # ------------------------------------------------------------ program
 
@@ -100,16 +99,14 @@ class ExpressionState(GraphState):
 
         Returns True when the text compiled.
         """
-        self._job.cancel()  # this text is newer than any being prepared by request_text
+        self.preparer.cancel()  # this text is newer than any being prepared by request_text
         if text == self.text and not force and self.program is not None and self.error is None:
             return True
         self.text = text
-        compiled, self._compiled = self._compiled, None
-        program = compiled[1] if compiled is not None and compiled[0] == text else self._compile(text)
-        return self._install(text, program)
+        return self.install(text, self.preparer.take(text))
 
-    def _install(self, text: str, program, evaluation=None, graph=None) -> bool:
-        """Make ``program`` (or the error) the one shown; ``evaluation`` and ``graph``: computed ahead."""
+    def install(self, text: str, program, evaluation=None, graph=None) -> bool:
+        """Make ``program`` (or the ExpressionError) the one shown; ``evaluation`` and ``graph``: computed ahead."""
         self.text = text
         if isinstance(program, ExpressionError):
             self._set_error(program)
@@ -117,11 +114,11 @@ class ExpressionState(GraphState):
         with self.batch():
             self._set_error(None)
             self.program = program
-            self._give_defaults(program)
+            self.give_defaults(program)
             self._evaluate(structure_changed=True, also=Change.PROGRAM, evaluation=evaluation, graph=graph)
         return True
 
-    def _give_defaults(self, program) -> dict[str, float]:
+    def give_defaults(self, program) -> dict[str, float]:
         """Values (and slider ranges) for the inputs not set yet; returns the program's input values."""
         for i, name in enumerate(program.inputs):
             if name not in self.values:
@@ -133,69 +130,24 @@ class ExpressionState(GraphState):
     # ------------------------------------------------------------ typing: big texts off the GUI thread
 
     def request_text(self, text: str) -> None:
-        """``set_text(text, force=True)`` for a typing pause; a long text is compiled, then its graph built
-        (``overview_graph``), on a worker thread, and shown when both are done unless a newer text came first.
-
-        The evaluation stays on this thread (the engine's ``no_grad`` switch is global: Tensors are made here
-        only); the numbers drawn are read from the Tensors when the graph is shown.
-        """
-        if len(text) < ASYNC_TEXT_CHARS:
+        """``set_text(text, force=True)`` for a typing pause; a long text is compiled, then its graph built, on a
+        worker thread, and shown when both are done unless a newer text came first (``text_preparer``)."""
+        if not self.preparer.request(text):
             self.set_text(text, force=True)
-            return
-        self._compiled = None
-        self._job.submit(
-            self._compile,
-            text,
-            then=lambda program: self._compiled_ahead(text, program),
-            failed=lambda _err: self._install(text, self._compile(text)),  # (a bug: do it here instead)
-        )
 
     @property
     def pending(self) -> bool:
         """A text from ``request_text`` is being prepared: the graph on screen is about to change."""
-        return self._job.pending
-
-    def _compiled_ahead(self, text: str, program) -> None:
-        if isinstance(program, ExpressionError) or self.derivative is not None:
-            self._install(text, program)  # nothing more to build ahead (a derivative graph is built here)
-            return
-        values = self._give_defaults(program)
-        try:
-            evaluation = program.evaluate(values)
-        except ExpressionError:
-            self._install(text, program)  # says what went wrong, as set_text does
-            return
-        self._job.submit(
-            overview_graph,
-            evaluation.output,
-            OVERVIEW_NODES,
-            then=lambda graph: self._built_ahead(text, program, values, evaluation, graph),
-            failed=lambda _err: self._install(text, program),  # (a bug: build the graph here instead)
-        )
-
-    def _built_ahead(self, text: str, program, values: dict, evaluation, graph) -> None:
-        if self.derivative is not None or {name: self.values[name] for name in program.inputs} != values:
-            evaluation = None  # an input moved meanwhile (or a derivative is shown): evaluate again, here
-        self._install(text, program, evaluation, graph if self.derivative is None else None)
-
-    @staticmethod
-    def _compile(text: str):
-        """The program of ``text``, or the ExpressionError that says what is wrong with it."""
-        try:
-            return compile_expression(text)
-        except ExpressionError as err:
-            return err
+        return self.preparer.pending
 
     def compile_text(self, text: str) -> None:
-        """Compile ``text`` now for a ``set_text(text)`` that follows (a typing pause: compiling and
-        building the graph are then two event-loop turns, neither blocking the window long); a long text is
-        left to ``request_text``, which compiles it on a worker thread."""
-        self._compiled = (text, self._compile(text)) if len(text) < ASYNC_TEXT_CHARS else None
+        """Compile ``text`` now for a ``set_text(text)`` that follows (a long text is left to ``request_text``)."""
+        self.preparer.prepare(text)
 
     def load(self, text: str, values: dict[str, float] | None = None, ranges: dict | None = None) -> bool:
         """Replace text and values at once (an example, a saved session)."""
         self.stop()
-        self._job.cancel()
+        self.preparer.cancel()
         for name, value in (values or {}).items():
             self.values[name] = float(value)
             self.ranges[name] = default_range(float(value))
@@ -204,7 +156,6 @@ class ExpressionState(GraphState):
             if lo < hi:
                 self.ranges[name] = (lo, hi)
         self.mode = "none"
-        self.replay = None
         self.text_changed.emit(text)
         return self.set_text(text, force=True)
 
@@ -329,7 +280,7 @@ class ExpressionState(GraphState):
             return
         self.stop()
         self.direction = direction
-        self.forward_position = 0
+        self.walk.position = 0
         with self.batch():
             self._rebuild_forward()
             self._notify(Change.GRADS | Change.STEP | Change.CHECKS)
@@ -349,7 +300,7 @@ class ExpressionState(GraphState):
         if name == self.seed:
             return
         self.seed = name
-        self.forward_position = 0
+        self.walk.position = 0
         with self.batch():
             self._rebuild_forward()
             self._notify(Change.GRADS | Change.STEP)
@@ -360,86 +311,63 @@ class ExpressionState(GraphState):
 
     def _rebuild_forward(self) -> None:
         if self.direction != "forward" or self.root is None or self.evaluation is None:
-            self.forward_trace = []
-            self.forward_position = 0
+            self.walk.clear()
             return
         name = self.seed_input()
-        leaf = self.evaluation.inputs.get(name) if name is not None else None
-        self.forward_trace = forward_steps(self.root, {leaf: 1.0} if leaf is not None else {})
-        self.forward_position = min(self.forward_position, len(self.forward_trace))
+        self.walk.rebuild(self.root, self.evaluation.inputs.get(name) if name is not None else None)
 
     def show_root(self, root, structure_changed: bool = True, also: Change = Change.NONE, graph=None) -> None:
         with self.batch():
             super().show_root(root, structure_changed, also, graph)
-            if self.replay is not None and self.mode == "stepping" and root is not None:
-                self._broken_replay(self.position)  # new values: the same bug, replayed on them
             self._rebuild_forward()
             if self.structure_version != self._selected_version:
                 self.selected = None
 
     @property
+    def forward_trace(self) -> list:
+        """Forward mode's ForwardStep per node of the shown graph, in topological order."""
+        return self.walk.trace
+
+    @property
+    def forward_position(self) -> int:
+        """Forward steps taken."""
+        return self.walk.position
+
+    @property
     def forward_current(self):
         """The forward step just taken (None before the first)."""
-        if self.direction == "forward" and 0 < self.forward_position <= len(self.forward_trace):
-            return self.forward_trace[self.forward_position - 1]
-        return None
+        return self.walk.current if self.direction == "forward" else None
 
     @property
     def forward_done(self) -> bool:
-        return bool(self.forward_trace) and self.forward_position == len(self.forward_trace)
+        return self.walk.done
 
     def forward_sentences(self, k: int) -> list[str]:
         """The forward ledger line of step ``k`` (counted from 1)."""
-        return [self.forward_trace[k - 1].sentence(numbers=True)]
+        return [self.walk.trace[k - 1].sentence(numbers=True)]
 
     def _forward_move(self, k: int) -> bool:
-        if self.root is None or not 0 <= k <= len(self.forward_trace):
+        if self.root is None or not self.walk.move(k):
             return False
-        self.forward_position = k
         self._notify(Change.GRADS | Change.STEP)
         return True
+
+    # ------------------------------------------------------------ stepping: forward, correct or broken backward
 
     def step(self) -> bool:
         if self.direction == "forward":
-            if not self.forward_trace:
+            if not self.walk.trace:
                 self._rebuild_forward()
-            return self._forward_move(self.forward_position + 1)
-        if self.bug is None:
-            return super().step()
-        if self.root is None:  # a broken step: as GraphState.step, but the engine never runs the real backward
+            return self._forward_move(self.walk.position + 1)
+        if not super().step():
             return False
-        if self.mode != "stepping" or self.replay is None:
-            self.start_stepping()
-        if self.position >= len(self.steps):
-            return False
-        first = self.position == 0
-        self._apply_next()
-        last = self.position == len(self.steps)
-        self._refresh_grads(checks=first or last)
-        if last:
+        if self.broken_done:  # the broken trace's last step: say what broke
             self.message.emit(self.broken_message())
         return True
 
-    def start_stepping(self) -> None:
-        if self.bug is None:
-            self.replay = None
-            super().start_stepping()
-            return
-        self.mode = "stepping"
-        self._broken_replay(0)
-
-    def _broken_replay(self, k: int | None) -> None:
-        """Walk the broken replay of the shown root from its start, ``k`` steps taken (None: all of them); the
-        Tensors hold no grads meanwhile."""
-        self.root.zero_grad()
-        self.replay = replay_backward(self.root, self.bug)
-        self.steps = self.replay.steps
-        self._replay(len(self.steps) if k is None else min(k, len(self.steps)))
-        self._notify(Change.GRADS | Change.STEP)
-
     def back(self) -> bool:
         if self.direction == "forward":
-            return self._forward_move(self.forward_position - 1)
+            return self._forward_move(self.walk.position - 1)
         return super().back()
 
     def backward(self) -> None:
@@ -447,18 +375,16 @@ class ExpressionState(GraphState):
         walked to its end, from zero each time (its wrong grads never accumulate)."""
         if self.direction == "forward":
             self.stop()
-            self._forward_move(len(self.forward_trace))
+            self._forward_move(len(self.walk.trace))
             return
         if self.bug is None:
-            self.replay = None
             super().backward()
             return
         if self.root is None:
             return
         self.stop()
         with self.batch():
-            self.mode = "stepping"
-            self._broken_replay(None)
+            self.start_stepping(None)
             self._refresh_grads()
         self.message.emit(self.broken_message())
 
@@ -468,29 +394,51 @@ class ExpressionState(GraphState):
             self.stop()
             self._forward_move(0)
             return
-        self.replay = None
         super().zero_grad()
 
+    def play(self, interval_ms: int | None = None) -> None:
+        if self.direction != "forward":
+            super().play(interval_ms)
+            return
+        if self.root is None:
+            return
+        if interval_ms is not None:
+            self.set_play_interval(interval_ms)
+        if self.walk.done:
+            self._forward_move(0)
+        self._timer.start(self.play_interval_ms)
+        self.playing_changed.emit(True)
+
+    def _play_tick(self) -> None:
+        if self.direction != "forward":
+            super()._play_tick()
+        elif not self.step() or self.walk.done:
+            self.stop()
+
     # ------------------------------------------------------------ Break it
+
+    @property
+    def bug(self) -> str | None:
+        """The Break-it switch: a key of break_it.BUGS, None for the correct backward."""
+        return self.break_it.bug
+
+    @property
+    def replay(self):
+        """The broken Replay being walked (None: the correct backward_steps)."""
+        return self.break_it.replay
 
     def set_bug(self, bug: str | None) -> None:
         """Switch a bug on (a key of BUGS) or off (None).  Grads on screen are walked again at once with the new
         setting: the broken ones appear, or, switched off, the right ones come back."""
-        if bug is not None and bug not in BUGS:
-            raise ValueError(f"unknown bug {bug!r}; choose one of {', '.join(BUGS)}")
-        if bug == self.bug:
+        if not self.break_it.switch(bug):
             return
         self.stop()
-        self.bug = bug
         with self.batch():
             shown = self.root is not None and self.direction == "reverse" and self.mode != "none"
             if shown and (self.mode == "done" or self.position >= len(self.steps)):
                 self.backward()  # the whole pass, broken or right
-            elif shown:
-                position = self.position
-                self.start_stepping()
-                while self.position < position and self.position < len(self.steps):
-                    self._apply_next()
+            elif self.root is not None and self.mode == "stepping":  # (hidden by forward mode: walked there too)
+                self.start_stepping(self.position)
                 self._refresh_grads()
             self._notify(Change.STEP | Change.CHECKS)
         if bug is None:
@@ -501,9 +449,7 @@ class ExpressionState(GraphState):
     @property
     def broken(self) -> bool:
         """True while the grads on screen come from a backward broken on purpose (never a correct result)."""
-        return (
-            self.replay is not None and self.replay.broken and self.mode == "stepping" and self.direction == "reverse"
-        )
+        return self.break_it.broken and self.mode == "stepping" and self.direction == "reverse"
 
     @property
     def broken_done(self) -> bool:
@@ -511,7 +457,7 @@ class ExpressionState(GraphState):
         return self.broken and self.position >= len(self.steps)
 
     def broken_message(self) -> str:
-        return f"BROKEN backward ({BUGS[self.bug]}): {self.replay.reason}" if self.broken else ""
+        return self.break_it.message() if self.broken else ""
 
     def step_marks(self, k: int) -> list[str]:
         """What each ledger line of step ``k`` shows: "" or, in a broken replay, "overwritten" / "late"."""
@@ -528,25 +474,6 @@ class ExpressionState(GraphState):
             if shown is not None and relative_error(shown, result.numeric) > MISMATCH:
                 wrong.append((result.name, shown, result.numeric))
         return wrong
-
-    def play(self, interval_ms: int | None = None) -> None:
-        if self.direction != "forward":
-            super().play(interval_ms)
-            return
-        if self.root is None:
-            return
-        if interval_ms is not None:
-            self.set_play_interval(interval_ms)
-        if self.forward_done:
-            self._forward_move(0)
-        self._timer.start(self.play_interval_ms)
-        self.playing_changed.emit(True)
-
-    def _play_tick(self) -> None:
-        if self.direction != "forward":
-            super()._play_tick()
-        elif not self.step() or self.forward_done:
-            self.stop()
 
     def reverse_gradient(self, name: str | None = None) -> float | None:
         """d(shown root)/d(input) by reverse mode (a float pass that changes no .grad): forward mode's check."""
@@ -590,23 +517,14 @@ class ExpressionState(GraphState):
             super()._make_snapshot()
             return
         values, _, locals_ = numbers_of(self.tensors)
-        n = len(self.tensors)
-        taken = [step.tangent for step in self.forward_trace[: self.forward_position]]
-        tangents = tuple(taken[:n]) + (None,) * (n - len(taken[:n]))
+        tangents = self.walk.tangents(len(self.tensors))
         self.snapshot = GraphSnapshot(
             self.graph, self.structure_version, values, tangents, locals_, self.highlight(), grad_name="tangent"
         )
 
     def highlight(self) -> tuple[frozenset, frozenset, int | None]:
         if self.direction == "forward":
-            step = self.forward_current
-            if step is None or step.node not in self.node_ids:
-                return self._path_highlight()
-            ids = self.node_ids
-            node = ids[step.node]
-            parents = {ids[p] for p in step.node.parents if p in ids}
-            edges = {(ids[p], node, i) for i, p in enumerate(step.node.parents) if p in ids}
-            return frozenset({node, *parents}), frozenset(edges), node
+            return self.walk.highlight(self.node_ids) or self._path_highlight()
         if self.current_step is not None:
             return super().highlight()
         return self._path_highlight()

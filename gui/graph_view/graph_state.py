@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import enum
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -54,6 +54,24 @@ class Change(enum.Flag):
         return cls.STRUCTURE | cls.VALUES | cls.GRADS | cls.STEP
 
 
+class Tracer(Protocol):
+    """Where stepping's steps come from: the engine's backward, or (Break it) a replay of it broken on purpose."""
+
+    broken: bool  # the last steps given are not the engine's own backward: their end never runs it
+
+    def trace(self, root) -> list:
+        """The steps to walk from ``root``."""
+
+
+class BackwardTrace:
+    """The engine's own backward, one node at a time."""
+
+    broken = False
+
+    def trace(self, root) -> list:
+        return backward_steps(root)
+
+
 class GraphState(QObject):
     """Holds a root Tensor, its graph's structure and the backward trace; emits one ``changed`` per change."""
 
@@ -61,8 +79,9 @@ class GraphState(QObject):
     playing_changed = Signal(bool)
     message = Signal(str)  # one-line status text
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, parent: QObject | None = None, tracer: Tracer | None = None):
         super().__init__(parent)
+        self.tracer = tracer if tracer is not None else BackwardTrace()  # the steps stepping walks
         self._root = None
         self.graph = None  # networkx graph of the root's structure (to_networkx)
         self.tensors: list = []  # node id -> Tensor of the current evaluation
@@ -149,9 +168,9 @@ class GraphState(QObject):
             self.node_ids = {t: i for i, t in enumerate(order)}
             if self.mode == "stepping":
                 position = self.position
-                self.steps = backward_steps(root)
+                self.steps = self.tracer.trace(root)
                 self._replay(min(position, len(self.steps)))
-                if self.position == len(self.steps):
+                if self.position == len(self.steps) and not self.tracer.broken:
                     root.backward()
                 change |= Change.STEP
         if structure_changed:
@@ -195,12 +214,14 @@ class GraphState(QObject):
         self._refresh_grads()
         self.message.emit("Gradients set to zero.")
 
-    def start_stepping(self) -> None:
-        """Begin a step-by-step backward pass from zero gradients."""
+    def start_stepping(self, taken: int | None = 0) -> None:
+        """Begin a step-by-step backward pass from zero gradients, ``taken`` steps already taken (None: all)."""
         self.root.zero_grad()
         self.mode = "stepping"
-        self.steps = backward_steps(self.root)
-        self._replay(0)
+        self.steps = self.tracer.trace(self.root)
+        self._replay(len(self.steps) if taken is None else min(taken, len(self.steps)))
+        if self.position and self.position == len(self.steps) and not self.tracer.broken:
+            self.root.backward()  # walked to its end: the engine holds what the trace shows, as after a last step
 
     def _replay(self, k: int) -> None:
         """Reset the trace to its start (the root seeded) and take ``k`` steps."""
@@ -246,7 +267,7 @@ class GraphState(QObject):
         first = self.position == 0
         self._apply_next()
         last = self.position == len(self.steps)
-        if last:
+        if last and not self.tracer.broken:
             self.root.zero_grad()
             self.root.backward()  # the engine now holds what the trace showed
         # the engine's numbers change only at the ends of the trace: check them for inf/nan only then

@@ -8,21 +8,16 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from weakref import WeakMethod
 
-from PySide6.QtCore import QObject, QTimer, Signal
+import shiboken6
+from PySide6.QtCore import QObject, QTimer
 
 from autograd_core.drawing.fit import layout_for_view
 
-from .worker import paused_gc
+from .worker import gui_courier, hand_back, paused_gc
 
 SYNC_LAYOUT_NODES = 15  # a layered layout up to this size is computed at once; every other one on a worker thread
 
 LayoutDone = Callable[[int, tuple | None, str], None]  # generation, (Drawing, readable zoom) or None, error text
-
-
-class _LayoutSignals(QObject):
-    """Carries a finished layout from the worker thread to the GUI thread (queued)."""
-
-    done = Signal(int, object, str)  # generation, (Drawing, readable zoom) (None on failure), error text
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -38,49 +33,50 @@ def _layout_executor() -> ThreadPoolExecutor:
 
 
 def layout_job(
-    generation: int, graph, method: str, sizes: dict, view: tuple, gaps, signals, reference, current
+    generation: int, graph, method: str, sizes: dict, view: tuple, gaps, reply: WeakMethod, reference, current
 ) -> None:
     """Lay ``graph`` out off the GUI thread, unless the view has moved on (``current``, a weak reference to its
     generation getter, gives a newer one or none): five quick edits during one long layout cost two layouts, not
-    five.  (Weak: this thread must never hold the last reference to a widget.)"""
+    five.  ``reply`` gets (generation, result, error) on the GUI thread, through the app's courier.  (Weak: this
+    thread must never hold the last reference to a widget.)"""
     getter = current()
     if getter is None or getter() != generation:
-        _hand_back(signals, generation, None, "")  # (dropped by the view, as a finished outdated layout is)
+        hand_back(reply, generation, None, "")  # (dropped by the view, as a finished outdated layout is)
         return
     try:
         with paused_gc():
             result = layout_for_view(graph, method, sizes, view, gaps, reference)
             _ = result[0].obstacles  # (cached on the drawing) here rather than in the GUI thread's first Fit
     except Exception as err:  # reported to the user by the view
-        _hand_back(signals, generation, None, f"{type(err).__name__}: {err}")
+        hand_back(reply, generation, None, f"{type(err).__name__}: {err}")
         return
-    _hand_back(signals, generation, result, "")
-
-
-def _hand_back(signals: _LayoutSignals, *done) -> None:
-    """Emit ``done`` to the view, unless the view (which owns ``signals``) was deleted meanwhile."""
-    try:
-        signals.done.emit(*done)
-    except RuntimeError:  # its C++ object went with the view's, in the GUI thread
-        pass
+    hand_back(reply, generation, result, "")
 
 
 class LayoutRunner:
     """Runs the layouts of one view, numbered by generation: ``done`` gets each drawing of the current graph,
     ``reoriented`` each trial layout of it for a new viewport shape.
 
-    ``owner`` (the view) owns the signal carriers: they are deleted with it, in the GUI thread, though a job
-    on the worker thread holds them till it ends."""
+    A job on the worker thread holds only weak references to ``owner`` (the view); its result reaches the view
+    through the app's courier, which drops it once the view is deleted."""
 
     def __init__(self, owner: QObject, done: LayoutDone, reoriented: LayoutDone):
         self.owner = owner
         self.generation = 0
-        self.signals = _LayoutSignals(owner)
-        self.signals.done.connect(done)
         self._done = done
-        self.reorient_signals = _LayoutSignals(owner)
-        self.reorient_signals.done.connect(reoriented)
+        self._reoriented = reoriented
+        self.reply = WeakMethod(self._deliver_done)
+        self.reorient_reply = WeakMethod(self._deliver_reoriented)
+        gui_courier()  # made here, in the GUI thread
         self.reorient_pending = False  # a re-layout for the new size is being computed
+
+    def _deliver_done(self, *done) -> None:
+        if shiboken6.isValid(self.owner):
+            self._done(*done)
+
+    def _deliver_reoriented(self, *done) -> None:
+        if shiboken6.isValid(self.owner):
+            self._reoriented(*done)
 
     def new_generation(self) -> int:
         """A new graph (or none): layouts of the ones before are dropped."""
@@ -99,7 +95,7 @@ class LayoutRunner:
             # 0.1–1 s even when small.  Started once the current event is handled: a worker thread competes for
             # Python's lock, so starting it now would slow down whatever else this change does in the GUI thread.
             current = WeakMethod(self.current_generation)
-            job = (layout_job, generation, graph, method, sizes, view, gaps, self.signals, reference, current)
+            job = (layout_job, generation, graph, method, sizes, view, gaps, self.reply, reference, current)
             QTimer.singleShot(0, self.owner, lambda: generation == self.generation and _layout_executor().submit(*job))
             return True
         try:
@@ -114,5 +110,5 @@ class LayoutRunner:
         """A layered layout of the current graph for a new viewport shape, off the GUI thread (≤ 1 s), to
         ``reoriented``."""
         self.reorient_pending = True
-        job = (self.generation, graph, "layered", sizes, view, gaps, self.reorient_signals, reference)
+        job = (self.generation, graph, "layered", sizes, view, gaps, self.reorient_reply, reference)
         _layout_executor().submit(layout_job, *job, WeakMethod(self.current_generation))

@@ -13,7 +13,9 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from weakref import WeakMethod
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 _executor: ThreadPoolExecutor | None = None
@@ -57,10 +59,41 @@ def paused_gc():
 paused_gc.was_enabled = True
 
 
-class _Relay(QObject):
-    """Carries a finished job from the worker thread to the GUI thread (a queued signal)."""
+class _Courier(QObject):
+    """The one carrier of results from worker threads to the GUI thread, alive as long as the app.
 
-    done = Signal(int, object, object)  # generation, result, exception (None when it worked)
+    A carrier owned by a view went with it in the GUI thread, possibly while a worker was emitting on it: a crash
+    no ``try`` can catch.  This one is never deleted, and hands a result on only to a receiver still alive."""
+
+    carried = Signal(object, object)  # a weak reference to the receiver's method, its arguments
+
+    def __init__(self):
+        super().__init__()
+        self.carried.connect(self._deliver)  # queued: the courier lives in the GUI thread
+
+    def _deliver(self, receiver: WeakMethod, args: tuple) -> None:
+        method = receiver()
+        owner = getattr(method, "__self__", None)
+        if method is None or (isinstance(owner, QObject) and not shiboken6.isValid(owner)):
+            return  # its object was deleted meanwhile (a window closed, a view replaced)
+        method(*args)
+
+
+_courier: _Courier | None = None
+
+
+def gui_courier() -> _Courier:
+    """The courier, made on first use; call it first from the GUI thread (a worker's object would live in the
+    worker's thread), as every requester does when it is built."""
+    global _courier
+    if _courier is None:
+        _courier = _Courier()
+    return _courier
+
+
+def hand_back(receiver: WeakMethod, *args) -> None:
+    """From any thread: call ``receiver(*args)`` on the GUI thread, if its object is still alive then."""
+    gui_courier().carried.emit(receiver, args)
 
 
 class LatestJob(QObject):
@@ -71,15 +104,15 @@ class LatestJob(QObject):
         super().__init__(parent)
         self.generation = 0
         self._running = 0  # generation of the job in flight (0: none)
-        self._relay = _Relay(self)
-        self._relay.done.connect(self._done)
+        self._reply = WeakMethod(self._done)
+        gui_courier()  # made here, in the GUI thread
         self._callbacks: tuple | None = None
 
     def submit(self, fn: Callable, *args, then: Callable, failed: Callable | None = None) -> int:
         self.generation += 1
         generation = self._running = self.generation
         self._callbacks = (then, failed)
-        relay = self._relay
+        reply = self._reply
 
         def job() -> None:
             if generation != self.generation:
@@ -89,10 +122,7 @@ class LatestJob(QObject):
                     result, error = fn(*args), None
             except Exception as err:  # handed to ``failed`` on the GUI thread
                 result, error = None, err
-            try:
-                relay.done.emit(generation, result, error)
-            except RuntimeError:  # the requester was deleted meanwhile (its window closed)
-                pass
+            hand_back(reply, generation, result, error)  # dropped if the requester was deleted meanwhile
 
         _jobs_executor().submit(job)
         return generation

@@ -1,13 +1,20 @@
-"""Which widgets each lesson control name stands for, and stepping the others back while a lesson runs."""
+"""Which widgets each lesson control name stands for, and stepping them back while a lesson runs.  Which
+names a lesson keeps is the core's policy (autograd_core.lessons.controls); this module only knows the widgets."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+from autograd_core.lessons.controls import stepping_back
 
 
 class TabPages:
     """Some pages of a tab widget, hidden and shown as one control (the curves' tabs: a narrow training area
     keeps its Settings page among them, and that page must stay)."""
 
-    def __init__(self, tabs, pages):
+    def __init__(self, tabs: QTabWidget, pages: Iterable[QWidget]):
         self.tabs, self.pages = tabs, list(pages)
 
     def _indexes(self):
@@ -31,7 +38,8 @@ class TabPages:
 
 
 def control_widgets(window) -> dict[str, list]:
-    """Control name (as a lesson's ``controls:`` lists it) -> the widgets it shows."""
+    """Control name (as a lesson's ``controls:`` lists it, or one that steps back in every lesson) -> the widgets
+    it shows."""
     expr, training = window.expression, window.training
     back = expr.backward
     panel, network = training.training_panel, training.network_panel
@@ -57,21 +65,13 @@ def control_widgets(window) -> dict[str, list]:
         "loss_slice": [TabPages(curves, [training.loss_slice])],
         "diagram": [training.diagram],
         "break_it": [expr.break_it, expr.break_it.details],
+        "mode": [expr.mode],
+        "maths": [expr.maths_control],
+        "layout": [expr.layout_label, expr.layout_combo],
+        "collapse": [expr.collapse_button],
+        "export": [expr.export_button],
+        "paint": [training.boundary.tools],
     }
-
-
-def _extras(window) -> list:
-    """Controls no lesson names: they step back in every lesson."""
-    expr = window.expression
-    return [
-        expr.mode,
-        expr.maths_control,
-        expr.layout_label,
-        expr.layout_combo,
-        expr.collapse_button,
-        expr.export_button,
-        window.training.boundary.tools,  # painting points: no lesson asks for it, and it takes the plot's height
-    ]
 
 
 class SteppedBack:
@@ -82,12 +82,12 @@ class SteppedBack:
 
     def apply(self, window, controls) -> None:
         self.restore()
-        wanted = set(controls)
-        if "break_it" not in wanted:
-            window.expression.break_it.set_bug(None)  # a lesson without the switch never runs a broken backward
+        plan = stepping_back(controls)
+        if plan.bug_off:
+            window.expression.state.set_bug(None)  # (the switch's list follows the state)
         registry = control_widgets(window)
-        keep = {id(w) for name in wanted for w in registry.get(name, [])}
-        for widget in [w for name, ws in registry.items() if name not in wanted for w in ws] + _extras(window):
+        keep = {id(w) for name in plan.kept for w in registry.get(name, [])}
+        for widget in [w for name in plan.hidden for w in registry[name]]:
             if id(widget) in keep or widget.isHidden():
                 continue
             widget.hide()

@@ -296,11 +296,11 @@ class MainWindow(QMainWindow):
         self.add_area("lab", self.lab)
 
     def _install_lessons(self):
-        """The lesson panel, docked beside the live view; hidden until asked for or on first start."""
-        try:
-            from ..lessons.lesson_panel import LessonPanel
-        except ImportError:  # the lesson format's module is not installed: the app runs without lessons
-            return None
+        """The lesson panel, docked beside the live view; hidden until asked for or on first start.  The lessons
+        are part of the app (packaged with it, needing nothing more): a module of theirs that fails to import is a
+        bug to see, never a reason to start without them."""
+        from ..lessons.lesson_panel import LessonPanel
+
         panel = LessonPanel(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, panel)
         panel.hide()
@@ -308,8 +308,6 @@ class MainWindow(QMainWindow):
 
     def _first_start(self) -> None:
         """On the very first start, Start here opens with the lesson list (once; Help → Lessons brings it back)."""
-        if self.lessons is None:
-            return
         if not self.settings.get_bool("lessons/welcomed", False):
             self.settings.set("lessons/welcomed", True)
             self.show_lessons()
@@ -318,8 +316,7 @@ class MainWindow(QMainWindow):
 
     def show_lessons(self) -> None:
         """Help → Lessons: Start here, beside the live view."""
-        if self.lessons is not None:
-            self.lessons.show_list()
+        self.lessons.show_list()
 
     def open_lesson_dialog(self) -> bool:
         folder = self.sessions.dialog_dir()
@@ -328,9 +325,6 @@ class MainWindow(QMainWindow):
 
     def open_lesson(self, path: str) -> bool:
         """File → Open lesson…: a teacher's own lesson file; a bad one gets one message naming file, line, problem."""
-        if self.lessons is None:
-            self.warn("Lesson not opened", "This installation has no lesson support.")
-            return False
         return self.lessons.open_file(path)
 
     def show_sample(self, x: float, y: float, label: int) -> None:

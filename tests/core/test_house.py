@@ -151,13 +151,7 @@ def test_the_gui_folder_holds_no_qt_free_service():
     """A module of gui/ that runs without Qt belongs to the core (the launcher excepted: it must answer --help
     and --version without loading Qt)."""
     qt_free = set(qt_free_modules(ROOT / "gui"))
-    allowed = {
-        # Qt-free today, to move to the core: which controls a lesson keeps, and its actions on the state objects
-        "gui/lessons/actions.py",
-        "gui/lessons/controls.py",
-    }
-    assert sorted(qt_free - allowed - {"gui/shell/launcher.py"}) == []
-    assert sorted(name for name in allowed if (ROOT / name).exists() and name not in qt_free) == []  # no stale entry
+    assert sorted(qt_free - {"gui/shell/launcher.py"}) == []
 
 
 _QT_CODE = re.compile(r"\bqtbot\b|^\s*(?:from|import)\s+(?:PySide6|pyqtgraph|gui)\b", re.M)

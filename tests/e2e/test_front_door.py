@@ -119,6 +119,7 @@ def test_the_gui_imports_itself_relatively_so_it_runs_installed_under_another_na
     assert absolute == []
 
 
+@pytest.mark.slow
 def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     """Build and install a copy (so the checkout stays clean) and run the installed command from elsewhere."""
     pytest.importorskip("setuptools", minversion="70.1")  # builds wheels without the separate `wheel` package
@@ -172,7 +173,7 @@ def test_pip_install_gives_a_working_autograd_playground_command(tmp_path):
     assert Path(path).is_relative_to(target) and int(count) > 0, where.stderr
 
 
-def test_the_readme_commands_work_as_root_and_ci_runs_the_readme_test_command():
+def test_the_readme_commands_work_as_root_and_ci_runs_the_readme_test_command_and_the_slow_tests():
     readme = (ROOT / "README.md").read_text()
     commands = [line for line in readme.splitlines() if "apt-get install" in line]
     assert len(commands) == 2
@@ -185,6 +186,8 @@ def test_the_readme_commands_work_as_root_and_ci_runs_the_readme_test_command():
     assert readme_packages == ci_packages
     assert ".venv/bin/pip install -q -r requirements-dev.txt" in test_command
     assert ".venv/bin/pip install -q -r requirements-dev.txt" in ci
-    assert test_command.endswith("QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n auto")
-    assert "QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n auto" in ci
+    fast = 'QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n auto -m "not slow"'
+    slow = "QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n auto -m slow --dist loadgroup"
+    assert test_command.endswith(fast) and f"`{slow}`" in readme  # the slow ones, in one line below it
+    assert f"{fast} -p no:cacheprovider" in ci and f"{slow} -p no:cacheprovider" in ci  # CI runs every test
     assert "SUDO=$(command -v sudo || true)" in ci

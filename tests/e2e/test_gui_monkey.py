@@ -38,6 +38,7 @@ ACTIONS = int(os.environ.get("MONKEY_ACTIONS", "200"))
 BUTTONS_ONLY = [("button", 1, (QAbstractButton,), click_button)]
 
 
+@pytest.mark.slow
 @pytest.mark.no_qt_log  # the monkey installs its own Qt message handler and judges every message itself
 def test_a_seeded_monkey_breaks_nothing(qtbot, tmp_path):
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))

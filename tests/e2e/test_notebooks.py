@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "examples" / "article.ipynb"
 KERNEL = "autograd-playground-tests"  # a kernelspec of our own, written for the run: this venv's Python, no other
 PROBE = "import sys\nprint(repr(losses[0]), repr(losses[-1]), sys.executable)"
+# The kernel runs the article's 100 epochs in plain Python and the test the library's: slow.  One worker runs the
+# module (CI's slow run is ``--dist loadgroup``), so the notebook is executed once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebook")]
 
 
 @pytest.fixture(scope="module")

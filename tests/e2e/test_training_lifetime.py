@@ -258,6 +258,7 @@ def ended_within(pid: int, seconds: float) -> bool:
     return gone(pid)
 
 
+@pytest.mark.slow
 def test_the_app_starts_its_training_process_as_it_opens_and_takes_it_along_when_killed(tmp_path):
     """``python main.py`` (a first start: Start here opens on the Expression tab) starts the training process at
     once, so Network training's first picture is ready when it is first opened; killed, the app takes it along."""

@@ -21,6 +21,7 @@ from tools.layout_checks import theme_findings
 from tools.tour_states import MODES, Mode, representative_states
 
 
+@pytest.mark.slow
 def test_the_quick_tour_finds_no_layout_problem_in_any_mode(tmp_path):
     """The representative states × all twelve modes, in a fresh process as the app runs (one window per
     process): every picture written, the index lists them, and the checks find nothing."""
@@ -43,6 +44,7 @@ def test_the_quick_tour_finds_no_layout_problem_in_any_mode(tmp_path):
     assert findings == "", findings
 
 
+@pytest.mark.slow
 def test_a_mode_switch_never_resizes_the_window(tour):
     """Presentation mode's fonts must not widen the window, on any tab (hidden tabs included)."""
     for size in ((1024, 700), (1280, 720)):
@@ -82,6 +84,7 @@ def test_plots_and_diagram_use_the_theme_palette_and_grow_in_presentation(tour):
     assert not theme_findings(tour.window, "light")
 
 
+@pytest.mark.slow
 def test_the_lab_and_landscape_follow_a_runtime_theme_and_mode_switch(tour):
     """View → Dark theme / Presentation mode while the lab or the landscape is shown: they repaint in the
     palette's background and their plot text grows ≥ 1.5×."""
@@ -196,6 +199,7 @@ def test_the_lab_table_fits_its_columns_without_scrolling_sideways(tour):
     tour.apply_mode(Mode("light", False, (1280, 720)))
 
 
+@pytest.mark.slow
 def test_every_lab_table_cell_shows_its_whole_text_or_is_elided_with_a_tooltip(tour):
     """Each lab state in all twelve modes: every visible cell of the results table needs (by the table font's
     metrics) no more than its column's width, or it is elided with its whole text in its tooltip; the header
@@ -265,6 +269,7 @@ def _fitted_text(tour, state, mode) -> float:
     return view.fitted_text_points()
 
 
+@pytest.mark.slow
 def test_graph_text_in_presentation_is_larger_than_in_normal_mode(tour):
     """The sample graph and the lab's step graph, fitted: their text is readable (≥ 9 pt, and 13.5 pt = 1.5 ×
     9 pt in presentation mode) and larger in presentation mode than in normal mode at every window size (a
@@ -284,6 +289,7 @@ def test_graph_text_in_presentation_is_larger_than_in_normal_mode(tour):
     tour.apply_mode(Mode("light", False, (1280, 720)))
 
 
+@pytest.mark.slow
 def test_the_divergence_banner_covers_no_plot_in_any_mode(tour):
     """SGD at lr 80 diverges: the banner saying so takes its own row, in all twelve modes, and covers none of
     the plots or the diagram (it floated over the bottom of the curves and hid most of the short loss plot in
@@ -443,6 +449,7 @@ def click_lesson(tour, number: int) -> None:
         tour.settle()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
 @pytest.mark.parametrize("size", LESSON_SIZES, ids=[f"{w}x{h}" for w, h in LESSON_SIZES])
 def test_lessons_1_to_6_show_their_whole_graph_at_a_readable_zoom(tour, size, presentation):

@@ -168,6 +168,7 @@ def test_the_theme_check_samples_the_plots_themselves(qtbot):
 # ends, so those come above.
 
 
+@pytest.mark.slow
 def test_presentation_text_grows_in_the_representative_states(tour):
     """Each state in normal and presentation mode at 1280×720 and 1024×700: no widget text is smaller, every
     plot and diagram text (and the graph legends) is ≥ 1.5×, the graph views' box text is not smaller (their Fit
@@ -195,6 +196,7 @@ def test_presentation_text_grows_in_the_representative_states(tour):
     tour.apply_mode(Mode("light", False, (1280, 720)))
 
 
+@pytest.mark.slow
 def test_the_theme_does_not_change_text_sizes(tour):
     state = next(s for s in build_states() if s.name == "train-moons-after")
     sizes = {}

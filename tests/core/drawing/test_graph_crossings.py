@@ -106,6 +106,7 @@ def test_a_swap_that_does_not_help_is_not_made():
     assert layers == [[0, 1], [2, 3], [4, 5]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(4))
 def test_no_more_crossings_than_dot(part):
     """The bar: each example and each of the 200 random expressions crosses no more than Graphviz

@@ -24,6 +24,7 @@ def sizes_for(graph):
     return {n: (96.0 + 7.0 * len(str(a.get("label") or a.get("op") or "")), 54.0) for n, a in graph.nodes(data=True)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_no_edge_crosses_a_box_and_no_boxes_overlap(method):
     count = 300 if method != "kamada_kawai" else 120  # Kamada–Kawai is O(n²) per graph
@@ -35,6 +36,7 @@ def test_no_edge_crosses_a_box_and_no_boxes_overlap(method):
         assert set(drawing.paths) == set(graph.edges(keys=True))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_a_network_with_collapsed_and_open_groups_is_drawn_truthfully(method):
     """Group boxes (string ids) next to open nodes (int ids), as the sample graph shows a network."""
@@ -69,6 +71,7 @@ def test_layered_edges_end_on_the_target_border_and_parallel_edges_stay_apart(di
     assert len(tips) == 2  # two arrowheads, two lines: x is used twice
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("direction", ["LR", "TB"])
 def test_folded_layered_drawings_are_truthful_and_cross_no_more_than_their_order(direction):
     """A deep drawing folded into blocks of layers side by side: every edge that wraps from one block to the

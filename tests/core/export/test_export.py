@@ -23,6 +23,7 @@ from autograd_core.session import load_session, trainer_from_session
 GRID = np.stack(np.meshgrid(np.linspace(-3, 3, 41), np.linspace(-2.5, 2.5, 37)), axis=-1).reshape(-1, 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MATRIX))
 def test_the_python_export_and_the_numpy_model_reproduce_the_command_line(name, tmp_path):
     argv = MATRIX[name]

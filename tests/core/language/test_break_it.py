@@ -126,3 +126,23 @@ def test_each_ledger_line_has_its_mark_and_only_the_overwriting_or_late_lines_ar
         for line, mark in zip(lines, marks, strict=True):
             assert (mark == "overwritten") == ("threw away" in line)
             assert (mark == "late") == line.startswith("too late:")
+
+
+def test_the_switch_gives_the_correct_trace_off_and_the_broken_replay_on():
+    from autograd_core.language.break_it import BreakItSwitch
+
+    ev = compile_expression("y = x + x").evaluate({"x": 3.0})
+    switch = BreakItSwitch()
+    steps = switch.trace(ev.output)
+    assert switch.replay is None and not switch.broken and switch.message() == ""
+    assert [s.grad for s in steps] == [s.grad for s in backward_steps(ev.output)]
+    assert switch.switch("assign") and not switch.switch("assign")  # already on: nothing to do
+    steps = switch.trace(ev.output)
+    assert switch.broken and steps is switch.replay.steps and switch.replay.grads[ev.inputs["x"]] == 1.0
+    assert switch.message() == "BROKEN backward (= in place of +=): " + switch.replay.reason
+    assert switch.message().endswith("x.grad is 1.0, not 2.0.")
+    with pytest.raises(ValueError, match="unknown bug"):
+        switch.switch("reverse")
+    assert switch.bug == "assign" and switch.switch(None) and switch.bug is None
+    switch.trace(ev.output)
+    assert not switch.broken and ev.inputs["x"].grad == 0.0  # no trace touched a Tensor

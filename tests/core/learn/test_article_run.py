@@ -115,6 +115,7 @@ def test_bce_from_the_logit_is_sigmoid_then_cross_entropy():
     assert ours == pytest.approx(article / len(scores), abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, start, in_100th, after", [(0, 0.700, 0.606, 0.605), (1, 0.539, 0.507, 0.507)])
 def test_the_trainer_matches_the_reference_and_designs_figures(runs, seed, start, in_100th, after):
     reference = reference_losses(seed)
@@ -126,6 +127,7 @@ def test_the_trainer_matches_the_reference_and_designs_figures(runs, seed, start
     assert round(reference[100], 3) == after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_learning_is_slow_at_the_articles_learning_rate(runs, seed):
     said = runs[seed, 0.001].slow_learning()
@@ -133,6 +135,7 @@ def test_learning_is_slow_at_the_articles_learning_rate(runs, seed):
     assert said.endswith("— learning rate 0.001 too small?")
 
 
+@pytest.mark.slow
 def test_the_cli_runs_the_preset_and_options_override_it(capsys):
     assert cli_main(["--preset", "article", "--lr", "0.1", "--steps", "100", "--json", "--progress", "none"]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -141,6 +144,7 @@ def test_the_cli_runs_the_preset_and_options_override_it(capsys):
     assert round(reference[99], 3) == 0.268 and summary["test_acc"] is None and summary["slow"] is None
 
 
+@pytest.mark.slow
 def test_the_cli_says_epoch_no_test_set_and_that_learning_is_slow(capsys):
     assert cli_main(["--preset", "article", "--steps", "60", "--progress", "none"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -13,6 +13,7 @@ from autograd_core.learn.presets import GOALS, named_preset_config
 from autograd_core.learn.training import Trainer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", sorted(GOALS))
 def test_the_preset_reaches_its_goal_on_an_unseen_seed_pair(task):
     metric, goal = GOALS[task]
@@ -26,6 +27,7 @@ def test_the_preset_reaches_its_goal_on_an_unseen_seed_pair(task):
 # The pair where each preset of the last round ended below its goal (xor 96.0 %, spiral 94.0 %), trained to its
 # last step: what the learner is left with.  The three-arm spiral's (8, 7), 94.7 % then, is the benchmark's: its
 # 800 steps take too long for the suite.
+@pytest.mark.slow
 @pytest.mark.parametrize("task, data_seed, seed", [("xor", 6, 6), ("spiral", 5, 8)])
 def test_the_preset_ends_at_its_goal_where_the_last_one_missed_it(task, data_seed, seed):
     metric, goal = GOALS[task]

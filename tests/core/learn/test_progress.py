@@ -48,6 +48,7 @@ def test_the_trainer_judges_from_the_last_change_of_settings():
     assert trainer.slow_learning() is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task, seed", [("moons", 0), ("circles", 1)])
 def test_never_said_for_the_tuned_presets(task, seed):
     trainer = Trainer(dataclasses.replace(named_preset_config(task), seed=seed, data_seed=seed))

@@ -221,6 +221,7 @@ def test_the_defaults_are_the_moons_preset_and_circles_has_the_same():
         assert {k: getattr(defaults, k) for k in fields} == fields, task
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("dataset", ["moons", "circles"])
 def test_default_config_ends_at_97_percent_test_accuracy(dataset, seed):
@@ -263,6 +264,7 @@ def test_an_exploding_but_finite_loss_stops_training_with_a_clear_reason():
     assert trainer.stopped_reason is None
 
 
+@pytest.mark.slow
 def test_the_default_run_never_trips_the_divergence_check():
     for dataset in ("moons", "circles", "xor", "spiral"):
         trainer = Trainer(TrainingConfig(dataset=dataset, steps=150))

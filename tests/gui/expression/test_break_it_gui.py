@@ -148,6 +148,26 @@ def test_new_values_keep_the_bug_and_zero_grad_forgets_the_broken_run(qtbot, pan
     assert not panel.state.broken and grad_of(panel, "x") == 0.0 and not panel.broken_badge.isVisible()
 
 
+def test_the_switch_turned_off_in_forward_mode_leaves_no_broken_run_behind(qtbot, panel):
+    """The backward walked in reverse mode follows the switch even while forward mode hides it."""
+    type_expression(qtbot, panel, "y = x + x")
+    click = lambda b: qtbot.mouseClick(b, Qt.MouseButton.LeftButton)  # noqa: E731
+    choose(qtbot, panel, "assign")
+    click(panel.backward.backward_button)
+    assert panel.state.broken_done and grad_of(panel, "x") == 1.0
+    click(panel.mode.forward_button)
+    choose(qtbot, panel, None)
+    click(panel.mode.reverse_button)
+    assert panel.state.direction == "reverse" and not panel.state.broken and not panel.broken_badge.isVisible()
+    assert grad_of(panel, "x") == 2.0 and panel.state.evaluation.inputs["x"].grad == 2.0
+    # and the other way: turned on while hidden, the broken run is what reverse mode shows
+    click(panel.mode.forward_button)
+    choose(qtbot, panel, "assign")
+    click(panel.mode.reverse_button)
+    assert panel.state.broken_done and grad_of(panel, "x") == 1.0 and panel.broken_badge.isVisible()
+    assert panel.state.evaluation.inputs["x"].grad == 0.0  # the Tensor holds no broken grad
+
+
 @pytest.fixture
 def window(qtbot, tmp_path, in_process_training):
     return new_main_window(qtbot, tmp_path, (1024, 700))

@@ -412,16 +412,16 @@ def test_input_rows_are_built_a_few_per_turn_and_a_newer_program_wins(qtbot):
 
 
 def test_a_typing_pause_compiles_once_then_draws_in_the_next_turn(qtbot, panel, monkeypatch):
-    import gui.expression.expression_state as expression_state
+    import gui.expression.text_preparer as text_preparer
 
     compiled = []
-    original = expression_state.compile_expression
+    original = text_preparer.compile_expression
 
     def counting(text, **kw):
         compiled.append(text)
         return original(text, **kw)
 
-    monkeypatch.setattr(expression_state, "compile_expression", counting)
+    monkeypatch.setattr(text_preparer, "compile_expression", counting)
     order = []
     panel.editor.text_ready.connect(lambda text: order.append(("ready", panel.state.text)))
     panel.editor.text_edited.connect(lambda text: order.append(("edited", text)))

@@ -5,8 +5,9 @@ import threading
 
 from autograd_core.engine.tensor import topological_order
 from autograd_core.language.expression import compile_expression
-from gui.expression import expression_state
-from gui.expression.expression_state import ASYNC_TEXT_CHARS, DEFAULT_VALUES
+from gui.expression import text_preparer
+from gui.expression.expression_state import DEFAULT_VALUES
+from gui.expression.text_preparer import ASYNC_TEXT_CHARS
 from gui.graph_view.worker import LatestJob
 
 
@@ -34,13 +35,13 @@ def test_pasting_a_2000_node_expression_draws_it_with_the_engines_numbers(qtbot,
     panel = expression_panel
     threads = []
     for name in ("compile_expression", "overview_graph"):
-        original = getattr(expression_state, name)
+        original = getattr(text_preparer, name)
 
         def spy(*args, _original=original, _name=name, **kwargs):
             threads.append((_name, threading.current_thread() is threading.main_thread()))
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(expression_state, name, spy)
+        monkeypatch.setattr(text_preparer, name, spy)
     text = long_sum_text()
     assert len(text) >= ASYNC_TEXT_CHARS
     panel.editor.edit.setPlainText(text)  # a paste: the typing pause hands it to the state
@@ -86,7 +87,7 @@ def test_an_older_texts_graph_finished_late_is_never_drawn_over_the_newer_one(qt
     """The first text's graph is held on the worker until the second text was asked for: it is dropped."""
     panel = expression_panel
     release, building = threading.Event(), []
-    original = expression_state.overview_graph
+    original = text_preparer.overview_graph
 
     def held(root, *args):
         building.append(root)
@@ -94,7 +95,7 @@ def test_an_older_texts_graph_finished_late_is_never_drawn_over_the_newer_one(qt
             assert release.wait(30)
         return original(root, *args)
 
-    monkeypatch.setattr(expression_state, "overview_graph", held)
+    monkeypatch.setattr(text_preparer, "overview_graph", held)
     first, second = long_sum_text(300), long_sum_text(310)
     panel.state.request_text(first)
     qtbot.waitUntil(lambda: len(building) == 1, timeout=30000)  # the first text compiled; its graph is on the way
@@ -117,7 +118,7 @@ def test_an_older_texts_graph_finished_late_is_never_drawn_over_the_newer_one(qt
 def test_a_slider_moved_while_the_graph_is_built_is_in_the_numbers_drawn(qtbot, expression_panel, monkeypatch):
     panel = expression_panel
     release = threading.Event()
-    original = expression_state.overview_graph
+    original = text_preparer.overview_graph
     started = []
 
     def held(root, *args):
@@ -125,7 +126,7 @@ def test_a_slider_moved_while_the_graph_is_built_is_in_the_numbers_drawn(qtbot, 
         assert release.wait(30)
         return original(root, *args)
 
-    monkeypatch.setattr(expression_state, "overview_graph", held)
+    monkeypatch.setattr(text_preparer, "overview_graph", held)
     text = long_sum_text(300)
     panel.state.request_text(text)
     qtbot.waitUntil(lambda: bool(started), timeout=30000)

@@ -1,5 +1,6 @@
 """Big expressions in the graph view: opened as groups, navigable by mouse and keyboard, never freezing the window."""
 
+import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor, QTextCursor
 from PySide6.QtWidgets import QApplication
@@ -259,6 +260,7 @@ def test_typing_a_new_expression_while_a_big_one_is_being_drawn_shows_only_the_n
     only_the_small_one_is_drawn()
 
 
+@pytest.mark.slow
 def test_a_big_overview_makes_edge_items_only_when_needed_and_its_bundles_bound_what_the_items_would(qtbot):
     """Plain edges are painted by their bundles: building a 1,600-edge overview makes none of their own items
     (a highlight makes those it needs), and each bundle still covers exactly what its edges' items paint."""

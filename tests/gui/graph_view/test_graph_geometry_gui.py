@@ -51,6 +51,7 @@ def assert_legend_clear(view):
         assert not view.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(legend)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_every_example_is_drawn_truthfully_in_the_view(qtbot, view, method):
     view.set_layout_method(method)
@@ -148,6 +149,7 @@ def test_fitted_text_of_the_examples_is_legible_in_a_1600x1000_window(qtbot, big
 FITTED_FLOORS = {False: 9.0, True: 13.5}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("presentation", [False, True])
 def test_representative_graphs_are_legible_at_fit_in_every_layout(qtbot, big_window, presentation):
     """The 33-node example (a 13-layer chain) and a 46-node random expression, fitted in every layout: the

@@ -261,6 +261,7 @@ def test_every_shipped_lesson_has_its_by_hand_walk():
     assert all(len(BY_HAND[key]) == len(LESSONS[key].tasks) for key in LESSONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(LESSONS), ids=[LESSONS[k].slug for k in sorted(LESSONS)])
 def test_a_lessons_tasks_tick_as_they_are_done_by_hand(qtbot, window, key):
     lesson = LESSONS[key]

@@ -286,6 +286,7 @@ def test_every_zero_grad_a_lesson_names_is_the_buttons_label(window):
     assert named and set(named) == {label}
 
 
+@pytest.mark.slow
 def test_lesson_8_compares_with_the_articles_run_whatever_ran_between(qtbot, window):
     panel = start(window, "08")
     training = window.training

@@ -23,6 +23,7 @@ def test_shipped_lessons_load():
     assert len(SHIPPED) >= 8 and not _ERRORS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", SHIPPED, ids=[lesson.slug for lesson in SHIPPED])
 def test_show_me_marks_each_task_in_turn_as_shown(qtbot, window, lesson):
     panel = window.lessons
@@ -130,3 +131,64 @@ def test_the_articles_points_end_when_the_learner_picks_other_data(qtbot, window
     assert controller.config.sklearn_seed == 42 and controller.preset == "article"
     assert controller.update_settings(data_seed=controller.config.data_seed + 1)
     assert controller.config.sklearn_seed is None  # Regenerate or a new data seed draws new points again
+
+
+def test_a_lesson_acts_through_the_state_objects_and_presses_no_button(window, monkeypatch):
+    """Every kind of action does what the app's own control calls, on its state object: nothing is clicked, so an
+    action works whatever the lesson has stepped back or a narrow window has put on another page."""
+    from PySide6.QtWidgets import QAbstractButton
+
+    from autograd_core.lessons import parse_action
+    from autograd_core.lessons.controls import ALWAYS_STEPPED_BACK, CONTROLS
+    from gui.lessons.actions import perform_all
+    from gui.lessons.controls import control_widgets
+
+    assert set(control_widgets(window)) == set(CONTROLS) | set(ALWAYS_STEPPED_BACK)  # every name has its widgets
+    pressed = []
+    monkeypatch.setattr(QAbstractButton, "click", lambda button: pressed.append(button.text()))
+    lines = (
+        "expression y = x * x; f = y + x",
+        "set x 3",
+        "step all",
+        "preset article",
+        "lr 0.05",
+        "layers 4,3",
+        "play",
+        "pause",
+        "reset",
+        "op clear",
+        "op name sq",
+        "op inputs x",
+        "op value x * x",
+        "op derivative x 2 * x",
+        "op check",
+    )
+    perform_all(window, [parse_action(text, n, "lesson.md") for n, text in enumerate(lines, 1)])
+    assert pressed == []
+    state = window.expression.state
+    assert state.values["x"] == 3 and state.mode == "stepping" and state.position == len(state.steps)
+    assert state.input_grad("x") == 7  # f = x² + x at 3: 2·3 + 1, every step taken
+    controller, panel = window.training.controller, window.training.training_panel
+    assert controller.preset == "article" and controller.config.lr == 0.05 and controller.config.layers == [4, 3]
+    assert panel.lr.value() == 0.05  # the panel shows the setting the lesson made
+    assert not controller.running
+    assert window.workshop.result.accepted and window.tabs.currentWidget() is window.workshop
+    perform_all(window, [parse_action("op remove sq", 1, "lesson.md"), parse_action("reset grads", 2, "lesson.md")])
+    assert state.mode == "none" and pressed == []
+
+
+def test_every_shipped_task_with_a_show_me_points_at_the_control_it_uses(window):
+    """A task's first Show me action names the control the pointer outlines: "step all" is the Step button and
+    "reset grads" is Zero grad (two-word verbs had no entry, so those tasks pointed at nothing)."""
+    from gui.lessons.pointer import task_control
+
+    back = window.expression.backward
+    wanted = {"step all": back.step_button, "reset grads": back.zero_button, "step": back.step_button}
+    seen = set()
+    for lesson in SHIPPED:
+        for task in lesson.tasks:
+            first = task.show_me[0].verb if task.show_me else None
+            if first in wanted:
+                assert task_control(window, task) is wanted[first], (lesson.slug, task.text)
+                seen.add(first)
+    assert "step all" in seen

@@ -20,6 +20,7 @@ def ws(qtbot):
     w.shutdown()
 
 
+@pytest.mark.slow
 def test_the_slice_at_the_end_of_a_run_reads_the_headers_loss_and_every_slice_its_own_epochs(qtbot, ws):
     controller = ws.controller
     pick_edge(qtbot, ws)

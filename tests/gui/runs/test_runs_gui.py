@@ -267,7 +267,7 @@ def test_a_saved_session_keeps_the_history_and_goes_on_with_its_last_run(qtbot, 
 
 
 def test_regression_runs_keep_r2_and_a_fit_and_restore_across_tasks(qtbot, ws):
-    from test_regression_gui import choose_regression, type_target
+    from training_gui_helpers import choose_regression, type_target
 
     keeper = ws.runs
     train_steps(qtbot, ws, 2)

@@ -478,6 +478,18 @@ def test_a_switch_restyles_the_shown_tab_at_once_and_a_hidden_one_as_it_is_shown
     assert window.training.boundary.plot.backgroundBrush().color() == QColor(palette("light").plot_background)
 
 
+def test_a_broken_import_in_the_lesson_modules_is_seen_not_a_window_without_lessons(window, monkeypatch):
+    """The lessons are part of the app: a mistake in one of their modules stops the window where it installs
+    them (it used to be swallowed, and the app started without lessons, saying nothing)."""
+    import sys
+
+    assert window.lessons is not None
+    monkeypatch.delitem(sys.modules, "gui.lessons.lesson_panel", raising=False)  # imported afresh
+    monkeypatch.setitem(sys.modules, "gui.lessons.predict_box", None)  # as if its import failed
+    with pytest.raises(ImportError, match=r"gui\.lessons\.predict_box"):
+        window._install_lessons()
+
+
 @pytest.fixture
 def started_app(qapp):
     """``create_app`` on the tests' QApplication, its process-wide settings put back afterwards."""

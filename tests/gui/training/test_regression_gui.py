@@ -5,27 +5,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
+from training_gui_helpers import choose_regression, type_target
 
 from autograd_core.learn.inspection import mlp_from_arrays
 from autograd_core.learn.regression import target_values
 
 TIMEOUT = 30_000
 LEFT = Qt.MouseButton.LeftButton
-
-
-def choose_regression(qtbot, ws):
-    task = ws.training_panel.task_settings.task
-    task.setFocus()
-    qtbot.keyClick(task, Qt.Key.Key_Down)  # classification → regression
-    qtbot.waitUntil(lambda: ws.controller.last_snapshot.regression is not None, timeout=TIMEOUT)
-
-
-def type_target(qtbot, ws, text):
-    box = ws.training_panel.task_settings.target
-    box.selectAll()
-    qtbot.keyClick(box, Qt.Key.Key_Delete)
-    qtbot.keyClicks(box, text)
-    qtbot.keyClick(box, Qt.Key.Key_Return)
 
 
 def settle(qtbot, ws):
