@@ -219,8 +219,7 @@ class MainWindow(QMainWindow):
                 self._after_first_picture(lambda: self.build_later_areas(then))
                 return
             if not self._reserved:
-                if self.lessons is not None:
-                    self.lessons.tracker.follow_areas()
+                self.lessons.tracker.follow_areas()
                 self._update_non_finite()
         if then is not None:
             then()
