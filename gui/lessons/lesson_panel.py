@@ -245,6 +245,7 @@ class LessonPanel(QDockWidget):
 
     def start(self, lesson) -> bool:
         """Open ``lesson``: set the app up as it says, step back the controls it does not use."""
+        self.window_.build_later_areas()  # (a lesson opened in the first instant after the window showed)
         self._stop_waiting()
         self.lesson = lesson
         self.current_task = 0

@@ -200,9 +200,18 @@ class LessonState(QObject):
         self._timer.timeout.connect(self.refresh)
         expr = window.expression.state
         expr.changed.connect(self._poke)
-        controller = window.training.controller
-        controller.changed.connect(self._training_changed)
         window.tabs.currentChanged.connect(self._poke)
+        self._following_areas = False
+        if getattr(window, "training", None) is not None:
+            self.follow_areas()
+
+    def follow_areas(self) -> None:
+        """Follow the training and workshop areas too (once; the window calls it when it builds them later)."""
+        if self._following_areas:
+            return
+        self._following_areas = True
+        window = self.window
+        window.training.controller.changed.connect(self._training_changed)
         if getattr(window, "workshop", None) is not None:
             window.workshop.checked.connect(self._poke)
         window.training.curves.currentChanged.connect(self._poke)

@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "train":
             return _train(argv[1:], prog)
-        build_parser(prog).parse_args(argv)  # --help, --version and mistakes exit here, Qt untouched
+        if argv:  # (none: nothing to parse, and the parser's imports would delay the window)
+            build_parser(prog).parse_args(argv)  # --help, --version and mistakes exit here, Qt untouched
         problem = missing_display()
         if problem:
             from autograd_core.cli import runnable
@@ -99,15 +100,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _import_the_library_first() -> None:
-    """Import the Qt-free library the window needs before Qt: Qt's binding reads the source of every module
-    imported after it (to learn whether the module uses its ``__feature__`` switches), about half a millisecond
-    each, and the graph library alone brings ~290 modules (0.1–0.2 s of the window's start)."""
+    """Import the Qt-free library the window's first frame needs before Qt: Qt's binding reads the source of every
+    module imported after it (to learn whether the module uses its ``__feature__`` switches), about half a
+    millisecond each, and the graph library alone brings ~290 modules (0.1–0.2 s of the window's start).  What
+    only the areas built after the first frame use (the training service, the optimizer lab) comes with them."""
     import autograd_core.drawing.grouping  # (networkx)
     import autograd_core.export
-    import autograd_core.lab.race
     import autograd_core.language.symbolic
-    import autograd_core.lessons
-    import autograd_core.live.service  # noqa: F401
+    import autograd_core.lessons  # noqa: F401
 
 
 def _train(argv: list[str], prog: str) -> int:

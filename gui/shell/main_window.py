@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -41,7 +42,7 @@ from ..graph_view.graph_state import GraphState
 from ..look.app_style import apply_theme, repainted_once, set_text_role
 from ..look.theme import THEMES
 from ..runs.exports import add_export_actions, show_export
-from ..workshop.workshop_panel import install_workshop
+from ..workshop.ops_signal import SAVED_OPS_KEY
 from .areas import (
     BackwardArea,
     ExportableArea,
@@ -58,13 +59,41 @@ from .settings import AppSettings
 from .window_settings import WindowSettings
 
 IMAGE_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
+# The areas, in tab order: key -> (title, tip).  All but the Expression are built after the window's first frame
+# when the app starts (``MainWindow(build_later=True)``).
+AREA_TABS = {
+    "expression": ("Expression", "Type an expression, see its graph, step through backward"),
+    "training": (
+        "Network training",
+        "Build a small network and watch it learn: play, pause, step, reset (Space plays and pauses)",
+    ),
+    "sample": (
+        "Sample graph",
+        "One data point's whole computation graph through the network, grouped by neuron, with backward stepping",
+    ),
+    "lab": ("Optimizer lab", "Type f(x, y) or pick a preset, click a start point, and race SGD, Adam, Newton… on it"),
+    "workshop": (
+        "Op workshop",
+        "Write your own op: its value and derivative, checked against the slope before you can use it",
+    ),
+}
+LATER_AREAS = ("training", "sample", "lab", "workshop")
+# The areas after Network training are built once the training process's first snapshot is in (at most this
+# long after Network training was built), this far apart: a learner who opened Network training at once waits
+# for its picture, never for another area (a snapshot comes in a second or less, 20 s on a very busy machine).
+LATER_AREA_SPACING_MS = 100
+FIRST_PICTURE_WAIT_MS = 3000
 DEFAULT_EXAMPLE = "Neuron: tanh(w1*x1 + w2*x2 + b)"
 
 
 class MainWindow(QMainWindow):
     """Autograd Playground's window."""
 
-    def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None):
+    def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None, build_later: bool = False):
+        """``build_later``: the areas after the Expression get their tabs now and are built after the window's first
+        frame (``build_later_areas``, which the app calls then), unless the window opens on one of them or the
+        saved expression may use the workshop's ops.  The window then shows in about half the time (no plots,
+        no pyqtgraph before it: ``benchmarks/bench_startup.py``)."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Autograd Playground")
@@ -88,27 +117,24 @@ class MainWindow(QMainWindow):
         # fits the room it gets (its panels reflow or scroll).
         self.tabs.setMinimumSize(640, 400)
         self.setCentralWidget(self.tabs)
-        self.areas: dict[str, QWidget] = {}
-        self.expression = ExpressionPanel()
-        self.add_area(
-            "expression", self.expression, "Expression", "Type an expression, see its graph, step through backward"
-        )
-        self._install_training_panels()
-        self._install_sample_panel()
-        self._install_lab_panel()
-        self.workshop = install_workshop(self)  # (its ops come back from the settings before the expression does)
-
         self.non_finite_label = QLabel()
         self.non_finite_label.setObjectName("nonFiniteLabel")
         set_text_role(self.non_finite_label, "error")
         self.non_finite_label.setToolTip("A node's value or gradient is inf or nan; this names the op that made it")
         self.statusBar().addPermanentWidget(self.non_finite_label)
-        for area in self.areas.values():
-            state = self._graph_state_of(area)
-            if state is not None:
-                state.changed.connect(self._update_non_finite)
+        self.areas: dict[str, QWidget] = {}
+        self._reserved: dict[str, QWidget] = {}  # key -> the empty tab an area built later takes over
+        self._controller = None  # the training area's controller, when made before the area
+        self.expression = ExpressionPanel()
+        self.add_area("expression", self.expression)
+        if build_later and self._may_build_later():
+            for key in LATER_AREAS:
+                self._reserve_area(key)
+        else:
+            self._install_later_areas()
 
         # A status message belongs to the area that sent it: switching areas clears it.
+        self.tabs.currentChanged.connect(lambda _index: self._build_if_reserved())
         self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
         self.tabs.currentChanged.connect(lambda _index: self._update_non_finite())
         self.tabs.currentChanged.connect(lambda _index: self._catch_up_look(self.tabs.currentWidget()))
@@ -121,37 +147,134 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ areas
 
-    def add_area(self, key: str, widget: QWidget, title: str, tip: str = "") -> None:
+    def add_area(self, key: str, widget: QWidget, title: str | None = None, tip: str | None = None) -> None:
+        """A tab for ``widget`` (its title and tip from ``AREA_TABS`` unless given); an area built later takes
+        over the tab reserved for it, in its place."""
+        default_title, default_tip = AREA_TABS.get(key, (key, ""))
+        title, tip = title or default_title, default_tip if tip is None else tip
         self.areas[key] = widget
-        index = self.tabs.addTab(widget, title)
+        reserved = self._reserved.pop(key, None)
+        if reserved is None:
+            index = self.tabs.addTab(widget, title)
+        else:
+            index = self.tabs.indexOf(reserved)
+            was_current = self.tabs.currentIndex() == index
+            self.tabs.blockSignals(True)  # (the swap is no switch of area)
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, widget, title)
+            self.tabs.blockSignals(False)
+            reserved.deleteLater()
+            if was_current:  # (a switch to the reserved tab: it is a switch to the area)
+                if self.tabs.currentIndex() == index:
+                    self.tabs.currentChanged.emit(index)
+                else:
+                    self.tabs.setCurrentIndex(index)
         if tip:
             self.tabs.setTabToolTip(index, tip)
         connect_status(widget, self.statusBar())  # (and take back, or reword, what is no longer true)
+        state = self._graph_state_of(widget)
+        if state is not None:
+            state.changed.connect(self._update_non_finite)
+
+    def _reserve_area(self, key: str) -> None:
+        placeholder = QWidget()
+        placeholder.setObjectName(f"{key}Reserved")
+        title, tip = AREA_TABS[key]
+        index = self.tabs.addTab(placeholder, title)
+        self.tabs.setTabToolTip(index, tip)
+        self._reserved[key] = placeholder
+
+    def _may_build_later(self) -> bool:
+        """The first frame needs none of the later areas: it shows the Expression (the tab saved is the first) and
+        the saved expression uses no op of the workshop's (its panel brings them back from the settings)."""
+        saved_tab = self.settings.get_str("window/tab", "0") or "0"
+        return saved_tab.strip() in ("0", "-1") and not self.settings.get_str(SAVED_OPS_KEY, "")
+
+    def _install_later_areas(self) -> None:
+        for key in LATER_AREAS:
+            self._install_area(key)
+
+    def _install_area(self, key: str) -> None:
+        if key == "training":
+            self._install_training_panels()
+        elif key == "sample":
+            self._install_sample_panel()  # (after the training area: it is fed by it)
+        elif key == "lab":
+            self._install_lab_panel()
+        else:
+            from ..workshop.workshop_panel import install_workshop  # (pyqtgraph: its plot)
+
+            self.workshop = install_workshop(self)  # (its ops come back from the settings before the expression)
+
+    def build_later_areas(self, then=None) -> None:
+        """Build the areas whose tabs were reserved, in tab order, then call ``then``.
+
+        At once, or, given ``then``, one area a turn of the event loop, Network training first (the tab most opened
+        next), the others after its first picture (``_after_first_picture``): a click is answered between two.
+        Any menu action, switch to a reserved tab or lesson builds the rest at once, first."""
+        while self._reserved:
+            key = next(iter(self._reserved))
+            self._install_area(key)
+            if self._reserved and then is not None:
+                self._after_first_picture(lambda: self.build_later_areas(then))
+                return
+            if not self._reserved:
+                self.lessons.tracker.follow_areas()
+                self._update_non_finite()
+        if then is not None:
+            then()
+
+    def _after_first_picture(self, go) -> None:
+        """``go`` once the training process's first snapshot has had time to be drawn (the picture a learner who
+        opened Network training at once waits for), or ``FIRST_PICTURE_WAIT_MS`` after the training area was
+        built, whichever comes first; then ``LATER_AREA_SPACING_MS`` apart."""
+        started = time.monotonic()
+        poll = QTimer(self)
+        poll.setInterval(LATER_AREA_SPACING_MS)
+        seen = []  # the snapshot was in at an earlier look: it has had a spacing's time to be drawn
+
+        def check() -> None:
+            waited = (time.monotonic() - started) * 1000
+            if not seen and waited < FIRST_PICTURE_WAIT_MS:
+                if self.training.controller.last_snapshot is not None:
+                    seen.append(True)
+                return
+            poll.stop()
+            poll.deleteLater()
+            go()
+
+        poll.timeout.connect(check)
+        poll.start()
+
+    def training_controller(self):
+        """The training area's controller; made ahead of the area when it is built later, so its process can start
+        first (the area takes it over: it then ends with the area)."""
+        if hasattr(self, "training"):
+            return self.training.controller
+        if self._controller is None:
+            from ..training.training_controller import TrainingController
+
+            self._controller = TrainingController()
+        return self._controller
+
+    def _build_if_reserved(self) -> None:
+        if self.tabs.currentWidget() in self._reserved.values():
+            self.build_later_areas()
 
     def _install_training_panels(self) -> None:
         # One area, not two: the network diagram, the boundary and the curves must be seen together while
         # training runs.  The workspace stops its training process itself when this window closes.
         from ..training.training_workspace import TrainingWorkspace
 
-        self.training = TrainingWorkspace()
-        self.add_area(
-            "training",
-            self.training,
-            "Network training",
-            "Build a small network and watch it learn: play, pause, step, reset (Space plays and pauses)",
-        )
+        self.training = TrainingWorkspace(self._controller)
+        self.add_area("training", self.training)
 
     def _install_sample_panel(self) -> None:
         """One data point's graph through the current network: fed by the training area."""
         from ..training.sample_graph_panel import SampleGraphPanel
 
         self.sample = SampleGraphPanel()
-        self.add_area(
-            "sample",
-            self.sample,
-            "Sample graph",
-            "One data point's whole computation graph through the network, grouped by neuron, with backward stepping",
-        )
+        self.add_area("sample", self.sample)
         self.sample.bind_training(self.training)
         self.training.sample_selected.connect(self.show_sample)
 
@@ -169,12 +292,7 @@ class MainWindow(QMainWindow):
         from ..lab.optimizer_lab import OptimizerLabPanel
 
         self.lab = OptimizerLabPanel()
-        self.add_area(
-            "lab",
-            self.lab,
-            "Optimizer lab",
-            "Type f(x, y) or pick a preset, click a start point, and race SGD, Adam, Newton… on it",
-        )
+        self.add_area("lab", self.lab)
 
     def _install_lessons(self):
         """The lesson panel, docked beside the live view; hidden until asked for or on first start.  The lessons
@@ -247,10 +365,14 @@ class MainWindow(QMainWindow):
         if checkable:
             action.toggled.connect(slot)
         else:
-            action.triggered.connect(lambda _checked=False: slot())
+            action.triggered.connect(lambda _checked=False: self._act(slot))
         menu.addAction(action)
         self.addAction(action)  # shortcuts work even when the menu bar is hidden
         return action
+
+    def _act(self, slot) -> None:
+        self.build_later_areas()  # (an action in the first instant after the window showed: the areas first)
+        slot()
 
     def _build_menus(self) -> None:
         bar = self.menuBar()

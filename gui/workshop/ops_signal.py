@@ -11,6 +11,8 @@ from PySide6.QtCore import QObject, Signal
 
 from autograd_core.engine.custom_ops import CUSTOM_OPS
 
+SAVED_OPS_KEY = "workshop/ops"  # the settings key of the ops defined, as workshop.save_definitions() in JSON
+
 
 class CustomOpsSignal(QObject):
     changed = Signal()

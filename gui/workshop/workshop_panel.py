@@ -42,9 +42,9 @@ from autograd_core.language.workshop import (
 from ..look.app_style import monospace_font, set_text_role
 from ..shell.number_box import NumberBox
 from .derivative_plot import DerivativePlot
+from .ops_signal import SAVED_OPS_KEY as SETTINGS_KEY
 from .ops_signal import custom_ops_signal
 
-SETTINGS_KEY = "workshop/ops"  # the ops defined, as workshop.save_definitions() in JSON
 STARTER = OpDefinition("soft", ("x",), "x / (1 + abs(x))", ("1 / (1 + abs(x))**2",))
 MESSAGE_LIMIT = 600  # characters of a verdict on screen (the core's sentences are short; a pasted text is not)
 
@@ -419,10 +419,5 @@ class WorkshopPanel(QWidget):
 def install_workshop(window) -> WorkshopPanel:
     """Add the Op workshop tab to ``window`` (a MainWindow), with the window's settings."""
     panel = WorkshopPanel(window.settings)
-    window.add_area(
-        "workshop",
-        panel,
-        "Op workshop",
-        "Write your own op: its value and derivative, checked against the slope before you can use it",
-    )
+    window.add_area("workshop", panel)  # (its title and tip: the window's AREA_TABS)
     return panel

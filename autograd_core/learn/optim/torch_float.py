@@ -50,16 +50,23 @@ def _load_fma() -> Callable[[float, float, float], float]:
     """The fused multiply–add (``a·b + c`` with one rounding) that torch's CPU kernels use.
 
     ``math.fma`` from Python 3.13, else the C library's ``fma`` through ctypes
-    (checked on a case where fusing shows), else ``exact_fma``.
+    (checked on a case where fusing shows), else ``exact_fma``.  The maths library is tried by its usual names
+    first: ``ctypes.util.find_library`` runs ``ldconfig`` (or a compiler) in a subprocess, 0.1–0.3 s of every
+    start of the app and of its training process on a busy machine.
     """
     fused = getattr(math, "fma", None)
     if fused is not None:
         return fused
     try:
         import ctypes
-        import ctypes.util
 
-        for name in (ctypes.util.find_library("m"), "ucrtbase", "msvcrt"):
+        def names():
+            yield from ("libm.so.6", "libm.dylib", "ucrtbase", "msvcrt")
+            import ctypes.util
+
+            yield ctypes.util.find_library("m")
+
+        for name in names():
             if not name:
                 continue
             try:
