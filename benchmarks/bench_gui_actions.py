@@ -181,7 +181,7 @@ def main() -> int:
         def go():
             window.tabs.setCurrentWidget(area)
             idle(app)
-            return lambda: window.theme_actions[theme].trigger()
+            return lambda: window.menus.theme_actions[theme].trigger()
 
         return go
 
@@ -202,10 +202,10 @@ def main() -> int:
             window.tabs.setCurrentWidget(window.expression)
             idle(app)
             if theme == "presentation":
-                window.presentation_action.toggle()
+                window.menus.presentation_action.toggle()
                 idle(app)
             elif theme is not None:
-                window.theme_actions[theme].trigger()
+                window.menus.theme_actions[theme].trigger()
                 idle(app)
             return lambda: window.tabs.setCurrentWidget(area)
 
@@ -321,7 +321,7 @@ def main() -> int:
 
     def presentation(on):
         def go():
-            return lambda: window.presentation_action.setChecked(on)
+            return lambda: window.menus.presentation_action.setChecked(on)
 
         return go
 

@@ -814,7 +814,7 @@ def menu_action(m: Monkey) -> str:
 
 def toggle_theme(m: Monkey) -> str:
     theme = "dark" if m.window.theme == "light" else "light"
-    m.window.theme_actions[theme].trigger()
+    m.window.menus.theme_actions[theme].trigger()
     return f"→ {theme}"
 
 

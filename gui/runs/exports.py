@@ -146,9 +146,11 @@ def show_export(parent, kind: str, controller) -> ExportDialog | None:
     return dialog
 
 
-def add_export_actions(window, menu) -> dict:
-    """The three File-menu actions of ``window`` (a MainWindow: ``_action`` and its training area)."""
+def add_export_actions(menus, menu) -> dict:
+    """The three File-menu actions, made by ``menus`` (the window's ``AppMenus``) into ``menu``; each asks the
+    window for its export."""
+    window = menus.window
     return {
-        kind: window._action(menu, text, lambda kind=kind: window.show_export(kind), None, tip)
+        kind: menus.action(menu, text, lambda kind=kind: window.show_export(kind), None, tip)
         for kind, (text, _about, _name, tip) in EXPORTS.items()
     }

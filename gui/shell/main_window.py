@@ -1,4 +1,4 @@
-"""The main window: one tab per purpose, menus, shortcuts, status bar, settings.
+"""The main window: one tab per purpose (its menus are `menus.py`), shortcuts, status bar, settings.
 
 Areas (tabs) plug in through small protocols (``gui/shell/areas.py``), all of them optional:
 
@@ -23,7 +23,6 @@ import os
 import time
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -41,7 +40,7 @@ from ..graph_view import GraphView
 from ..graph_view.graph_state import GraphState
 from ..look.app_style import apply_theme, repainted_once, set_text_role
 from ..look.theme import THEMES
-from ..runs.exports import add_export_actions, show_export
+from ..runs.exports import show_export
 from ..workshop.ops_signal import SAVED_OPS_KEY
 from .areas import (
     BackwardArea,
@@ -54,6 +53,7 @@ from .areas import (
 )
 from .errors import ErrorReporter
 from .help_dialogs import ShortcutsDialog, shortcut_rows, shortcuts_html, show_about
+from .menus import AppMenus
 from .session_files import SessionFiles
 from .settings import AppSettings
 from .window_settings import WindowSettings
@@ -140,7 +140,15 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(lambda _index: self._catch_up_look(self.tabs.currentWidget()))
 
         self.lessons = self._install_lessons()
-        self._build_menus()
+        self.menus = AppMenus(self)
+        self.sessions = SessionFiles(
+            self,
+            self.areas,
+            self.settings,
+            self.menus.recent_menu,
+            self.warn,
+            lambda text: self.statusBar().showMessage(text, 8000),
+        )
         self._restore_settings()
         self._first_start()
         self.statusBar().showMessage("Ready. Type an expression, or pick one from Examples.", 8000)
@@ -334,7 +342,8 @@ class MainWindow(QMainWindow):
     def current_area(self) -> QWidget:
         return self.tabs.currentWidget()
 
-    def _graph_view(self):
+    def graph_view(self):
+        """The graph view the View menu's keys drive: the one on screen, else the Expression's."""
         area = self.current_area()
         return area.view if isinstance(area, ViewArea) and isinstance(area.view, GraphView) else self.expression.view
 
@@ -343,204 +352,19 @@ class MainWindow(QMainWindow):
         """The GraphState an area shows (Expression, Sample graph), or None."""
         return area.state if isinstance(area, StateArea) and isinstance(area.state, GraphState) else None
 
-    def _graph_area(self):
+    def graph_area(self):
         """The area the backward keys drive: the graph area on screen, else the Expression (switched to)."""
         area = self.current_area()
         if isinstance(area, BackwardArea) and self._graph_state_of(area) is not None:
             return area
-        self._to_expression()
+        self.to_expression()
         return self.expression
 
-    # ------------------------------------------------------------ menus
-
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
-        action = QAction(text, self)
-        if shortcut:
-            keys = shortcut if isinstance(shortcut, list) else [shortcut]
-            action.setShortcuts([QKeySequence(k) for k in keys])
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.setToolTip(tip or text)
-        action.setStatusTip(tip or text)
-        action.setCheckable(checkable)
-        if checkable:
-            action.toggled.connect(slot)
-        else:
-            action.triggered.connect(lambda _checked=False: self._act(slot))
-        menu.addAction(action)
-        self.addAction(action)  # shortcuts work even when the menu bar is hidden
-        return action
-
-    def _act(self, slot) -> None:
-        self.build_later_areas()  # (an action in the first instant after the window showed: the areas first)
-        slot()
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        state = self.expression.state
-        file_menu = bar.addMenu("&File")
-        self.open_action = self._action(
-            file_menu, "&Open session…", self.open_session_dialog, "Ctrl+O", "Open a saved session"
-        )
-        self.save_action = self._action(
-            file_menu, "&Save session", self.save_session, "Ctrl+S", "Save the session (expression, values, training)"
-        )
-        self.save_as_action = self._action(
-            file_menu, "Save session &as…", self.save_session_as, "Ctrl+Shift+S", "Save the session to a new file"
-        )
-        self.recent_menu = file_menu.addMenu("&Recent files")
-        self.recent_menu.setToolTipsVisible(True)
-        self.sessions = SessionFiles(
-            self,
-            self.areas,
-            self.settings,
-            self.recent_menu,
-            self.warn,
-            lambda text: self.statusBar().showMessage(text, 8000),
-        )
-        file_menu.addSeparator()
-        self.import_data_action = self._action(
-            file_menu,
-            "&Import data…",
-            self.import_data,
-            None,
-            "Train on your own CSV/TSV file: pick two feature columns and a label column (or drop the file on the "
-            "Network training tab)",
-        )
-        self.export_data_action = self._action(
-            file_menu,
-            "Export data with &predictions…",
-            self.export_predictions,
-            None,
-            "Save the training data with the network's predicted class and probabilities as CSV",
-        )
-        self.export_code_actions = add_export_actions(self, file_menu)
-        file_menu.addSeparator()
-        self.open_lesson_action = self._action(
-            file_menu, "Open &lesson…", self.open_lesson_dialog, None, "Open a lesson file (a teacher's own lesson)"
-        )
-        file_menu.addSeparator()
-        self.export_action = self._action(
-            file_menu, "&Export image…", self.export_image, "Ctrl+E", "Save the graph as a PNG or SVG image"
-        )
-        file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, "Ctrl+Q", "Quit Autograd Playground")
-
-        expr = bar.addMenu("&Expression")
-        self.evaluate_action = self._action(
-            expr, "&Evaluate", self._evaluate, ["Ctrl+Return", "Ctrl+Enter"], "Compile and evaluate the expression now"
-        )
-        self.gradcheck_action = self._action(
-            expr,
-            "&Gradient check",
-            state.set_gradcheck,
-            "Ctrl+G",
-            "Compare the gradients shown with finite differences for each input",
-            checkable=True,
-        )
-        state.changed.connect(self._sync_gradcheck_action)
-
-        # The graph on screen (Expression or Sample graph); from another area, the Expression's.
-        graph = bar.addMenu("&Backward")
-        self.backward_action = self._action(
-            graph, "&Backward", lambda: self._graph_area().state.backward(), "F5", "Run backward() on the graph shown"
-        )
-        self._action(
-            graph, "&Zero grad", lambda: self._graph_area().state.zero_grad(), None, "Set every gradient to zero"
-        )
-        self.step_action = self._action(
-            graph, "&Step", lambda: self._graph_area().state.step(), "F6", "One node of the backward pass"
-        )
-        self._action(graph, "Step &back", lambda: self._graph_area().state.back(), "Shift+F6", "Undo the last step")
-        self._action(
-            graph,
-            "&Play / pause",
-            lambda: self._graph_area().backward.toggle_play(),
-            "F7",
-            "Animate the remaining backward steps",
-        )
-        graph.addSeparator()
-        self.forward_action = self._action(
-            graph,
-            "&Forward mode",
-            self._set_forward_mode,
-            "F8",
-            "Expression: step tangents forward from one input (ẋ = 1) instead of the backward pass",
-            checkable=True,
-        )
-        state.changed.connect(self._sync_forward_action)
-
-        view = bar.addMenu("&View")
-        self._action(view, "Zoom &in", lambda: self._graph_view().zoom_in(), ["Ctrl++", "Ctrl+="], "Zoom in")
-        self._action(view, "Zoom &out", lambda: self._graph_view().zoom_out(), "Ctrl+-", "Zoom out")
-        self._action(
-            view,
-            "&Fit to window",
-            lambda: self._graph_view().fit(whole=False),
-            "Ctrl+0",
-            "Fit the graph in the window, its text kept readable (a bigger graph: around its output, with a map)",
-        )
-        self._action(
-            view,
-            "&Whole graph",
-            lambda: self._graph_view().show_whole(),
-            "Ctrl+9",
-            "Show the whole graph in the window, even if its text gets too small to read",
-        )
-        view.addSeparator()
-        self.theme_group = QActionGroup(self)
-        self.theme_actions = {}
-        for name in THEMES:
-            action = QAction(f"{name.capitalize()} theme", self, checkable=True)
-            action.setToolTip(f"Use the {name} theme")
-            action.setStatusTip(f"Use the {name} theme")
-            action.triggered.connect(lambda _c=False, n=name: self.set_theme(n))
-            self.theme_group.addAction(action)
-            view.addAction(action)
-            self.theme_actions[name] = action
-        self.presentation_action = self._action(
-            view,
-            "&Presentation mode",
-            self.set_presentation,
-            "Ctrl+Shift+P",
-            "Large fonts and thick lines, for a projector",
-            checkable=True,
-        )
-
-        help_menu = bar.addMenu("&Help")
-        self.lessons_action = self._action(
-            help_menu, "&Lessons", self.show_lessons, None, "Start here: guided lessons beside the live app"
-        )
-        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1", "List every keyboard shortcut")
-        self._action(help_menu, "&About", self.show_about, None, "About Autograd Playground")
-
-    def _set_forward_mode(self, on: bool) -> None:
-        if self.current_area() is not self.expression:
-            self._to_expression()
-        self.expression.state.set_direction("forward" if on else "reverse")
-
-    def _sync_forward_action(self, _change=None) -> None:
-        on = self.expression.state.direction == "forward"
-        if self.forward_action.isChecked() != on:
-            self.forward_action.blockSignals(True)
-            self.forward_action.setChecked(on)
-            self.forward_action.blockSignals(False)
-
-    def _sync_gradcheck_action(self, _change=None) -> None:
-        on = self.expression.state.gradcheck_enabled
-        if self.gradcheck_action.isChecked() != on:
-            self.gradcheck_action.blockSignals(True)
-            self.gradcheck_action.setChecked(on)
-            self.gradcheck_action.blockSignals(False)
-
-    # Expression keys go to the Expression area (switching to it, so the result is visible).
-    def _to_expression(self) -> None:
-        self.tabs.setCurrentWidget(self.expression)
-
-    def _evaluate(self) -> None:
-        self._to_expression()
-        self.expression.editor.evaluate_now()
-
     # ------------------------------------------------------------ help
+
+    def to_expression(self) -> None:
+        """Expression keys go to the Expression area (switching to it, so the result is visible)."""
+        self.tabs.setCurrentWidget(self.expression)
 
     def shortcut_table(self) -> list[tuple[str, str, str]]:
         """(keys, what they do, where) for every shortcut the window really has (``help_dialogs.shortcut_rows``)."""
@@ -559,13 +383,13 @@ class MainWindow(QMainWindow):
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme if theme in THEMES else "light"
-        self.theme_actions[self.theme].setChecked(True)
+        self.menus.theme_actions[self.theme].setChecked(True)
         self._apply_look()
 
     def set_presentation(self, on: bool) -> None:
         self.presentation = bool(on)
-        if self.presentation_action.isChecked() != self.presentation:
-            self.presentation_action.setChecked(self.presentation)
+        if self.menus.presentation_action.isChecked() != self.presentation:
+            self.menus.presentation_action.setChecked(self.presentation)
             return  # the toggled signal calls back here
         self._apply_look()
 
@@ -675,10 +499,10 @@ class MainWindow(QMainWindow):
         self.window_settings.restore()
         self.theme = s.get_str("view/theme", "light")
         self.presentation = s.get_bool("view/presentation", False)
-        self.theme_actions.get(self.theme, self.theme_actions["light"]).setChecked(True)
-        self.presentation_action.blockSignals(True)
-        self.presentation_action.setChecked(self.presentation)
-        self.presentation_action.blockSignals(False)
+        self.menus.theme_actions.get(self.theme, self.menus.theme_actions["light"]).setChecked(True)
+        self.menus.presentation_action.blockSignals(True)
+        self.menus.presentation_action.setChecked(self.presentation)
+        self.menus.presentation_action.blockSignals(False)
         self._apply_look()
         self.sessions.rebuild_recent_menu()
         self.tabs.setCurrentIndex(min(max(int(s.get_str("window/tab", "0") or 0), 0), self.tabs.count() - 1))

@@ -16,6 +16,7 @@ import autograd_core.live.service as service
 from autograd_core.numbers import format_number
 from gui.look.app_style import apply_theme
 from gui.look.theme import PALETTES, contrast_ratio
+from tests.expression_gui_helpers import LAYOUT_WAIT_MS
 
 pytestmark = [pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -39,7 +40,7 @@ def test_the_derivative_is_named_after_the_output_not_an_intermediate_f(qtbot, p
     assert [combo.itemText(i) for i in range(combo.count())] == ["g", "∂g/∂x", "∂²g/∂x²"]
     combo.setFocus()
     qtbot.keyClick(combo, Qt.Key.Key_Down)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
     assert panel.state.derivative == ("a", 1)
     assert panel.state.root.label == "∂g/∂a" and panel.state.root.data == 37.0
     # an unnamed last line is f again

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from autograd_core.language.expression import compile_expression
 from gui.shell.main_window import MainWindow
 from gui.shell.settings import AppSettings
+from tests.expression_gui_helpers import LAYOUT_WAIT_MS
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -22,7 +23,7 @@ def panel(expression_panel):
 
 def load(qtbot, panel, text, values):
     panel.state.load(text, values)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
 
 
 def nfc(text):
@@ -105,7 +106,7 @@ def test_the_keys_and_the_menu_drive_forward_mode(qtbot, tmp_path):
     state = window.expression.state
     state.load("h = a*b\nout = h + c", {"a": 2.0, "b": -3.0, "c": 10.0})
     qtbot.keyClick(window, Qt.Key.Key_F8)
-    assert state.direction == "forward" and window.forward_action.isChecked()
+    assert state.direction == "forward" and window.menus.forward_action.isChecked()
     assert window.expression.mode.forward_button.isChecked()
     qtbot.keyClick(window, Qt.Key.Key_F6)
     qtbot.keyClick(window, Qt.Key.Key_F6)
@@ -148,7 +149,7 @@ def test_derivative_graphs_match_finite_differences(qtbot, panel, order):
     inputs.activated.emit(inputs.currentIndex())
     combo.setCurrentIndex(order)
     combo.activated.emit(order)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
     title = "∂out/∂x" if order == 1 else "∂²out/∂x²"  # named after the output backward runs from
     root = panel.state.root
     assert root.label == title and panel.state.derivative == ("x", order)
@@ -158,14 +159,14 @@ def test_derivative_graphs_match_finite_differences(qtbot, panel, order):
     assert len(panel.view.nodes) > plain_nodes  # the derivative is a graph of its own, bigger than the expression
     # a new value: the derivative graph is rebuilt at the new point
     panel.state.set_value("x", 0.9)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
     expected = finite_difference(compile_expression(text), {**values, "x": 0.9}, "x", order)
     assert panel.state.root.data == pytest.approx(expected, rel=1e-6, abs=1e-6)
     # the gradient check does not judge a derivative graph's gradients against the expression's
     assert not panel.state.plain_reverse
     combo.setCurrentIndex(0)
     combo.activated.emit(0)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
     assert panel.state.derivative is None and len(panel.view.nodes) == plain_nodes
 
 
@@ -174,14 +175,14 @@ def test_derivative_of_a_non_finite_expression_says_so_and_does_not_crash(qtbot,
     panel.state.message.connect(messages.append)
     load(qtbot, panel, "u = x - 3\ny = log(u) * x", {"x": 1.0})  # log of a negative number: nan
     panel.state.set_derivative("x", 1)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
     assert math.isnan(panel.state.root.data)
     assert any(m.startswith("Not finite") for m in messages)
     assert "Symbolic derivative" in panel.maths.text.toPlainText()
     # a derivative with respect to an input the output does not use is the constant 0, with a message
     load(qtbot, panel, "y = 2 * a + 0 * b", {"a": 1.0, "b": 2.0})
     panel.state.set_derivative("b", 2)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
     assert panel.state.root.data == 0.0
     panel.state.set_derivative("nope", 1)
     assert messages[-1].startswith("No derivative graph for 'nope'")

@@ -9,6 +9,7 @@ from gui.expression import text_preparer
 from gui.expression.expression_state import DEFAULT_VALUES
 from gui.expression.text_preparer import ASYNC_TEXT_CHARS
 from gui.graph_view.worker import LatestJob
+from tests.expression_gui_helpers import LAYOUT_WAIT_MS
 
 
 def long_sum_text(terms: int = 400, extra: str = "") -> str:
@@ -65,7 +66,7 @@ def test_pasting_a_2000_node_expression_draws_it_with_the_engines_numbers(qtbot,
     assert box.value == total
     # after Backward the gradient drawn for a is d(sum)/da
     state.backward()
-    qtbot.waitUntil(lambda: not view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not view.busy, timeout=LAYOUT_WAIT_MS)
     a_id = state.node_ids[state.evaluation.inputs["a"]]
     assert math.isclose(view.snapshot.grads[a_id], d_a, rel_tol=1e-9)
     assert math.isclose(state.input_grad("a"), d_a, rel_tol=1e-9)

@@ -44,7 +44,7 @@ def test_first_start_opens_start_here_then_dismiss_and_help_brings_it_back(qtbot
     assert panel.isVisible() and panel.stack.currentIndex() == 0 and panel.list.count() == len(SHIPPED)
     panel.findChild(type(panel.show_me_button), "lessonDismiss").click()
     assert not panel.isVisible()
-    window.lessons_action.trigger()
+    window.menus.lessons_action.trigger()
     assert panel.isVisible()
 
 

@@ -27,6 +27,7 @@ from gui.look.theme import (
     palette,
     readable_text,
 )
+from tests.expression_gui_helpers import LAYOUT_WAIT_MS
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -231,7 +232,7 @@ def _type(qtbot, window, text):
     qtbot.keyClick(edit, Qt.Key.Key_Delete)
     qtbot.keyClicks(edit, text)
     qtbot.waitUntil(lambda: panel.state.text == text and not panel.editor.pending, timeout=3000)
-    qtbot.waitUntil(lambda: not panel.view.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not panel.view.busy, timeout=LAYOUT_WAIT_MS)
 
 
 def _set_value(qtbot, window, name, value):
@@ -261,7 +262,7 @@ def _syntax_colors(edit) -> dict[str, str]:
 
 
 def _switch(qtbot, window, theme):
-    window.theme_actions[theme].trigger()  # the menu's own action
+    window.menus.theme_actions[theme].trigger()  # the menu's own action
     assert (
         window.theme == theme
         and QApplication.instance().palette().color(QPalette.ColorRole.Window).name() == palette(theme).window

@@ -25,7 +25,7 @@ def test_python_export_shows_saves_and_trains_to_the_apps_figure(qtbot, training
     set_spin(qtbot, ws.training_panel.steps, 4)
     set_spin(qtbot, ws.training_panel.samples, 40)
     qtbot.waitUntil(lambda: ws.controller.settled, timeout=TIMEOUT)
-    training_window.export_code_actions["python"].trigger()
+    training_window.menus.export_code_actions["python"].trigger()
     dialog = training_window.export_dialog
     assert dialog.isVisible() and dialog.code.isReadOnly()
     config = ws.controller.config
@@ -46,7 +46,7 @@ def test_python_export_shows_saves_and_trains_to_the_apps_figure(qtbot, training
 
 def test_torch_export_is_the_same_text_as_the_library_gives(qtbot, training_window):
     ws = training_window.training
-    training_window.export_code_actions["torch"].trigger()
+    training_window.menus.export_code_actions["torch"].trigger()
     dialog = training_window.export_dialog
     assert dialog.code.toPlainText() == torch_script(ws.controller.config).text
     assert "torch" in dialog.code.toPlainText() and "autograd_core" not in dialog.code.toPlainText()
@@ -54,7 +54,7 @@ def test_torch_export_is_the_same_text_as_the_library_gives(qtbot, training_wind
 
 def test_numpy_model_export_predicts_like_the_network_on_screen(qtbot, training_window, tmp_path):
     ws = training_window.training
-    training_window.export_code_actions["numpy"].trigger()
+    training_window.menus.export_code_actions["numpy"].trigger()
     dialog = training_window.export_dialog
     model = ws.controller.current_model()
     assert dialog.code.toPlainText() == numpy_model_script(model, task="classification", classes=2)
@@ -68,7 +68,7 @@ def test_numpy_model_export_predicts_like_the_network_on_screen(qtbot, training_
 
 
 def test_an_unwritable_path_is_said_and_nothing_crashes(qtbot, training_window, tmp_path):
-    training_window.export_code_actions["python"].trigger()
+    training_window.menus.export_code_actions["python"].trigger()
     dialog = training_window.export_dialog
     assert not dialog.save(str(tmp_path / "no such folder" / "run.py"))
     assert "Cannot write" in dialog.summary.text()
@@ -88,7 +88,7 @@ def test_the_pytorch_export_takes_the_data_on_screen_and_a_cleared_plane_gets_a_
 
     with monkeypatch.context() as patch:
         patch.setattr(TrainingConfig, "make_data", made_again)
-        training_window.export_code_actions["torch"].trigger()
+        training_window.menus.export_code_actions["torch"].trigger()
     dialog = training_window.export_dialog
     assert dialog.isVisible() and "moons" in dialog.code.toPlainText()
     training_window.export_dialog.close()

@@ -167,7 +167,7 @@ def test_every_control_has_a_tooltip(window):
             if not widget.toolTip():
                 missing.append(f"{type(widget).__name__} {widget.objectName()} {getattr(widget, 'text', str)()}")
     assert missing == []
-    for action in window.findChildren(type(window.save_action)):
+    for action in window.findChildren(type(window.menus.save_action)):
         if action.text() and not action.isSeparator():
             assert action.toolTip(), action.text()
 
@@ -190,11 +190,11 @@ def test_settings_persist_between_runs(qtbot, settings, tmp_path):
     try:
         # (the offscreen platform's window frame shifts restored sizes by a few pixels)
         assert abs(second.width() - 1111) <= 12 and abs(second.height() - 777) <= 12
-        assert second.theme == "dark" and second.theme_actions["dark"].isChecked()
+        assert second.theme == "dark" and second.menus.theme_actions["dark"].isChecked()
         assert abs(second.expression.splitter.sizes()[0] - sizes[0]) <= 12, (second.expression.splitter.sizes(), sizes)
         assert second.expression.splitter.sizes()[0] > 380  # not the default 330
         assert second.settings.recent_files() == [str(tmp_path / "a.json")]
-        assert second.recent_menu.actions()[0].text() == "a.json"
+        assert second.menus.recent_menu.actions()[0].text() == "a.json"
         assert second.expression.state.text == "y = k*k" and second.expression.state.values["k"] == 1.25
     finally:
         second.set_theme("light")
@@ -214,7 +214,7 @@ def test_session_save_and_open_round_trip(qtbot, window, tmp_path):
     assert window.expression.editor.text() == state.text
     assert state.root.data == Tensor(0.5 * -2.0).tanh().data
     assert window.settings.recent_files()[0] == str(path)
-    assert window.recent_menu.actions()[0].data() == str(path)
+    assert window.menus.recent_menu.actions()[0].data() == str(path)
 
 
 def test_bad_session_files_are_reported_and_change_nothing(window, tmp_path):
@@ -264,7 +264,7 @@ def test_presentation_mode_and_dark_theme(window):
     base = app.font().pointSizeF()
     window.set_presentation(True)
     assert app.font().pointSizeF() == pytest.approx(base * PRESENTATION_SCALE)
-    assert window.expression.view.font_scale > 1 and window.presentation_action.isChecked()
+    assert window.expression.view.font_scale > 1 and window.menus.presentation_action.isChecked()
     window.set_theme("dark")
     assert app.palette().window().color().lightness() < 80
     assert window.expression.view.backgroundBrush().color().lightness() < 80

@@ -303,7 +303,7 @@ def test_through_the_main_window(qtbot, tmp_path, in_process_training):
     qtbot.waitUntil(shows_latest_weights, timeout=15000)
     # the window's protocol reaches the new area: zoom, theme, presentation, export
     before = sample.view.transform().m11()
-    window._graph_view().zoom_in()
+    window.graph_view().zoom_in()
     assert sample.view.transform().m11() > before
     window.set_presentation(True)
     settle(qtbot, sample)
