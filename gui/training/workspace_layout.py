@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from ..look.theme import PRESENTATION_SCALE, presentation_on
 
@@ -124,6 +124,7 @@ class WorkspaceLayout(QObject):
         self._reflow_soon.setInterval(0)
         self._reflow_soon.timeout.connect(self.reflow)
         self._chrome: dict[float, tuple[int, int]] = {}  # font size → the plot's room around its plane
+        self._pages_width = 0  # the least width of the curves' page on screen (``_fit_curves_minimum``)
         # shown, hidden or taller: the splitters' shares again
         for watched in (views.banner, views.curves, side, views.diagram, host):
             watched.installEventFilter(self)
@@ -238,21 +239,24 @@ class WorkspaceLayout(QObject):
     def _beside_plot(self, width: int | None) -> int:
         """The height of what the boundary's column holds besides the plot (the toggles and key, which wrap in a
         narrow column; the sample entry; paint tools a lesson has not stepped back) at ``width``; three lines
-        when the width is not known yet."""
+        when the width is not known yet.  (Read from the widgets and the toggles' own layout: a QWidgetItem
+        asked of a layout outlives, in Python, the item Qt deletes when its widget moves, and Qt reuses its
+        address for a new widget.)"""
         if width is None or width <= 0:
             return 3 * self.host.fontMetrics().lineSpacing()
+        boundary = self.v.boundary
+        spacing = max(0, boundary.layout().spacing())
         total = 0
-        for layout in (self.v.boundary.layout(), self._boundary_layout):
-            spacing = max(0, layout.spacing())
-            for index in range(layout.count()):
-                item = layout.itemAt(index)
-                widget = item.widget()
-                if widget in (self.v.boundary_plot, self.v.boundary, self.v.regression_plot):
-                    continue
-                if (widget is not None and widget.isHidden()) or item.isEmpty():
-                    continue
-                height = item.heightForWidth(width) if item.hasHeightForWidth() else -1
-                total += (height if height >= 0 else item.sizeHint().height()) + spacing
+        for child in boundary.layout().children():  # the toggles' flow layout
+            if isinstance(child, QLayout):
+                height = child.heightForWidth(width) if child.hasHeightForWidth() else -1
+                total += (height if height >= 0 else child.sizeHint().height()) + spacing
+        parts = [boundary.tools, self.v.sample_entry]
+        for widget in parts:
+            if widget.isHidden() or widget.parentWidget() not in (boundary, self._boundary_side):
+                continue
+            height = widget.heightForWidth(width) if widget.hasHeightForWidth() else -1
+            total += (height if height >= 0 else widget.sizeHint().height()) + spacing
         return total
 
     def _font_key(self) -> float:
@@ -278,6 +282,7 @@ class WorkspaceLayout(QObject):
         frame = 2 * curves.style().pixelMetric(curves.style().PixelMetric.PM_DefaultFrameWidth)
         bar = curves.tabBar().minimumSizeHint()
         least = [self._page_least(page) for page in shown]
+        self._pages_width = max([0, *(size.width() for size in least)]) + frame
         width = max([bar.width(), *(size.width() for size in least)]) + frame
         height = bar.height() + max([0, *(size.height() for size in least)]) + frame
         if (curves.minimumWidth(), curves.minimumHeight()) == (width, height):
@@ -295,10 +300,13 @@ class WorkspaceLayout(QObject):
     def _other_least(self, columns: bool) -> int:
         """The least width of the views beside the boundary: the diagram (rows), or the diagram over the curves
         (columns), as their own minimum sizes and the font ask."""
-        least = OTHER_LEAST_PX
         _, diagram, curves = self._shown()
-        beside = [self.v.diagram] * diagram + [self.v.curves] * (curves and columns)
-        return max([least, *(view.minimumWidth() or view.minimumSizeHint().width() for view in beside)])
+        widths = [OTHER_LEAST_PX]
+        if diagram:
+            widths.append(self.v.diagram.minimumWidth() or self.v.diagram.minimumSizeHint().width())
+        if curves and columns:  # the page on screen: beside the boundary the tab bar elides, whatever its least
+            widths.append(self._pages_width)  # (counting it flipped columns on and off while the area was shown)
+        return max(widths)
 
     def _curves_least(self) -> int:
         """The least height of the curves: a plot's data area and the text around it; the settings' tab (a
