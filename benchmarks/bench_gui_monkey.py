@@ -131,7 +131,10 @@ def main() -> int:
                     print(f"  {line}")
             slow = [line for line in report.log if line.endswith(" ms]") and _ms(line) > args.over]
             if slow:
-                print(f"actions that stalled over {args.over:.0f} ms (the GUI thread's own CPU time over the whole action, settling included):")
+                print(
+                    f"actions that stalled over {args.over:.0f} ms "
+                    "(the GUI thread's own CPU time over the whole action, settling included):"
+                )
                 cpu = {stall.index: stall.cpu_ms for stalls in report.stalls.values() for stall in stalls}
                 for line in slow:
                     index = int(line[1:].split(" ", 1)[0])

@@ -180,8 +180,8 @@ class Stall:
     ms: float
     index: int
     seconds: float = 0.0  # how long the action took, settling included
-    # the GUI thread's own CPU time over the action (settling included): a stall much longer than it is time the thread was not
-    # running at all (other processes had the cores, or it waited on a lock), not work the action made
+    # the GUI thread's own CPU time over the action (settling included): a stall much longer than it is time the
+    # thread was not running at all (other processes had the cores, or it waited on a lock), not work the action made
     cpu_ms: float = 0.0
 
 
