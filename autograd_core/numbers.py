@@ -51,6 +51,17 @@ def format_number(
     return text if ascii else text.replace("-", MINUS)
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``noun`` for one, ``many`` (``noun`` + "s" unless given) for any other count: messages say "1 point" and
+    "0 points", "1 box" and "2 boxes", never "point(s)"."""
+    return noun if count == 1 else (many or noun + "s")
+
+
+def counted(count: int, noun: str, many: str | None = None) -> str:
+    """The count and its noun: ``counted(1, "dead ReLU unit")`` is "1 dead ReLU unit", 3 gives "3 … units"."""
+    return f"{count} {plural(count, noun, many)}"
+
+
 def format_percent(fraction: float | None, decimals: int = 1) -> str:
     """A fraction in [0, 1] as a percentage ("97.5 %"); a dash when missing or not finite."""
     if fraction is None or not math.isfinite(fraction):

@@ -33,6 +33,7 @@ from autograd_core.language.workshop import load_definitions, save_definitions
 from autograd_core.learn.data import MAX_SAMPLES, Dataset
 from autograd_core.learn.runs import MAX_RUNS, Run, RunHistory, even_picks
 from autograd_core.learn.training import MAX_STEPS, StepMetrics, Trainer, TrainingConfig
+from autograd_core.numbers import plural
 
 FORMAT = "autograd-playground-session"
 # 2 adds "runs" (the run history); format 1 files (without it) are read with an empty history.
@@ -238,10 +239,10 @@ def parse_session(doc) -> SessionData:
     fields = FIELDS_BY_VERSION[version]
     missing = sorted(fields - set(doc))
     if missing:
-        raise SessionError(f"the session lacks the field(s) {', '.join(missing)}")
+        raise SessionError(f"the session lacks the {plural(len(missing), 'field')} {', '.join(missing)}")
     unknown = sorted(set(doc) - fields)
     if unknown:
-        raise SessionError(f"the session has unknown field(s) {', '.join(unknown)}")
+        raise SessionError(f"the session has unknown {plural(len(unknown), 'field')} {', '.join(unknown)}")
 
     extra = doc["extra"]
     if not isinstance(extra, dict):

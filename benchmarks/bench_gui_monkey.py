@@ -131,9 +131,14 @@ def main() -> int:
                     print(f"  {line}")
             slow = [line for line in report.log if line.endswith(" ms]") and _ms(line) > args.over]
             if slow:
-                print(f"actions that stalled over {args.over:.0f} ms:")
+                print(
+                    f"actions that stalled over {args.over:.0f} ms "
+                    "(the GUI thread's own CPU time over the whole action, settling included):"
+                )
+                cpu = {stall.index: stall.cpu_ms for stalls in report.stalls.values() for stall in stalls}
                 for line in slow:
-                    print(f"  {line}")
+                    index = int(line[1:].split(" ", 1)[0])
+                    print(f"  {line}  (GUI thread ran {cpu.get(index, 0.0):.0f} ms)")
             for text in report.profiles:
                 print(f"profile of {text}")
             found[seed] = len(report.mismatches)

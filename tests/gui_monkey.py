@@ -180,6 +180,9 @@ class Stall:
     ms: float
     index: int
     seconds: float = 0.0  # how long the action took, settling included
+    # the GUI thread's own CPU time over the action (settling included): a stall much longer than it is time the
+    # thread was not running at all (other processes had the cores, or it waited on a lock), not work the action made
+    cpu_ms: float = 0.0
 
 
 @dataclass
@@ -401,13 +404,13 @@ class Monkey:
         if self.trace is not None:
             self.trace.write(f"#{index} {kind} ...\n")
             self.trace.flush()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         first_tick = len(self._ticks)
         if profiler is not None:
             profiler.enable()
         text = act()
         self._settle()
-        end = time.perf_counter()
+        end, cpu = time.perf_counter(), 1e3 * (time.thread_time() - cpu)
         if profiler is not None:
             profiler.disable()
         stall = self._stall_since(first_tick, start, end)
@@ -423,7 +426,7 @@ class Monkey:
             self.trace.flush()
         self.report.log.extend(f"    {note}" for note in self.notes)
         self.notes.clear()
-        self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index, end - start))
+        self.report.stalls.setdefault(kind, []).append(Stall(kind, stall, index, end - start, cpu))
         self._check_training()
         if self.oracle is not None:  # after the stall is measured: the oracle's own time is not the action's
             for problem in self.oracle(self.window):

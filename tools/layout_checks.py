@@ -361,6 +361,28 @@ def collapsed_findings(window, least: int = 40) -> list[Finding]:
     return found
 
 
+def plot_overflow_findings(window) -> list[Finding]:
+    """A plot whose parts stand out of its widget: a title or axis wider than the data area's column pushed the
+    color bar (or an axis) past the plot's edge, where it is cut off."""
+    import pyqtgraph as pg
+
+    found = []
+    for view in window.findChildren(pg.PlotWidget):
+        if not _visible_on_screen(view) or view.width() < 40:
+            continue
+        item = view.getPlotItem()
+        layout = item.layout
+        for index in range(layout.count()):
+            part = layout.itemAt(index)
+            if not getattr(part, "isVisible", lambda: True)():
+                continue
+            right = part.geometry().right()
+            if right > view.width() + 1:
+                found.append(Finding("plot overflow", describe(view), f"{type(part).__name__} ends at {right:.0f} px"))
+                break
+    return found
+
+
 # Plots that use their space: in presentation mode at these window sizes, the decision boundary's data area
 # (the square plane inside the axes) and the loss and accuracy plots' data areas are at least this large.
 PLOT_SIZE_MODES = ((1280, 720), (1024, 700))
@@ -614,6 +636,7 @@ def check_window(window, mode=None) -> list[Finding]:
     found += overlay_findings(window)
     found += banner_overlap_findings(window)
     found += collapsed_findings(window)
+    found += plot_overflow_findings(window)
     found += table_findings(window)
     found += plot_size_findings(window, mode)
     for view in _graph_views(window):

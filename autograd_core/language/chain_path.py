@@ -15,6 +15,7 @@ from collections import deque
 from autograd_core.engine.explain import derivative_formula
 from autograd_core.engine.functional import grad
 from autograd_core.engine.tensor import Tensor, topological_order
+from autograd_core.numbers import counted
 
 
 class ChainPath:
@@ -32,9 +33,8 @@ class ChainPath:
         self.total = total  # d(root)/d(start): the sum over all of them
 
     def __repr__(self) -> str:
-        return (
-            f"ChainPath({len(self.nodes)} nodes, product={self.product:g}, {self.count} path(s), total={self.total:g})"
-        )
+        paths = counted(self.count, "path")
+        return f"ChainPath({len(self.nodes)} nodes, product={self.product:g}, {paths}, total={self.total:g})"
 
 
 def chain_path(root: Tensor, start: Tensor) -> ChainPath | None:

@@ -16,6 +16,7 @@ import numpy as np
 from autograd_core.engine.tensor import Tensor
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.learn.nn import MLP
+from autograd_core.numbers import counted
 
 MAX_FEATURES = 8
 PLANE = ("x1", "x2")
@@ -85,7 +86,9 @@ class FeatureMLP(MLP):
         wrapped.features = tuple(features)
         wrapped._programs = [feature_program(f) for f in wrapped.features]
         if wrapped.nin != 2 + len(wrapped.features):
-            raise ValueError(f"a network with {model.nin} inputs cannot take x1, x2 and {len(features)} feature(s)")
+            raise ValueError(
+                f"a network with {model.nin} inputs cannot take x1, x2 and {counted(len(features), 'feature')}"
+            )
         return wrapped
 
     def expand(self, X: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ from autograd_core.engine.tensor import Tensor
 from autograd_core.language.expression import ExpressionError, compile_expression
 from autograd_core.learn.nn import INITIALIZATIONS, MLP, activation_names
 from autograd_core.learn.optim import OPTIMIZERS, SCHEDULES, learning_rate, make_optimizer
+from autograd_core.numbers import plural
 
 REGRESSION_LOSSES = ("mse", "huber")
 MAX_SAMPLES = 100_000
@@ -294,7 +295,7 @@ def regression_config_from_dict(d: dict) -> RegressionConfig:
     known = {f.name for f in dataclasses.fields(RegressionConfig)}
     unknown = sorted(set(fields) - known)
     if unknown:
-        raise ValueError(f"unknown regression setting(s): {', '.join(unknown)}")
+        raise ValueError(f"unknown regression {plural(len(unknown), 'setting')}: {', '.join(unknown)}")
     if "layers" in fields:
         fields["layers"] = list(fields["layers"])
     return RegressionConfig(**fields).validate()

@@ -33,7 +33,7 @@ import numpy as np
 
 from autograd_core.files import read_regular_file
 from autograd_core.learn.data import MAX_CLASSES, MAX_SAMPLES, Dataset, _finish
-from autograd_core.numbers import is_number
+from autograd_core.numbers import counted, is_number
 
 MAX_TABLE_BYTES = 64 * 2**20  # 100,000 rows of a few dozen columns
 MAX_COLUMNS = 1000
@@ -142,7 +142,7 @@ def parse_table(text: str, name: str = "table", delimiter: str | None = None) ->
     for row, line in zip(rows, line_numbers):
         if len(row) != width:
             what = "the header has" if has_header else "the first row has"
-            raise TableError(f"line {line} has {len(row)} field(s); {what} {width}")
+            raise TableError(f"line {line} has {counted(len(row), 'field')}; {what} {width}")
     return Table(columns, rows, line_numbers, delimiter, has_header, name)
 
 

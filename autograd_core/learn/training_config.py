@@ -32,6 +32,7 @@ from autograd_core.learn.optim import (
     Optimizer,
     make_optimizer,
 )
+from autograd_core.numbers import plural
 
 MAX_LAYERS = 8
 
@@ -117,7 +118,7 @@ class TrainingConfig:
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(d) - names)
         if unknown:
-            raise ValueError(f"unknown config field(s): {', '.join(unknown)}")
+            raise ValueError(f"unknown config {plural(len(unknown), 'field')}: {', '.join(unknown)}")
         config = cls(**copy.deepcopy(d))
         config.validate()
         return config

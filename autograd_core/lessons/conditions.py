@@ -13,6 +13,7 @@ import math
 import operator
 
 from autograd_core.lessons.structure import expression_structure
+from autograd_core.numbers import counted
 
 # name -> what it is (docs/LESSONS.md lists the same table; tests/core/lessons/test_lessons.py holds the two together)
 STATE_NAMES: dict[str, str] = {
@@ -123,7 +124,7 @@ def _validate(node: ast.AST) -> None:
         if name not in FUNCTIONS:
             raise ConditionError(f"unknown function {ast.unparse(node.func)!r}; use {', '.join(FUNCTIONS)}", where)
         if node.keywords or len(node.args) != FUNCTIONS[name][0]:
-            raise ConditionError(f"{name}() takes {FUNCTIONS[name][0]} argument(s)", where)
+            raise ConditionError(f"{name}() takes {counted(FUNCTIONS[name][0], 'argument')}", where)
         if name in ("grad", "value", "has", "feeds_output", "uses", "defined"):
             arg = node.args[0]
             if not (isinstance(arg, ast.Name) or (isinstance(arg, ast.Constant) and isinstance(arg.value, str))):

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from autograd_core.language.naming import class_name, connection_name, parameter_name, unit_name
-from autograd_core.numbers import format_number
+from autograd_core.numbers import counted, format_number
 
 from ..look.theme import Palette, palette, plot_text_size
 from .network_diagram_layout import (
@@ -412,7 +412,9 @@ class NetworkDiagram(QWidget):
     def _update_key(self) -> None:
         parts = [self.edge_legend()]
         if self.dead:
-            parts.append(f"<span style='color:{self.colors.error}'><b>✕</b></span> {len(self.dead)} dead ReLU unit(s)")
+            parts.append(
+                f"<span style='color:{self.colors.error}'><b>✕</b></span> {counted(len(self.dead), 'dead ReLU unit')}"
+            )
         hints = (["circles: unit outputs"] if len(self.sizes) > 2 else []) + ["click an edge: loss slice"]
         text = " · ".join(parts + hints)
         plain = re.sub(r"<[^>]+>", "", text)

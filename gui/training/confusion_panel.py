@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from autograd_core.language.naming import class_name
 from autograd_core.learn.losses import confusion_from_predictions, per_class_accuracy
-from autograd_core.numbers import format_percent
+from autograd_core.numbers import counted, format_percent
 
 from ..look.theme import palette, readable_text, theme_notifier
 from ..shell.table_cells import resize_table, table_cell
@@ -151,7 +151,7 @@ class ConfusionPanel(QWidget):
                 item.setBackground(shade)
                 item.setForeground(readable_text(_over(colors[i] if i == j else pal.muted, alpha, pal.base)))
                 item.setToolTip(
-                    f"{int(matrix[i, j])} point(s) of {names[i]} predicted as {names[j]}"
+                    f"{counted(int(matrix[i, j]), 'point')} of {names[i]} predicted as {names[j]}"
                     + ("" if not totals[i] else f" ({format_percent(share)} of {names[i]})")
                 )
             acc = accuracy[i]

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QTimer
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from ..look.theme import PALETTES, Palette, class_rgb, palette, plot_text_size, rgb
@@ -171,10 +171,29 @@ def set_plot_title(
     widget._title_args = (title, pal, presentation)
     font = QFont()
     font.setPointSizeF(size)
-    shown = _fitting_title(title, QFontMetricsF(font), widget.width() - 24)
+    shown = _fitting_title(title, QFontMetricsF(font), _title_room(widget))
     widget.setToolTip(title if shown != title else "")
     widget.getPlotItem().setTitle(shown, color=pal.plot_text, size=f"{size:.1f}pt")
     _room_above(widget.getPlotItem(), plot_font(presentation))
+
+
+def _title_room(widget: pg.PlotWidget) -> float:
+    """The title's width: the data area's column, which is the plot's width less what stands beside the data area
+    (the left axis, a color bar and its numbers).  A title wider than that column widened it and pushed the color
+    bar out of the plot (lesson 7 at 1280×720 in presentation mode showed the bar without its numbers)."""
+    layout = widget.getPlotItem().layout
+    beside = 0.0
+    for column in range(layout.columnCount()):
+        if column == 1:  # (the title's and the view box's column)
+            continue
+        widths = [
+            item.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+            for item in (layout.itemAt(row, column) for row in range(layout.rowCount()))
+            if item is not None and item.isVisible()
+        ]
+        if widths and max(widths) > 0:
+            beside += max(widths) + layout.horizontalSpacing()
+    return widget.width() - 24 - beside
 
 
 def _fitting_title(title: str, fm: QFontMetricsF, room: float) -> str:

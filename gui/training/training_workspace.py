@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QMessageBox, QTabWidget, QWidget
 from autograd_core.learn.runs import RunHistory
 from autograd_core.live.neuron_maps import MAP_RESOLUTION, NeuronMaps
 from autograd_core.live.training_policy import TrainingPart
+from autograd_core.numbers import counted
 from autograd_core.session import load_session, save_session
 
 from ..look.theme import current_theme, palette, presentation_on
@@ -300,7 +301,7 @@ class TrainingWorkspace(QWidget):
         mask = self.confusion.points_of(part, true, predicted)
         self.boundary.highlight({part: mask})
         self.status.emit(
-            f"{int(mask.sum())} {part} point(s) of {self.boundary.class_label(true)} predicted as "
+            f"{counted(int(mask.sum()), part + ' point')} of {self.boundary.class_label(true)} predicted as "
             f"{self.boundary.class_label(predicted)}: ringed on the map."
         )
 

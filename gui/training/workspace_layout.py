@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from ..look.theme import PRESENTATION_SCALE, presentation_on
 
@@ -31,7 +31,8 @@ COLUMNS_ASPECT = 1.5  # views' area wider than this × its height: boundary | di
 BOUNDARY_LEAST_PX = 260  # the boundary's plane, each side, whenever the window can give it (the checks ask 250)
 CURVES_LEAST_PX = 120  # the height of a curve plot's data area …
 CURVES_LEAST_LINES = 5  # … and the lines of text around it (tabs, title, axis): the least the curves keep
-SETTINGS_LEAST_LINES = 3  # the settings' rows the Settings tab keeps in view, when it is the curves' page
+SETTINGS_LEAST_LINES = 2  # the lines of settings the Settings tab keeps in view (a form row), when it is the
+# curves' page: the rest scrolls, and a lesson's boundary keeps its plane (lesson 8 at 1024×700, presentation)
 OTHER_LEAST_PX = 200  # the least width of the diagram (or the diagram over the curves) beside the boundary
 
 
@@ -123,6 +124,7 @@ class WorkspaceLayout(QObject):
         self._reflow_soon.setInterval(0)
         self._reflow_soon.timeout.connect(self.reflow)
         self._chrome: dict[float, tuple[int, int]] = {}  # font size → the plot's room around its plane
+        self._pages_width = 0  # the least width of the curves' page on screen (``_fit_curves_minimum``)
         # shown, hidden or taller: the splitters' shares again
         for watched in (views.banner, views.curves, side, views.diagram, host):
             watched.installEventFilter(self)
@@ -217,20 +219,45 @@ class WorkspaceLayout(QObject):
         """Whether the boundary, the diagram and the curves are on screen (a lesson steps some back)."""
         return (not self.v.boundary.isHidden(), not self.v.diagram.isHidden(), not self.v.curves.isHidden())
 
-    def chrome(self) -> tuple[int, int]:
+    def chrome(self, width: int | None = None) -> tuple[int, int]:
         """The boundary's width and height around its square plane, in the font in use: the plot's axes, color
         bar and title (measured once the plot has been laid out in this font, estimated before), and the
-        widgets around the plot (toggles, the sample entry)."""
+        widgets around the plot (toggles, the sample entry) as they lay out at ``width`` (the boundary's width
+        in the layout being weighed; its width now when None)."""
         metrics = self.host.fontMetrics()
         # (at least the estimate: the axes widen with their tick labels, e.g. "−1.5" after "0")
         estimate = (16 * metrics.averageCharWidth() + 40, 4 * metrics.lineSpacing())
         measured = self._chrome.get(self._font_key(), estimate)
         inner = (max(measured[0], estimate[0]), max(measured[1], estimate[1]))
         plot, side = self.v.boundary_plot, self._boundary_side
-        outer = (0, 3 * metrics.lineSpacing())  # the toggles on two lines, as a narrow column wraps them
-        if side.isVisible() and plot.isVisible() and plot.height() > 0:
-            outer = (max(0, side.width() - plot.width()), max(outer[1], side.height() - plot.height()))
-        return inner[0] + outer[0], inner[1] + outer[1]
+        outer_width = 0
+        if side.isVisible() and plot.isVisible() and plot.width() > 0:
+            outer_width = max(0, side.width() - plot.width())
+            width = side.width() if width is None else width
+        return inner[0] + outer_width, inner[1] + self._beside_plot(width)
+
+    def _beside_plot(self, width: int | None) -> int:
+        """The height of what the boundary's column holds besides the plot (the toggles and key, which wrap in a
+        narrow column; the sample entry; paint tools a lesson has not stepped back) at ``width``; three lines
+        when the width is not known yet.  (Read from the widgets and the toggles' own layout: a QWidgetItem
+        asked of a layout outlives, in Python, the item Qt deletes when its widget moves, and Qt reuses its
+        address for a new widget.)"""
+        if width is None or width <= 0:
+            return 3 * self.host.fontMetrics().lineSpacing()
+        boundary = self.v.boundary
+        spacing = max(0, boundary.layout().spacing())
+        total = 0
+        for child in boundary.layout().children():  # the toggles' flow layout
+            if isinstance(child, QLayout):
+                height = child.heightForWidth(width) if child.hasHeightForWidth() else -1
+                total += (height if height >= 0 else child.sizeHint().height()) + spacing
+        parts = [boundary.tools, self.v.sample_entry]
+        for widget in parts:
+            if widget.isHidden() or widget.parentWidget() not in (boundary, self._boundary_side):
+                continue
+            height = widget.heightForWidth(width) if widget.hasHeightForWidth() else -1
+            total += (height if height >= 0 else widget.sizeHint().height()) + spacing
+        return total
 
     def _font_key(self) -> float:
         return self.host.font().pointSizeF()
@@ -245,26 +272,41 @@ class WorkspaceLayout(QObject):
             self._chrome[self._font_key()] = inner
 
     def _fit_curves_minimum(self) -> bool:
-        """The curves are as small as the pages they show allow: a page whose tab a lesson hid (the landscape's
-        maps want 365 px) no longer sets their least size.  True when it changed."""
+        """The curves are as small as the page on screen allows: a page behind another tab (the landscape's maps
+        want 365 px, the runs table 144 px of height) or one a lesson hid no longer sets their least size, so
+        the Settings tab of a narrow window leaves the boundary its room.  True when it changed (then the
+        shares are made again: a tab that needs more gets it when it is chosen)."""
         curves = self.v.curves
-        shown = [curves.widget(i) for i in range(curves.count()) if curves.isTabVisible(i)]
+        current = curves.currentIndex()
+        shown = [curves.widget(current)] if current >= 0 and curves.isTabVisible(current) else []
         frame = 2 * curves.style().pixelMetric(curves.style().PixelMetric.PM_DefaultFrameWidth)
         bar = curves.tabBar().minimumSizeHint()
-        width = max([bar.width(), *(page.minimumSizeHint().width() for page in shown)]) + frame
-        height = bar.height() + max([0, *(page.minimumSizeHint().height() for page in shown)]) + frame
+        least = [self._page_least(page) for page in shown]
+        self._pages_width = max([0, *(size.width() for size in least)]) + frame
+        width = max([bar.width(), *(size.width() for size in least)]) + frame
+        height = bar.height() + max([0, *(size.height() for size in least)]) + frame
         if (curves.minimumWidth(), curves.minimumHeight()) == (width, height):
             return False
         curves.setMinimumSize(width, height)
         return True
 
+    def _page_least(self, page: QWidget) -> QSize:
+        """A curves page's least size: its own, or for the Settings tab (a scroll area) a few lines of it."""
+        hint = page.minimumSizeHint()
+        if page is self.side_scroll:
+            return QSize(hint.width(), SETTINGS_LEAST_LINES * self.host.fontMetrics().lineSpacing())
+        return hint
+
     def _other_least(self, columns: bool) -> int:
         """The least width of the views beside the boundary: the diagram (rows), or the diagram over the curves
         (columns), as their own minimum sizes and the font ask."""
-        least = OTHER_LEAST_PX
         _, diagram, curves = self._shown()
-        beside = [self.v.diagram] * diagram + [self.v.curves] * (curves and columns)
-        return max([least, *(view.minimumWidth() or view.minimumSizeHint().width() for view in beside)])
+        widths = [OTHER_LEAST_PX]
+        if diagram:
+            widths.append(self.v.diagram.minimumWidth() or self.v.diagram.minimumSizeHint().width())
+        if curves and columns:  # the page on screen: beside the boundary the tab bar elides, whatever its least
+            widths.append(self._pages_width)  # (counting it flipped columns on and off while the area was shown)
+        return max(widths)
 
     def _curves_least(self) -> int:
         """The least height of the curves: a plot's data area and the text around it; the settings' tab (a
@@ -289,15 +331,16 @@ class WorkspaceLayout(QObject):
 
     def _rows_side(self, width: int, height: int) -> int:
         """The boundary plane's short side in rows, the curves keeping their least height."""
-        cw, ch = self.chrome()
         _, diagram, _ = self._shown()
         boundary_width = self._boundary_least_width(width, diagram, False)
+        cw, ch = self.chrome(boundary_width)
         return min(boundary_width - cw, height - self.banner_room() - self._curves_least() - ch)
 
     def _columns_side(self, width: int, height: int) -> int:
-        cw, ch = self.chrome()
         _, diagram, curves = self._shown()
-        return min(self._boundary_least_width(width, diagram or curves, True) - cw, height - self.banner_room() - ch)
+        boundary_width = self._boundary_least_width(width, diagram or curves, True)
+        cw, ch = self.chrome(boundary_width)
+        return min(boundary_width - cw, height - self.banner_room() - ch)
 
     def _boundary_needs_columns(self, width: int, height: int) -> bool:
         """True when rows leave the boundary's plane under its least side and columns give it more."""
@@ -333,7 +376,7 @@ class WorkspaceLayout(QObject):
             outer, spacing = self._outer.contentsMargins(), self._right.layout().spacing()
             room = height - outer.top() - outer.bottom() - spacing - self.body.handleWidth()  # what the body shares
             banner = self.banner_room()
-            least = min(BOUNDARY_LEAST_PX + self.chrome()[1] + banner, room - self._curves_least())
+            least = min(BOUNDARY_LEAST_PX + self.chrome(left)[1] + banner, room - self._curves_least())
             if least > share * room:  # the plane's square needs more than the share: the curves keep their least
                 self.body.setSizes([least - banner, max(room - least, 0)])
             else:

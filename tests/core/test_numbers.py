@@ -60,3 +60,37 @@ def test_gui_writes_numbers_only_through_the_numbers_module():
         if count:
             found[(path.relative_to(root).as_posix(), count)] = True
     assert set(found) <= AD_HOC_FORMAT_ALLOWED, sorted(set(found) - AD_HOC_FORMAT_ALLOWED)
+
+
+def test_a_count_says_its_noun_for_one_and_for_many():
+    from autograd_core.numbers import counted, plural
+
+    assert counted(1, "dead ReLU unit") == "1 dead ReLU unit"
+    assert counted(2, "dead ReLU unit") == "2 dead ReLU units"
+    assert counted(0, "point") == "0 points"
+    assert counted(1, "box", "boxes") == "1 box" and counted(3, "box", "boxes") == "3 boxes"
+    assert plural(1, "field") == "field" and plural(4, "field") == "fields"
+
+
+def test_no_message_says_one_or_many_with_an_s_in_brackets():
+    """Messages say "1 point" and "2 points": no "(s)" after a noun in a string of the app or the library (their
+    docstrings and comments aside, and the formula tanh(s))."""
+    import io
+    import re
+    import tokenize
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    bracketed = re.compile(r"[a-z]\(s\)")
+    found = []
+    for folder in ("gui", "autograd_core"):
+        for path in sorted((root / folder).rglob("*.py")):
+            before = tokenize.NEWLINE
+            for token in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+                docstring = before in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+                text = re.sub(r"\{[^{}]*\}", "", token.string.replace("tanh(s)", ""))  # (an f-string's code aside)
+                if token.type == tokenize.STRING and not docstring and bracketed.search(text):
+                    found.append(f"{path.relative_to(root)}:{token.start[0]}")
+                if token.type not in (tokenize.NL, tokenize.COMMENT):
+                    before = token.type
+    assert found == [], found

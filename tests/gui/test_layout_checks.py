@@ -67,3 +67,30 @@ def test_the_status_check_finds_a_message_the_view_contradicts(qtbot, tmp_path):
     assert [f.kind for f in found] == ["status contradicts view"], found
     window.statusBar().showMessage(f"Fit keeps the graph's text readable, so 0 of its {n} boxes are off screen.")
     assert status_findings(window) == []
+
+
+def test_a_narrow_boundary_plot_keeps_its_color_bar_and_the_check_finds_one_pushed_out(qtbot):
+    """Lesson 7 at 1280×720 in presentation mode: the boundary plot ~460 px wide, its title ("Decision boundary:
+    P(class 1)", 347 px at presentation size) widened the data area's column and pushed the color bar's numbers
+    past the plot's edge.  The title is cut to fit what the axes and the bar leave; a title planted wide again is
+    found by the check."""
+    from gui.look.theme import palette
+    from gui.plots.boundary_plot import BoundaryPlot
+    from tools.layout_checks import plot_overflow_findings
+
+    plot = BoundaryPlot()
+    qtbot.addWidget(plot)
+    plot.apply_palette(palette("light"), True)
+    plot.resize(460, 350)
+    plot.show()
+    qtbot.waitExposed(plot)
+    qtbot.wait(20)
+    item = plot.plot.getPlotItem()
+    bar = plot.colorbar.sceneBoundingRect()
+    assert bar.right() <= plot.plot.width(), (bar, plot.plot.width())
+    assert item.titleLabel.text == "Decision boundary"  # cut at its ":", the whole title in the tooltip
+    assert plot.plot.toolTip() == "Decision boundary: P(class 1)"
+    assert plot_overflow_findings(plot) == []
+    item.setTitle("Decision boundary: P(class 1) of the training points, planted", size="20pt")
+    qtbot.waitUntil(lambda: plot_overflow_findings(plot) != [], timeout=5000)
+    assert plot_overflow_findings(plot)[0].kind == "plot overflow"

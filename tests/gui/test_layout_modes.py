@@ -531,3 +531,40 @@ def test_lesson_8s_first_task_scrolls_its_button_into_view_and_outlines_it(tour)
         window.lessons.leave()
         window.lessons.close()
         tour.process(30)
+
+
+def test_lesson_8s_boundary_keeps_its_plane_at_1024x700_in_presentation_with_the_banner_shown(tour):
+    """Lesson 8 at 1024×700 in presentation mode, the dock open, its Settings tab on screen (the first task points
+    there) and the banner saying why training stopped: the boundary, the lesson's subject, keeps a plane of at
+    least 250 px each way (it was 498×178: the curves kept the room of their tallest page, the runs table, though
+    the Settings tab was the one shown, and the toggles' room was guessed at three lines)."""
+    from tools.layout_checks import BOUNDARY_LEAST_PX, data_area, lesson_view_findings, plot_size_findings
+
+    window = tour.window
+    mode = Mode("light", True, (1024, 700))
+    tour.apply_mode(mode)
+    training = window.training
+    panel = training.training_panel
+    try:
+        click_lesson(tour, 8)
+        assert training.curves.currentWidget() is training.side_scroll  # the Settings tab, as the pointer left it
+        QTest.mouseClick(panel.article_button, Qt.MouseButton.LeftButton)
+        training.side_scroll.ensureWidgetVisible(panel.steps)
+        tour.process(30)
+        panel.steps.setFocus()
+        panel.steps.selectAll()
+        QTest.keyClicks(panel.steps, "3")
+        QTest.keyClick(panel.steps, Qt.Key.Key_Return)
+        QTest.mouseClick(panel.play_button, Qt.MouseButton.LeftButton)
+        tour.wait_until(lambda: not panel.banner.isHidden() and not tour.controller.running)
+        assert "Training finished: all 3 epochs" in panel.banner_text.text()
+        tour.process(60)
+        tour.settle()
+        w, h = data_area(training.boundary.plot)
+        assert min(w, h) >= BOUNDARY_LEAST_PX, (w, h)
+        assert plot_size_findings(window, mode) == [] and lesson_view_findings(window) == []
+        assert (window.width(), window.height()) == (1024, 700)
+    finally:
+        window.lessons.leave()
+        window.lessons.close()
+        tour.process(30)

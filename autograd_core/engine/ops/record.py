@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autograd_core.numbers import LEDGER, format_number
+from autograd_core.numbers import LEDGER, counted, format_number
 
 INF = float("inf")
 
@@ -154,7 +154,7 @@ class Op:
     def resolve(self, given: Sequence[Any]) -> tuple[float, ...]:
         """The parameters from optional positional arguments (defaults for the rest)."""
         if len(given) > len(self.params):
-            raise TypeError(f"{self.name}() takes at most {len(self.params)} parameter(s), got {len(given)}")
+            raise TypeError(f"{self.name}() takes at most {counted(len(self.params), 'parameter')}, got {len(given)}")
         return tuple(float(v) for v in given) + self.args[len(given) :]
 
     def range(self) -> tuple[float, float]:

@@ -39,6 +39,7 @@ from autograd_core.learn.runs.checks import (
 from autograd_core.learn.runs.naming import describe_change, run_config
 from autograd_core.learn.runs.pictures import RunPicture, picture_from_fit, picture_from_grid
 from autograd_core.learn.training import TrainingConfig
+from autograd_core.numbers import plural
 
 # ------------------------------------------------------------------ runs
 
@@ -91,10 +92,10 @@ class Run:
             raise ValueError("a run must be an object")
         unknown = sorted(str(k) for k in set(d) - set(RUN_KEYS))
         if unknown:
-            raise ValueError(f"a run has unknown field(s) {clip(', '.join(unknown), 200)}")
+            raise ValueError(f"a run has unknown {plural(len(unknown), 'field')} {clip(', '.join(unknown), 200)}")
         missing = [k for k in ("id", "name", "task", "config", "curves") if k not in d]
         if missing:
-            raise ValueError(f"a run lacks the field(s) {', '.join(missing)}")
+            raise ValueError(f"a run lacks the {plural(len(missing), 'field')} {', '.join(missing)}")
         run_id = d["id"]
         if not is_whole(run_id) or not 1 <= run_id <= MAX_ID:
             raise ValueError(f"a run's id must be a whole number from 1 to {MAX_ID:,}, got {short_repr(run_id)}")

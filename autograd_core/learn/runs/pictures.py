@@ -21,6 +21,7 @@ from autograd_core.learn.runs.checks import (
     short_repr,
     whole_numbers,
 )
+from autograd_core.numbers import plural
 
 # ------------------------------------------------------------------ pictures
 
@@ -55,7 +56,9 @@ class RunPicture:
             raise ValueError("a run's picture must be an object")
         unknown = sorted(set(d) - {f.name for f in dataclasses.fields(cls)})
         if unknown:
-            raise ValueError(f"a run's picture has unknown field(s) {', '.join(map(str, unknown))[:200]}")
+            raise ValueError(
+                f"a run's picture has unknown {plural(len(unknown), 'field')} {', '.join(map(str, unknown))[:200]}"
+            )
         kind = d.get("kind")
         if kind not in ("classes", "fit"):
             raise ValueError(f"a run's picture kind must be classes or fit, got {short_repr(kind)}")

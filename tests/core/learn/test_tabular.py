@@ -45,7 +45,7 @@ def test_header_delimiter_and_string_labels(tmp_path):
     "text,message",
     [
         ("a b c\n1 2 3\n", "one column only"),
-        ("a,b,c\n1,2,x\n3,4\n", "line 3 has 2 field(s); the header has 3"),
+        ("a,b,c\n1,2,x\n3,4\n", "line 3 has 2 fields; the header has 3"),
         ("a,b,c\n1,2,x\n3,abc,y\n", "line 3, column 'b': 'abc' is not a number"),
         ("a,b,c\n1,2,x\n3,inf,y\n", "line 3, column 'b': 'inf' is not a finite number"),
         ("a,b,c\n1,2,x\n\n# note\n3,NaN,y\n", "line 5, column 'b': 'NaN' is not a finite number"),

@@ -221,3 +221,15 @@ def test_the_diagram_text_check_finds_touching_labels(qtbot, diagram):
     assert [f.kind for f in found] == ["diagram text overlaps"] and "x1" in found[0].widget
     x2.setPos(x1.pos() + (x1.boundingRect().bottomLeft() * 30) / scale)  # far below: out of the view
     assert {f.kind for f in diagram_text_findings(diagram.view)} == {"diagram text cut"}
+
+
+def test_the_key_counts_dead_units_in_the_singular_and_the_plural(diagram):
+    """The key under the diagram read "1 dead ReLU unit(s)"."""
+    diagram.set_weights(weights(SIZES))
+    diagram.set_dead([(1, 3)])
+    assert "1 dead ReLU unit" in diagram.key.text() and "unit(s)" not in diagram.key.text()
+    assert "units" not in diagram.key.text()
+    diagram.set_dead([(1, 3), (2, 0)])
+    assert "2 dead ReLU units" in diagram.key.text()
+    diagram.set_dead([])
+    assert "dead" not in diagram.key.text()

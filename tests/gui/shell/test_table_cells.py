@@ -86,7 +86,7 @@ def test_confusion_cells_are_reused_and_true_across_theme_and_k_changes(qtbot, l
     )
     assert not table.item(1, 2).flags() & Qt.ItemFlag.ItemIsSelectable
     assert table.horizontalHeaderItem(1).text() == "→ dog" and table.verticalHeaderItem(0).text() == "cat"
-    assert table.item(1, 0).toolTip().startswith("1 point(s) of dog predicted as cat")
+    assert table.item(1, 0).toolTip().startswith("1 point of dog predicted as cat")
 
     # three again, unnamed: column 2 is a count once more and a click on it picks its points
     panel.set_labels(data([0, 1, 2], [0, 1, 2]))

@@ -98,7 +98,7 @@ def test_import_errors_are_shown_and_nothing_changes(qtbot, ws, tmp_path):
     bad.write_text("a,b,c\n1,2,x\n3,4\n")
     dialog = ws.import_data(str(bad))
     dialog.wait_until_read()
-    assert "line 3 has 2 field(s); the header has 3" in dialog.problem.text()
+    assert "line 3 has 2 fields; the header has 3" in dialog.problem.text()
     assert not dialog.ok_button.isEnabled()
     dialog.reject()
     fifo = tmp_path / "pipe.csv"
