@@ -308,6 +308,33 @@ class Tensor:
         value, locals_ = _WEIGHTED_SUM.rule([w.data for w in weights], [x.data for x in xs], bias.data)
         return _many(value, _WEIGHTED_SUM, [*weights, *xs, bias], locals_)
 
+    @staticmethod
+    def layer(
+        rows: Sequence[Sequence[Tensor]], xs: Sequence[Tensor], biases: Sequence[Tensor], infos, act
+    ) -> list[Tensor]:
+        """A layer of neurons at once: act(Σ wᵢ·xᵢ + b) for every row of weights and its bias.
+
+        Exactly the nodes of ``weighted_sum`` then the one-input op ``act`` (an op-table entry with its default
+        parameters, or None for no activation), with the inputs (Tensors) read once for the whole layer instead
+        of once per neuron: the training step's forward pass.  ``infos`` holds each neuron's (weighted-sum
+        description, activation description) from ``grouped``, so every node carries its group.
+        """
+        xdata = [x.data for x in xs]
+        rule = _WEIGHTED_SUM.rule
+        outs = []
+        if act is None:
+            for weights, bias, (z_info, _) in zip(rows, biases, infos):
+                value, locals_ = rule([w.data for w in weights], xdata, bias.data)
+                outs.append(_many(value, z_info, [*weights, *xs, bias], locals_))
+            return outs
+        act_rule, args = act.rule, act.args
+        for weights, bias, (z_info, out_info) in zip(rows, biases, infos):
+            value, locals_ = rule([w.data for w in weights], xdata, bias.data)
+            z = _many(value, z_info, [*weights, *xs, bias], locals_)
+            value, local = act_rule(value, *args)
+            outs.append(_unary(value, out_info, z, local))
+        return outs
+
     # ---- backward
 
     @property
@@ -460,6 +487,12 @@ def result(op: Op, operands: Sequence[Tensor], value: float, locals_: Sequence[f
             out._db = locals_[1]
         return out
     return _many(value, op, list(operands), array("d", locals_))
+
+
+def grouped(op: Op, group: str | None):
+    """The shared description of a node made by ``op`` (with its parameters) that carries ``group``: what setting
+    ``node.group`` gives such a node."""
+    return node_info(op.entry, op.kind, op.label, group)
 
 
 # ---- methods made from the op table

@@ -18,7 +18,7 @@ import numpy as np
 
 from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.engine.ops import ACTIVATION_OPS, OPS, Op
-from autograd_core.engine.tensor import Tensor
+from autograd_core.engine.tensor import Tensor, grouped
 from autograd_core.language.naming import weight_label
 
 LINEAR = "linear"  # no activation: the neuron's output is its weighted sum
@@ -191,12 +191,41 @@ class Layer(Module):
         rng = rng or random.Random()
         self.name = name
         self.neurons = [Neuron(nin, activation, init, rng, nout, name=f"{name}.n{j + 1}") for j in range(nout)]
+        self._fast_key: list | None = None  # the neurons' (name, activation) that ``_fast`` was made for
+        self._fast = None
 
     def __call__(self, x: list[Tensor | float], fused: bool = True) -> Outputs:
-        return Outputs(n(x, fused) for n in self.neurons)
+        if not fused:
+            return Outputs(n(x, fused) for n in self.neurons)
+        neurons = self.neurons
+        key = [(n.name, n.activation) for n in neurons]
+        if key != self._fast_key:
+            self._fast = _fast_layer(key)
+            self._fast_key = key
+        act, infos = self._fast
+        # An activation of the learner's own, or plain numbers among the inputs (each neuron makes its own constant
+        # of them): neuron by neuron.
+        if act is False or any(v.__class__ is not Tensor for v in x):
+            return Outputs(n(x, fused) for n in neurons)
+        return Outputs(Tensor.layer([n.w for n in neurons], x, [n.b for n in neurons], infos, act))
 
     def parameters(self) -> list[Tensor]:
         return [p for n in self.neurons for p in n.parameters()]
+
+
+def _fast_layer(key: list[tuple[str, str]]) -> tuple:
+    """What ``Tensor.layer`` needs to build a layer whose neurons have these (name, activation): the activation's
+    op (None for linear; False when the neurons differ or the op is the learner's, which take the neuron's own
+    path) and each neuron's node descriptions, so every node carries the neuron's name as its group."""
+    activations = {activation for _, activation in key}
+    activation = activations.pop() if len(activations) == 1 else None
+    if activation is None or (activation != LINEAR and OPS.get(activation) is None):
+        return False, None
+    op = None if activation == LINEAR else _activation_op(activation)
+    if op is not None and (op.arity != 1 or op.apply is not getattr(Tensor, op.name, None)):
+        return False, None
+    z_op = OPS["Σwx+b"]
+    return op, [(grouped(z_op, name), grouped(op, name) if op else None) for name, _ in key]
 
 
 class MLP(Module):
