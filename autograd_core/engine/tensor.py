@@ -28,6 +28,7 @@ Numbers follow IEEE like numpy and PyTorch: ``log(0) = -inf``, ``log(-1) = nan``
 from __future__ import annotations
 
 import math
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -310,30 +311,40 @@ class Tensor:
 
     @staticmethod
     def layer(
-        rows: Sequence[Sequence[Tensor]], xs: Sequence[Tensor], biases: Sequence[Tensor], infos, act
-    ) -> list[Tensor]:
-        """A layer of neurons at once: act(Σ wᵢ·xᵢ + b) for every row of weights and its bias.
+        rows: Sequence[Sequence[Tensor]], batch: Sequence[Sequence[Tensor]], biases: Sequence[Tensor], infos, act
+    ) -> list[list[Tensor]]:
+        """A layer of neurons on a batch of inputs: act(Σ wᵢ·xᵢ + b) for every row of weights and its bias, for
+        every list of inputs (Tensors) in ``batch``; one list of outputs per input list.
 
         Exactly the nodes of ``weighted_sum`` then the one-input op ``act`` (an op-table entry with its default
-        parameters, or None for no activation), with the inputs (Tensors) read once for the whole layer instead
-        of once per neuron: the training step's forward pass.  ``infos`` holds each neuron's (weighted-sum
-        description, activation description) from ``grouped``, so every node carries its group.
+        parameters, or None for no activation), with the weights read once for the batch and each input list
+        once for the layer instead of once per neuron: the training step's forward pass.  The weighted sum's
+        rule (``ops.arithmetic._weighted_sum``) is written out, as ``__add__`` is, and a test holds the two
+        to the same nodes.  ``infos`` holds each neuron's (weighted-sum description, activation description)
+        from ``grouped``, so every node carries its group.
         """
-        xdata = [x.data for x in xs]
-        rule = _WEIGHTED_SUM.rule
-        outs = []
-        if act is None:
-            for weights, bias, (z_info, _) in zip(rows, biases, infos):
-                value, locals_ = rule([w.data for w in weights], xdata, bias.data)
-                outs.append(_many(value, z_info, [*weights, *xs, bias], locals_))
-            return outs
-        act_rule, args = act.rule, act.args
-        for weights, bias, (z_info, out_info) in zip(rows, biases, infos):
-            value, locals_ = rule([w.data for w in weights], xdata, bias.data)
-            z = _many(value, z_info, [*weights, *xs, bias], locals_)
-            value, local = act_rule(value, *args)
-            outs.append(_unary(value, out_info, z, local))
-        return outs
+        neurons = [
+            ([w.data for w in weights], array("d", [*(w.data for w in weights), 1.0]), [*weights], bias, z_info, info)
+            for weights, bias, (z_info, info) in zip(rows, biases, infos)
+        ]
+        mul = operator.mul
+        act_rule = act.rule if act is not None else None
+        args = act.args if act is not None else ()
+        result = []
+        for xs in batch:
+            xdata = [x.data for x in xs]
+            xlocals = array("d", xdata)  # ∂/∂wᵢ = xᵢ, then ∂/∂xᵢ = wᵢ and ∂/∂b = 1
+            outs = []
+            for wdata, wlocals, weights, bias, z_info, info in neurons:
+                value = sum(map(mul, wdata, xdata), bias.data)
+                z = _many(value, z_info, [*weights, *xs, bias], xlocals + wlocals)
+                if act_rule is None:
+                    outs.append(z)
+                else:
+                    value, local = act_rule(value, *args)
+                    outs.append(_unary(value, info, z, local))
+            result.append(outs)
+        return result
 
     # ---- backward
 

@@ -197,6 +197,11 @@ class Layer(Module):
     def __call__(self, x: list[Tensor | float], fused: bool = True) -> Outputs:
         if not fused:
             return Outputs(n(x, fused) for n in self.neurons)
+        return Outputs(self.forward_batch([x])[0])
+
+    def forward_batch(self, batch: list[list[Tensor | float]]) -> list[list[Tensor]]:
+        """``[list(self(x)) for x in batch]``, with the weights read once for the batch (``Tensor.layer``): the
+        same nodes and numbers."""
         neurons = self.neurons
         key = [(n.name, n.activation) for n in neurons]
         if key != self._fast_key:
@@ -205,9 +210,9 @@ class Layer(Module):
         act, infos = self._fast
         # An activation of the learner's own, or plain numbers among the inputs (each neuron makes its own constant
         # of them): neuron by neuron.
-        if act is False or any(v.__class__ is not Tensor for v in x):
-            return Outputs(n(x, fused) for n in neurons)
-        return Outputs(Tensor.layer([n.w for n in neurons], x, [n.b for n in neurons], infos, act))
+        if act is False or any(v.__class__ is not Tensor for x in batch for v in x):
+            return [[n(x) for n in neurons] for x in batch]
+        return Tensor.layer([n.w for n in neurons], batch, [n.b for n in neurons], infos, act)
 
     def parameters(self) -> list[Tensor]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -288,6 +293,16 @@ class MLP(Module):
         for layer in self.layers:
             x = layer(x, fused)
         return x[0] if len(x) == 1 else Outputs(x)  # one output: the Tensor itself, ready for backward()
+
+    def forward_batch(self, batch: list[list[Tensor]]) -> list:
+        """``[self(x) for x in batch]`` layer by layer (``Layer.forward_batch``): the training step's forward pass,
+        the same nodes and numbers."""
+        # (inputs this MLP refuses, or a subclass's own, such as bare points for features: one by one)
+        if any(not isinstance(x, list | tuple) or len(x) != self.nin for x in batch):
+            return [self(x) for x in batch]
+        for layer in self.layers:
+            batch = layer.forward_batch(batch)
+        return [x[0] if len(x) == 1 else Outputs(x) for x in batch]
 
     def parameters(self) -> list[Tensor]:
         return [p for layer in self.layers for p in layer.parameters()]

@@ -87,7 +87,7 @@ def test_a_layer_at_once_builds_exactly_the_nodes_of_its_neurons_one_by_one(acti
     """The training step's layer-at-once forward (``Tensor.layer``) against each neuron's own call."""
     layer = Layer(3, 4, activation, rng=random.Random(2), name="L2")
     x = [Tensor(0.4), Tensor(1.5, kind="constant"), Tensor(-0.7, label="x3")]
-    at_once = layer(x)
+    at_once = layer.forward_batch([x, x[::-1]])[0]
     one_by_one = [n(x) for n in layer.neurons]
     Tensor.sum(at_once).backward()
     grads_at_once = [p.grad for p in layer.parameters()]
