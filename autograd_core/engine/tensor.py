@@ -28,6 +28,7 @@ Numbers follow IEEE like numpy and PyTorch: ``log(0) = -inf``, ``log(-1) = nan``
 from __future__ import annotations
 
 import math
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -308,6 +309,71 @@ class Tensor:
         value, locals_ = _WEIGHTED_SUM.rule([w.data for w in weights], [x.data for x in xs], bias.data)
         return _many(value, _WEIGHTED_SUM, [*weights, *xs, bias], locals_)
 
+    @staticmethod
+    def layer(
+        rows: Sequence[Sequence[Tensor]], batch: Sequence[Sequence[Tensor]], biases: Sequence[Tensor], infos, act
+    ) -> list[list[Tensor]]:
+        """A layer of neurons on a batch of inputs: act(Σ wᵢ·xᵢ + b) for every row of weights and its bias, for
+        every list of inputs (Tensors) in ``batch``; one list of outputs per input list.
+
+        Exactly the nodes of ``weighted_sum`` then the one-input op ``act`` (an op-table entry with its default
+        parameters, or None for no activation), with the weights read once for the batch and each input list
+        once for the layer instead of once per neuron: the training step's forward pass.  The weighted sum's
+        rule (``ops.arithmetic._weighted_sum``) is written out, as ``__add__`` is, and a test holds the two
+        to the same nodes.  ``infos`` holds each neuron's (weighted-sum description, activation description)
+        from ``grouped``, so every node carries its group.
+        """
+        neurons = [
+            ([w.data for w in weights], array("d", [*(w.data for w in weights), 1.0]), [*weights], bias, z_info, info)
+            for weights, bias, (z_info, info) in zip(rows, biases, infos)
+        ]
+        if not _grad_enabled:  # no graph: every result a leaf, made as ``_many`` and ``_unary`` make it
+            return [Tensor._layer_without_graph(neurons, xs, act) for xs in batch]
+        mul = operator.mul
+        act_rule = act.rule if act is not None else None
+        args = act.args if act is not None else ()
+        result = []
+        for xs in batch:
+            xdata = [x.data for x in xs]
+            xlocals = array("d", xdata)  # ∂/∂wᵢ = xᵢ, then ∂/∂xᵢ = wᵢ and ∂/∂b = 1
+            outs = []
+            append = outs.append
+            for wdata, wlocals, weights, bias, z_info, info in neurons:
+                value = sum(map(mul, wdata, xdata), bias.data)
+                # (``_many`` and ``_unary`` written out: a call each per node was a tenth of the forward pass)
+                z = _new(Tensor)
+                z.data = value
+                z.grad = 0.0
+                z._op = z_info
+                z._a = [*weights, *xs, bias]
+                z._da = xlocals + wlocals
+                z._b = MANY
+                z._db = None
+                if act_rule is None:
+                    append(z)
+                    continue
+                value, local = act_rule(value, *args)
+                out = _new(Tensor)
+                out.data = value
+                out.grad = 0.0
+                out._op = info
+                out._a = z
+                out._da = local
+                out._b = None
+                append(out)
+            result.append(outs)
+        return result
+
+    @staticmethod
+    def _layer_without_graph(neurons, xs, act) -> list[Tensor]:
+        xdata = [x.data for x in xs]
+        outs = []
+        for wdata, _, _, bias, z_info, info in neurons:
+            value = sum(map(operator.mul, wdata, xdata), bias.data)
+            z = _many(value, z_info, [], array("d"))
+            outs.append(z if act is None else _unary(act.rule(value, *act.args)[0], info, z, 0.0))
+        return outs
+
     # ---- backward
 
     @property
@@ -460,6 +526,12 @@ def result(op: Op, operands: Sequence[Tensor], value: float, locals_: Sequence[f
             out._db = locals_[1]
         return out
     return _many(value, op, list(operands), array("d", locals_))
+
+
+def grouped(op: Op, group: str | None):
+    """The shared description of a node made by ``op`` (with its parameters) that carries ``group``: what setting
+    ``node.group`` gives such a node."""
+    return node_info(op.entry, op.kind, op.label, group)
 
 
 # ---- methods made from the op table

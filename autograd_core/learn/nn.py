@@ -18,7 +18,7 @@ import numpy as np
 
 from autograd_core.engine.custom_ops import CUSTOM_OPS
 from autograd_core.engine.ops import ACTIVATION_OPS, OPS, Op
-from autograd_core.engine.tensor import Tensor
+from autograd_core.engine.tensor import Tensor, grouped
 from autograd_core.language.naming import weight_label
 
 LINEAR = "linear"  # no activation: the neuron's output is its weighted sum
@@ -191,12 +191,46 @@ class Layer(Module):
         rng = rng or random.Random()
         self.name = name
         self.neurons = [Neuron(nin, activation, init, rng, nout, name=f"{name}.n{j + 1}") for j in range(nout)]
+        self._fast_key: list | None = None  # the neurons' (name, activation) that ``_fast`` was made for
+        self._fast = None
 
     def __call__(self, x: list[Tensor | float], fused: bool = True) -> Outputs:
-        return Outputs(n(x, fused) for n in self.neurons)
+        if not fused:
+            return Outputs(n(x, fused) for n in self.neurons)
+        return Outputs(self.forward_batch([x])[0])
+
+    def forward_batch(self, batch: list[list[Tensor | float]]) -> list[list[Tensor]]:
+        """``[list(self(x)) for x in batch]``, with the weights read once for the batch (``Tensor.layer``): the
+        same nodes and numbers."""
+        neurons = self.neurons
+        key = [(n.name, n.activation) for n in neurons]
+        if key != self._fast_key:
+            self._fast = _fast_layer(key)
+            self._fast_key = key
+        act, infos = self._fast
+        # An activation of the learner's own, or plain numbers among the inputs (each neuron makes its own constant
+        # of them): neuron by neuron.
+        if act is False or any(v.__class__ is not Tensor for x in batch for v in x):
+            return [[n(x) for n in neurons] for x in batch]
+        return Tensor.layer([n.w for n in neurons], batch, [n.b for n in neurons], infos, act)
 
     def parameters(self) -> list[Tensor]:
         return [p for n in self.neurons for p in n.parameters()]
+
+
+def _fast_layer(key: list[tuple[str, str]]) -> tuple:
+    """What ``Tensor.layer`` needs to build a layer whose neurons have these (name, activation): the activation's
+    op (None for linear; False when the neurons differ or the op is the learner's, which take the neuron's own
+    path) and each neuron's node descriptions, so every node carries the neuron's name as its group."""
+    activations = {activation for _, activation in key}
+    activation = activations.pop() if len(activations) == 1 else None
+    if activation is None or (activation != LINEAR and OPS.get(activation) is None):
+        return False, None
+    op = None if activation == LINEAR else _activation_op(activation)
+    if op is not None and (op.arity != 1 or op.apply is not getattr(Tensor, op.name, None)):
+        return False, None
+    z_op = OPS["Σwx+b"]
+    return op, [(grouped(z_op, name), grouped(op, name) if op else None) for name, _ in key]
 
 
 class MLP(Module):
@@ -259,6 +293,16 @@ class MLP(Module):
         for layer in self.layers:
             x = layer(x, fused)
         return x[0] if len(x) == 1 else Outputs(x)  # one output: the Tensor itself, ready for backward()
+
+    def forward_batch(self, batch: list[list[Tensor]]) -> list:
+        """``[self(x) for x in batch]`` layer by layer (``Layer.forward_batch``): the training step's forward pass,
+        the same nodes and numbers."""
+        # (inputs this MLP refuses, or a subclass's own, such as bare points for features: one by one)
+        if any(not isinstance(x, list | tuple) or len(x) != self.nin for x in batch):
+            return [self(x) for x in batch]
+        for layer in self.layers:
+            batch = layer.forward_batch(batch)
+        return [x[0] if len(x) == 1 else Outputs(x) for x in batch]
 
     def parameters(self) -> list[Tensor]:
         return [p for layer in self.layers for p in layer.parameters()]

@@ -27,8 +27,9 @@ minibatches of 24 (16-16, 20-20, 24-16, one wide layer or three layers of 16
 missed the goal; 16 per batch ended below it on 2 of the holdout's 25 pairs).
 No L2 where it slowed the fit (both spirals: the penalty's own nodes cost
 too, and with it the spiral ended at 94–96 % on some pairs).  Every hidden
-neuron is one fused Σwx+b node (``nn.Neuron``, the engine's fastest exact
-path).  The CLI's ``--preset`` and the app's "Use preset" button start from
+neuron is one fused Σwx+b node (``nn.Neuron``), and the training step builds
+them a layer at a time for the whole batch (``MLP.forward_batch``): the
+engine's fastest exact path.  The CLI's ``--preset`` and the app's "Use preset" button start from
 a preset; explicit options override it.
 """
 

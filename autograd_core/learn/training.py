@@ -236,7 +236,7 @@ class Trainer:
         position = self.sample_position
         inputs, labels = self._next_batch()
 
-        scores = [self.model(x) for x in inputs]
+        scores = self.model.forward_batch(inputs)
         loss = data_loss(config.loss, scores, labels)
         penalty = regularization(self.params, config.l1, config.l2)
         if penalty is not None:

@@ -64,6 +64,11 @@ __all__ = ["GRID_RESOLUTION", "Engine", "RegionGrid", "Snapshot", "map_extent", 
 
 SLICE_INTERVAL = 0.5  # seconds between loss slices while training (each is a full-batch scalar backward)
 SLICE_SHARE = 0.25  # …and never more than this share of the time: a slow slice comes less often
+# While training runs, snapshots (the map above all: a forward pass over the whole grid) take at most this share
+# of the process's time, so a wide network's map does not slow its training to the frame rate; a cheap snapshot
+# still comes every ``min_interval``, and none waits longer than PUBLISH_WAIT_MAX.
+PUBLISH_SHARE = 0.1
+PUBLISH_WAIT_MAX = 0.5
 IDLE_WAIT = 0.5  # seconds the paused process sleeps between looks at its pipe (a command wakes it at once)
 
 
@@ -145,6 +150,7 @@ class Engine:
         self.next_step_at = 0.0
         self.last_publish = -math.inf
         self.publish_due = True
+        self.publish_cost = 0.0  # seconds the last snapshot took to make and send
         self.slice_key: tuple | None = None  # (generation, revision, step) the last slice was computed for
         self.slice_time = -math.inf
         self.slice_cost = 0.0  # seconds the last slice took
@@ -191,10 +197,17 @@ class Engine:
         if slice_due is not None and slice_due <= 0.0 and not self.stepping:
             self.publish_due = True  # a paused picture still gets the slice of its latest weights
         now = self.clock()
-        if self.publish_due or (self.metrics and now - self.last_publish >= self.min_interval):
+        if self.publish_due or (self.metrics and now - self.last_publish >= self.publish_interval()):
             self.publish()
+            self.publish_cost = self.clock() - now
             self.last_publish, self.publish_due = now, False
         return self.wait_time()
+
+    def publish_interval(self) -> float:
+        """Seconds between snapshots while steps go on: ``min_interval``, longer when a snapshot costs more than
+        PUBLISH_SHARE of that time (never over PUBLISH_WAIT_MAX).  Pause, a single step or the end of a run
+        still publish at once."""
+        return max(self.min_interval, min(self.publish_cost / PUBLISH_SHARE, PUBLISH_WAIT_MAX))
 
     def wait_time(self) -> float:
         """Seconds until there is work: a step, a due slice; a paused engine only waits for commands."""

@@ -1,12 +1,14 @@
 """MLP: structure, seeds, initializations, state round trip, groups, and the numpy forward against the scalar one."""
 
 import math
+import random
 import statistics
 
 import numpy as np
 import pytest
 
 from autograd_core import Tensor, topological_order
+from autograd_core.engine.tensor import no_grad
 from autograd_core.learn.nn import ACTIVATIONS, MLP, Layer, Neuron, activate_array
 
 
@@ -74,6 +76,33 @@ def test_every_node_built_by_a_neuron_carries_its_group(fused):
         else:
             assert node.group is not None and node.group.startswith(("L1.n", "L2.n"))
     assert out.group == "L2.n1"
+
+
+def _described(nodes):
+    return [(n.data, n.grad, n.op, n.kind, n.label, n.group, [p.data for p in n.parents]) for n in nodes]
+
+
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_a_layer_at_once_builds_exactly_the_nodes_of_its_neurons_one_by_one(activation):
+    """The training step's layer-at-once forward (``Tensor.layer``) against each neuron's own call."""
+    layer = Layer(3, 4, activation, rng=random.Random(2), name="L2")
+    x = [Tensor(0.4), Tensor(1.5, kind="constant"), Tensor(-0.7, label="x3")]
+    at_once = layer.forward_batch([x, x[::-1]])[0]
+    one_by_one = [n(x) for n in layer.neurons]
+    Tensor.sum(at_once).backward()
+    grads_at_once = [p.grad for p in layer.parameters()]
+    layer.zero_grad()
+    Tensor.sum(one_by_one).backward()
+    assert [p.grad for p in layer.parameters()] == grads_at_once
+    assert _described(topological_order(Tensor.sum(at_once))) == _described(topological_order(Tensor.sum(one_by_one)))
+    with no_grad():
+        assert _described(layer(x)) == _described([n(x) for n in layer.neurons])
+    numbers = [0.4, 1.5, -0.7]  # plain numbers: each neuron its own constants, as before
+    assert _described(topological_order(Tensor.sum(layer(numbers)))) == _described(
+        topological_order(Tensor.sum([n(numbers) for n in layer.neurons]))
+    )
+    layer.neurons[1].activation = "sigmoid" if activation != "sigmoid" else "tanh"  # mixed: neuron by neuron
+    assert _described(layer(x)) == _described([n(x) for n in layer.neurons])
 
 
 def test_fused_and_long_form_agree_in_value_and_gradient():

@@ -29,7 +29,7 @@ from autograd_core.live.protocol import (
     Stop,
     UpdateSettings,
 )
-from autograd_core.live.service import SLICE_INTERVAL, Engine
+from autograd_core.live.service import PUBLISH_SHARE, SLICE_INTERVAL, Engine
 from autograd_core.numbers import format_number
 from autograd_core.session import parse_session, session_dict, trainer_from_session
 from gui.plots.loss_slice_plot import caption
@@ -139,6 +139,30 @@ def test_play_trains_and_publishes_at_a_bounded_rate_pause_stops():
     done = h.trainer.step_count
     h.run(times=10, advance=1.0)
     assert h.trainer.step_count == done
+
+
+def test_a_costly_snapshot_comes_less_often_while_training_runs_and_at_once_on_pause():
+    h = Harness()
+    h.run()
+    send = h.replies.send
+
+    def slow_send(message):  # every snapshot takes 0.03 s to make and send: 0.03 / PUBLISH_SHARE apart
+        h.clock.advance(0.03)
+        send(message)
+
+    h.replies.send = slow_send
+    h.send(Play())
+    h.run()
+    assert h.engine.publish_interval() == pytest.approx(0.03 / PUBLISH_SHARE)
+    before = len(h.snapshots)
+    h.run(times=100, advance=0.01)  # 100 steps, 1 s of steps and 0.03 s per snapshot: about 3, not 20
+    published = len(h.snapshots) - before
+    assert 2 <= published <= 4, published
+    steps = [m.step for s in h.snapshots for m in s.metrics]
+    assert steps == list(range(1, len(steps) + 1))  # still every step's metrics, exactly once
+    h.send(Pause())
+    snap = h.run(advance=0.01)
+    assert not snap.running and snap.seq == h.seq and snap.state.step == h.trainer.step_count
 
 
 def test_set_delay_spaces_the_steps():
