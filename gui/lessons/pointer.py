@@ -68,8 +68,8 @@ def bring_into_view(widget: QWidget) -> None:
 
 
 def _scroll_to(area: QScrollArea, widget: QWidget, margin: int = 8) -> None:
-    """Scroll ``area`` as little as shows ``widget`` whole (its left edge first when it is wider than the room);
-    an area already showing it does not move."""
+    """Scroll ``area`` as little as shows ``widget`` (up and down: whole; sideways: only when it is wholly out of
+    sight, then its left edge first); an area already showing it does not move."""
     top_left = widget.mapTo(area.widget(), QPoint(0, 0))
     view = area.viewport().size()
     bar = area.verticalScrollBar()
@@ -80,10 +80,10 @@ def _scroll_to(area: QScrollArea, widget: QWidget, margin: int = 8) -> None:
         bar.setValue(min(top, bottom - view.height()))
     bar = area.horizontalScrollBar()
     left, right = top_left.x() - margin, top_left.x() + widget.width() + margin
-    if left < bar.value():
-        bar.setValue(left)
-    elif right > bar.value() + view.width():
-        bar.setValue(min(left, right - view.width()))
+    if right - margin <= bar.value() or left + margin >= bar.value() + view.width():
+        # Sideways only when none of it is in sight: a field cut at its right end is still seen, and scrolling
+        # to its end would hide the labels on its left (the workshop's form at 1024×700 in presentation mode).
+        bar.setValue(left if left < bar.value() else min(left, right - view.width()))
 
 
 def shown_rect(widget: QWidget, window: QWidget) -> QRect:

@@ -55,7 +55,7 @@ class DerivativePlot(QWidget):
     Its curves and marks are made once and given new data on each check (making and adding items anew cost
     more than the check itself)."""
 
-    NAMES = ("your derivative", "slope (central differences)", "they disagree", "value undefined")
+    NAMES = ("your derivative", "measured slope", "they disagree", "value undefined")  # short: the key sits on the plot
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -160,7 +160,8 @@ class DerivativePlot(QWidget):
         self.plot.setLabel("bottom", f"{drawn['input']}{drawn['where']}")
         self.plot.setLabel("left", f"∂{name}/∂{drawn['input']}" if len(name) <= 24 else "derivative")
         n_bad, n_undefined = int(bad.sum()), int(gaps.sum())
-        parts = [f"Line: your ∂{name}/∂{drawn['input']}; dots: the slope of the value ({result.tolerance})."]
+        slope = f"dots: the value's slope, measured by central differences ({result.tolerance})"
+        parts = [f"Line: your ∂{name}/∂{drawn['input']}; {slope}."]
         if n_bad:
             parts.append(f"Red rings: {n_bad} point{'s' if n_bad > 1 else ''} where they disagree; ✕ the worst one.")
         if n_undefined:

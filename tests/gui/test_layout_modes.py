@@ -568,3 +568,26 @@ def test_lesson_8s_boundary_keeps_its_plane_at_1024x700_in_presentation_with_the
         window.lessons.leave()
         window.lessons.close()
         tour.process(30)
+
+
+def test_lesson_9s_pointer_keeps_the_workshops_labels_in_sight_at_1024x700_in_presentation(tour):
+    """Lesson 9's first task points at the op's Name field.  The form is wider than its column there, and the
+    pointer scrolled it sideways to the field's right end, which hid every label of the form ("Name", "Value");
+    a field partly in sight is not scrolled sideways."""
+    from gui.lessons.pointer import shown_rect
+
+    window = tour.window
+    tour.apply_mode(Mode("light", True, (1024, 700)))
+    try:
+        click_lesson(tour, 9)
+        spotlight = window.lessons.spotlight
+        tour.wait_until(lambda: spotlight.isVisible())
+        workshop = window.workshop
+        name_label = workshop.form.labelForField(workshop.name)
+        assert shown_rect(name_label, window).width() == name_label.width()  # the label whole on screen
+        assert shown_rect(workshop.name, window).width() > 0
+    finally:
+        window.lessons.leave()
+        window.lessons.close()
+        window.set_presentation(False)
+        tour.process(30)
